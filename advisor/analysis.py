@@ -1,0 +1,187 @@
+"""Analyse one file: decode, guard, parse, resolve names, run rules, place findings.
+
+This is where findings get their positions and suppressions are applied. It
+runs inside worker processes, so it returns plain data (`FileResult`), plus,
+for the fixer, the parsed module and the live reports.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tokenize
+from dataclasses import dataclass, field
+from io import BytesIO
+from typing import Any, Sequence
+
+from advisor.findings import Applicability, FileError, FileResult, Finding
+from advisor.lazy import cst
+from advisor.rule import Context, Report, Rule, parse_version
+from advisor.suppressions import Suppressions
+
+# LibCST's parser recurses natively: deep nesting segfaults it and long operator
+# chains are quadratic. CPython rejects >200 nested brackets itself; we also
+# bound expression depth, which `ast` tells us cheaply.
+MAX_EXPR_DEPTH = 400
+
+
+class SourceError(Exception):
+    """The file cannot be analysed; the message says why, for the user."""
+
+
+@dataclass
+class Analysed:
+    module: Any  # libcst.Module
+    items: list[tuple[Report, Finding]] = field(default_factory=list)  # not suppressed
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """(text, encoding) honouring a BOM or coding cookie."""
+    if b"\x00" in data:
+        raise SourceError("binary file (contains NUL bytes); not analysed")
+    try:
+        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+    except SyntaxError as e:
+        raise SourceError(f"cannot determine encoding: {e}") from None
+    try:
+        return data.decode(encoding), encoding
+    except (UnicodeDecodeError, LookupError) as e:
+        raise SourceError(f"not valid {encoding} text: {e}") from None
+
+
+def _expr_depth(tree: ast.AST) -> int:
+    """Deepest nesting of expression nodes, computed without recursion."""
+    deepest = 0
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        d = depth + 1 if isinstance(node, ast.expr) else 0
+        if d > deepest:
+            deepest = d
+            if deepest > MAX_EXPR_DEPTH:
+                return deepest
+        stack.extend((child, d) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
+def guard(text: str, path: str) -> None:
+    """Reject what CPython rejects, and what would crash or hang LibCST."""
+    try:
+        tree = ast.parse(text, filename=path)
+    except SyntaxError as e:
+        where = f" (line {e.lineno}, column {e.offset})" if e.lineno else ""
+        raise SourceError(f"syntax error: {e.msg}{where}") from None
+    except (RecursionError, MemoryError):
+        raise SourceError("code too deeply nested for Python's own parser; not analysed") from None
+    except ValueError as e:
+        raise SourceError(f"cannot parse: {e}") from None
+    if _expr_depth(tree) > MAX_EXPR_DEPTH:
+        raise SourceError(
+            f"expression nesting deeper than {MAX_EXPR_DEPTH} levels; skipped to protect the parser"
+        )
+
+
+def parse(data: bytes, path: str) -> tuple[Any, str]:
+    """(libcst.Module, text). Raises SourceError with a user-facing reason."""
+    text, _ = decode(data)
+    guard(text, path)
+    try:
+        module = cst.parse_module(data)
+    except Exception as e:  # libcst.ParserSyntaxError and friends
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise SourceError(f"LibCST cannot parse this file: {msg}") from None
+    return module, text
+
+
+def run_rules(
+    module: Any,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+) -> Context:
+    from advisor.names import NameResolver
+
+    ctx = Context(
+        path,
+        module,
+        NameResolver(module),
+        parse_version(target),
+        parse_version(min_version) if min_version else None,
+    )
+    visitors = [r(ctx) for r in rules]
+    from libcst._batched_visitor import visit_batched
+
+    visit_batched(module, visitors)
+    return ctx
+
+
+def _code(module: Any, node: Any) -> str:
+    if isinstance(node, cst.FlattenSentinel):
+        return "".join(module.code_for_node(n) for n in node.nodes)
+    return module.code_for_node(node)
+
+
+def analyse(
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+) -> tuple[FileResult, Analysed | None]:
+    result = FileResult(path)
+    try:
+        module, text = parse(data, path)
+    except SourceError as e:
+        result.errors.append(FileError(path, str(e)))
+        return result, None
+    ctx = run_rules(module, path, rules, target, min_version)
+    analysed = Analysed(module)
+    if not ctx.reports:
+        return result, analysed
+
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    suppressions = Suppressions(text)
+    seen: set[tuple[str, int, int]] = set()
+    for rep in ctx.reports:
+        rng = positions[rep.node]
+        rule = type(rep.rule)
+        key = (rule.code, rng.start.line, rng.start.column)
+        if key in seen:  # two visit paths reported the same node
+            continue
+        seen.add(key)
+        if suppressions.is_suppressed(rule.code, rng.start.line, rng.end.line):
+            result.suppressed += 1
+            continue
+        message = rep.message
+        applicability = rep.applicability
+        if (
+            applicability is Applicability.SAFE
+            and ctx.min_version is not None
+            and parse_version(rule.since) > ctx.min_version
+        ):
+            # The project still supports a torch that lacks the replacement.
+            applicability = Applicability.UNSAFE
+            rep.applicability = applicability
+            message += f" (fix marked unsafe: the project still supports torch {min_version}, the replacement needs {rule.since})"
+        finding = Finding(
+            rule=rule.code,
+            name=rule.name,
+            severity=rule.severity.value,
+            path=path,
+            line=rng.start.line,
+            column=rng.start.column + 1,
+            end_line=rng.end.line,
+            end_column=rng.end.column + 1,
+            message=message,
+            fix=None if applicability is Applicability.NONE else applicability.value,
+            validation=rule.validation,
+            replacement=None if rep.replacement is None else _code(module, rep.replacement),
+            snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
+        )
+        result.findings.append(finding)
+        analysed.items.append((rep, finding))
+    result.findings.sort(key=Finding.sort_key)
+    return result, analysed

@@ -1,0 +1,318 @@
+"""The `advisor` command line. Parses options, calls the engine, hands results to an output.
+
+Exit codes: 0 nothing found; 1 findings or files that could not be analysed;
+2 usage or internal error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import List, Optional
+
+import typer
+
+from advisor import __version__
+
+app = typer.Typer(
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    no_args_is_help=True,
+    help="Find and fix what the PyTorch 2.12 upgrade (and every deprecation on the way) touches.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _fail(message: str) -> "typer.Exit":
+    typer.echo(f"advisor: error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _split(values: Optional[List[str]]) -> list[str]:
+    out: list[str] = []
+    for v in values or []:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"advisor {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."),
+) -> None:
+    pass
+
+
+class _Setup:
+    """Options shared by scan and fix, resolved against config."""
+
+    def __init__(self, paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude):
+        from advisor.config import ConfigError, load_config
+        from advisor.discovery import DiscoveryError, discover
+        from advisor.registry import RuleSelectionError, select_rules
+        from advisor.versions import resolve_target
+
+        paths = paths or ["."]
+        try:
+            self.config = load_config(paths)
+        except ConfigError as e:
+            raise _fail(str(e))
+        cfg = self.config
+        try:
+            self.target, self.min_version, self.target_source = resolve_target(
+                target_version or cfg.target_version, cfg.project_root
+            )
+        except ValueError as e:
+            raise _fail(str(e))
+        try:
+            rules = select_rules(_split(select) or cfg.select or None, _split(ignore) + cfg.ignore)
+        except RuleSelectionError as e:
+            raise _fail(str(e))
+        from advisor.rule import parse_version
+
+        tgt = parse_version(self.target)
+        self.rules = [r for r in rules if parse_version(r.since) <= tgt]
+        try:
+            found = discover(paths, exclude=[*cfg.exclude, *cfg.extend_exclude, *_split(exclude)])
+        except DiscoveryError as e:
+            raise _fail(str(e))
+        self.files = found.files
+        self.discovery_errors = found.errors
+        if no_cache or os.environ.get("ADVISOR_NO_CACHE"):
+            self.cache_dir = None
+        else:
+            self.cache_dir = cache_dir or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(cfg.project_root, ".advisor_cache")
+        self.jobs = jobs
+
+    def scan(self):
+        from advisor.engine import scan
+        from advisor.findings import FileError, FileResult
+
+        result = scan(self.files, self.scan_options())
+        for path, reason in self.discovery_errors:
+            result.results.append(FileResult(path, errors=[FileError(path, reason)]))
+        return result
+
+    def scan_options(self):
+        from advisor.engine import ScanOptions
+
+        return ScanOptions(
+            self.rules,
+            self.target,
+            self.min_version,
+            cache_dir=self.cache_dir,
+            jobs=self.jobs,
+            per_file_ignores=self.config.per_file_ignores,
+            project_root=self.config.project_root,
+        )
+
+
+_PATHS = typer.Argument(None, help="Files or directories (default: the current directory).")
+_SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run (e.g. ADV1,ADV201).")
+_IGNORE = typer.Option(None, "--ignore", help="Rule codes or prefixes to skip.")
+_TARGET = typer.Option(None, "--target-version", help="Torch version you upgrade to (default: from the project's pin).")
+_CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .advisor_cache at the project root).")
+_NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
+_JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
+_EXCLUDE = typer.Option(None, "--exclude", help="Glob patterns of paths to skip (added to config).")
+
+
+@app.command()
+def scan(
+    paths: Optional[List[str]] = _PATHS,
+    select: Optional[List[str]] = _SELECT,
+    ignore: Optional[List[str]] = _IGNORE,
+    format: str = typer.Option("text", "--format", help="text or json."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the output to this file."),
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
+    statistics: bool = typer.Option(False, "--statistics", help="Print counts per rule."),
+    target_version: Optional[str] = _TARGET,
+    cache_dir: Optional[str] = _CACHE_DIR,
+    no_cache: bool = _NO_CACHE,
+    jobs: Optional[int] = _JOBS,
+    exclude: Optional[List[str]] = _EXCLUDE,
+) -> None:
+    """Report every place the PyTorch upgrade touches."""
+    if format not in ("text", "json"):
+        raise _fail(f"unknown --format {format!r} (expected text or json)")
+    setup = _Setup(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude)
+    result = setup.scan()
+    stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+    try:
+        if format == "json":
+            from advisor.output import json_format
+
+            json_format.render(result, stream, target=setup.target, target_source=setup.target_source)
+        else:
+            from advisor.output import text
+
+            colour = stream is sys.stdout and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+            note = f"Target torch {setup.target} ({setup.target_source})."
+            text.render(result, stream, colour=colour, target_note=note, statistics=statistics)
+    finally:
+        if output:
+            stream.close()
+    failed = bool(result.findings or result.errors)
+    raise typer.Exit(0 if exit_zero or not failed else 1)
+
+
+@app.command()
+def fix(
+    paths: Optional[List[str]] = _PATHS,
+    unsafe_fixes: Optional[bool] = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes that may change behaviour."),
+    diff: bool = typer.Option(False, "--diff", help="Print a unified diff of what would change; write nothing."),
+    select: Optional[List[str]] = _SELECT,
+    ignore: Optional[List[str]] = _IGNORE,
+    target_version: Optional[str] = _TARGET,
+    exclude: Optional[List[str]] = _EXCLUDE,
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
+) -> None:
+    """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
+    import signal
+    from collections import Counter
+
+    from advisor.engine import read_file
+    from advisor.fixer import ConcurrentEditError, fix_bytes, write_atomic
+    from advisor.prefilter import Prefilter
+
+    setup = _Setup(paths, select, ignore, target_version, None, True, None, exclude)
+    unsafe = setup.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
+    prefilter = Prefilter(setup.rules)
+    options = setup.scan_options()
+
+    def _terminate(signum, frame):  # SIGTERM ends the run like Ctrl-C: between files
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _terminate)
+    applied: Counter = Counter()
+    held_back = 0
+    remaining = []
+    errors: list[tuple[str, str]] = list(setup.discovery_errors)
+    changed: list[str] = []
+    try:
+        for path in setup.files:
+            try:
+                data = read_file(path)
+            except OSError as e:
+                errors.append((path, f"cannot read: {e.strerror or e}"))
+                continue
+            candidates = options.rules_for(path, prefilter.candidates(data))
+            if not candidates:
+                continue
+            outcome = fix_bytes(data, path, candidates, setup.target, setup.min_version, unsafe)
+            if outcome.error:
+                errors.append((path, outcome.error))
+            remaining.extend(outcome.remaining)
+            held_back += outcome.held_back
+            if not outcome.changed:
+                continue
+            if diff:
+                sys.stdout.write(outcome.diff())
+            else:
+                try:
+                    write_atomic(path, data, outcome.fixed)
+                except ConcurrentEditError as e:
+                    errors.append((path, str(e)))
+                    continue
+                except OSError as e:
+                    errors.append((path, f"cannot write: {e.strerror or e}"))
+                    continue
+            applied.update(outcome.applied)
+            changed.append(path)
+    except KeyboardInterrupt:
+        typer.echo(
+            f"advisor: interrupted; {len(changed)} file(s) were fixed completely, every other file is untouched.",
+            err=True,
+        )
+        raise typer.Exit(130)
+
+    for f in sorted(remaining, key=lambda f: f.sort_key()):
+        typer.echo(f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}")
+    for path, message in errors:
+        typer.echo(f"{path}: error: {message}", err=True)
+    verb = "Would fix" if diff else "Fixed"
+    total = sum(applied.values())
+    summary = f"{verb} {total} finding{'s' if total != 1 else ''} in {len(changed)} file{'s' if len(changed) != 1 else ''}"
+    if applied:
+        summary += " (" + ", ".join(f"{code}: {n}" for code, n in sorted(applied.items())) + ")"
+    typer.echo(summary + ".", err=diff)
+    if held_back:
+        typer.echo(f"{held_back} unsafe fix{'es' if held_back != 1 else ''} held back; apply with `advisor fix --unsafe-fixes` after review.", err=diff)
+    no_fix = sum(1 for f in remaining if f.fix is None)
+    if no_fix:
+        typer.echo(f"{no_fix} finding{'s' if no_fix != 1 else ''} have no automatic fix and need a manual change (listed above).", err=diff)
+    if diff:
+        raise typer.Exit(1 if changed or errors else 0)
+    failed = bool(remaining or errors)
+    raise typer.Exit(0 if exit_zero or not failed else 1)
+
+
+@app.command()
+def rules(format: str = typer.Option("table", "--format", help="table or json.")) -> None:
+    """List every rule: code, name, severity, since, fix and validation check."""
+    from advisor.registry import all_rules
+
+    rows = [r.metadata() for r in all_rules()]
+    if format == "json":
+        import json
+
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    if format != "table":
+        raise _fail(f"unknown --format {format!r} (expected table or json)")
+    header = ("code", "name", "severity", "since", "fix", "validation")
+    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in ("code", "name", "severity", "since", "fix", "validation")) for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for row in table:
+        typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+
+@app.command()
+def explain(code: str = typer.Argument(..., help="A rule code, e.g. ADV101.")) -> None:
+    """Print a rule's documentation."""
+    from advisor.registry import RuleSelectionError, rule_by_code
+
+    try:
+        rule = rule_by_code(code)
+    except RuleSelectionError as e:
+        raise _fail(str(e))
+    m = rule.metadata()
+    typer.echo(f"{rule.code} ({rule.name})")
+    typer.echo(
+        f"severity: {m['severity']}   since: torch {m['since']}   fix: {m['fix']}   validation: {m['validation'] or '-'}"
+    )
+    if rule.deprecated_in or rule.removed_in:
+        typer.echo(f"deprecated in: {rule.deprecated_in or '-'}   removed in: {rule.removed_in or '-'}")
+    typer.echo("")
+    typer.echo(rule.doc())
+
+
+@app.command()
+def clean(cache_dir: Optional[str] = _CACHE_DIR) -> None:
+    """Remove the cache."""
+    from advisor.cache import clean as clean_cache
+    from advisor.config import find_project_root
+
+    root = cache_dir or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(find_project_root(["."]), ".advisor_cache")
+    typer.echo(f"removed {root}" if clean_cache(root) else f"no cache at {root}")
+
+
+def main() -> None:
+    try:
+        app(prog_name="advisor")
+    except KeyboardInterrupt:
+        typer.echo("advisor: interrupted", err=True)
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as e:  # a bug of ours: say so, and exit 2, never 1 (which means "findings")
+        import traceback
+
+        traceback.print_exc()
+        typer.echo(f"advisor: internal error: {type(e).__name__}: {e}", err=True)
+        sys.exit(2)

@@ -1,0 +1,175 @@
+"""The run: read each file once, prefilter, analyse candidates (in parallel), cache.
+
+Data flows one way: paths in, `FileResult`s out, sorted by path whatever the
+scheduling. The engine never prints and knows nothing of the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from advisor.cache import Cache, content_hash, options_key
+from advisor.findings import FileError, FileResult, Finding
+from advisor.prefilter import Prefilter
+from advisor.rule import Rule
+
+# Below this many files to parse, starting worker processes costs more than it saves.
+PARALLEL_MIN_FILES = 12
+
+
+@dataclass
+class ScanOptions:
+    rules: Sequence[type[Rule]]
+    target: str
+    min_version: str | None = None
+    cache_dir: str | None = None  # None: no cache
+    jobs: int | None = None  # None: one per CPU
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    project_root: str = "."
+
+    def rules_for(self, path: str, candidates: list[type[Rule]]) -> list[type[Rule]]:
+        """Drop the rules that `per-file-ignores` switches off for this path."""
+        from advisor.config import per_file_ignored_codes
+
+        off = per_file_ignored_codes(path, self.per_file_ignores, self.project_root)
+        return [r for r in candidates if not any(r.code.startswith(c) for c in off)] if off else candidates
+
+
+@dataclass
+class ScanResult:
+    results: list[FileResult] = field(default_factory=list)
+    files_scanned: int = 0
+    files_parsed: int = 0
+    files_cached: int = 0
+
+    @property
+    def findings(self) -> list[Finding]:
+        return sorted((f for r in self.results for f in r.findings), key=Finding.sort_key)
+
+    @property
+    def errors(self) -> list[FileError]:
+        return sorted((e for r in self.results for e in r.errors), key=lambda e: e.path)
+
+    @property
+    def suppressed(self) -> int:
+        return sum(r.suppressed for r in self.results)
+
+
+def _analyse_job(args: tuple[str, bytes, tuple[str, ...], str, str | None]) -> dict:
+    """Worker entry point: plain data in, plain data out."""
+    path, data, codes, target, min_version = args
+    from advisor.analysis import analyse
+    from advisor.registry import rule_by_code
+
+    rules = [rule_by_code(c) for c in codes]
+    try:
+        result, _ = analyse(data, path, rules, target, min_version)
+    except RecursionError:
+        result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
+    except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
+        result = FileResult(path, errors=[FileError(path, f"internal error while analysing ({type(e).__name__}: {e}); please report it")])
+    return result.to_dict()
+
+
+def read_file(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
+    codes = [r.code for r in options.rules]
+    cache = None
+    if options.cache_dir:
+        extra = repr(sorted(options.per_file_ignores.items()))
+        cache = Cache(options.cache_dir, options_key(codes, options.target, options.min_version, extra))
+    prefilter = Prefilter(options.rules)
+    out = ScanResult(files_scanned=len(paths))
+    done: dict[str, FileResult] = {}
+    jobs: list[tuple[str, bytes, tuple[str, ...], str, str | None]] = []
+    digests: dict[str, str] = {}
+
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError as e:
+            done[path] = FileResult(path, errors=[FileError(path, f"cannot read: {e.strerror or e}")])
+            continue
+        if cache is not None:
+            digest = cache.hash_for_stat(path, st)
+            cached = cache.get(digest) if digest else None
+            if cached is not None:
+                done[path] = FileResult.from_dict(path, cached)
+                out.files_cached += 1
+                continue
+        try:
+            data = read_file(path)
+        except OSError as e:
+            done[path] = FileResult(path, errors=[FileError(path, f"cannot read: {e.strerror or e}")])
+            continue
+        digest = content_hash(data)
+        digests[path] = digest
+        if cache is not None:
+            cache.remember_stat(path, st, digest)
+            cached = cache.get(digest)
+            if cached is not None:
+                done[path] = FileResult.from_dict(path, cached)
+                out.files_cached += 1
+                continue
+        candidates = options.rules_for(path, prefilter.candidates(data))
+        if not candidates:
+            done[path] = FileResult(path)
+            if cache is not None:
+                cache.put(digest, done[path].to_dict())
+            continue
+        jobs.append((path, data, tuple(r.code for r in candidates), options.target, options.min_version))
+
+    out.files_parsed = len(jobs)
+    for path, data in _run_jobs(jobs, options.jobs):
+        result = FileResult.from_dict(path, data)
+        done[path] = result
+        if cache is not None and not result.errors:
+            cache.put(digests[path], data)
+    if cache is not None:
+        cache.flush()
+    out.results = [done[p] for p in sorted(done)]
+    return out
+
+
+def _run_jobs(jobs: list, max_workers: int | None):
+    workers = max_workers or os.cpu_count() or 1
+    if workers <= 1 or len(jobs) < PARALLEL_MIN_FILES:
+        for job in jobs:
+            yield job[0], _analyse_job(job)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    pending = list(jobs)
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        futures = [(job, pool.submit(_analyse_job, job)) for job in pending]
+        broken = []
+        for job, fut in futures:
+            try:
+                yield job[0], fut.result()
+            except BrokenProcessPool:
+                broken.append(job)
+    # A worker died (LibCST can segfault on pathological input): redo those files
+    # one per process, so one bad file costs only itself.
+    for job in broken:
+        yield job[0], _isolated(job)
+
+
+def _isolated(job) -> dict:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    path = job[0]
+    try:
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            return pool.submit(_analyse_job, job).result(timeout=120)
+    except BrokenProcessPool:
+        return FileResult(path, errors=[FileError(path, "the parser crashed on this file; not analysed")]).to_dict()
+    except TimeoutError:
+        return FileResult(path, errors=[FileError(path, "analysis timed out after 120 s; not analysed")]).to_dict()

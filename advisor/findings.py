@@ -1,0 +1,103 @@
+"""Findings and file errors: the plain data every consumer reads.
+
+A finding is born in `advisor.rule.Rule.report` (called from a rule's visit
+method), gets its position in `advisor.analysis`, and is printed by the modules
+in `advisor.output`. Nothing here knows about libcst.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"info": 0, "warning": 1, "error": 2}[self.value]
+
+
+class Applicability(str, enum.Enum):
+    """How far a rule's fix can be trusted (Ruff's model)."""
+
+    NONE = "none"
+    SAFE = "safe"  # behaviour is preserved on the target torch
+    UNSAFE = "unsafe"  # behaviour, semantics or state may change: review it
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    name: str
+    severity: str
+    path: str
+    line: int  # 1-based
+    column: int  # 1-based
+    end_line: int
+    end_column: int
+    message: str
+    fix: str | None  # "safe" | "unsafe" | None
+    validation: str | None
+    replacement: str | None = None  # source text of the fixed node, when there is a fix
+    snippet: str = ""  # normalized source of the flagged node (baselines, reports)
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.path, self.line, self.column, self.rule, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "message": self.message,
+            "fix": {"applicability": self.fix, "replacement": self.replacement} if self.fix else None,
+            "validation": self.validation,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class FileError:
+    path: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "message": self.message}
+
+
+@dataclass
+class FileResult:
+    """What analysing one file produced. Cached as JSON by content hash."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    suppressed: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "findings": [f.to_dict() for f in self.findings],
+            "errors": [e.message for e in self.errors],
+            "suppressed": self.suppressed,
+        }
+
+    @classmethod
+    def from_dict(cls, path: str, data: dict[str, Any]) -> "FileResult":
+        return cls(
+            path=path,
+            findings=[Finding(**{**f, "path": path}) for f in data["findings"]],
+            errors=[FileError(path, m) for m in data["errors"]],
+            suppressed=data.get("suppressed", 0),
+        )

@@ -1,0 +1,206 @@
+"""Apply fixes without ever damaging code.
+
+For each file: analyse, replace the flagged nodes in the LibCST tree (so every
+byte outside the edited spans, and the encoding, BOM and line endings, survive),
+add and remove imports, re-parse the result, and repeat until nothing changes.
+Only a result that parses and converged is written, atomically, and only if
+the file on disk is still what we analysed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from advisor.analysis import SourceError, analyse, parse
+from advisor.findings import Applicability, Finding
+from advisor.lazy import cst
+from advisor.rule import Rule
+
+MAX_PASSES = 8
+
+
+@dataclass
+class FixOutcome:
+    path: str
+    original: bytes
+    fixed: bytes
+    applied: Counter = field(default_factory=Counter)  # rule code -> fixes applied
+    held_back: int = 0  # unsafe fixes not applied
+    remaining: list[Finding] = field(default_factory=list)  # findings still there afterwards
+    error: str | None = None  # the file was not (fully) analysed or fixed
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed != self.original
+
+    def diff(self) -> str:
+        try:
+            a = self.original.decode("utf-8", "replace").splitlines(keepends=True)
+            b = self.fixed.decode("utf-8", "replace").splitlines(keepends=True)
+        except Exception:  # pragma: no cover - decode with replace cannot fail
+            return ""
+        return "".join(difflib.unified_diff(a, b, f"a/{self.path}", f"b/{self.path}"))
+
+
+def _contains(outer: Finding, inner: Finding) -> bool:
+    start_o, end_o = (outer.line, outer.column), (outer.end_line, outer.end_column)
+    start_i, end_i = (inner.line, inner.column), (inner.end_line, inner.end_column)
+    return start_o <= start_i and end_i <= end_o and (start_o, end_o) != (start_i, end_i)
+
+
+def _overlaps(a: Finding, b: Finding) -> bool:
+    return not ((a.end_line, a.end_column) <= (b.line, b.column) or (b.end_line, b.end_column) <= (a.line, a.column))
+
+
+def _from_imported_names(resolver: Any, node: Any) -> list[tuple[str, str, str | None]]:
+    """(module, name, asname) of each `from` import a replaced node referred to."""
+    out = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, n: Any) -> None:
+            for q in resolver.qualnames(n):
+                if "." in q and not q.startswith(("<", ".")):
+                    module, _, name = q.rpartition(".")
+                    out.append((module, name, n.value if n.value != name else None))
+
+    node.visit(Names())
+    return out
+
+
+class _Replace:
+    """A transformer swapping nodes by identity."""
+
+    def __new__(cls, mapping: dict[Any, Any]):
+        class Replacer(cst.CSTTransformer):
+            def on_leave(self, original_node: Any, updated_node: Any) -> Any:
+                new = mapping.get(original_node)
+                return updated_node if new is None else new
+
+        return Replacer()
+
+
+def _apply_once(
+    data: bytes, path: str, rules: Sequence[type[Rule]], target: str, min_version: str | None, unsafe: bool
+) -> tuple[bytes, Counter, int, list[Finding]]:
+    """One pass: (new bytes, fixes applied by rule, unsafe held back, findings left unfixed)."""
+    result, analysed = analyse(data, path, rules, target, min_version)
+    if result.errors or analysed is None:
+        raise SourceError(result.errors[0].message if result.errors else "cannot analyse")
+    chosen: list[tuple[Any, Finding]] = []
+    held_back = 0
+    unfixable: list[Finding] = []
+    for rep, finding in analysed.items:
+        if rep.replacement is None:
+            unfixable.append(finding)
+            continue
+        if rep.applicability is Applicability.UNSAFE and not unsafe:
+            held_back += 1
+            unfixable.append(finding)
+            continue
+        # Overlapping edits wait for the next pass, when the tree is fresh.
+        if any(_overlaps(finding, other) for _, other in chosen):
+            continue
+        chosen.append((rep, finding))
+    if not chosen:
+        return data, Counter(), held_back, unfixable
+
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+    module = analysed.module
+    resolver = chosen[0][0].rule.ctx.resolver
+    mapping = {rep.node: rep.replacement for rep, _ in chosen}
+    new_module = module.visit(_Replace(mapping))
+    context = CodemodContext()
+    needs_add = False
+    for rep, _ in chosen:
+        for mod, obj in rep.add_imports:
+            AddImportsVisitor.add_needed_import(context, mod, obj)
+            needs_add = True
+    removals = {imp for rep, _ in chosen for imp in _from_imported_names(resolver, rep.node)}
+    if needs_add:
+        new_module = AddImportsVisitor(context).transform_module(new_module)
+    if removals:
+        context = CodemodContext()
+        for mod, name, asname in sorted(removals, key=str):
+            RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
+        new_module = RemoveImportsVisitor(context).transform_module(new_module)
+    applied = Counter(type(rep.rule).code for rep, _ in chosen)
+    return new_module.bytes, applied, held_back, unfixable
+
+
+def fix_bytes(
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+    unsafe: bool = False,
+) -> FixOutcome:
+    outcome = FixOutcome(path, data, data)
+    current = data
+    for _ in range(MAX_PASSES):
+        try:
+            new, applied, held_back, unfixable = _apply_once(current, path, rules, target, min_version, unsafe)
+        except SourceError as e:
+            if current is data:
+                outcome.error = str(e)
+            else:  # our own fix broke the code: keep the file as it was
+                outcome.error = f"a fix produced code that does not parse ({e}); file left untouched"
+                outcome.fixed = data
+            return outcome
+        except Exception as e:  # a bug in a fix: never write anything for this file
+            outcome.error = f"internal error while fixing ({type(e).__name__}: {e}); file left untouched"
+            outcome.fixed = data
+            return outcome
+        outcome.held_back = held_back
+        outcome.remaining = unfixable
+        if new == current:
+            outcome.fixed = current
+            return outcome
+        try:
+            parse(new, path)
+        except SourceError as e:
+            outcome.error = f"a fix produced code that does not parse ({e}); file left untouched"
+            outcome.fixed = data
+            outcome.applied = Counter()
+            return outcome
+        outcome.applied.update(applied)
+        current = new
+    outcome.error = f"fixes did not converge after {MAX_PASSES} passes; file left untouched"
+    outcome.fixed = data
+    outcome.applied = Counter()
+    return outcome
+
+
+class ConcurrentEditError(Exception):
+    pass
+
+
+def write_atomic(path: str, original: bytes, new: bytes) -> None:
+    """Replace `path` with `new` only if it still holds `original`; keep its mode."""
+    with open(path, "rb") as f:
+        if f.read() != original:
+            raise ConcurrentEditError("the file changed on disk while advisor was fixing it; left alone")
+    st = os.stat(path)
+    real = os.path.realpath(path)
+    directory = os.path.dirname(real) or "."
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(real)}.", suffix=".advisor-tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(new)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, st.st_mode & 0o7777)
+        os.replace(tmp, real)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

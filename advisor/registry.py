@@ -1,0 +1,72 @@
+"""Rule discovery: every `Rule` subclass with a code in the `advisor.rules` package.
+
+No hand-kept list: dropping a file into `rules/` registers its rules.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from functools import lru_cache
+
+from advisor.rule import Rule
+
+_CODE = re.compile(r"^ADV\d{3}$")
+
+
+class RuleSelectionError(ValueError):
+    pass
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> tuple[type[Rule], ...]:
+    import advisor.rules as package
+
+    found: dict[str, type[Rule]] = {}
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for obj in vars(module).values():
+            if (
+                isinstance(obj, type)
+                and issubclass(obj, Rule)
+                and obj.code
+                and obj.__module__ == module.__name__
+            ):
+                if not _CODE.match(obj.code):
+                    raise RuntimeError(f"{module.__name__}.{obj.__name__}: bad rule code {obj.code!r}")
+                other = found.get(obj.code)
+                if other is not None and other is not obj:
+                    raise RuntimeError(f"rule code {obj.code} is used by {other.__name__} and {obj.__name__}")
+                found[obj.code] = obj
+    return tuple(found[c] for c in sorted(found))
+
+
+def rule_by_code(code: str) -> type[Rule]:
+    for r in all_rules():
+        if r.code == code.upper():
+            return r
+    raise RuleSelectionError(f"unknown rule code: {code}")
+
+
+def _expand(selector: str, rules: tuple[type[Rule], ...]) -> set[str]:
+    sel = selector.strip().upper()
+    if sel in ("ALL", "ADV"):
+        return {r.code for r in rules}
+    codes = {r.code for r in rules if r.code.startswith(sel)}
+    if not codes or not re.match(r"^ADV\d{0,3}$", sel):
+        raise RuleSelectionError(f"unknown rule code or prefix: {selector.strip()}")
+    return codes
+
+
+def select_rules(select: list[str] | None = None, ignore: list[str] | None = None) -> list[type[Rule]]:
+    """Rules picked by `--select` / `--ignore` (codes or prefixes like ADV2)."""
+    rules = all_rules()
+    chosen = set()
+    for s in select or ["ALL"]:
+        chosen |= _expand(s, rules)
+    for s in ignore or []:
+        chosen -= _expand(s, rules)
+    return [r for r in rules if r.code in chosen]

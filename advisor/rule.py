@@ -1,0 +1,181 @@
+"""The rule framework: what a rule declares and how it reports.
+
+A rule is one class in one file under `rules/` (installed as `advisor.rules`).
+Its docstring is its documentation. Class attributes carry its metadata; the
+`valid` / `invalid` examples are run by the test suite for every rule.
+
+Rules are duck-typed LibCST batchable visitors: they define `visit_<Node>` /
+`leave_<Node>` methods and the engine runs all matched rules over a file in one
+batched traversal. They must not import libcst at module level (use
+`advisor.lazy.cst`) so that discovering rules stays cheap.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Sequence
+
+from advisor.findings import Applicability, Severity
+from advisor.lazy import cst
+from advisor.names import any_match
+
+
+@dataclass(frozen=True)
+class Example:
+    """An INVALID example: `code` must produce findings of the rule.
+
+    `fixed`, when given, is the exact text `advisor fix` (with unsafe fixes)
+    must produce. `count` is how many findings the code must produce.
+    `target` runs the example with that target torch version.
+    """
+
+    code: str
+    fixed: str | None = None
+    count: int = 1
+    target: str | None = None
+
+
+@dataclass
+class Report:
+    """What a rule said about one node, before positions are known."""
+
+    rule: "Rule"
+    node: Any
+    message: str
+    applicability: Applicability  # of the fix offered here (NONE when none)
+    replacement: Any = None  # new node (or FlattenSentinel) replacing `node`
+    add_imports: Sequence[tuple[str, str | None]] = ()  # (module, name) pairs
+    remove_imports: Sequence[tuple[str, str | None]] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Context:
+    """What a rule can see of the file under analysis."""
+
+    def __init__(self, path: str, module: Any, resolver: Any, target: tuple[int, int], min_version: tuple[int, int] | None):
+        self.path = path
+        self.module = module
+        self.resolver = resolver
+        self.target = target
+        self.min_version = min_version
+        self.reports: list[Report] = []
+
+    def code_for(self, node: Any) -> str:
+        return self.module.code_for_node(node)
+
+
+class Rule:
+    """Base class. Subclasses set the class attributes below."""
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    message: ClassVar[str] = ""
+    severity: ClassVar[Severity] = Severity.WARNING
+    since: ClassVar[str] = "2.0"  # torch version where the replacement/behaviour first exists
+    deprecated_in: ClassVar[str | None] = None
+    removed_in: ClassVar[str | None] = None
+    fix: ClassVar[Applicability] = Applicability.NONE
+    validation: ClassVar[str | None] = None
+    triggers: ClassVar[tuple[str, ...]] = ()  # text the prefilter looks for
+    # Only report in files that import torch (or a torch submodule) at all.
+    requires_torch_import: ClassVar[bool] = False
+    valid: ClassVar[list[str]] = []
+    invalid: ClassVar[list[Example | str]] = []
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    # -- metadata --------------------------------------------------------
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def summary(cls) -> str:
+        return cls.doc().split("\n", 1)[0]
+
+    @classmethod
+    def examples(cls) -> list[Example]:
+        return [e if isinstance(e, Example) else Example(e) for e in cls.invalid]
+
+    @classmethod
+    def metadata(cls) -> dict[str, Any]:
+        return {
+            "code": cls.code,
+            "name": cls.name,
+            "severity": cls.severity.value,
+            "since": cls.since,
+            "deprecated_in": cls.deprecated_in,
+            "removed_in": cls.removed_in,
+            "fix": cls.fix.value,
+            "validation": cls.validation,
+            "summary": cls.summary(),
+        }
+
+    # -- visitor protocol (libcst.BatchableCSTVisitor, duck-typed) ---------
+
+    def get_visitors(self) -> dict[str, Any]:
+        return {
+            name: getattr(self, name)
+            for name in dir(self)
+            if name.startswith(("visit_", "leave_")) and callable(getattr(self, name))
+        }
+
+    # -- helpers for rule bodies ----------------------------------------
+
+    def qualnames(self, node: Any) -> set[str]:
+        return self.ctx.resolver.qualnames(node)
+
+    def match(self, node: Any, targets: Iterable[str]) -> str | None:
+        """The qualified name in `targets` that `node` refers to, or None."""
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return None
+        return any_match(self.qualnames(node), targets)
+
+    def imports_torch(self) -> bool:
+        return any(q == "torch" or q.startswith("torch.") for q in self.ctx.resolver.module_imports())
+
+    def target_at_least(self, version: str) -> bool:
+        return self.ctx.target >= parse_version(version)
+
+    def report(
+        self,
+        node: Any,
+        message: str | None = None,
+        *,
+        replacement: Any = None,
+        applicability: Applicability | None = None,
+        add_imports: Sequence[tuple[str, str | None]] = (),
+        remove_imports: Sequence[tuple[str, str | None]] = (),
+    ) -> None:
+        """Record a finding at `node`. A `replacement` node makes it fixable."""
+        if replacement is None:
+            applicability = Applicability.NONE
+        elif applicability is None:
+            applicability = type(self).fix
+        self.ctx.reports.append(
+            Report(
+                rule=self,
+                node=node,
+                message=message or type(self).message,
+                applicability=applicability,
+                replacement=replacement,
+                add_imports=add_imports,
+                remove_imports=remove_imports,
+            )
+        )
+
+
+def parse_version(text: str) -> tuple[int, int]:
+    parts = text.strip().split(".")
+    try:
+        return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
+    except ValueError:
+        raise ValueError(f"not a torch version: {text!r} (expected e.g. 2.12)") from None
+
+
+def dedent(code: str) -> str:
+    return textwrap.dedent(code).lstrip("\n")

@@ -1,0 +1,54 @@
+"""Inline suppressions on the reported line.
+
+`# advisor: ignore[ADV101, ADV2]`, `# advisor: ignore` (every rule) and
+`# noqa: ADV101` (Ruff/flake8 style; a bare `# noqa` also silences us, as in
+Ruff). Codes may be prefixes. Scan and fix read the same suppressions, so a
+suppressed finding is neither reported nor fixed.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ADVISOR = re.compile(r"#\s*advisor\s*:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
+_NOQA = re.compile(r"#\s*noqa\b(?::\s*(?P<codes>[A-Z]+\d*(?:[\s,]+[A-Z]+\d*)*))?", re.IGNORECASE)
+
+ALL = "*"
+
+
+def _codes(text: str | None) -> set[str]:
+    if text is None:
+        return {ALL}
+    return {c.strip().upper() for c in re.split(r"[\s,]+", text) if c.strip()}
+
+
+def suppressed_codes(line: str) -> set[str]:
+    """Codes (or ALL) that a comment on this source line suppresses."""
+    if "#" not in line:
+        return set()
+    out: set[str] = set()
+    for m in _ADVISOR.finditer(line):
+        out |= _codes(m.group("codes"))
+    for m in _NOQA.finditer(line):
+        out |= _codes(m.group("codes"))
+    return out
+
+
+class Suppressions:
+    def __init__(self, source: str) -> None:
+        self._lines = source.splitlines()
+        self._cache: dict[int, set[str]] = {}
+
+    def _for_line(self, line: int) -> set[str]:
+        if line not in self._cache:
+            text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+            self._cache[line] = suppressed_codes(text)
+        return self._cache[line]
+
+    def is_suppressed(self, code: str, line: int, end_line: int | None = None) -> bool:
+        """A comment on the first or last line of the flagged node suppresses it."""
+        for ln in {line, end_line or line}:
+            codes = self._for_line(ln)
+            if ALL in codes or any(code.startswith(c) for c in codes):
+                return True
+        return False

@@ -1,0 +1,95 @@
+"""Small helpers shared by rules: arguments, literals, building replacement nodes."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from advisor.lazy import cst
+from advisor.names import dotted_name
+
+
+def get_arg(call: Any, keyword: str | None, position: int | None = None) -> Any:
+    """The Arg passed as `keyword=` or at `position` (before any keyword/star), or None."""
+    positional = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            if keyword is not None and arg.keyword.value == keyword:
+                return arg
+            continue
+        if arg.star:
+            position = None  # positions after *args are unknowable
+            continue
+        if position is not None and positional == position:
+            return arg
+        positional += 1
+    return None
+
+
+def has_star_args(call: Any) -> bool:
+    return any(a.star for a in call.args)
+
+
+def string_value(node: Any) -> str | None:
+    """The value of a plain string literal (not f-strings or bytes), else None."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def bool_value(node: Any) -> bool | None:
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return node.value == "True"
+    return None
+
+
+def expr(code: str) -> Any:
+    return cst.parse_expression(code)
+
+
+def rewrite_reference(resolver: Any, node: Any, new_qualname: str) -> tuple[Any, list[tuple[str, str | None]]]:
+    """A node spelling `new_qualname` the way the file already imports it.
+
+    `th.cuda.amp.autocast` (with `import torch as th`) becomes `th.amp.autocast`;
+    a name from a `from` import becomes the full dotted path, and the caller is
+    told which `import` that path needs.
+    """
+    chain: list[Any] = []
+    cur = node
+    while isinstance(cur, cst.Attribute):
+        chain.append(cur)
+        cur = cur.value
+    chain.append(cur)  # the base Name
+    chain.reverse()  # base first: [Name, Attribute(base.x), Attribute(base.x.y), ...]
+    for prefix in reversed(chain):
+        for qual in sorted(resolver.qualnames(prefix)):
+            if new_qualname == qual:
+                return prefix, []
+            if new_qualname.startswith(qual + "."):
+                rest = new_qualname[len(qual) + 1 :]
+                return expr(f"{dotted_name(prefix)}.{rest}"), []
+    top = new_qualname.split(".")[0]
+    return expr(new_qualname), [(top, None)]
+
+
+def from_import_of(resolver: Any, node: Any) -> tuple[str, str] | None:
+    """(module, name) when `node` is a bare Name bound by `from module import name`."""
+    if not isinstance(node, cst.Name):
+        return None
+    for qual in resolver.qualnames(node):
+        if "." in qual and not qual.startswith("<"):
+            module, _, name = qual.rpartition(".")
+            return module, name
+    return None
+
+
+def calls_in(node: Any) -> Iterable[Any]:
+    """Every Call node inside `node` (no scope awareness; for small bodies)."""
+    found: list[Any] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Call(self, n: Any) -> None:
+            found.append(n)
+
+    node.visit(_Collect())
+    return found

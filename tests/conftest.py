@@ -1,0 +1,20 @@
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_cli(*args, cwd=None, env=None):
+    """Run the real `advisor` CLI in a subprocess, as a user would."""
+    full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "advisor", *args], cwd=cwd, env=full_env, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.fixture
+def cli():
+    return run_cli

@@ -1,0 +1,74 @@
+"""Every rule's embedded VALID/INVALID examples, run automatically (Fixit style)."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from advisor.analysis import analyse
+from advisor.fixer import fix_bytes
+from advisor.prefilter import Prefilter
+from advisor.registry import all_rules
+from advisor.versions import NEWEST
+
+RULES = all_rules()
+
+
+def _cases(kind):
+    return list(_iter_cases(kind))
+
+
+def _iter_cases(kind):
+    for rule in RULES:
+        items = rule.valid if kind == "valid" else rule.examples()
+        for i, example in enumerate(items):
+            yield pytest.param(rule, example, id=f"{rule.code}-{kind}-{i}")
+
+
+def _findings(rule, code, target=NEWEST):
+    result, _ = analyse(code.encode(), "example.py", [rule], target)
+    assert not result.errors, result.errors
+    return [f for f in result.findings if f.rule == rule.code]
+
+
+@pytest.mark.parametrize("rule,code", _cases("valid"))
+def test_valid_examples_are_clean(rule, code):
+    assert _findings(rule, code) == []
+
+
+@pytest.mark.parametrize("rule,example", _cases("invalid"))
+def test_invalid_examples_are_found(rule, example):
+    target = example.target or NEWEST
+    # The prefilter must let the file through, or the rule would never run on it.
+    assert rule in Prefilter([rule]).candidates(example.code.encode()), "triggers miss this example"
+    found = _findings(rule, example.code, target)
+    assert len(found) == example.count, [f"{f.line}:{f.column} {f.message}" for f in found]
+    for f in found:
+        assert f.line >= 1 and f.column >= 1
+        assert f.validation == rule.validation
+
+
+@pytest.mark.parametrize("rule,example", [p for p in _cases("invalid") if p.values[1].fixed is not None])
+def test_fixes_give_the_declared_output(rule, example):
+    target = example.target or NEWEST
+    first = fix_bytes(example.code.encode(), "example.py", [rule], target, unsafe=True)
+    assert first.error is None
+    assert first.fixed.decode() == example.fixed
+    ast.parse(first.fixed)
+    second = fix_bytes(first.fixed, "example.py", [rule], target, unsafe=True)
+    assert second.fixed == first.fixed, "fix is not idempotent"
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_rule_is_documented(rule):
+    doc = rule.doc()
+    assert rule.name and rule.message and rule.triggers
+    assert rule.valid and rule.invalid, "every rule needs VALID and INVALID examples"
+    assert "Fix safety:" in doc, "the docstring needs a 'Fix safety' paragraph"
+    assert "Why" in doc
+    if rule.validation:
+        assert rule.validation in doc
+    # A rule that offers a fix must show one fixed example.
+    if rule.fix.value != "none":
+        assert any(e.fixed is not None for e in rule.examples()), "a fixable rule needs an example with `fixed=`"
