@@ -114,7 +114,7 @@ def _apply_once(
 
     module = analysed.module
     resolver = chosen[0][0].rule.ctx.resolver
-    mapping = {rep.node: rep.replacement for rep, _ in chosen}
+    mapping = {rep.target_node: rep.replacement for rep, _ in chosen}
     new_module = module.visit(_Replace(mapping))
     context = CodemodContext()
     needs_add = False
@@ -122,7 +122,7 @@ def _apply_once(
         for mod, obj in rep.add_imports:
             AddImportsVisitor.add_needed_import(context, mod, obj)
             needs_add = True
-    removals = {imp for rep, _ in chosen for imp in _from_imported_names(resolver, rep.node)}
+    removals = {imp for rep, _ in chosen for imp in _from_imported_names(resolver, rep.target_node)}
     if needs_add:
         new_module = AddImportsVisitor(context).transform_module(new_module)
     if removals:

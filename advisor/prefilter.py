@@ -1,7 +1,7 @@
 """One pass over a file's bytes decides which rules can possibly match it.
 
 Each rule declares `triggers`: names or strings that must appear in any file it
-can flag. Aliases do not hide them: `import torch.cuda as tc;
+can flag, matched as whole words. Aliases do not hide them: `import torch.cuda as tc;
 tc.is_current_stream_capturing()` still contains the final name. Files with no
 trigger are never parsed, and libcst is never imported for them.
 """
@@ -14,6 +14,13 @@ from typing import Sequence
 from advisor.rule import Rule
 
 
+def _bounded(trigger: bytes) -> bytes:
+    word = re.compile(rb"\w")
+    start = rb"\b" if word.match(trigger[:1]) else b""
+    end = rb"\b" if word.match(trigger[-1:]) else b""
+    return start + re.escape(trigger) + end
+
+
 class Prefilter:
     def __init__(self, rules: Sequence[type[Rule]]) -> None:
         self._by_trigger: dict[bytes, list[type[Rule]]] = {}
@@ -23,8 +30,9 @@ class Prefilter:
             for t in rule.triggers:
                 self._by_trigger.setdefault(t.encode(), []).append(rule)
         # Longest first, so a trigger that is a prefix of another still lets the longer one be seen.
+        # Word boundaries keep "eig" from matching inside "weight".
         alternatives = sorted(self._by_trigger, key=len, reverse=True)
-        self._pattern = re.compile(b"|".join(re.escape(t) for t in alternatives)) if alternatives else None
+        self._pattern = re.compile(b"|".join(_bounded(t) for t in alternatives)) if alternatives else None
 
     def candidates(self, data: bytes) -> list[type[Rule]]:
         """The rules whose triggers occur in `data`, in code order."""

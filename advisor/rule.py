@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Sequence
 
 from advisor.findings import Applicability, Severity
@@ -47,8 +47,11 @@ class Report:
     applicability: Applicability  # of the fix offered here (NONE when none)
     replacement: Any = None  # new node (or FlattenSentinel) replacing `node`
     add_imports: Sequence[tuple[str, str | None]] = ()  # (module, name) pairs
-    remove_imports: Sequence[tuple[str, str | None]] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
+    fix_node: Any = None  # the node `replacement` replaces, when not `node` itself
+
+    @property
+    def target_node(self) -> Any:
+        return self.node if self.fix_node is None else self.fix_node
 
 
 class Context:
@@ -149,9 +152,9 @@ class Rule:
         replacement: Any = None,
         applicability: Applicability | None = None,
         add_imports: Sequence[tuple[str, str | None]] = (),
-        remove_imports: Sequence[tuple[str, str | None]] = (),
+        fix_node: Any = None,
     ) -> None:
-        """Record a finding at `node`. A `replacement` node makes it fixable."""
+        """Record a finding at `node`. A `replacement` (for `fix_node`, default `node`) makes it fixable."""
         if replacement is None:
             applicability = Applicability.NONE
         elif applicability is None:
@@ -164,7 +167,7 @@ class Rule:
                 applicability=applicability,
                 replacement=replacement,
                 add_imports=add_imports,
-                remove_imports=remove_imports,
+                fix_node=fix_node,
             )
         )
 

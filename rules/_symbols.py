@@ -1,0 +1,63 @@
+"""A base for rules that flag references to a table of qualified names.
+
+`symbols` maps each old qualified name to a `Symbol`: the message and, for a
+plain rename, the new qualified name. References are matched through the name
+resolver, so aliases and `from` imports count and shadowed names do not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from advisor.findings import Applicability
+from advisor.lazy import cst
+from advisor.rule import Rule
+
+from ._common import rewrite_reference
+
+
+@dataclass(frozen=True)
+class Symbol:
+    message: str
+    replacement: str | None = None  # qualified name, for a plain rename
+    applicability: Applicability | None = None  # defaults to the rule's `fix`
+    since: str | None = None  # replacement exists from this torch version
+
+
+class SymbolRule(Rule):
+    symbols: ClassVar[dict[str, Symbol]] = {}
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._seen: set = set()
+
+    def visit_Attribute(self, node) -> None:
+        self._check(node)
+
+    def visit_Name(self, node) -> None:
+        self._check(node)
+
+    def on_reference(self, node, qualname: str, symbol: Symbol) -> None:
+        """Report one reference; subclasses may specialise (e.g. for calls)."""
+        replacement = None
+        imports: list = []
+        if symbol.replacement and (symbol.since is None or self.target_at_least(symbol.since)):
+            replacement, imports = rewrite_reference(self.ctx.resolver, node, symbol.replacement)
+            if isinstance(replacement, (cst.Name, cst.Attribute)):
+                replacement = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
+        self.report(
+            node,
+            symbol.message.format(old=qualname, new=symbol.replacement),
+            replacement=replacement,
+            applicability=symbol.applicability,
+            add_imports=imports,
+        )
+
+    def _check(self, node) -> None:
+        if node in self._seen:
+            return
+        qualname = self.match(node, self.symbols)
+        if qualname is not None:
+            self._seen.add(node)
+            self.on_reference(node, qualname, self.symbols[qualname])
