@@ -15,6 +15,7 @@ from io import BytesIO
 from typing import Any, Sequence
 
 from advisor.findings import Applicability, FileError, FileResult, Finding
+from advisor.references import References, collect
 from advisor.lazy import cst
 from advisor.rule import Context, Report, Rule, parse_version
 from advisor.suppressions import Suppressions
@@ -49,23 +50,8 @@ def decode(data: bytes) -> tuple[str, str]:
         raise SourceError(f"not valid {encoding} text: {e}") from None
 
 
-def _expr_depth(tree: ast.AST) -> int:
-    """Deepest nesting of expression nodes, computed without recursion."""
-    deepest = 0
-    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
-    while stack:
-        node, depth = stack.pop()
-        d = depth + 1 if isinstance(node, ast.expr) else 0
-        if d > deepest:
-            deepest = d
-            if deepest > MAX_EXPR_DEPTH:
-                return deepest
-        stack.extend((child, d) for child in ast.iter_child_nodes(node))
-    return deepest
-
-
-def guard(text: str, path: str) -> None:
-    """Reject what CPython rejects, and what would crash or hang LibCST."""
+def guard(text: str, path: str) -> References:
+    """Reject what CPython rejects, and what would crash or hang LibCST; return the cheap references."""
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as e:
@@ -75,22 +61,28 @@ def guard(text: str, path: str) -> None:
         raise SourceError("code too deeply nested for Python's own parser; not analysed") from None
     except ValueError as e:
         raise SourceError(f"cannot parse: {e}") from None
-    if _expr_depth(tree) > MAX_EXPR_DEPTH:
+    refs = collect(tree, MAX_EXPR_DEPTH)
+    if refs.max_depth > MAX_EXPR_DEPTH:
         raise SourceError(
             f"expression nesting deeper than {MAX_EXPR_DEPTH} levels; skipped to protect the parser"
         )
+    return refs
 
 
 def parse(data: bytes, path: str) -> tuple[Any, str]:
     """(libcst.Module, text). Raises SourceError with a user-facing reason."""
     text, _ = decode(data)
     guard(text, path)
+    return parse_cst(data), text
+
+
+def parse_cst(data: bytes) -> Any:
     try:
         module = cst.parse_module(data)
     except Exception as e:  # libcst.ParserSyntaxError and friends
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise SourceError(f"LibCST cannot parse this file: {msg}") from None
-    return module, text
+    return module
 
 
 def run_rules(
@@ -109,10 +101,9 @@ def run_rules(
         parse_version(target),
         parse_version(min_version) if min_version else None,
     )
-    visitors = [r(ctx) for r in rules]
-    from libcst._batched_visitor import visit_batched
+    from advisor.walk import walk
 
-    visit_batched(module, visitors)
+    walk(module, [r(ctx) for r in rules])
     return ctx
 
 
@@ -131,7 +122,12 @@ def analyse(
 ) -> tuple[FileResult, Analysed | None]:
     result = FileResult(path)
     try:
-        module, text = parse(data, path)
+        text, _ = decode(data)
+        refs = guard(text, path)
+        rules = [r for r in rules if r.may_match(refs)]
+        if not rules:  # nothing here for any rule: skip the LibCST parse
+            return result, None
+        module = parse_cst(data)
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))
         return result, None

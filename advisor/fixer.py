@@ -89,8 +89,10 @@ def _apply_once(
 ) -> tuple[bytes, Counter, int, list[Finding]]:
     """One pass: (new bytes, fixes applied by rule, unsafe held back, findings left unfixed)."""
     result, analysed = analyse(data, path, rules, target, min_version)
-    if result.errors or analysed is None:
-        raise SourceError(result.errors[0].message if result.errors else "cannot analyse")
+    if result.errors:
+        raise SourceError(result.errors[0].message)
+    if analysed is None:  # no rule can match this file
+        return data, Counter(), 0, []
     chosen: list[tuple[Any, Finding]] = []
     held_back = 0
     unfixable: list[Finding] = []

@@ -44,12 +44,17 @@ class NameResolver:
     """Walks a module once; afterwards `qualnames(node)` answers for any Name/Attribute."""
 
     def __init__(self, module: "cst.Module") -> None:
-        self._scope_of: dict[object, Scope] = {}  # reference Name -> scope it appears in
-        self._non_refs: set[object] = set()  # Names that are not references (attrs, keywords...)
-        self._body_scopes: dict[object, Scope] = {}  # node that starts a scope -> scope
+        # Keyed by id(node): LibCST's node __hash__ is Python-level and slow, and the
+        # module (which keeps every node alive) outlives this resolver's use.
+        self._scope_of: dict[int, Scope] = {}  # reference Name -> scope it appears in
+        self._non_refs: set[int] = set()  # Names that are not references (attrs, keywords...)
+        self._body_scopes: dict[int, Scope] = {}  # node that starts a scope -> scope
         self.module_scope = Scope("module", None)
         self._stack = [self.module_scope]
-        module.visit(_visitor_class()(self))
+        from advisor.walk import walk
+
+        v = _visitor_class()(self)
+        walk(module, [v], before_visit=v.before_visit, after_leave=v.after_leave)
         del self._stack, self._body_scopes
 
     # -- queries ---------------------------------------------------------
@@ -57,8 +62,8 @@ class NameResolver:
     def qualnames(self, node: object) -> set[str]:
         """Every qualified name `node` can refer to; empty if unknown or not a reference."""
         if isinstance(node, cst.Name):
-            scope = self._scope_of.get(node)
-            if scope is None or node in self._non_refs:
+            scope = self._scope_of.get(id(node))
+            if scope is None or id(node) in self._non_refs:
                 return set()
             return self._lookup(scope, node.value)
         if isinstance(node, cst.Attribute):
@@ -104,22 +109,22 @@ def _visitor_class():
     if _VISITOR_CLASS is not None:
         return _VISITOR_CLASS
 
-    class Visitor(cst.CSTVisitor):
+    class Visitor:
         def __init__(self, r: NameResolver) -> None:
-            super().__init__()
             self.r = r
             self._comp_nodes: list = []
 
+        def get_visitors(self) -> dict:
+            return {n: getattr(self, n) for n in dir(self) if n.startswith(("visit_", "leave_"))}
+
         # Scope entry/exit is keyed on the node that starts the scope's body.
-        def on_visit(self, node) -> bool:
-            scope = self.r._body_scopes.get(node)
+        def before_visit(self, node) -> None:
+            scope = self.r._body_scopes.get(id(node))
             if scope is not None:
                 self.r._stack.append(scope)
-            return super().on_visit(node)
 
-        def on_leave(self, original_node) -> None:
-            super().on_leave(original_node)
-            if original_node in self.r._body_scopes:
+        def after_leave(self, node) -> None:
+            if id(node) in self.r._body_scopes:
                 self.r._stack.pop()
 
         @property
@@ -143,19 +148,19 @@ def _visitor_class():
 
         def new_scope(self, kind: str, starts: object) -> Scope:
             s = Scope(kind, self.scope)
-            self.r._body_scopes[starts] = s
+            self.r._body_scopes[id(starts)] = s
             return s
 
         # -- references --
         def visit_Name(self, node) -> None:
-            self.r._scope_of[node] = self.scope
+            self.r._scope_of[id(node)] = self.scope
 
         def visit_Attribute(self, node) -> None:
-            self.r._non_refs.add(node.attr)
+            self.r._non_refs.add(id(node.attr))
 
         def visit_Arg(self, node) -> None:
             if node.keyword is not None:
-                self.r._non_refs.add(node.keyword)
+                self.r._non_refs.add(id(node.keyword))
 
         # -- imports --
         def visit_Import(self, node) -> bool:
@@ -187,7 +192,7 @@ def _visitor_class():
         # -- definitions --
         def visit_FunctionDef(self, node) -> None:
             self._bind_local(self.scope, node.name.value)
-            self.r._non_refs.add(node.name)
+            self.r._non_refs.add(id(node.name))
             s = self.new_scope("function", node.body)
             self._bind_params(node.params, s)
 
@@ -203,11 +208,11 @@ def _visitor_class():
                 every.append(params.star_kwarg)
             for p in every:
                 s.bind(p.name.value, f"{LOCAL}.{p.name.value}")
-                self.r._non_refs.add(p.name)
+                self.r._non_refs.add(id(p.name))
 
         def visit_ClassDef(self, node) -> None:
             self._bind_local(self.scope, node.name.value)
-            self.r._non_refs.add(node.name)
+            self.r._non_refs.add(id(node.name))
             self.new_scope("class", node.body)
 
         def _visit_comp(self, node) -> None:

@@ -82,6 +82,11 @@ class Rule:
     fix: ClassVar[Applicability] = Applicability.NONE
     validation: ClassVar[str | None] = None
     triggers: ClassVar[tuple[str, ...]] = ()  # text the prefilter looks for
+    # Qualified names (or string constants) and attribute names the rule looks for: a
+    # file that refers to none of them (per a cheap `ast` pass) is never parsed with LibCST.
+    # Leave both empty for a rule that cannot say.
+    targets: ClassVar[tuple[str, ...]] = ()
+    attribute_targets: ClassVar[tuple[str, ...]] = ()
     # Only report in files that import torch (or a torch submodule) at all.
     requires_torch_import: ClassVar[bool] = False
     valid: ClassVar[list[str]] = []
@@ -117,6 +122,13 @@ class Rule:
             "validation": cls.validation,
             "summary": cls.summary(),
         }
+
+    @classmethod
+    def may_match(cls, refs: Any) -> bool:
+        """Could this rule flag a module with these `advisor.references.References`?"""
+        if not cls.targets and not cls.attribute_targets:
+            return True
+        return refs.refers_to_any(cls.targets) or not refs.attributes.isdisjoint(cls.attribute_targets)
 
     # -- visitor protocol (libcst.BatchableCSTVisitor, duck-typed) ---------
 

@@ -28,6 +28,11 @@ class Symbol:
 class SymbolRule(Rule):
     symbols: ClassVar[dict[str, Symbol]] = {}
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.symbols and not cls.targets:
+            cls.targets = tuple(cls.symbols)
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._seen: set = set()

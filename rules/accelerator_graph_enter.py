@@ -41,6 +41,7 @@ class AcceleratorGraphAsTarget(Rule):
     fix = Applicability.SAFE
     validation = "graph_capture"
     triggers = ("accelerator",)
+    targets = tuple(GRAPH)
 
     valid = [
         "import torch\ng = torch.accelerator.Graph()\nwith torch.Stream(), g:\n    pass",

@@ -39,6 +39,7 @@ class ChromeTraceParsing(Rule):
     fix = Applicability.NONE
     validation = "profiler_events"
     triggers = ("export_chrome_trace",)
+    attribute_targets = ("export_chrome_trace",)
 
     valid = [
         "import json\nprof.export_chrome_trace('t.json')\n",

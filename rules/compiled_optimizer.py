@@ -46,6 +46,7 @@ class CompiledOptimizerNumerics(CompiledFunctions, Rule):
     fix = Applicability.NONE
     validation = "compiled_numerics"
     triggers = ("compile",)
+    targets = tuple(COMPILE)
 
     valid = [
         "import torch\nopt.step()",

@@ -4,7 +4,7 @@ from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
 from advisor.rule import Example, Rule
 
-from ._export import E8M0, ExportUsage
+from ._export import E8M0, LOAD, SAVE, ExportUsage
 
 UINT8 = "torch.uint8"
 
@@ -42,6 +42,7 @@ class E8M0Uint8Workaround(ExportUsage, Rule):
     fix = Applicability.NONE
     validation = "export_roundtrip"
     triggers = ("uint8", "float8_e8m0fnu")
+    targets = (*SAVE, *LOAD)
 
     valid = [
         "import torch\nb = x.view(torch.uint8)",  # no export in this module

@@ -54,6 +54,7 @@ class PerMatrixEighLoop(Rule):
     fix = Applicability.NONE
     validation = "linalg_eigh"
     triggers = ("eigh", "eigvalsh")
+    targets = tuple(EIGH)
 
     valid = [
         "import torch\nw, v = torch.linalg.eigh(torch.stack(mats))",

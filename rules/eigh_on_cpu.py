@@ -59,6 +59,7 @@ class EighOnCpu(Rule):
     fix = Applicability.NONE
     validation = "linalg_eigh"
     triggers = ("eigh", "eigvalsh")
+    targets = tuple(EIGH)
 
     valid = [
         "import torch\nw, v = torch.linalg.eigh(x)",

@@ -3,7 +3,7 @@ from __future__ import annotations
 from advisor.findings import Applicability, Severity
 from advisor.rule import Example, Rule
 
-from ._export import E8M0, ExportUsage
+from ._export import E8M0, LOAD, SAVE, ExportUsage
 
 
 class ExportWithE8M0(ExportUsage, Rule):
@@ -36,6 +36,7 @@ class ExportWithE8M0(ExportUsage, Rule):
     fix = Applicability.NONE
     validation = "export_roundtrip"
     triggers = ("float8_e8m0fnu",)
+    targets = (*SAVE, *LOAD)
 
     valid = [
         "import torch\ntorch.export.save(ep, 'm.pt2')",

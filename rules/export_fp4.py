@@ -3,7 +3,7 @@ from __future__ import annotations
 from advisor.findings import Applicability, Severity
 from advisor.rule import Example, Rule
 
-from ._export import FP4, ExportUsage
+from ._export import FP4, SAVE, ExportUsage
 
 
 class ExportWithFp4(ExportUsage, Rule):
@@ -36,6 +36,7 @@ class ExportWithFp4(ExportUsage, Rule):
     fix = Applicability.NONE
     validation = "export_roundtrip"
     triggers = ("float4_e2m1fn_x2",)
+    targets = tuple(SAVE)
 
     valid = [
         "import torch\nw = torch.empty(4, dtype=torch.float4_e2m1fn_x2)\ntorch.save(w, 'w.pt')",

@@ -46,6 +46,7 @@ class ExternalEigh(Rule):
     fix = Applicability.NONE
     validation = "linalg_eigh"
     triggers = ("eigh", "eigvalsh")
+    targets = tuple(EXTERNAL)
 
     valid = [
         "import numpy as np\nw, v = np.linalg.eigh(a)",  # no torch in this file

@@ -50,6 +50,7 @@ class HostSyncInCapture(CompiledFunctions, Rule):
     fix = Applicability.NONE
     validation = "cond_capture"
     triggers = GRAPH_TRIGGERS + ("reduce-overhead",)
+    targets = (*CAPTURE, "torch.compile")
 
     valid = [
         "import torch\nif x.item() > 0:\n    pass",

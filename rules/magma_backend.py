@@ -49,6 +49,7 @@ class MagmaLinalgBackend(Rule):
     fix = Applicability.UNSAFE
     validation = "linalg_eigh"
     triggers = ("preferred_linalg_library", "Magma")
+    targets = (*_FUNCS, *_ENUM)
 
     valid = [
         "import torch\ntorch.backends.cuda.preferred_linalg_library()",

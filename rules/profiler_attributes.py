@@ -53,6 +53,8 @@ class DeprecatedProfilerAttributes(Rule):
     fix = Applicability.SAFE
     validation = "profiler_events"
     triggers = tuple(RENAMES) + ("metadata_json", "use_cuda")
+    targets = (*AUTOGRAD_PROFILE, *PROFILER_PROFILE)
+    attribute_targets = (*RENAMES, "metadata_json")
 
     valid = [
         "import torch\nt = evt.device_time_total",

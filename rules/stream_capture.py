@@ -59,6 +59,7 @@ class StreamCaptureQuery(Rule):
     fix = Applicability.UNSAFE
     validation = "stream_capture"
     triggers = ("is_current_stream_capturing",)
+    targets = (*_TARGETS, "is_current_stream_capturing")  # the bare name: patch.object(..., "name")
 
     valid = [
         "import torch\ntorch.cuda.current_stream().is_capturing()",
