@@ -107,7 +107,7 @@ def discover(
         key = os.path.realpath(p)
         if key not in seen:
             seen.add(key)
-            out.files.append(p)
+            out.files.append(os.path.normpath(p))
 
     for raw in paths:
         if not os.path.lexists(raw):

@@ -1,0 +1,118 @@
+"""The real CLI on a realistic fixture project with aliases, shadowing and other-library traps.
+
+Expected findings are written in the fixture itself, as `# expect: ADV101, ADV101`
+comments on the lines that must be flagged. Every other line must stay silent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections import Counter
+
+import pytest
+
+FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "project")
+_EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>ADV\d{3}(?:\s*,\s*ADV\d{3})*)")
+
+
+def expected_findings(root: str) -> Counter:
+    want: Counter = Counter()
+    for dirpath, _, files in os.walk(root):
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, root)
+            with open(path, encoding="utf-8") as f:
+                for lineno, line in enumerate(f, 1):
+                    m = _EXPECT.search(line)
+                    if m:
+                        for code in m.group("codes").split(","):
+                            want[(rel, lineno, code.strip())] += 1
+    return want
+
+
+@pytest.fixture
+def project(tmp_path):
+    dst = tmp_path / "project"
+    shutil.copytree(FIXTURE, dst)
+    return dst
+
+
+def _scan_json(cli, root, *extra):
+    proc = cli("scan", ".", "--format", "json", "--no-cache", "--target-version", "2.12", *extra, cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc, json.loads(proc.stdout)
+
+
+def test_finds_exactly_the_expected_findings(cli, project):
+    proc, data = _scan_json(cli, project)
+    got = Counter((os.path.normpath(f["path"]), f["line"], f["rule"]) for f in data["findings"])
+    want = expected_findings(str(project))
+    assert got == want, {"missing": want - got, "unexpected": got - want}
+    assert proc.returncode == 1
+
+
+def test_syntax_error_is_reported_and_the_run_goes_on(cli, project):
+    proc, data = _scan_json(cli, project)
+    assert [e["path"] for e in data["errors"]] == ["broken.py"]
+    assert "syntax error" in data["errors"][0]["message"]
+    assert data["summary"]["files"] == 8  # notes.txt is not Python
+
+
+def test_json_format_is_stable(cli, project):
+    _, data = _scan_json(cli, project)
+    assert set(data) == {"version", "target_version", "target_source", "findings", "errors", "summary"}
+    assert data["target_version"] == "2.12"
+    f = data["findings"][0]
+    assert set(f) == {"rule", "name", "severity", "path", "line", "column", "end_line", "end_column", "message", "fix", "validation"}
+    assert f["line"] >= 1 and f["column"] >= 1
+    assert f["fix"] is None or f["fix"]["applicability"] in ("safe", "unsafe")
+    assert data["summary"]["findings"] == len(data["findings"])
+    assert data["summary"]["suppressed"] == 3
+
+
+def test_text_output_and_exit_codes(cli, project):
+    proc = cli("scan", "trainer/capture.py", "--no-cache", cwd=project)
+    assert proc.returncode == 1
+    first = proc.stdout.splitlines()[0]
+    assert re.match(r"^trainer/capture\.py:\d+:\d+: ADV\d{3} ", first), first
+    assert "\033[" not in proc.stdout  # no colour when piped
+    clean = cli("scan", "trainer/__init__.py", "--no-cache", cwd=project)
+    assert clean.returncode == 0, clean.stdout
+    assert cli("scan", "trainer/capture.py", "--no-cache", "--exit-zero", cwd=project).returncode == 0
+
+
+def test_select_and_ignore(cli, project):
+    _, data = _scan_json(cli, project, "--select", "ADV2")
+    assert data["findings"] and {f["rule"][:4] for f in data["findings"]} == {"ADV2"}
+    _, data = _scan_json(cli, project, "--ignore", "ADV1,ADV2,ADV3,ADV4,ADV5")
+    assert {f["rule"][:4] for f in data["findings"]} == {"ADV6"}
+
+
+@pytest.mark.parametrize("bad", ["ADV999", "XYZ", "ADV10x"])
+def test_unknown_rule_code_is_a_usage_error(cli, project, bad):
+    proc = cli("scan", ".", "--select", bad, cwd=project)
+    assert proc.returncode == 2
+    assert bad in proc.stderr
+
+
+def test_missing_path_is_a_usage_error(cli, project):
+    proc = cli("scan", "nope.py", cwd=project)
+    assert proc.returncode == 2 and "nope.py" in proc.stderr
+
+
+def test_target_version_gates_rules(cli, project):
+    _, data = _scan_json(cli, project, "--target-version", "2.11")
+    # ADV101's replacement (Stream.is_capturing) first exists in 2.12.
+    assert not [f for f in data["findings"] if f["rule"] == "ADV101"]
+
+
+def test_gitignored_files_are_skipped(cli, project):
+    (project / ".gitignore").write_text("trainer/optim.py\n")
+    (project / ".git").mkdir()
+    _, data = _scan_json(cli, project)
+    assert not [f for f in data["findings"] if f["path"].endswith("optim.py")]
