@@ -253,7 +253,7 @@ def fix(
 
 
 @app.command()
-def rules(format: str = typer.Option("table", "--format", help="table or json.")) -> None:
+def rules(format: str = typer.Option("table", "--format", help="table, json or markdown (the README's table).")) -> None:
     """List every rule: code, name, severity, since, fix and validation check."""
     from advisor.registry import all_rules
 
@@ -263,8 +263,13 @@ def rules(format: str = typer.Option("table", "--format", help="table or json.")
 
         typer.echo(json.dumps(rows, indent=2))
         return
+    if format == "markdown":
+        from advisor.output.markdown_rules import rules_table
+
+        typer.echo(rules_table(all_rules()), nl=False)
+        return
     if format != "table":
-        raise _fail(f"unknown --format {format!r} (expected table or json)")
+        raise _fail(f"unknown --format {format!r} (expected table, json or markdown)")
     header = ("code", "name", "severity", "since", "fix", "validation")
     table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in ("code", "name", "severity", "since", "fix", "validation")) for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]

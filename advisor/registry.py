@@ -6,8 +6,11 @@ No hand-kept list: dropping a file into `rules/` registers its rules.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import pkgutil
 import re
+import sys
 from functools import lru_cache
 
 from advisor.rule import Rule
@@ -19,9 +22,28 @@ class RuleSelectionError(ValueError):
     pass
 
 
+def _rules_package():
+    """`advisor.rules`: installed from `rules/`, or (in a source checkout) loaded from it."""
+    try:
+        import advisor.rules as package
+
+        return package
+    except ModuleNotFoundError:
+        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules")
+        spec = importlib.util.spec_from_file_location(
+            "advisor.rules", os.path.join(folder, "__init__.py"), submodule_search_locations=[folder]
+        )
+        if spec is None or spec.loader is None:
+            raise
+        package = importlib.util.module_from_spec(spec)
+        sys.modules["advisor.rules"] = package
+        spec.loader.exec_module(package)
+        return package
+
+
 @lru_cache(maxsize=1)
 def all_rules() -> tuple[type[Rule], ...]:
-    import advisor.rules as package
+    package = _rules_package()
 
     found: dict[str, type[Rule]] = {}
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):

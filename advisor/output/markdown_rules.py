@@ -1,0 +1,18 @@
+"""The README's rule table, generated from the rules themselves (a test keeps the README in sync)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+
+def rules_table(rules: Sequence[type]) -> str:
+    lines = [
+        "| code | name | severity | since | fix | validation | what it finds |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rules:
+        summary = r.summary().replace("|", "\\|")
+        lines.append(
+            f"| {r.code} | {r.name} | {r.severity.value} | {r.since} | {r.fix.value} | {r.validation or '-'} | {summary} |"
+        )
+    return "\n".join(lines) + "\n"

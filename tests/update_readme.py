@@ -1,0 +1,24 @@
+"""Regenerate the README's rule table: `python -m tests.update_readme`."""
+
+import re
+
+from advisor.output.markdown_rules import rules_table
+from advisor.registry import all_rules
+from tests.test_docs import README
+
+
+def main() -> None:
+    text = open(README, encoding="utf-8").read()
+    table = rules_table(all_rules())
+    text = re.sub(
+        r"(<!-- rules-table:start -->\n).*?(<!-- rules-table:end -->)",
+        lambda m: m.group(1) + table + m.group(2),
+        text,
+        flags=re.S,
+    )
+    with open(README, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
