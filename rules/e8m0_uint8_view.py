@@ -14,8 +14,9 @@ class E8M0Uint8Workaround(ExportUsage, Rule):
 
     What it finds: `.view(torch.uint8)` and `.view(torch.float8_e8m0fnu)` in a
     module that saves or loads exported programs (`torch.export.save` /
-    `load`), when the module also mentions `float8_e8m0fnu` or the view sits in
-    the same function or class as the save/load.
+    `load`) and mentions `float8_e8m0fnu`. (A uint8 view in a module with no
+    e8m0 at all is ordinary byte handling, e.g. dequantization, and is left
+    alone.)
 
     Why: before 2.12, `torch.export.save` could not serialize e8m0
     (`KeyError: torch.float8_e8m0fnu`, issue #176621), so code stored MX
@@ -46,44 +47,28 @@ class E8M0Uint8Workaround(ExportUsage, Rule):
 
     valid = [
         "import torch\nb = x.view(torch.uint8)",  # no export in this module
-        "import torch\nb = x.view(torch.uint8)\ntorch.export.save(ep, p)\n",  # export, but nothing e8m0 and not the same scope
+        "import torch\nb = x.view(torch.uint8)\ntorch.export.save(ep, p)\n",  # export, but nothing e8m0
+        "import torch\ndef save(m, p):\n    q = m.w.view(torch.uint8)\n    torch.export.save(torch.export.export(m, ()), p)\n",
     ]
     invalid = [
         Example("import torch\ns = scale.view(torch.uint8)\nep = torch.export.export(m, (x,))\ntorch.export.save(ep, p)\nback = s.view(torch.float8_e8m0fnu)\n", count=2),
-        Example("import torch\ndef save(m, p):\n    m.s = m.s.view(torch.uint8)\n    torch.export.save(torch.export.export(m, ()), p)\n"),
+        Example("import torch\nE8M0 = torch.float8_e8m0fnu\ndef save(m, p):\n    m.s = m.s.view(torch.uint8)\n    torch.export.save(torch.export.export(m, ()), p)\n"),
     ]
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._init_export()
-        self._scopes: list = [None]
-        self._views: list = []  # (call, dtype, scope)
-        self._save_scopes: set = set()
-
-    def _enter(self, node) -> None:
-        self._scopes.append(node)
-
-    def _leave(self, node) -> None:
-        self._scopes.pop()
-
-    visit_FunctionDef = visit_ClassDef = _enter
-    leave_FunctionDef = leave_ClassDef = _leave
+        self._views: list = []  # (call, dtype)
 
     def visit_Call(self, node) -> None:
-        before = len(self.saves) + len(self.loads)
         super().visit_Call(node)
-        if len(self.saves) + len(self.loads) > before:
-            self._save_scopes.update(s for s in self._scopes if s is not None)
-            return
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "view" and len(node.args) == 1:
             for q in self.qualnames(node.args[0].value):
                 if q in (UINT8, E8M0):
-                    self._views.append((node, q, [s for s in self._scopes if s is not None]))
+                    self._views.append((node, q))
 
     def leave_Module(self, node) -> None:
-        if not (self.saves or self.loads):
-            return
-        for call, dtype, scopes in self._views:
-            if E8M0 in self.dtypes or any(s in self._save_scopes for s in scopes):
+        if (self.saves or self.loads) and E8M0 in self.dtypes:
+            for call, dtype in self._views:
                 self.report(call, self.message.format(dtype=dtype))

@@ -6,7 +6,8 @@ from advisor.rule import Example
 from ._symbols import Symbol, SymbolRule
 
 _REMOVED = "`{old}` was removed (calling it raises RuntimeError since 2.0); use `{new}`"
-_DEPRECATED = "`{old}` is deprecated in favour of `{new}` (check the argument and return differences)"
+_DEPRECATED = "`{old}` is deprecated (it warns) in favour of `{new}` (check the argument and return differences)"
+_DOCS = "`{old}` is deprecated in its documentation (no warning yet) in favour of `{new}` (check the argument and return differences)"
 
 
 class LegacyLinalg(SymbolRule):
@@ -56,8 +57,8 @@ class LegacyLinalg(SymbolRule):
         "torch.lu": Symbol(_DEPRECATED, "torch.linalg.lu_factor"),
         "torch.lu_solve": Symbol(_DEPRECATED, "torch.linalg.lu_solve"),
         "torch.triangular_solve": Symbol(_DEPRECATED, "torch.linalg.solve_triangular"),
-        "torch.svd": Symbol(_DEPRECATED, "torch.linalg.svd"),
-        "torch.norm": Symbol(_DEPRECATED, "torch.linalg.norm"),
+        "torch.svd": Symbol(_DOCS, "torch.linalg.svd"),
+        "torch.norm": Symbol(_DOCS, "torch.linalg.norm"),
     }
 
     def on_reference(self, node, qualname, symbol) -> None:

@@ -116,3 +116,27 @@ def test_gitignored_files_are_skipped(cli, project):
     (project / ".git").mkdir()
     _, data = _scan_json(cli, project)
     assert not [f for f in data["findings"] if f["path"].endswith("optim.py")]
+
+
+def test_cache_gives_identical_results_and_sees_edits(cli, project, tmp_path):
+    cache = str(tmp_path / "cache")
+    args = ("scan", ".", "--format", "json", "--target-version", "2.12", "--cache-dir", cache)
+    cold = json.loads(cli(*args, cwd=project).stdout)
+    warm = json.loads(cli(*args, cwd=project).stdout)
+    assert warm["findings"] == cold["findings"] and warm["errors"] == cold["errors"]
+    assert os.path.isdir(cache)
+    # An edit changes the content hash: the finding disappears.
+    path = project / "trainer" / "linalg.py"
+    path.write_text(path.read_text().replace('preferred_linalg_library("magma")', 'preferred_linalg_library("cusolver")'))
+    edited = json.loads(cli(*args, cwd=project).stdout)
+    assert len(edited["findings"]) == len(cold["findings"]) - 1
+    assert not [f for f in edited["findings"] if f["rule"] == "ADV201"]
+
+
+def test_parallel_and_serial_runs_agree(cli, project):
+    for i in range(15):  # enough files to cross the parallel threshold
+        (project / f"copy_{i}.py").write_text((project / "trainer" / "capture.py").read_text())
+    one = json.loads(cli("scan", ".", "--format", "json", "--no-cache", "-j", "1", cwd=project).stdout)
+    two = json.loads(cli("scan", ".", "--format", "json", "--no-cache", "-j", "2", cwd=project).stdout)
+    assert one["findings"] == two["findings"]
+    assert one["summary"]["files_parsed"] >= 16
