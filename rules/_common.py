@@ -93,3 +93,38 @@ def calls_in(node: Any) -> Iterable[Any]:
 
     node.visit(_Collect())
     return found
+
+
+def with_comma(arg: Any) -> Any:
+    """`arg` followed by ", " (unless it already has a comma)."""
+    if arg.comma is cst.MaybeSentinel.DEFAULT:
+        return arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return arg
+
+
+def append_args(call: Any, new_args: list[Any]) -> Any:
+    """`call` with `new_args` added after its arguments, keeping a trailing comma's style."""
+    args = list(call.args)
+    if args:
+        args[-1] = with_comma(args[-1])
+    return call.with_changes(args=[*args, *new_args])
+
+
+def prepend_args(call: Any, new_args: list[Any]) -> Any:
+    if call.args:
+        new_args = [with_comma(a) for a in new_args]
+    else:
+        new_args = [*[with_comma(a) for a in new_args[:-1]], *new_args[-1:]]
+    return call.with_changes(args=[*new_args, *call.args])
+
+
+def kwarg(name: str, value_code: str) -> Any:
+    return cst.Arg(
+        keyword=cst.Name(name),
+        value=expr(value_code),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
+
+
+def positional(value_code: str) -> Any:
+    return cst.Arg(value=expr(value_code))
