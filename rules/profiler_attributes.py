@@ -24,8 +24,12 @@ class DeprecatedProfilerAttributes(Rule):
     files that use torch), and `use_cuda=` passed to `torch.profiler.profile` or
     `torch.autograd.profiler.profile`.
 
-    Why: each emits a FutureWarning on 2.13, e.g. "`cuda_time_total` is
-    deprecated. Use `device_time_total` instead." `FunctionEvent.metadata_json`
+    Why: on `prof.events()` entries (`FunctionEvent`) each emits a FutureWarning
+    on 2.13, e.g. "`cuda_time_total` is deprecated. Use `device_time_total`
+    instead." On `prof.key_averages()` entries (`FunctionEventAvg`) only
+    `cuda_time` still exists; `cuda_time_total`, `self_cuda_time_total` and
+    `self_cuda_memory_usage` raise AttributeError (verified on 2.13), so such
+    code is already broken. `FunctionEvent.metadata_json`
     is newly deprecated in 2.12 in favour of `event_metadata`.
     `torch.profiler.profile(use_cuda=...)` warns "`use_cuda` is deprecated, use
     `activities` argument instead"; `torch.autograd.profiler.profile(use_cuda=True)`
@@ -47,7 +51,7 @@ class DeprecatedProfilerAttributes(Rule):
 
     code = "ADV601"
     name = "deprecated-profiler-attributes"
-    message = "`{old}` is deprecated (FutureWarning); use `{new}`"
+    message = "`{old}` is deprecated on profiler events (FutureWarning) and already gone from `key_averages()` entries (AttributeError on 2.13); use `{new}`"
     severity = Severity.WARNING
     since = "2.4"
     fix = Applicability.SAFE
@@ -84,7 +88,10 @@ class DeprecatedProfilerAttributes(Rule):
         attr = node.attr.value
         if attr in RENAMES and self.imports_torch():
             new = RENAMES[attr]
-            self.report(node, self.message.format(old=attr, new=new), replacement=node.attr.with_changes(value=new), fix_node=node.attr)
+            message = self.message.format(old=attr, new=new)
+            if attr == "cuda_time":
+                message = "`cuda_time` is deprecated (FutureWarning); use `device_time`"
+            self.report(node, message, replacement=node.attr.with_changes(value=new), fix_node=node.attr)
         elif attr == "metadata_json" and self.imports_torch():
             self.report(
                 node,

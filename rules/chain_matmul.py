@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from advisor.findings import Applicability, Severity
+from advisor.lazy import cst
+from advisor.rule import Example, Rule
+
+from ._common import rewrite_reference
+
+OLD = {"torch.chain_matmul"}
+
+
+class ChainMatmul(Rule):
+    """`torch.chain_matmul(a, b, c)` -> `torch.linalg.multi_dot([a, b, c])`.
+
+    What it finds: calls of and references to `torch.chain_matmul`.
+
+    Why: UserWarning: "torch.chain_matmul is deprecated and will be removed in a
+    future PyTorch release. Use torch.linalg.multi_dot instead, which accepts a
+    list of two or more tensors rather than multiple arguments."
+
+    Example:
+        y = torch.chain_matmul(a, b, c)
+        # becomes
+        y = torch.linalg.multi_dot([a, b, c])
+
+    Fix safety: safe for two or more plain positional arguments (the matrices
+    move into a list). Calls with `*args`, one argument or `out=` are reported
+    without a fix: `multi_dot` needs at least two tensors.
+
+    Validation: none.
+    """
+
+    code = "ADV720"
+    name = "chain-matmul"
+    message = "`torch.chain_matmul` is deprecated (UserWarning); use `torch.linalg.multi_dot([...])`"
+    severity = Severity.WARNING
+    since = "2.0"
+    fix = Applicability.SAFE
+    triggers = ("chain_matmul",)
+    targets = tuple(OLD)
+
+    valid = ["import torch\ny = torch.linalg.multi_dot([a, b])"]
+    invalid = [
+        Example("import torch\ny = torch.chain_matmul(a, b, c)\n", fixed="import torch\ny = torch.linalg.multi_dot([a, b, c])\n"),
+        Example("import torch\ny = torch.chain_matmul(*mats)\n"),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._seen: set = set()
+
+    def visit_Call(self, node) -> None:
+        if self.match(node.func, OLD) is None:
+            return
+        self._seen.add(node.func)
+        args = node.args
+        if len(args) < 2 or any(a.star or a.keyword is not None for a in args):
+            self.report(node)
+            return
+        func, imports = rewrite_reference(self.ctx.resolver, node.func, "torch.linalg.multi_dot")
+        elements = [
+            cst.Element(value=a.value, comma=a.comma if i < len(args) - 1 else cst.MaybeSentinel.DEFAULT)
+            for i, a in enumerate(args)
+        ]
+        new = node.with_changes(func=func, args=[cst.Arg(value=cst.List(elements=elements))])
+        self.report(node, replacement=new, add_imports=imports)
+
+    def visit_Attribute(self, node) -> None:
+        if node not in self._seen and self.match(node, OLD):
+            self.report(node)
+
+    def visit_Name(self, node) -> None:
+        self.visit_Attribute(node)

@@ -1,0 +1,321 @@
+"""Check the catalogue against a real torch: replacements exist, deprecations warn, removals are gone.
+
+Runs where torch is installed (CI installs the CPU wheel torch==2.13.0). When
+PyTorch changes, this is the test that says the catalogue has gone stale.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from advisor.registry import all_rules, rule_by_code  # noqa: E402
+
+RULES = {r.code: r for r in all_rules()}
+
+
+def resolve(qualname: str):
+    """Import the longest module prefix of `qualname`, then getattr the rest."""
+    parts = qualname.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(qualname)
+
+
+def warns(fn):
+    """(warnings raised, exception or None) when calling fn."""
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        try:
+            fn()
+            err = None
+        except Exception as e:  # many CUDA APIs warn first, then fail on a CPU build
+            err = e
+    return [(w.category, str(w.message)) for w in rec], err
+
+
+# --- replacements named by rules that are not table-driven -------------------------
+
+REPLACEMENTS = {
+    "ADV101": ["torch.Stream.is_capturing", "torch.cuda.current_stream", "torch.xpu.current_stream", "torch.accelerator.current_stream"],
+    "ADV201": ["torch.backends.cuda.preferred_linalg_library"],
+    "ADV203": ["torch.linalg.eigh", "torch.linalg.eigvalsh", "torch.stack"],
+    "ADV204": ["torch.linalg.eigh"],
+    "ADV205": ["torch.linalg.eigh"],
+    "ADV301": ["torch.accelerator.Graph", "torch.Stream"],
+    "ADV302": ["torch.accelerator.Graph"],
+    "ADV303": ["torch.cond"],
+    "ADV401": ["torch.float8_e8m0fnu", "torch.export.save", "torch.export.load"],
+    "ADV402": ["torch.float8_e8m0fnu"],
+    "ADV403": ["torch.float4_e2m1fn_x2", "torch.save"],
+    "ADV404": ["torch.export.export"],
+    "ADV405": ["torch._inductor.aoti_compile_and_package", "torch._inductor.aoti_load_package"],
+    "ADV406": ["torch.compile", "torch.export.export", "torch.export.save", "torch.export.load"],
+    "ADV501": ["torch.compile", "torch.testing.assert_close"],
+    "ADV602": ["torch.profiler.profile"],
+    "ADV701": ["torch.amp.autocast"],
+    "ADV702": ["torch.amp.GradScaler"],
+    "ADV703": ["torch.amp.custom_fwd", "torch.amp.custom_bwd"],
+    "ADV704": ["torch.nn.attention.sdpa_kernel", "torch.nn.attention.SDPBackend.FLASH_ATTENTION",
+               "torch.nn.attention.SDPBackend.EFFICIENT_ATTENTION", "torch.nn.attention.SDPBackend.MATH",
+               "torch.nn.attention.SDPBackend.CUDNN_ATTENTION"],
+    "ADV716": ["torch.load"],
+    "ADV718": ["torch.arange", "torch.get_default_dtype"],
+    "ADV720": ["torch.linalg.multi_dot"],
+    "ADV742": ["torch.optim.Optimizer._accelerator_graph_capture_health_check"],
+}
+
+
+def _replacements():
+    for code, rule in RULES.items():
+        names = list(REPLACEMENTS.get(code, []))
+        row = getattr(rule, "row", None)
+        if row is not None and hasattr(row, "entries"):
+            names += [e.new for e in row.entries if e.new]
+        for sym in getattr(rule, "symbols", {}).values():
+            if sym.replacement and "(" not in sym.replacement:
+                names.append(sym.replacement)
+        for name in dict.fromkeys(names):
+            yield pytest.param(name, id=f"{code}-{name}")
+
+
+@pytest.mark.parametrize("qualname", list(_replacements()))
+def test_replacement_exists(qualname):
+    assert resolve(qualname) is not None
+
+
+def test_every_rule_is_covered_by_a_truth_check():
+    covered = set(REPLACEMENTS) | set(WARNINGS) | set(NO_WARNING) | set(SOURCE_FACTS) | set(REMOVED)
+    covered |= {c for c, r in RULES.items() if getattr(r, "row", None) is not None}
+    assert set(RULES) <= covered, sorted(set(RULES) - covered)
+
+
+# --- deprecated APIs really warn ----------------------------------------------------
+
+F = torch.nn.functional
+x = torch.ones(2, 3)
+img = torch.ones(1, 1, 2, 2)
+
+
+def _profiler_event():
+    with torch.profiler.profile() as p:
+        torch.mm(torch.ones(4, 4), torch.ones(4, 4))
+    return p.events()[0]
+
+
+WARNINGS = {  # code -> [(call, warning category, text fragment)]
+    "ADV206": [
+        (lambda: torch.qr(torch.eye(2)), UserWarning, "torch.qr is deprecated in favor of torch.linalg.qr"),
+        (lambda: torch.cholesky(torch.eye(2)), UserWarning, "torch.cholesky is deprecated in favor of torch.linalg.cholesky"),
+        (lambda: torch.lu(torch.eye(2)), UserWarning, "torch.lu is deprecated in favor of torch.linalg.lu_factor"),
+        (lambda: torch.triangular_solve(torch.ones(2, 1), torch.eye(2)), UserWarning, "torch.triangular_solve is deprecated"),
+    ],
+    "ADV406": [(lambda: torch.jit.script(torch.nn.Identity()), DeprecationWarning, "`torch.jit.script` is deprecated")],
+    "ADV601": [
+        (lambda: _profiler_event().cuda_time_total, FutureWarning, "`cuda_time_total` is deprecated. Use `device_time_total` instead."),
+        (lambda: _profiler_event().self_cuda_time_total, FutureWarning, "`self_cuda_time_total` is deprecated"),
+        (lambda: _profiler_event().self_cuda_memory_usage, FutureWarning, "`self_cuda_memory_usage` is deprecated"),
+        (lambda: _profiler_event().metadata_json, FutureWarning, "`metadata_json` is deprecated. Use `event_metadata` instead."),
+        (lambda: torch.profiler.profile(use_cuda=True), FutureWarning, "`use_cuda` is deprecated, use `activities` argument instead"),
+        (lambda: torch.autograd.profiler.profile(use_cuda=True), FutureWarning, "use_device = 'cuda'"),
+    ],
+    "ADV701": [
+        (lambda: torch.cuda.amp.autocast(enabled=False), FutureWarning, "`torch.cuda.amp.autocast(args...)` is deprecated"),
+        (lambda: torch.cpu.amp.autocast(enabled=False), FutureWarning, "`torch.cpu.amp.autocast(args...)` is deprecated"),
+    ],
+    "ADV702": [(lambda: torch.cuda.amp.GradScaler(enabled=False), FutureWarning, "`torch.cuda.amp.GradScaler(args...)` is deprecated")],
+    "ADV703": [(lambda: torch.cuda.amp.custom_fwd(lambda ctx, a: a), FutureWarning, "`torch.cuda.amp.custom_fwd(args...)` is deprecated")],
+    "ADV704": [(lambda: torch.backends.cuda.sdp_kernel(), FutureWarning, "`torch.backends.cuda.sdp_kernel()` is deprecated")],
+    "ADV705": [(lambda: torch.has_cuda, UserWarning, "'has_cuda' is deprecated, please use 'torch.backends.cuda.is_built()'")],
+    "ADV706": [(lambda: torch.accelerator.current_device_idx(), FutureWarning, "Use `current_device_index` instead.")],
+    "ADV707": [(lambda: torch.testing.assert_allclose(x, x), FutureWarning, "`torch.testing.assert_allclose()` is deprecated")],
+    "ADV708": [
+        (lambda: F.upsample(img, scale_factor=2), UserWarning, "`nn.functional.upsample` is deprecated"),
+        (lambda: F.upsample_bilinear(img, scale_factor=2), UserWarning, "`nn.functional.upsample_bilinear` is deprecated"),
+    ],
+    "ADV709": [(lambda: torch.nn.utils.weight_norm(torch.nn.Linear(2, 2)), FutureWarning, "`torch.nn.utils.weight_norm` is deprecated")],
+    "ADV710": [(lambda: torch.nn.utils.stateless.functional_call(torch.nn.Identity(), {}, (x,)), FutureWarning, "torch.func.functional_call")],
+    "ADV711": [(lambda: torch._utils.is_compiling(), UserWarning, "`torch._utils.is_compiling` is deprecated")],
+    "ADV712": [(lambda: torch.library.impl_abstract("advisor_truth::op"), FutureWarning, "renamed to `torch.library.register_fake`")],
+    "ADV713": [(lambda: torch.cuda.memory_cached(), FutureWarning, "`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`")],
+    "ADV714": [(lambda: torch.cuda.reset_max_memory_allocated(), FutureWarning, "now calls torch.cuda.reset_peak_memory_stats")],
+    "ADV715": [(lambda: torch.jit.trace(torch.nn.Identity(), (x,), optimize=True), FutureWarning, "`optimize` is deprecated and has no effect")],
+    "ADV717": [(lambda: F.softmax(x), UserWarning, "Implicit dimension choice for softmax has been deprecated")],
+    "ADV718": [(lambda: torch.range(0, 3), UserWarning, "torch.range is deprecated")],
+    "ADV719": [(lambda: importlib.import_module("functorch").vmap(torch.sin)(x), FutureWarning, "`functorch.vmap` is deprecated")],
+    "ADV720": [(lambda: torch.chain_matmul(torch.eye(2), torch.eye(2)), UserWarning, "torch.chain_matmul is deprecated")],
+    "ADV723": [(lambda: torch.nn.NLLLoss2d(), FutureWarning, "`NLLLoss2d` has been deprecated")],
+    "ADV724": [(lambda: torch.nn.Container(), FutureWarning, "`nn.Container` is deprecated")],
+    "ADV725": [(lambda: torch.nn.utils.clip_grad_norm([torch.ones(2, requires_grad=True)], 1.0), FutureWarning, "clip_grad_norm_")],
+    "ADV726": [(lambda: torch.autograd.backward((torch.ones(1, requires_grad=True) * 2).sum(), grad_variables=torch.ones(())), FutureWarning, "`grad_variables` is deprecated. Use `grad_tensors` instead.")],
+    "ADV728": [(lambda: resolve("torch._streambase._StreamBase")(), FutureWarning, "`torch._streambase._StreamBase` is deprecated")],
+    "ADV729": [(lambda: resolve("torch.nn.attention.flex_attention.flex_attention")(*[torch.randn(1, 1, 16, 8)] * 3, return_lse=True), FutureWarning, "return_lse is deprecated")],
+    "ADV731": [(lambda: _restore_default_type(), UserWarning, "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1")],
+    "ADV732": [(lambda: resolve("torch.utils.checkpoint.checkpoint")(torch.nn.Linear(3, 3), torch.ones(2, 3, requires_grad=True)), UserWarning, "the use_reentrant parameter should be passed explicitly")],
+    "ADV735": [(lambda: torch.utils._pytree._register_pytree_node(type("A", (), {}), lambda a: ([], None), lambda c, v: None), FutureWarning, "`torch.utils._pytree._register_pytree_node` is deprecated")],
+    "ADV736": [(lambda: torch._vmap_internals.vmap(torch.sin)(x), FutureWarning, "Please use `torch.vmap` instead of `torch._vmap_internals.vmap`")],
+    "ADV737": [(lambda: torch.distributions.Normal(0.0, 1.0).sample_n(3), FutureWarning, "`sample_n(n)` will be deprecated. Use `sample((n,))` instead.")],
+    "ADV738": [(lambda: torch.nn.Hardtanh(min_value=-1.0), FutureWarning, "`min_value` is deprecated and renamed to `min_val`")],
+    "ADV745": [(lambda: torch.nn.Hardtanh(max_value=1.0), FutureWarning, "`max_value` is deprecated and renamed to `max_val`")],
+    "ADV742": [(lambda: torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1)._cuda_graph_capture_health_check(), DeprecationWarning, "Use _accelerator_graph_capture_health_check instead")],
+}
+
+
+def _restore_default_type():
+    before = torch.get_default_dtype()
+    try:
+        torch.set_default_tensor_type(torch.FloatTensor)
+    finally:
+        torch.set_default_dtype(before)
+
+
+def _warning_cases():
+    for code, cases in WARNINGS.items():
+        for i, case in enumerate(cases):
+            yield pytest.param(code, *case, id=f"{code}-{i}")
+
+
+@pytest.mark.parametrize("code,call,category,fragment", list(_warning_cases()))
+def test_deprecated_api_warns(code, call, category, fragment):
+    assert code in RULES
+    got, _ = warns(call)
+    assert any(issubclass(c, category) and fragment in m for c, m in got), got
+
+
+# Rules whose message says "no warning": hold them to it.
+NO_WARNING = {
+    "ADV101": lambda: resolve("torch.cuda.is_current_stream_capturing"),
+    "ADV201": lambda: torch.backends.cuda.preferred_linalg_library(),
+    "ADV202": lambda: torch.cuda.has_magma,
+    "ADV721": lambda: torch.ger(torch.ones(2), torch.ones(2)),
+    "ADV722": lambda: (F.tanh(x), F.sigmoid(x)),
+    "ADV734": lambda: torch.nn.UpsamplingNearest2d(scale_factor=2)(img),
+}
+
+
+@pytest.mark.parametrize("code", sorted(NO_WARNING))
+def test_rules_that_say_no_warning_are_right(code):
+    got, _ = warns(NO_WARNING[code])
+    deprecations = [m for c, m in got if issubclass(c, (DeprecationWarning, FutureWarning)) or "deprecat" in m.lower()]
+    assert deprecations == []
+
+
+def test_cuda_stream_capture_query_is_not_deprecated_in_source():
+    import inspect
+
+    src = inspect.getsource(resolve("torch.cuda.is_current_stream_capturing"))
+    assert "deprecat" not in src.lower()
+
+
+# --- removed APIs are really gone ---------------------------------------------------
+
+REMOVED = {
+    "ADV206": ["torch.symeig", "torch.eig", "torch.matrix_rank"],
+    "ADV404": ["torch.export.export_for_training", "torch._export.capture_pre_autograd_graph"],
+}
+
+
+@pytest.mark.parametrize("code,qualname", [(c, q) for c, qs in REMOVED.items() for q in qs])
+def test_removed_api_is_gone(code, qualname):
+    try:
+        obj = resolve(qualname)
+    except (AttributeError, ImportError):
+        return  # absent
+    # Still present as a stub that raises "... is now removed".
+    with pytest.raises(RuntimeError, match="removed"):
+        obj(torch.eye(2))
+
+
+def test_profiler_cuda_totals_are_gone_from_key_averages():
+    # ADV601's message claims this; it is why the rename is urgent.
+    with torch.profiler.profile() as p:
+        torch.mm(torch.ones(4, 4), torch.ones(4, 4))
+    avg = p.key_averages()[0]
+    assert not hasattr(avg, "cuda_time_total") and hasattr(avg, "device_time_total")
+
+
+# --- facts that can only be read from the source on a CPU build ---------------------
+
+SOURCE_FACTS = {
+    # code: (object, text that must appear in its source or docs)
+    "ADV405": ("torch._export", "torch._export.aot_compile()/torch._export.aot_load() is being deprecated"),
+    "ADV727": ("torch.autograd.grad", "deprecated"),
+    "ADV730": ("torch.utils.data.DataLoader", "Deprecated"),
+    "ADV739": ("torch.distributed.all_gather_into_tensor", "all_gather_single"),
+    "ADV741": ("torch.nn.parallel.DistributedDataParallel.__init__", "forward_sync_buffers"),
+    "ADV743": ("torch.Tensor.requires_grad", "if gradients need to be computed"),
+    "ADV744": ("torch.utils.data.default_collate", "collate"),
+}
+
+
+def test_require_grad_is_not_a_tensor_attribute():
+    # ADV743: assigning `require_grad` creates a stray attribute; torch has only `requires_grad`.
+    assert not hasattr(torch.ones(1), "require_grad") and hasattr(torch.ones(1), "requires_grad")
+
+
+@pytest.mark.parametrize("code", sorted(SOURCE_FACTS))
+def test_source_facts(code):
+    import inspect
+
+    name, text = SOURCE_FACTS[code]
+    obj = resolve(name)
+    try:
+        src = inspect.getsource(obj)
+    except (TypeError, OSError):
+        src = obj.__doc__ or ""
+    assert text in src or text in (obj.__doc__ or "")
+
+
+def test_torch_load_defaults_to_weights_only():
+    # ADV716: a pickled custom object no longer loads without weights_only=False.
+    buf = io.BytesIO()
+    torch.save({"obj": _Custom()}, buf)
+    buf.seek(0)
+    with pytest.raises(Exception, match="Weights only load failed"):
+        torch.load(buf)
+    buf.seek(0)
+    assert isinstance(torch.load(buf, weights_only=False)["obj"], _Custom)
+
+
+class _Custom:
+    pass
+
+
+def test_range_fix_is_exact():
+    # ADV718's fix: same values and dtype for integer bounds.
+    for start, end, step in [(0, 10, 1), (1, 10, 3), (-5, 5, 2)]:
+        old = torch.range(start, end, step)
+        new = torch.arange(start, end + 1, step, dtype=torch.get_default_dtype())
+        assert old.dtype == new.dtype and torch.equal(old, new)
+
+
+def test_sdp_kernel_fix_enables_the_same_backends():
+    # ADV704's fix: the list reproduces the old flags (checked through the flag getters).
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    def flags():
+        b = torch.backends.cuda
+        return (b.flash_sdp_enabled(), b.mem_efficient_sdp_enabled(), b.math_sdp_enabled(), b.cudnn_sdp_enabled())
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.backends.cuda.sdp_kernel(enable_flash=True, enable_math=False, enable_mem_efficient=False):
+            old = flags()
+    with sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION]):
+        new = flags()
+    assert old == new == (True, False, False, True)
+
+
+def test_rule_lookup_by_code():
+    assert rule_by_code("adv101").code == "ADV101"
