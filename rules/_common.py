@@ -68,8 +68,32 @@ def rewrite_reference(resolver: Any, node: Any, new_qualname: str) -> tuple[Any,
             if new_qualname.startswith(qual + "."):
                 rest = new_qualname[len(qual) + 1 :]
                 return expr(f"{dotted_name(prefix)}.{rest}"), []
+    alias = _module_alias(resolver, cur, new_qualname)
+    if alias is not None:
+        name, qual = alias
+        rest = new_qualname[len(qual):]
+        return expr(f"{name}{rest}"), []
     top = new_qualname.split(".")[0]
     return expr(new_qualname), [(top, None)]
+
+
+def _module_alias(resolver: Any, base: Any, new_qualname: str) -> tuple[str, str] | None:
+    """A plain `import x [as y]` binding, visible where `base` is, that spells a prefix of `new_qualname`."""
+    scope = resolver._scope_of.get(id(base))
+    if scope is None:
+        return None
+    best: tuple[str, str] | None = None
+    for name, quals in resolver.module_scope.bindings.items():
+        if len(quals) != 1:
+            continue
+        (qual,) = quals
+        if qual.startswith("<") or not (new_qualname == qual or new_qualname.startswith(qual + ".")):
+            continue
+        if resolver._lookup(scope, name) != {qual}:  # shadowed here
+            continue
+        if best is None or len(qual) > len(best[1]) or (len(qual) == len(best[1]) and name < best[0]):
+            best = (name, qual)
+    return best
 
 
 def from_import_of(resolver: Any, node: Any) -> tuple[str, str] | None:

@@ -1,0 +1,122 @@
+"""`advisor fix` as a user runs it: exact outputs, idempotence, integrity, exit codes."""
+
+from __future__ import annotations
+
+import glob
+import importlib.util
+import json
+import os
+import py_compile
+import shutil
+import stat
+
+import pytest
+
+from advisor.fixer import ConcurrentEditError, write_atomic
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "fix")
+CASES = sorted(os.path.basename(p)[: -len(".in.py")] for p in glob.glob(os.path.join(FIXTURES, "*.in.py")))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fixture_in_gives_out_and_is_idempotent(cli, tmp_path, case):
+    src = os.path.join(FIXTURES, f"{case}.in.py")
+    want = open(os.path.join(FIXTURES, f"{case}.out.py"), "rb").read()
+    target = tmp_path / f"{case}.py"
+    shutil.copy(src, target)
+    os.chmod(target, 0o640)
+    proc = cli("fix", str(target), "--unsafe-fixes", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert target.read_bytes() == want
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    again = cli("fix", str(target), "--unsafe-fixes", cwd=tmp_path)
+    assert target.read_bytes() == want, "a second run changed the file"
+    assert "Fixed 0 findings" in again.stdout + again.stderr
+
+
+def test_unsafe_fixes_are_held_back_by_default(cli, tmp_path):
+    target = tmp_path / "m.py"
+    target.write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\ny = torch.cuda.memory_cached()\n")
+    proc = cli("fix", "m.py", cwd=tmp_path)
+    assert target.read_text() == "import torch\nx = torch.cuda.is_current_stream_capturing()\ny = torch.cuda.memory_reserved()\n"
+    assert "1 unsafe fix held back" in proc.stdout
+    assert proc.returncode == 1  # a finding is left
+
+
+def test_diff_writes_nothing_and_exits_1(cli, tmp_path):
+    target = tmp_path / "m.py"
+    original = "import torch\ny = torch.cuda.memory_cached()\n"
+    target.write_text(original)
+    proc = cli("fix", "m.py", "--diff", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "-y = torch.cuda.memory_cached()" in proc.stdout and "+y = torch.cuda.memory_reserved()" in proc.stdout
+    assert target.read_text() == original
+    clean = tmp_path / "clean.py"
+    clean.write_text("import torch\n")
+    assert cli("fix", "clean.py", "--diff", cwd=tmp_path).returncode == 0
+
+
+def test_broken_file_is_reported_and_untouched_while_others_are_fixed(cli, tmp_path):
+    good = tmp_path / "good.py"
+    good.write_text("import torch\ny = torch.cuda.memory_cached()\n")
+    broken = tmp_path / "broken.py"
+    broken_text = "import torch\ny = torch.cuda.memory_cached(\n"
+    broken.write_text(broken_text)
+    proc = cli("fix", ".", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "broken.py" in proc.stderr and "syntax error" in proc.stderr
+    assert broken.read_text() == broken_text
+    assert "memory_reserved" in good.read_text()
+
+
+def test_untouched_files_keep_bytes_and_mtime(cli, tmp_path):
+    f = tmp_path / "other.py"
+    f.write_text("import torch\nx = torch.ones(1)  # mentions memory_cached in a comment only\n")
+    before = os.stat(f).st_mtime_ns
+    cli("fix", ".", "--unsafe-fixes", cwd=tmp_path)
+    assert os.stat(f).st_mtime_ns == before
+
+
+def test_write_refuses_a_file_changed_since_analysis(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_bytes(b"a = 1\n")
+    with pytest.raises(ConcurrentEditError):
+        write_atomic(str(f), b"a = 0\n", b"a = 2\n")
+    assert f.read_bytes() == b"a = 1\n"
+    write_atomic(str(f), b"a = 1\n", b"a = 2\n")
+    assert f.read_bytes() == b"a = 2\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.py"], "a temp file was left behind"
+
+
+def _torch_dir():
+    # Locate the installed torch without importing it.
+    spec = importlib.util.find_spec("torch")
+    return os.path.dirname(spec.origin) if spec and spec.origin else None
+
+
+@pytest.mark.skipif(_torch_dir() is None, reason="torch is not installed")
+def test_fix_on_a_copy_of_torch_sources(cli, tmp_path):
+    """Every changed file compiles, a second run changes nothing, no fixable finding is left."""
+    root = tmp_path / "torch_copy"
+    src = _torch_dir()
+    subset = ["cuda", "backends", "optim", "amp", "profiler", "autograd", "utils/checkpoint.py", "testing/_comparison.py", "nn/utils"]
+    for part in subset:
+        s = os.path.join(src, part)
+        d = root / part
+        if os.path.isdir(s):
+            shutil.copytree(s, d, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            d.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(s, d)
+    before = {p: open(p, "rb").read() for p in glob.glob(str(root / "**" / "*.py"), recursive=True)}
+    first = cli("fix", ".", "--unsafe-fixes", cwd=root)
+    assert first.returncode in (0, 1), first.stderr
+    changed = [p for p, data in before.items() if open(p, "rb").read() != data]
+    assert changed, "expected torch's own sources to use some deprecated API"
+    for p in changed:
+        py_compile.compile(p, doraise=True)
+    snapshot = {p: open(p, "rb").read() for p in before}
+    cli("fix", ".", "--unsafe-fixes", cwd=root)
+    assert {p: open(p, "rb").read() for p in before} == snapshot, "second fix run changed files"
+    scan = json.loads(cli("scan", ".", "--format", "json", "--no-cache", cwd=root).stdout)
+    assert [f for f in scan["findings"] if f["fix"] is not None] == []
