@@ -36,6 +36,20 @@ class SymbolRule(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._seen: set = set()
+        self._called: set = set()  # nodes in call or decorator position
+
+    def visit_Call(self, node) -> None:
+        self._called.add(node.func)
+
+    def visit_Decorator(self, node) -> None:
+        self._called.add(node.decorator)
+
+    def reference_applicability(self, node, applicability: Applicability | None) -> Applicability | None:
+        """A callable renamed where it is not called (a value in a table, a dict key, a
+        callback) may be compared by identity, or collide with an existing entry: unsafe."""
+        if node in self._called or applicability is Applicability.NONE:
+            return applicability
+        return Applicability.UNSAFE
 
     def visit_Attribute(self, node) -> None:
         self._check(node)
@@ -55,7 +69,7 @@ class SymbolRule(Rule):
             node,
             symbol.message.format(old=qualname, new=symbol.replacement),
             replacement=replacement,
-            applicability=symbol.applicability,
+            applicability=self.reference_applicability(node, symbol.applicability),
             add_imports=imports,
         )
 

@@ -172,9 +172,11 @@ class CatalogueRename(SymbolRule):
         if entry.suffix:
             new = expr(self.ctx.code_for(new) + entry.suffix)
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
-        self.report(node, symbol.message, replacement=new, add_imports=imports)
+        applicability = self.reference_applicability(node, None) if entry.is_call else None
+        self.report(node, symbol.message, replacement=new, add_imports=imports, applicability=applicability)
 
     def visit_Call(self, node) -> None:
+        super().visit_Call(node)
         qualname = self.match(node.func, self.symbols)
         if qualname is None:
             return
@@ -205,6 +207,10 @@ def _doc(row: Row) -> str:
         kwargs = f"(x, {first.kwargs})" if first.kwargs else call
         example = f"\n\n    Example:\n        y = {first.old}{call}\n        # becomes\n        y = {first.new}{first.suffix}{kwargs}"
     safety = {"safe": "safe", "unsafe": "unsafe", "none": "no automatic fix"}[row.fix.value]
+    if row.fix is not NONE and any(e.is_call for e in row.entries):
+        safety += (" for calls; a reference that is not called (a value in a table, a dict key, a"
+                   " callback) is rewritten only with --unsafe-fixes, since identity checks or"
+                   " duplicate keys could change behaviour")
     return (
         f"{olds} {'is' if len(row.entries) == 1 else 'are'} deprecated: use {target}.\n\n"
         f"    What it finds: references to {olds} (through aliases and `from` imports).\n\n"

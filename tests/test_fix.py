@@ -120,3 +120,17 @@ def test_fix_on_a_copy_of_torch_sources(cli, tmp_path):
     assert {p: open(p, "rb").read() for p in before} == snapshot, "second fix run changed files"
     scan = json.loads(cli("scan", ".", "--format", "json", "--no-cache", cwd=root).stdout)
     assert [f for f in scan["findings"] if f["fix"] is not None] == []
+
+
+def test_renaming_an_uncalled_function_reference_is_unsafe():
+    # `{torch.ger: ...}` -> `{torch.outer: ...}` can collide with an existing key, and
+    # tables of functions may be compared by identity: only calls are safe.
+    from advisor.analysis import analyse
+    from advisor.registry import rule_by_code
+
+    code = b"import torch\na = torch.ger(x, y)\ntable = {torch.ger: 1, torch.outer: 2}\n"
+    result, _ = analyse(code, "m.py", [rule_by_code("ADV721")], "2.12")
+    assert [(f.line, f.fix) for f in result.findings] == [(2, "safe"), (3, "unsafe")]
+    # An attribute read (not a callable) stays safe.
+    result, _ = analyse(b"import torch\nflags = [torch.has_cuda]\n", "m.py", [rule_by_code("ADV705")], "2.12")
+    assert [f.fix for f in result.findings] == ["safe"]
