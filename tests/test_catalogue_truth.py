@@ -319,3 +319,26 @@ def test_sdp_kernel_fix_enables_the_same_backends():
 
 def test_rule_lookup_by_code():
     assert rule_by_code("adv101").code == "ADV101"
+
+
+# TorchFix 0.7's deprecated/removed torch symbols (its deprecated_symbols.yaml) and its
+# torch.load / checkpoint / require_grad checks: each must have a matching rule here.
+TORCHFIX_SYMBOLS = [
+    "torch.solve", "torch.qr", "torch.symeig", "torch.chain_matmul", "torch.cholesky", "torch.ger",
+    "torch.lu_solve", "torch.norm", "torch.range", "torch.svd", "torch.triangular_solve", "torch.lu",
+    "torch.matrix_rank", "torch.lstsq", "torch.nn.UpsamplingNearest2d", "torch.nn.UpsamplingBilinear2d",
+    "torch.testing.assert_allclose", "torch.nn.utils.weight_norm", "torch.utils._pytree._register_pytree_node",
+    "torch.backends.cuda.sdp_kernel", "torch.cuda.amp.autocast", "torch.cuda.amp.custom_fwd",
+    "torch.cuda.amp.custom_bwd", "torch.cpu.amp.autocast", "functorch.vmap", "functorch.grad", "functorch.vjp",
+    "functorch.jvp", "functorch.jacrev", "functorch.jacfwd", "functorch.hessian", "functorch.functionalize",
+    "torch.load", "torch.utils.checkpoint.checkpoint",
+]
+
+
+@pytest.mark.parametrize("symbol", TORCHFIX_SYMBOLS)
+def test_superset_of_torchfix(symbol):
+    assert any(symbol in r.targets for r in RULES.values()), f"no rule targets {symbol}"
+
+
+def test_torchfix_require_grad_check_is_covered():
+    assert "require_grad" in RULES["ADV743"].attribute_targets
