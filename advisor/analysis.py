@@ -176,6 +176,7 @@ def analyse(
             validation=rule.validation,
             replacement=None if rep.replacement is None else _code(module, rep.replacement),
             snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
+            data=rep.data or {},
         )
         result.findings.append(finding)
         analysed.items.append((rep, finding))

@@ -82,12 +82,22 @@ class _Setup:
         except DiscoveryError as e:
             raise _fail(str(e))
         self.files = found.files
+        self.selected_dynamic = True
         self.discovery_errors = found.errors
         if no_cache or os.environ.get("ADVISOR_NO_CACHE"):
             self.cache_dir = None
         else:
             self.cache_dir = cache_dir or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(cfg.project_root, ".advisor_cache")
         self.jobs = jobs
+
+    def add_report_rules(self, ignored: list[str]) -> None:
+        """The report lists dynamic torch access (ADV900) under "could not be analysed"."""
+        from advisor.registry import rule_by_code
+
+        codes = {r.code for r in self.rules}
+        self.selected_dynamic = "ADV900" in codes
+        if not self.selected_dynamic and not any("ADV900".startswith(i.upper()) for i in ignored):
+            self.rules.append(rule_by_code("ADV900"))
 
     def scan(self):
         from advisor.engine import scan
@@ -136,12 +146,24 @@ def scan(
     no_cache: bool = _NO_CACHE,
     jobs: Optional[int] = _JOBS,
     exclude: Optional[List[str]] = _EXCLUDE,
+    report: Optional[str] = typer.Option(None, "--report", help="Also write report.md, report.html and validation scripts to this directory."),
 ) -> None:
     """Report every place the PyTorch upgrade touches."""
     if format not in ("text", "json"):
         raise _fail(f"unknown --format {format!r} (expected text or json)")
     setup = _Setup(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude)
+    if report:
+        setup.add_report_rules(_split(ignore))
     result = setup.scan()
+    if report:
+        from advisor.report import write_report
+
+        meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report}
+        write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
+        typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
+        # The dynamic-access notes belong to the report, not to the exit status or the listing.
+        for r in result.results:
+            r.findings = [f for f in r.findings if f.rule != "ADV900" or setup.selected_dynamic]
     stream = open(output, "w", encoding="utf-8") if output else sys.stdout
     try:
         if format == "json":
@@ -295,6 +317,29 @@ def explain(code: str = typer.Argument(..., help="A rule code, e.g. ADV101.")) -
         typer.echo(f"deprecated in: {rule.deprecated_in or '-'}   removed in: {rule.removed_in or '-'}")
     typer.echo("")
     typer.echo(rule.doc())
+
+
+@app.command()
+def validate(
+    directory: str = typer.Argument(..., help="A report directory written by `advisor scan --report DIR`."),
+    python: Optional[str] = typer.Option(None, "--python", help="Interpreter of the (upgraded) environment to validate in."),
+    device: Optional[str] = typer.Option(None, "--device", help="cuda, xpu or cpu (default: what the scripts detect)."),
+) -> None:
+    """Run the report's validation scripts and put the results back into the report."""
+    from advisor.report import render
+    from advisor.validation import run_scripts
+
+    if not os.path.isfile(os.path.join(directory, "findings.json")):
+        raise _fail(f"{directory} is not a report directory (no findings.json); run `advisor scan --report {directory}` first")
+    if device not in (None, "cuda", "xpu", "cpu"):
+        raise _fail(f"unknown --device {device!r} (expected cuda, xpu or cpu)")
+    summary = run_scripts(directory, python, device)
+    for c in summary["checks"]:
+        typer.echo(f"{c['status']:5} {c['name']}: {c['detail']}")
+    render(directory)
+    typer.echo(f"advisor: results in {os.path.join(directory, 'validation-results.json')}; report updated", err=True)
+    bad = [c for c in summary["checks"] if c["status"] in ("FAIL", "ERROR")]
+    raise typer.Exit(1 if bad else 0)
 
 
 @app.command()

@@ -45,6 +45,7 @@ class Finding:
     validation: str | None
     replacement: str | None = None  # source text of the fixed node, when there is a fix
     snippet: str = ""  # normalized source of the flagged node (baselines, reports)
+    data: dict = field(default_factory=dict, hash=False, compare=False)  # rule-specific facts (e.g. literal shapes)
 
     def sort_key(self) -> tuple[Any, ...]:
         return (self.path, self.line, self.column, self.rule, self.message)

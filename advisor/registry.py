@@ -88,7 +88,10 @@ def select_rules(select: list[str] | None = None, ignore: list[str] | None = Non
     rules = all_rules()
     chosen = set()
     for s in select or ["ALL"]:
-        chosen |= _expand(s, rules)
+        picked = _expand(s, rules)
+        if s.strip().upper() in ("ALL", "ADV"):  # opt-in rules need a more specific selector
+            picked = {c for c in picked if rule_by_code(c).default_enabled}
+        chosen |= picked
     for s in ignore or []:
         chosen -= _expand(s, rules)
     return [r for r in rules if r.code in chosen]

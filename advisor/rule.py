@@ -48,6 +48,7 @@ class Report:
     replacement: Any = None  # new node (or FlattenSentinel) replacing `node`
     add_imports: Sequence[tuple[str, str | None]] = ()  # (module, name) pairs
     fix_node: Any = None  # the node `replacement` replaces, when not `node` itself
+    data: dict | None = None  # facts for the report and validation scripts (JSON-able)
 
     @property
     def target_node(self) -> Any:
@@ -89,6 +90,8 @@ class Rule:
     attribute_targets: ClassVar[tuple[str, ...]] = ()
     # Only report in files that import torch (or a torch submodule) at all.
     requires_torch_import: ClassVar[bool] = False
+    # Off unless selected explicitly (by code or a prefix naming it, e.g. ADV9), or needed by --report.
+    default_enabled: ClassVar[bool] = True
     valid: ClassVar[list[str]] = []
     invalid: ClassVar[list[Example | str]] = []
 
@@ -165,6 +168,7 @@ class Rule:
         applicability: Applicability | None = None,
         add_imports: Sequence[tuple[str, str | None]] = (),
         fix_node: Any = None,
+        data: dict | None = None,
     ) -> None:
         """Record a finding at `node`. A `replacement` (for `fix_node`, default `node`) makes it fixable."""
         if replacement is None:
@@ -180,6 +184,7 @@ class Rule:
                 replacement=replacement,
                 add_imports=add_imports,
                 fix_node=fix_node,
+                data=data,
             )
         )
 

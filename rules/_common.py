@@ -152,3 +152,44 @@ def kwarg(name: str, value_code: str) -> Any:
 
 def positional(value_code: str) -> Any:
     return cst.Arg(value=expr(value_code))
+
+
+_DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64"}
+_FACTORIES = ("randn", "rand", "zeros", "ones", "empty", "eye")
+
+
+def literal_matrix_facts(node: Any) -> dict:
+    """Literal dtypes and (batch, n) shapes visible inside `node`, for validation scripts.
+
+    `torch.randn(8, 64, 64, dtype=torch.float64)` gives {"shapes": [[8, 64]], "dtypes": ["float64"]}.
+    Anything computed is ignored: these only seed the checks.
+    """
+    facts: dict = {"shapes": [], "dtypes": []}
+
+    class V(cst.CSTVisitor):
+        def visit_Attribute(self, n: Any) -> None:
+            if isinstance(n.value, cst.Name) and n.value.value == "torch" and n.attr.value in _DTYPES:
+                facts["dtypes"].append(_DTYPES[n.attr.value])
+
+        def visit_Call(self, n: Any) -> None:
+            f = n.func
+            name = f.attr.value if isinstance(f, cst.Attribute) else getattr(f, "value", None)
+            if name not in _FACTORIES:
+                return
+            dims = []
+            for a in n.args:
+                if a.keyword is not None or a.star:
+                    continue
+                if isinstance(a.value, cst.Integer):
+                    dims.append(int(a.value.value.replace("_", ""), 0))
+                else:
+                    return
+            if len(dims) >= 2 and dims[-1] == dims[-2] and 0 < dims[-1] <= 4096:
+                batch = 1
+                for d in dims[:-2]:
+                    batch *= d
+                if batch <= 100_000:
+                    facts["shapes"].append([batch, dims[-1]])
+
+    node.visit(V())
+    return {k: v for k, v in facts.items() if v}

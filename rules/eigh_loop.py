@@ -4,7 +4,7 @@ from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
 from advisor.rule import Example, Rule
 
-from ._common import calls_in
+from ._common import calls_in, literal_matrix_facts
 
 EIGH = {"torch.linalg.eigh", "torch.linalg.eigvalsh"}
 
@@ -74,7 +74,7 @@ class PerMatrixEighLoop(Rule):
         for call in calls_in(body):
             old = self.match(call.func, EIGH)
             if old and any(_names(a.value) & targets for a in call.args):
-                self.report(call, self.message.format(old=old))
+                self.report(call, self.message.format(old=old), data=literal_matrix_facts(call))
 
     def visit_For(self, node) -> None:
         self._check_body(_names(node.target), node.body)

@@ -4,7 +4,7 @@ from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
 from advisor.rule import Example, Rule
 
-from ._common import get_arg, string_value
+from ._common import get_arg, literal_matrix_facts, string_value
 
 EIGH = {"torch.linalg.eigh", "torch.linalg.eigvalsh"}
 
@@ -80,4 +80,4 @@ class EighOnCpu(Rule):
             return
         arg = get_arg(node, "A", 0)
         if arg is not None and _moves_to_cpu(arg.value):
-            self.report(node, self.message.format(old=old))
+            self.report(node, self.message.format(old=old), data=literal_matrix_facts(node))

@@ -1,0 +1,166 @@
+"""The upgrade report: Markdown and HTML from jinja2 templates, plus per-rule docs pages.
+
+Findings are grouped by what the user must do: blockers, unsafe rewrites to
+review, safe rewrites, advice. Each finding links to its rule's docs and to the
+validation script that checks it; `advisor validate` puts the results back in.
+Scanned text (paths, messages, snippets) is data: HTML is autoescaped, and
+Markdown escapes it (a file may be named `x'"<img src=x onerror=...>.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from typing import Any
+
+from advisor import __version__
+from advisor.findings import Finding
+
+FAMILIES = {
+    "ADV1": "Superseded device-specific APIs",
+    "ADV2": "Linear algebra: MAGMA and cuSOLVER",
+    "ADV3": "Graph capture",
+    "ADV4": "Export and serialization",
+    "ADV5": "Compiled numerics",
+    "ADV6": "Profiler",
+    "ADV7": "Deprecation catalogue",
+    "ADV8": "ROCm",
+    "ADV9": "Limits of static analysis",
+}
+GROUPS = (
+    ("blockers", "Errors and blockers", "Code that fails or misbehaves: fix these first."),
+    ("unsafe", "Unsafe rewrites to review", "`advisor fix --unsafe-fixes` can rewrite these; review each, since behaviour may change."),
+    ("safe", "Safe rewrites", "`advisor fix` rewrites these without changing behaviour on the target torch."),
+    ("advice", "Advice", "No automatic fix: read the advice, then run the paired validation script."),
+)
+DYNAMIC_RULE = "ADV900"
+
+
+def _group(f: Finding) -> str:
+    if f.severity == "error":
+        return "blockers"
+    if f.fix == "unsafe":
+        return "unsafe"
+    if f.fix == "safe":
+        return "safe"
+    return "advice"
+
+
+def md_escape(text: Any) -> str:
+    """Make scanned text inert in Markdown: no raw HTML, no code-span or table breakage."""
+    s = str(text)
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"([\\`*_\[\]|#])", r"\\\1", s)
+
+
+def md_code(text: Any) -> str:
+    """A Markdown code span holding `text` verbatim, whatever backticks it contains."""
+    s = str(text).replace("\n", " ")
+    runs = [len(m) for m in re.findall(r"`+", s)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") or runs else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None) -> dict:
+    from advisor.registry import rule_by_code
+
+    results = results or {}
+    by_check = {c["name"]: c for c in results.get("checks", [])}
+    real = [f for f in findings if f.rule != DYNAMIC_RULE]
+    dynamic = [f for f in findings if f.rule == DYNAMIC_RULE]
+    items = []
+    for f in real:
+        rule = rule_by_code(f.rule)
+        items.append(
+            {
+                "f": f,
+                "group": _group(f),
+                "summary": rule.summary(),
+                "doc": f"rules/{f.rule}.md",
+                "script": f"validation/{f.validation}.py" if f.validation else None,
+                "result": by_check.get(f.validation) if f.validation else None,
+            }
+        )
+    checks = Counter(f.validation for f in real if f.validation)
+    families = Counter(f.rule[:4] for f in real)
+    return {
+        "version": __version__,
+        "meta": meta,
+        "groups": [
+            {"key": key, "title": title, "intro": intro, "entries": [i for i in items if i["group"] == key]}
+            for key, title, intro in GROUPS
+        ],
+        "total": len(real),
+        "families": [(FAMILIES.get(k, k), k + "xx", n) for k, n in sorted(families.items())],
+        "files": Counter(f.path for f in real).most_common(),
+        "fixable_safe": sum(1 for f in real if f.fix == "safe"),
+        "fixable_unsafe": sum(1 for f in real if f.fix == "unsafe"),
+        "manual": sum(1 for f in real if f.fix is None),
+        "checks": [
+            {"name": name, "count": n, "script": f"validation/{name}.py", "result": by_check.get(name)}
+            for name, n in sorted(checks.items())
+        ],
+        "errors": errors,
+        "dynamic": dynamic,
+        "results": results,
+        "rules": sorted({f.rule for f in findings}),
+    }
+
+
+def _environment():
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("advisor", "templates"),
+        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["md"] = md_escape
+    env.filters["mdcode"] = md_code
+    env.filters["pyrepr"] = repr  # a Python literal: scanned text never becomes code
+    return env
+
+
+def write_report(directory: str, findings: list[Finding], errors: list[dict], meta: dict) -> list[str]:
+    """Write report.md, report.html, rule docs, validation scripts and findings.json."""
+    from advisor.registry import rule_by_code
+    from advisor.validation import write_scripts
+
+    os.makedirs(os.path.join(directory, "rules"), exist_ok=True)
+    with open(os.path.join(directory, "findings.json"), "w", encoding="utf-8") as f:
+        json.dump({"meta": meta, "findings": [x.to_dict() for x in findings], "errors": errors}, f, indent=1)
+    for code in sorted({f.rule for f in findings}):
+        rule = rule_by_code(code)
+        with open(os.path.join(directory, "rules", f"{code}.md"), "w", encoding="utf-8") as f:
+            f.write(f"# {code} {rule.name}\n\n```text\n{rule.doc()}\n```\n")
+    written = write_scripts(directory, findings)
+    render(directory)
+    return written
+
+
+def load_findings(directory: str) -> tuple[list[Finding], list[dict], dict]:
+    with open(os.path.join(directory, "findings.json"), encoding="utf-8") as f:
+        data = json.load(f)
+    return [Finding(**x) for x in data["findings"]], data["errors"], data["meta"]
+
+
+def render(directory: str) -> None:
+    """(Re-)render report.md and report.html, with validation results if present."""
+    findings, errors, meta = load_findings(directory)
+    results = None
+    path = os.path.join(directory, "validation-results.json")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            results = json.load(f)
+    ctx = build_context(findings, errors, meta, results)
+    env = _environment()
+    for name in ("report.md", "report.html"):
+        text = env.get_template(f"{name}.j2").render(**ctx)
+        with open(os.path.join(directory, name), "w", encoding="utf-8") as f:
+            f.write(text)
