@@ -1,0 +1,214 @@
+"""The report and its runtime validation scripts: rendering, safety, real runs, and real failures."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import os
+import py_compile
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from advisor.validation import CHECKS, write_scripts
+
+FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "project")
+NASTY = "x'\"<img src=x onerror=alert(1)>.py"
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("rep") / "project"
+    shutil.copytree(FIXTURE, root)
+    (root / NASTY).write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\nf = getattr(torch.cuda, name)\n")
+    out = root / "report"
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--target-version", "2.12", "--report", "report"],
+        cwd=root, capture_output=True, text=True,
+    )
+    assert proc.returncode == 1, proc.stderr
+    return out
+
+
+def test_report_files_and_links(report_dir):
+    md = (report_dir / "report.md").read_text()
+    html = (report_dir / "report.html").read_text()
+    # Grouped by what to do, blockers first.
+    order = [md.index(f"## {t}") for t in ("Errors and blockers", "Unsafe rewrites to review", "Safe rewrites", "Advice")]
+    assert order == sorted(order)
+    # Every link points at a file that exists.
+    for link in set(re.findall(r"\]\(([^)]+)\)", md)) | set(re.findall(r'href="([^"]+)"', html)):
+        assert (report_dir / link).exists(), link
+    # Unparsable files and dynamic access are listed, so "0 findings" is never read as "nothing to do".
+    assert "broken.py" in md and "dynamic access" in md
+
+
+def test_scan_output_does_not_list_report_only_findings(tmp_path):
+    (tmp_path / "m.py").write_text("import torch\nf = getattr(torch.cuda, name)\n")
+    proc = subprocess.run([sys.executable, "-m", "advisor", "scan", "m.py", "--no-cache", "--report", "r"], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0 and "ADV900" not in proc.stdout
+    assert "dynamic access" in (tmp_path / "r" / "report.md").read_text()
+
+
+def test_scanned_text_is_inert_in_html_and_markdown(report_dir):
+    html = (report_dir / "report.html").read_text()
+    assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    md = (report_dir / "report.md").read_text()
+    assert "<img" not in md
+
+
+def test_scanned_text_is_a_literal_in_scripts(report_dir):
+    script = (report_dir / "validation" / "stream_capture.py").read_text()
+    tree = ast.parse(script)
+    sites = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "SITES"
+    )
+    assert [NASTY, 2] in sites
+
+
+@pytest.fixture(scope="module")
+def all_scripts(tmp_path_factory):
+    out = tmp_path_factory.mktemp("scripts")
+    write_scripts(str(out), [], checks=list(CHECKS))
+    return out / "validation"
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_every_script_compiles(all_scripts, check):
+    py_compile.compile(str(all_scripts / f"{check}.py"), doraise=True)
+
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_every_script_passes_or_skips_on_cpu(all_scripts, check, tmp_path):
+    out = tmp_path / "r.json"
+    proc = subprocess.run([sys.executable, str(all_scripts / f"{check}.py"), "--json", str(out)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    results = json.loads(out.read_text())["results"]
+    assert results, "no sub-check ran"
+    for r in results:
+        assert r["status"] in ("PASS", "SKIP"), r
+        if r["status"] == "SKIP":
+            assert r["detail"], "a SKIP must say why"
+    lines = [ln for ln in proc.stdout.splitlines() if re.match(r"^(PASS|FAIL|SKIP) ", ln)]
+    assert len(lines) == len(results)
+
+
+def _load(all_scripts, check):
+    spec = importlib.util.spec_from_file_location(f"advisor_check_{check}", all_scripts / f"{check}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fails(module, argv=()):
+    code = module.main(module.CHECKS, argv=list(argv))
+    return code == 1 and any(r["status"] == "FAIL" for r in module.RESULTS)
+
+
+class _FakeStream:
+    def __init__(self, *a, **k):
+        pass
+
+    def is_capturing(self):
+        return True
+
+
+def test_stream_capture_can_fail(all_scripts, monkeypatch):
+    m = _load(all_scripts, "stream_capture")
+    monkeypatch.setattr(torch, "Stream", _FakeStream)
+    assert _fails(m)
+
+
+def test_linalg_eigh_can_fail(all_scripts, monkeypatch):
+    m = _load(all_scripts, "linalg_eigh")
+    real = torch.linalg.eigh
+
+    def wrong(a, *args, **kw):
+        w, v = real(a, *args, **kw)
+        return w * 1.01, v
+
+    monkeypatch.setattr(torch.linalg, "eigh", wrong)
+    assert _fails(m)
+
+
+def test_graph_capture_fails_on_a_device_that_cannot_capture(all_scripts):
+    m = _load(all_scripts, "graph_capture")
+    assert not torch.cuda.is_available()
+    assert _fails(m, ["--device", "cuda"])
+
+
+def test_cond_capture_can_fail(all_scripts, monkeypatch):
+    m = _load(all_scripts, "cond_capture")
+    monkeypatch.setattr(torch, "cond", lambda pred, t, f, ops: f(*ops))
+    assert _fails(m)
+
+
+def test_export_roundtrip_fails_where_e8m0_cannot_be_saved(all_scripts, monkeypatch):
+    m = _load(all_scripts, "export_roundtrip")
+
+    def old_save(*a, **k):  # what torch <= 2.11 does
+        raise KeyError(torch.float8_e8m0fnu)
+
+    monkeypatch.setattr(torch.export, "save", old_save)
+    assert _fails(m)
+
+
+def test_compiled_numerics_can_fail(all_scripts, monkeypatch):
+    m = _load(all_scripts, "compiled_numerics")
+
+    def bad_compile(fn, *a, **k):
+        def step(*args, **kwargs):
+            out = fn(*args, **kwargs)
+            for group in fn.__self__.param_groups:
+                for p in group["params"]:
+                    p.data.add_(1e-3)
+            return out
+
+        return step
+
+    monkeypatch.setattr(torch, "compile", bad_compile)
+    assert _fails(m)
+
+
+def test_profiler_events_can_fail(all_scripts, monkeypatch):
+    m = _load(all_scripts, "profiler_events")
+    from torch.autograd import profiler_util
+
+    monkeypatch.setattr(profiler_util.FunctionEvent, "cuda_time_total", property(lambda self: 0))
+    assert _fails(m)
+
+
+def test_amp_migration_can_fail(all_scripts, monkeypatch):
+    m = _load(all_scripts, "amp_migration")
+    import contextlib
+
+    monkeypatch.setattr(torch.amp, "autocast", lambda *a, **k: contextlib.nullcontext())
+    assert _fails(m)
+
+
+def test_validate_runs_scripts_and_updates_the_report(report_dir):
+    proc = subprocess.run([sys.executable, "-m", "advisor", "validate", str(report_dir)], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    results = json.loads((report_dir / "validation-results.json").read_text())
+    assert results["torch"].startswith("2.") and results["device"] == "cpu"
+    names = {c["name"] for c in results["checks"]}
+    assert {"stream_capture", "linalg_eigh", "export_roundtrip"} <= names
+    for c in results["checks"]:
+        assert set(c) >= {"name", "script", "status", "detail"}
+        assert c["status"] in ("PASS", "SKIP"), c
+    html = (report_dir / "report.html").read_text()
+    assert 'class="badge PASS"' in html and "validated with torch" in html
+
+
+def test_validate_rejects_a_non_report_directory(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "advisor", "validate", str(tmp_path)], capture_output=True, text=True)
+    assert proc.returncode == 2 and "findings.json" in proc.stderr
