@@ -126,6 +126,8 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
         jobs.append((path, data, tuple(r.code for r in candidates), options.target, options.min_version))
 
     out.files_parsed = len(jobs)
+    # Largest first: one big file started last would leave the other workers idle.
+    jobs.sort(key=lambda job: len(job[1]), reverse=True)
     for path, data in _run_jobs(jobs, options.jobs):
         result = FileResult.from_dict(path, data)
         done[path] = result
