@@ -113,7 +113,52 @@ def _code(module: Any, node: Any) -> str:
     return module.code_for_node(node)
 
 
+def _with_fix_range(rep: Report, positions: Any) -> dict:
+    data = dict(rep.data or {})
+    if rep.replacement is not None and rep.fix_node is not None:
+        r = positions[rep.fix_node]
+        data["fix_range"] = [r.start.line, r.start.column + 1, r.end.line, r.end.column + 1]
+    elif rep.replacement is not None:
+        r = positions[rep.node]
+        data["fix_range"] = [r.start.line, r.start.column + 1, r.end.line, r.end.column + 1]
+    return data
+
+
 def analyse(
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+) -> tuple[FileResult, Analysed | None]:
+    if path.endswith(".ipynb"):
+        return _analyse_notebook(data, path, rules, target, min_version)
+    return analyse_source(data, path, rules, target, min_version)
+
+
+def _analyse_notebook(data, path, rules, target, min_version) -> tuple[FileResult, Analysed | None]:
+    """Analyse the code cells as one module; report `cell N` and the line within the cell."""
+    from dataclasses import replace
+
+    from advisor import notebooks
+
+    try:
+        virtual = notebooks.to_virtual(notebooks.read(data))
+    except notebooks.NotebookError as e:
+        return FileResult(path, errors=[FileError(path, str(e))]), None
+    result, analysed = analyse_source(virtual.source.encode("utf-8"), path, rules, target, min_version)
+    mapped = []
+    for f in result.findings:
+        cell, line = virtual.line_map.get(f.line, (0, f.line))
+        _, end_line = virtual.line_map.get(f.end_line, (cell, f.end_line))
+        data_ = {k: v for k, v in f.data.items() if k != "fix_range"}  # SARIF fixes address .py files only
+        mapped.append(replace(f, line=line, end_line=end_line, data={**data_, "cell": cell}))
+    result.findings = mapped
+    result.errors = [FileError(path, e.message) for e in result.errors]
+    return result, analysed
+
+
+def analyse_source(
     data: bytes,
     path: str,
     rules: Sequence[type[Rule]],
@@ -176,7 +221,7 @@ def analyse(
             validation=rule.validation,
             replacement=None if rep.replacement is None else _code(module, rep.replacement),
             snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
-            data=rep.data or {},
+            data=_with_fix_range(rep, positions),
         )
         result.findings.append(finding)
         analysed.items.append((rep, finding))

@@ -51,7 +51,7 @@ def _root(
 class _Setup:
     """Options shared by scan and fix, resolved against config."""
 
-    def __init__(self, paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude):
+    def __init__(self, paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config_path=None, baseline=None):
         from advisor.config import ConfigError, load_config
         from advisor.discovery import DiscoveryError, discover
         from advisor.registry import RuleSelectionError, select_rules
@@ -59,7 +59,7 @@ class _Setup:
 
         paths = paths or ["."]
         try:
-            self.config = load_config(paths)
+            self.config = load_config(paths, config_path)
         except ConfigError as e:
             raise _fail(str(e))
         cfg = self.config
@@ -89,6 +89,7 @@ class _Setup:
         else:
             self.cache_dir = cache_dir or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(cfg.project_root, ".advisor_cache")
         self.jobs = jobs
+        self.baseline_path = baseline
 
     def add_report_rules(self, ignored: list[str]) -> None:
         """The report lists dynamic torch access (ADV900) under "could not be analysed"."""
@@ -103,10 +104,34 @@ class _Setup:
         from advisor.engine import scan
         from advisor.findings import FileError, FileResult
 
-        result = scan(self.files, self.scan_options())
+        options = self.scan_options()
+        if len(self.files) >= PROGRESS_MIN_FILES and sys.stderr.isatty():
+            from rich.progress import Progress
+
+            with Progress(transient=True) as bar:
+                task = bar.add_task("advisor", total=None)
+                options.progress = lambda done, total: bar.update(task, completed=done, total=total)
+                result = scan(self.files, options)
+        else:
+            result = scan(self.files, options)
         for path, reason in self.discovery_errors:
             result.results.append(FileResult(path, errors=[FileError(path, reason)]))
+        from advisor.baseline import apply_baseline, find_baseline
+
+        path = self.baseline_path or find_baseline(self.config.project_root)
+        if path:
+            try:
+                apply_baseline(result, path, self.config.project_root)
+            except ValueError as e:
+                raise _fail(str(e))
         return result
+
+    def fails(self, result) -> bool:
+        """Findings at or above `fail-on`, or files that could not be analysed, fail the run."""
+        from advisor.findings import Severity
+
+        floor = Severity(self.config.fail_on).rank
+        return bool(result.errors) or any(Severity(f.severity).rank >= floor for f in result.findings)
 
     def scan_options(self):
         from advisor.engine import ScanOptions
@@ -130,6 +155,9 @@ _CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .a
 _NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
 _JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
 _EXCLUDE = typer.Option(None, "--exclude", help="Glob patterns of paths to skip (added to config).")
+_CONFIG = typer.Option(None, "--config", help="pyproject.toml to read [tool.advisor] from (default: found from the paths upwards).")
+FORMATS = ("text", "json", "sarif", "github", "junit")
+PROGRESS_MIN_FILES = 200  # a progress bar only for runs long enough to need one
 
 
 @app.command()
@@ -137,7 +165,7 @@ def scan(
     paths: Optional[List[str]] = _PATHS,
     select: Optional[List[str]] = _SELECT,
     ignore: Optional[List[str]] = _IGNORE,
-    format: str = typer.Option("text", "--format", help="text or json."),
+    format: str = typer.Option("text", "--format", help="text, json, sarif, github or junit."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the output to this file."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
     statistics: bool = typer.Option(False, "--statistics", help="Print counts per rule."),
@@ -147,11 +175,14 @@ def scan(
     jobs: Optional[int] = _JOBS,
     exclude: Optional[List[str]] = _EXCLUDE,
     report: Optional[str] = typer.Option(None, "--report", help="Also write report.md, report.html and validation scripts to this directory."),
+    config: Optional[str] = _CONFIG,
+    baseline: Optional[str] = typer.Option(None, "--baseline", help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present)."),
+    write_baseline: Optional[str] = typer.Option(None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."),
 ) -> None:
     """Report every place the PyTorch upgrade touches."""
-    if format not in ("text", "json"):
-        raise _fail(f"unknown --format {format!r} (expected text or json)")
-    setup = _Setup(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude)
+    if format not in FORMATS:
+        raise _fail(f"unknown --format {format!r} (expected {', '.join(FORMATS)})")
+    setup = _Setup(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config, baseline)
     if report:
         setup.add_report_rules(_split(ignore))
     result = setup.scan()
@@ -170,6 +201,18 @@ def scan(
             from advisor.output import json_format
 
             json_format.render(result, stream, target=setup.target, target_source=setup.target_source)
+        elif format == "sarif":
+            from advisor.output import sarif
+
+            sarif.render(result, stream, setup.rules)
+        elif format == "github":
+            from advisor.output import github
+
+            github.render(result, stream)
+        elif format == "junit":
+            from advisor.output import junit
+
+            junit.render(result, stream)
         else:
             from advisor.output import text
 
@@ -179,8 +222,13 @@ def scan(
     finally:
         if output:
             stream.close()
-    failed = bool(result.findings or result.errors)
-    raise typer.Exit(0 if exit_zero or not failed else 1)
+    if write_baseline:
+        from advisor.baseline import write_baseline as write
+
+        count = write(write_baseline, result.findings, setup.config.project_root)
+        typer.echo(f"advisor: wrote {count} findings to the baseline {write_baseline}", err=True)
+        raise typer.Exit(0)
+    raise typer.Exit(0 if exit_zero or not setup.fails(result) else 1)
 
 
 @app.command()
@@ -193,6 +241,7 @@ def fix(
     target_version: Optional[str] = _TARGET,
     exclude: Optional[List[str]] = _EXCLUDE,
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
+    config: Optional[str] = _CONFIG,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
     import signal
@@ -202,7 +251,7 @@ def fix(
     from advisor.fixer import ConcurrentEditError, fix_bytes, write_atomic
     from advisor.prefilter import Prefilter
 
-    setup = _Setup(paths, select, ignore, target_version, None, True, None, exclude)
+    setup = _Setup(paths, select, ignore, target_version, None, True, None, exclude, config)
     unsafe = setup.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     prefilter = Prefilter(setup.rules)
     options = setup.scan_options()
@@ -254,7 +303,7 @@ def fix(
         raise typer.Exit(130)
 
     for f in sorted(remaining, key=lambda f: f.sort_key()):
-        typer.echo(f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}")
+        typer.echo(f"{f.location}: {f.rule} {f.message}")
     for path, message in errors:
         typer.echo(f"{path}: error: {message}", err=True)
     verb = "Would fix" if diff else "Fixed"

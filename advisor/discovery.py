@@ -18,7 +18,7 @@ SKIP_DIRS = {
     ".pytest_cache", ".ruff_cache", ".advisor_cache", "node_modules", "build", "dist",
     "site-packages", ".eggs",
 }
-SOURCE_SUFFIXES = (".py", ".pyi")
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
 
 class DiscoveryError(ValueError):

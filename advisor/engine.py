@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from advisor.cache import Cache, content_hash, options_key
 from advisor.findings import FileError, FileResult, Finding
@@ -28,6 +28,7 @@ class ScanOptions:
     jobs: int | None = None  # None: one per CPU
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     project_root: str = "."
+    progress: Callable[[int, int], None] | None = None  # (files analysed, files to analyse)
 
     def rules_for(self, path: str, candidates: list[type[Rule]]) -> list[type[Rule]]:
         """Drop the rules that `per-file-ignores` switches off for this path."""
@@ -128,7 +129,9 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
     out.files_parsed = len(jobs)
     # Largest first: one big file started last would leave the other workers idle.
     jobs.sort(key=lambda job: len(job[1]), reverse=True)
-    for path, data in _run_jobs(jobs, options.jobs):
+    for count, (path, data) in enumerate(_run_jobs(jobs, options.jobs), 1):
+        if options.progress is not None:
+            options.progress(count, len(jobs))
         result = FileResult.from_dict(path, data)
         done[path] = result
         if cache is not None and not result.errors:

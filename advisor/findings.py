@@ -47,8 +47,19 @@ class Finding:
     snippet: str = ""  # normalized source of the flagged node (baselines, reports)
     data: dict = field(default_factory=dict, hash=False, compare=False)  # rule-specific facts (e.g. literal shapes)
 
+    @property
+    def cell(self) -> int | None:
+        """The notebook cell (1-based) for findings in .ipynb files."""
+        return self.data.get("cell")
+
+    @property
+    def location(self) -> str:
+        """`path:line:col`, or `notebook.ipynb:cell N:line:col`."""
+        where = f"{self.path}:cell {self.cell}" if self.cell else self.path
+        return f"{where}:{self.line}:{self.column}"
+
     def sort_key(self) -> tuple[Any, ...]:
-        return (self.path, self.line, self.column, self.rule, self.message)
+        return (self.path, self.cell or 0, self.line, self.column, self.rule, self.message)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +74,7 @@ class Finding:
             "message": self.message,
             "fix": {"applicability": self.fix, "replacement": self.replacement} if self.fix else None,
             "validation": self.validation,
+            "cell": self.cell,
         }
 
     def to_dict(self) -> dict[str, Any]:

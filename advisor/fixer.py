@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from advisor.analysis import SourceError, analyse, parse
+from advisor.analysis import SourceError, analyse_source, parse
 from advisor.findings import Applicability, Finding
 from advisor.lazy import cst
 from advisor.rule import Rule
@@ -88,7 +88,7 @@ def _apply_once(
     data: bytes, path: str, rules: Sequence[type[Rule]], target: str, min_version: str | None, unsafe: bool
 ) -> tuple[bytes, Counter, int, list[Finding]]:
     """One pass: (new bytes, fixes applied by rule, unsafe held back, findings left unfixed)."""
-    result, analysed = analyse(data, path, rules, target, min_version)
+    result, analysed = analyse_source(data, path, rules, target, min_version)
     if result.errors:
         raise SourceError(result.errors[0].message)
     if analysed is None:  # no rule can match this file
@@ -137,6 +137,37 @@ def _apply_once(
 
 
 def fix_bytes(
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+    unsafe: bool = False,
+) -> FixOutcome:
+    if path.endswith(".ipynb"):
+        return _fix_notebook(data, path, rules, target, min_version, unsafe)
+    return _fix_source(data, path, rules, target, min_version, unsafe)
+
+
+def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
+    """Fix the code cells through their virtual module; outputs and metadata stay as they were."""
+    from advisor import notebooks
+
+    try:
+        nb = notebooks.read(data)
+    except notebooks.NotebookError as e:
+        return FixOutcome(path, data, data, error=str(e))
+    virtual = notebooks.to_virtual(nb)
+    source = virtual.source.encode("utf-8")
+    inner = _fix_source(source, path, rules, target, min_version, unsafe)
+    outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
+    outcome.remaining = inner.remaining
+    if inner.changed and not inner.error:
+        outcome.fixed = notebooks.write(notebooks.from_virtual(nb, virtual, inner.fixed.decode("utf-8")))
+    return outcome
+
+
+def _fix_source(
     data: bytes,
     path: str,
     rules: Sequence[type[Rule]],

@@ -74,6 +74,7 @@ REPLACEMENTS = {
     "ADV718": ["torch.arange", "torch.get_default_dtype"],
     "ADV720": ["torch.linalg.multi_dot"],
     "ADV742": ["torch.optim.Optimizer._accelerator_graph_capture_health_check"],
+    "ADV900": ["torch.cuda"],  # a limit of static analysis, not an API change
 }
 
 

@@ -68,7 +68,7 @@ def test_json_format_is_stable(cli, project):
     assert set(data) == {"version", "target_version", "target_source", "findings", "errors", "summary"}
     assert data["target_version"] == "2.12"
     f = data["findings"][0]
-    assert set(f) == {"rule", "name", "severity", "path", "line", "column", "end_line", "end_column", "message", "fix", "validation"}
+    assert set(f) == {"rule", "name", "severity", "path", "line", "column", "end_line", "end_column", "message", "fix", "validation", "cell"}
     assert f["line"] >= 1 and f["column"] >= 1
     assert f["fix"] is None or f["fix"]["applicability"] in ("safe", "unsafe")
     assert data["summary"]["findings"] == len(data["findings"])

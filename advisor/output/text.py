@@ -17,7 +17,7 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
 
     for f in result.findings:
         fix = " [*]" if f.fix == "safe" else " [unsafe fix]" if f.fix == "unsafe" else ""
-        stream.write(f"{c(f.path, _BOLD)}:{f.line}:{f.column}: {c(f.rule, _COLOURS[f.severity])}{fix} {f.message}\n")
+        stream.write(f"{c(f.location, _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {f.message}\n")
     for e in result.errors:
         stream.write(f"{c(e.path, _BOLD)}: {c('error', _COLOURS['error'])}: {e.message}\n")
 
