@@ -113,6 +113,31 @@ def _code(module: Any, node: Any) -> str:
     return module.code_for_node(node)
 
 
+class _Range:
+    __slots__ = ("start", "end")
+
+    def __init__(self, t: tuple[int, int, int, int]) -> None:
+        self.start = _Pos(t[0], t[1])
+        self.end = _Pos(t[2], t[3])
+
+
+class _Pos:
+    __slots__ = ("line", "column")
+
+    def __init__(self, line: int, column: int) -> None:
+        self.line, self.column = line, column
+
+
+class _Positions:
+    """node -> range, over the id-keyed table from advisor.positions."""
+
+    def __init__(self, table: dict[int, tuple[int, int, int, int]]) -> None:
+        self._table = table
+
+    def __getitem__(self, node: Any) -> _Range:
+        return _Range(self._table[id(node)])
+
+
 def _with_fix_range(rep: Report, positions: Any) -> dict:
     data = dict(rep.data or {})
     if rep.replacement is not None and rep.fix_node is not None:
@@ -181,9 +206,9 @@ def analyse_source(
     if not ctx.reports:
         return result, analysed
 
-    from libcst.metadata import MetadataWrapper, PositionProvider
+    from advisor.positions import compute_positions
 
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = _Positions(compute_positions(module))
     suppressions = Suppressions(text)
     seen: set[tuple[str, int, int]] = set()
     for rep in ctx.reports:
