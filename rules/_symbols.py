@@ -25,6 +25,20 @@ class Symbol:
     since: str | None = None  # replacement exists from this torch version
 
 
+def _references(node):
+    found = []
+
+    class V(cst.CSTVisitor):
+        def visit_Attribute(self, n) -> None:
+            found.append(n)
+
+        def visit_Name(self, n) -> None:
+            found.append(n)
+
+    node.visit(V())
+    return found
+
+
 class SymbolRule(Rule):
     symbols: ClassVar[dict[str, Symbol]] = {}
 
@@ -37,12 +51,28 @@ class SymbolRule(Rule):
         super().__init__(ctx)
         self._seen: set = set()
         self._called: set = set()  # nodes in call or decorator position
+        self._no_fix: set = set()  # references in statements that assign to the old API
 
     def visit_Call(self, node) -> None:
         self._called.add(node.func)
 
     def visit_Decorator(self, node) -> None:
         self._called.add(node.decorator)
+
+    def visit_Assign(self, node) -> None:
+        """`F.upsample = wrap(F.upsample)` patches the old API itself: renaming either side
+        would patch or wrap a different function. Report such statements without a fix."""
+        if any(self.match(t.target, self.symbols) for t in node.targets):
+            for ref in _references(node):
+                self._no_fix.add(ref)
+
+    def visit_AugAssign(self, node) -> None:
+        if self.match(node.target, self.symbols):
+            self._no_fix.add(node.target)
+
+    def visit_AnnAssign(self, node) -> None:
+        if self.match(node.target, self.symbols):
+            self._no_fix.add(node.target)
 
     def reference_applicability(self, node, applicability: Applicability | None) -> Applicability | None:
         """A callable renamed where it is not called (a value in a table, a dict key, a
@@ -61,6 +91,9 @@ class SymbolRule(Rule):
         """Report one reference; subclasses may specialise (e.g. for calls)."""
         replacement = None
         imports: list = []
+        if node in self._no_fix:
+            self.report(node, symbol.message.format(old=qualname, new=symbol.replacement) + " (assigned to here: not rewritten)")
+            return
         if symbol.replacement and (symbol.since is None or self.target_at_least(symbol.since)):
             replacement, imports = rewrite_reference(self.ctx.resolver, node, symbol.replacement)
             if isinstance(replacement, (cst.Name, cst.Attribute)):

@@ -165,6 +165,9 @@ class CatalogueRename(SymbolRule):
 
     def on_reference(self, node, qualname, symbol) -> None:
         entry = self._entries[qualname]
+        if node in self._no_fix:
+            self.report(node, symbol.message + " (assigned to here: not rewritten)")
+            return
         if entry.new is None or entry.kwargs or type(self).fix is NONE:
             self.report(node, symbol.message)  # calls with kwargs are fixed in visit_Call
             return
@@ -181,7 +184,7 @@ class CatalogueRename(SymbolRule):
         if qualname is None:
             return
         entry = self._entries[qualname]
-        if not entry.kwargs or entry.new is None or type(self).fix is NONE:
+        if not entry.kwargs or entry.new is None or type(self).fix is NONE or node.func in self._no_fix:
             return  # the reference visitor handles it
         self._seen.add(node.func)
         func, imports = rewrite_reference(self.ctx.resolver, node.func, entry.new)

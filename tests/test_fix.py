@@ -134,3 +134,25 @@ def test_renaming_an_uncalled_function_reference_is_unsafe():
     # An attribute read (not a callable) stays safe.
     result, _ = analyse(b"import torch\nflags = [torch.has_cuda]\n", "m.py", [rule_by_code("ADV705")], "2.12")
     assert [f.fix for f in result.findings] == ["safe"]
+
+
+def test_monkeypatching_the_old_api_is_reported_but_never_rewritten(cli, tmp_path):
+    # Seen in a real profiler: `F.upsample = wrap(F.upsample, ...)` patches the deprecated
+    # function itself; rewriting either side would patch or wrap `interpolate` instead.
+    code = (
+        "import torch.nn.functional as F\n"
+        "F.upsample = wrap(F.upsample, count_flops)\n"
+        "old = {F.upsample: 1}\n"
+        "y = F.upsample(x, scale_factor=2)\n"
+    )
+    target = tmp_path / "m.py"
+    target.write_text(code)
+    data = json.loads(cli("scan", "m.py", "--format", "json", "--no-cache", cwd=tmp_path).stdout)
+    by_line = {}
+    for f in data["findings"]:
+        by_line.setdefault(f["line"], []).append(f["fix"])
+    assert by_line[2] == [None, None]
+    cli("fix", "m.py", "--unsafe-fixes", cwd=tmp_path)
+    lines = target.read_text().splitlines()
+    assert lines[1] == "F.upsample = wrap(F.upsample, count_flops)"
+    assert lines[3] == "y = F.interpolate(x, scale_factor=2)"

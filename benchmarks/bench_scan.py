@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Benchmark advisor on the installed torch package's own sources (no download needed).
+
+Measures, side by side in one run, medians of --repeat runs:
+  - the single-process `ast.parse` floor (read + parse every .py file);
+  - advisor cold (--no-cache) and warm (unchanged tree, cache primed);
+  - one clean file, from process start to exit;
+  - TorchFix 0.7.0 on torch/cuda, torch/backends and torch/optim, next to advisor on the
+    same files, when a `torchfix` executable is given or on PATH (it needs no torch);
+  - the peak resident memory of the largest advisor process.
+Prints the figures and the ratios the project's speed goals are stated in.
+
+    python benchmarks/bench_scan.py [--repeat 3] [--torchfix /path/to/torchfix] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import glob
+import importlib.util
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ADVISOR = [sys.executable, "-m", "advisor"]
+
+
+def torch_dir() -> str:
+    spec = importlib.util.find_spec("torch")  # located, never imported
+    if spec is None or spec.origin is None:
+        sys.exit("torch is not installed: pip install torch==2.13.0")
+    return os.path.dirname(spec.origin)
+
+
+def timed(cmd: list[str], **kw) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
+    return time.perf_counter() - start
+
+
+def median_of(repeat: int, fn) -> float:
+    return statistics.median(fn() for _ in range(repeat))
+
+
+def ast_floor(tree: str) -> float:
+    start = time.perf_counter()
+    for path in glob.glob(os.path.join(tree, "**", "*.py"), recursive=True):
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            ast.parse(data)
+        except (SyntaxError, ValueError):
+            pass
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--tree", help="tree to scan (default: the installed torch package)")
+    ap.add_argument("--torchfix", default=shutil.which("torchfix"), help="TorchFix 0.7.0 executable")
+    ap.add_argument("--json", help="also write the figures here")
+    args = ap.parse_args()
+    tree = args.tree or torch_dir()
+    files = len(glob.glob(os.path.join(tree, "**", "*.py"), recursive=True))
+    out: dict = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}", "tree": tree, "files": files}
+
+    out["ast_floor_s"] = median_of(args.repeat, lambda: ast_floor(tree))
+    scan = ADVISOR + ["scan", tree, "--format", "json", "-o", os.devnull]
+    out["cold_s"] = median_of(args.repeat, lambda: timed(scan + ["--no-cache"]))
+    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    with tempfile.TemporaryDirectory() as cache:
+        timed(scan + ["--cache-dir", cache])
+        out["warm_s"] = median_of(args.repeat, lambda: timed(scan + ["--cache-dir", cache]))
+    with tempfile.TemporaryDirectory() as d:
+        clean = os.path.join(d, "clean.py")
+        with open(clean, "w") as f:
+            f.write("import torch\n\nx = torch.ones(3)\n")
+        out["clean_file_s"] = median_of(max(5, args.repeat), lambda: timed(ADVISOR + ["scan", clean, "--no-cache"]))
+
+    subset = [os.path.join(tree, p) for p in ("cuda", "backends", "optim")]
+    out["subset_files"] = sum(len(glob.glob(os.path.join(p, "**", "*.py"), recursive=True)) for p in subset)
+    out["advisor_subset_s"] = median_of(args.repeat, lambda: timed(ADVISOR + ["scan", *subset, "--no-cache", "--format", "json", "-o", os.devnull]))
+    if args.torchfix:
+        out["torchfix_subset_s"] = median_of(1, lambda: timed([args.torchfix, *subset]))
+
+    ratio = lambda a, b: out[a] / out[b]  # noqa: E731
+    print(f"{out['files']} files under {tree} ({out['machine']}, {out['date']})")
+    print(f"  ast.parse floor (1 process)   {out['ast_floor_s']:8.2f} s")
+    print(f"  advisor cold (--no-cache)     {out['cold_s']:8.2f} s   = {ratio('cold_s', 'ast_floor_s'):.2f} x floor   (goal <= 1.5)")
+    print(f"  advisor warm                  {out['warm_s']:8.2f} s   (goal <= 1.0 s)")
+    print(f"  one clean file, start to exit {out['clean_file_s']:8.2f} s   (goal <= 0.35 s)")
+    print(f"  peak memory, largest process  {out['peak_rss_mb']:8.0f} MB  (goal < 500 MB)")
+    print(f"  advisor on cuda+backends+optim ({out['subset_files']} files) {out['advisor_subset_s']:.2f} s")
+    if "torchfix_subset_s" in out:
+        print(f"  TorchFix 0.7.0 on the same    {out['torchfix_subset_s']:8.2f} s   = {ratio('torchfix_subset_s', 'advisor_subset_s'):.1f} x slower than advisor (goal >= 30)")
+    else:
+        print("  TorchFix not found: pip install torchfix==0.7.0 (in its own venv) and pass --torchfix")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
