@@ -51,7 +51,7 @@ def _root(
 class _Setup:
     """Options shared by scan and fix, resolved against config."""
 
-    def __init__(self, paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config_path=None, baseline=None):
+    def __init__(self, paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config_path=None, baseline=None, extend_include=None):
         from advisor.config import ConfigError, load_config
         from advisor.discovery import DiscoveryError, discover
         from advisor.registry import RuleSelectionError, select_rules
@@ -78,7 +78,11 @@ class _Setup:
         tgt = parse_version(self.target)
         self.rules = [r for r in rules if parse_version(r.since) <= tgt]
         try:
-            found = discover(paths, exclude=[*cfg.exclude, *cfg.extend_exclude, *_split(exclude)])
+            found = discover(
+                paths,
+                exclude=[*cfg.exclude, *cfg.extend_exclude, *_split(exclude)],
+                extend_include=[*cfg.extend_include, *_split(extend_include)],
+            )
         except DiscoveryError as e:
             raise _fail(str(e))
         self.files = found.files
@@ -106,9 +110,10 @@ class _Setup:
 
         options = self.scan_options()
         if len(self.files) >= PROGRESS_MIN_FILES and sys.stderr.isatty():
+            from rich.console import Console
             from rich.progress import Progress
 
-            with Progress(transient=True) as bar:
+            with Progress(console=Console(stderr=True), transient=True) as bar:
                 task = bar.add_task("advisor", total=None)
                 options.progress = lambda done, total: bar.update(task, completed=done, total=total)
                 result = scan(self.files, options)
@@ -155,6 +160,7 @@ _CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .a
 _NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
 _JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
 _EXCLUDE = typer.Option(None, "--exclude", help="Glob patterns of paths to skip (added to config).")
+_EXTEND_INCLUDE = typer.Option(None, "--extend-include", help="Glob patterns of extra files to scan as Python (e.g. '*.pyw').")
 _CONFIG = typer.Option(None, "--config", help="pyproject.toml to read [tool.advisor] from (default: found from the paths upwards).")
 FORMATS = ("text", "json", "sarif", "github", "junit")
 PROGRESS_MIN_FILES = 200  # a progress bar only for runs long enough to need one
@@ -174,6 +180,7 @@ def scan(
     no_cache: bool = _NO_CACHE,
     jobs: Optional[int] = _JOBS,
     exclude: Optional[List[str]] = _EXCLUDE,
+    extend_include: Optional[List[str]] = _EXTEND_INCLUDE,
     report: Optional[str] = typer.Option(None, "--report", help="Also write report.md, report.html and validation scripts to this directory."),
     config: Optional[str] = _CONFIG,
     baseline: Optional[str] = typer.Option(None, "--baseline", help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present)."),
@@ -182,7 +189,7 @@ def scan(
     """Report every place the PyTorch upgrade touches."""
     if format not in FORMATS:
         raise _fail(f"unknown --format {format!r} (expected {', '.join(FORMATS)})")
-    setup = _Setup(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config, baseline)
+    setup = _Setup(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config, baseline, extend_include)
     if report:
         setup.add_report_rules(_split(ignore))
     result = setup.scan()
@@ -240,6 +247,7 @@ def fix(
     ignore: Optional[List[str]] = _IGNORE,
     target_version: Optional[str] = _TARGET,
     exclude: Optional[List[str]] = _EXCLUDE,
+    extend_include: Optional[List[str]] = _EXTEND_INCLUDE,
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
     config: Optional[str] = _CONFIG,
 ) -> None:
@@ -251,7 +259,7 @@ def fix(
     from advisor.fixer import ConcurrentEditError, fix_bytes, write_atomic
     from advisor.prefilter import Prefilter
 
-    setup = _Setup(paths, select, ignore, target_version, None, True, None, exclude, config)
+    setup = _Setup(paths, select, ignore, target_version, None, True, None, exclude, config, None, extend_include)
     unsafe = setup.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     prefilter = Prefilter(setup.rules)
     options = setup.scan_options()

@@ -31,6 +31,7 @@ class Config:
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     extend_exclude: list[str] = field(default_factory=list)
+    extend_include: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     target_version: str | None = None
     unsafe_fixes: bool = False
@@ -82,7 +83,7 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
     cfg = Config(project_root=root, path=cfg_path)
     for key, value in section.items():
         where = f"{cfg_path}: [tool.advisor] {key}"
-        if key in ("select", "ignore", "exclude", "extend-exclude"):
+        if key in ("select", "ignore", "exclude", "extend-exclude", "extend-include"):
             setattr(cfg, key.replace("-", "_"), _str_list(key, value))
         elif key == "per-file-ignores":
             if not isinstance(value, dict):

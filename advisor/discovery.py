@@ -97,10 +97,12 @@ def discover(
     exclude: Iterable[str] = (),
     suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
     respect_gitignore: bool = True,
+    extend_include: Iterable[str] = (),
 ) -> Discovered:
     out = Discovered()
     seen: set[str] = set()
     exclude = list(exclude)
+    include = list(extend_include)  # extra globs, e.g. "*.pyw"
     ignores = _GitIgnores()
 
     def add(p: str) -> None:
@@ -136,9 +138,9 @@ def discover(
                 keep.append(d)
             dirnames[:] = keep
             for name in sorted(filenames):
-                if not name.endswith(suffixes):
-                    continue
                 full = os.path.join(dirpath, name)
+                if not name.endswith(suffixes) and not _excluded(full, include):
+                    continue
                 if _excluded(full, exclude):
                     continue
                 if respect_gitignore and ignores.ignored(full, False, ancestors):

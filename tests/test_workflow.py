@@ -215,3 +215,38 @@ def test_pre_commit_hooks_for_real(tmp_path):
     fixing = try_repo("advisor-fix", "bad.py")
     assert fixing.returncode == 1 and "files were modified by this hook" in fixing.stdout
     assert "memory_reserved" in (repo / "bad.py").read_text()
+
+
+def test_extend_include_adds_files(cli, tmp_path):
+    (tmp_path / "tool.pyw").write_text(BAD)
+    assert cli("scan", ".", "--no-cache", cwd=tmp_path).returncode == 0
+    proc = cli("scan", ".", "--no-cache", "--extend-include", "*.pyw", cwd=tmp_path)
+    assert proc.returncode == 1 and "tool.pyw:2:5: ADV713" in proc.stdout
+
+
+def test_progress_bar_only_on_a_tty(tmp_path):
+    import pty
+
+    for i in range(210):
+        (tmp_path / f"m{i}.py").write_text("import torch\nx = torch.cuda.memory_cached()\n" if i % 50 == 0 else "x = 1\n")
+    piped = subprocess.run([sys.executable, "-m", "advisor", "scan", ".", "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
+    assert piped.stderr == "" and "Found 5 findings in 210 files" in piped.stdout
+    # With stderr on a terminal, rich draws its bar there (and nothing leaks into stdout).
+    master, slave = pty.openpty()
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "-j", "1"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=slave, text=True, env={**os.environ, "TERM": "xterm"},
+    )
+    os.close(slave)
+    seen = b""
+    try:
+        while True:
+            chunk = os.read(master, 65536)
+            if not chunk:
+                break
+            seen += chunk
+    except OSError:
+        pass
+    os.close(master)
+    assert "Found 5 findings in 210 files" in proc.stdout and "\x1b" not in proc.stdout
+    assert b"advisor" in seen and b"\x1b[" in seen
