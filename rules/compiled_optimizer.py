@@ -48,6 +48,13 @@ class CompiledOptimizerNumerics(CompiledFunctions, Rule):
     triggers = ("compile",)
     targets = tuple(COMPILE)
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        if not refs.refers_to_any(COMPILE):
+            return False
+        wanted = FMA_OPS | {"step"}
+        return not refs.attributes.isdisjoint(wanted) or any(q.rpartition(".")[2] in FMA_OPS for q in refs.qualnames)
+
     valid = [
         "import torch\nopt.step()",
         "import torch\n@torch.compile\ndef f(x):\n    return x * 2\n",

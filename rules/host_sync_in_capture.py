@@ -52,6 +52,11 @@ class HostSyncInCapture(CompiledFunctions, Rule):
     triggers = GRAPH_TRIGGERS + ("reduce-overhead",)
     targets = (*CAPTURE, "torch.compile")
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # Capture blocks, or compiled code that asks for CUDA graphs.
+        return refs.refers_to_any(CAPTURE) or ("torch.compile" in refs.qualnames and "reduce-overhead" in refs.qualnames)
+
     valid = [
         "import torch\nif x.item() > 0:\n    pass",
         "import torch\nwith torch.cuda.graph(g):\n    y = x * 2\n",
