@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import Example
+
+from ._calls import CallRule
 
 from ._common import has_star_args, positional, prepend_args, rewrite_reference
 
@@ -15,7 +17,7 @@ OLD = {
 POSITIONAL = ("enabled", "dtype", "cache_enabled")  # the old signature's order
 
 
-class AmpAutocast(Rule):
+class AmpAutocast(CallRule):
     """`torch.cuda.amp.autocast(...)` / `torch.cpu.amp.autocast(...)` -> `torch.amp.autocast("cuda"/"cpu", ...)`.
 
     What it finds: calls of (and references to) `torch.cuda.amp.autocast` and
@@ -48,6 +50,7 @@ class AmpAutocast(Rule):
     validation = "amp_migration"
     triggers = ("autocast",)
     targets = tuple(OLD)
+    names = OLD
 
     valid = [
         "import torch\nwith torch.amp.autocast('cuda'):\n    pass",
@@ -74,15 +77,7 @@ class AmpAutocast(Rule):
         Example("import torch\nfactory = torch.cuda.amp.autocast\n"),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._seen: set = set()
-
-    def visit_Call(self, node) -> None:
-        old = self.match(node.func, OLD)
-        if old is None:
-            return
-        self._seen.add(node.func)
+    def on_call(self, node, old) -> None:
         device = OLD[old]
         message = self.message.format(old=old, device=device)
         if has_star_args(node) or sum(1 for a in node.args if a.keyword is None) > len(POSITIONAL):
@@ -102,15 +97,5 @@ class AmpAutocast(Rule):
         new = prepend_args(node.with_changes(func=func, args=args), [positional(f'"{device}"')])
         self.report(node, message, replacement=new, add_imports=imports)
 
-    def visit_Attribute(self, node) -> None:
-        self._reference(node)
-
-    def visit_Name(self, node) -> None:
-        self._reference(node)
-
-    def _reference(self, node) -> None:
-        if node in self._seen:
-            return
-        old = self.match(node, OLD)
-        if old is not None:
-            self.report(node, self.message.format(old=old, device=OLD[old]))
+    def on_reference(self, node, old) -> None:
+        self.report(node, self.message.format(old=old, device=OLD[old]))

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import Example
+
+from ._calls import CallRule
 
 from ._common import has_star_args, kwarg, prepend_args, rewrite_reference
 
@@ -14,7 +16,7 @@ OLD = {
 }
 
 
-class AmpCustomFwdBwd(Rule):
+class AmpCustomFwdBwd(CallRule):
     """`@torch.cuda.amp.custom_fwd` / `custom_bwd` -> `@torch.amp.custom_fwd(device_type="cuda")`.
 
     What it finds: the decorators `torch.cuda.amp.custom_fwd` and
@@ -44,6 +46,7 @@ class AmpCustomFwdBwd(Rule):
     validation = "amp_migration"
     triggers = ("custom_fwd", "custom_bwd")
     targets = tuple(OLD)
+    names = OLD
 
     valid = [
         "import torch\n@torch.amp.custom_fwd(device_type='cuda')\ndef f(ctx, x): ...",
@@ -62,10 +65,6 @@ class AmpCustomFwdBwd(Rule):
         Example("import torch\nwrap = torch.cuda.amp.custom_fwd\n"),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._seen: set = set()
-
     def visit_Decorator(self, node) -> None:
         dec = node.decorator
         target = dec.func if isinstance(dec, cst.Call) else dec
@@ -73,6 +72,7 @@ class AmpCustomFwdBwd(Rule):
         if old is None:
             return
         self._seen.add(target)
+        self._decorators.add(dec)
         message = self.message.format(old=old, new=OLD[old])
         func, imports = rewrite_reference(self.ctx.resolver, target, OLD[old])
         device = kwarg("device_type", '"cuda"')
@@ -85,15 +85,13 @@ class AmpCustomFwdBwd(Rule):
             new = cst.Call(func=func, args=[device])
         self.report(node, message, replacement=node.with_changes(decorator=new), add_imports=imports)
 
-    def visit_Attribute(self, node) -> None:
-        self._reference(node)
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._decorators: set = set()  # decorator calls, fixed in visit_Decorator
 
-    def visit_Name(self, node) -> None:
-        self._reference(node)
+    def on_call(self, node, old) -> None:
+        if node not in self._decorators:  # e.g. custom_fwd(fn) called directly
+            self.on_reference(node.func, old)
 
-    def _reference(self, node) -> None:
-        if node in self._seen:
-            return
-        old = self.match(node, OLD)
-        if old is not None:
-            self.report(node, self.message.format(old=old, new=OLD[old]))
+    def on_reference(self, node, old) -> None:
+        self.report(node, self.message.format(old=old, new=OLD[old]))

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from advisor.findings import Applicability, Severity
-from advisor.rule import Example, Rule
+from advisor.rule import Example
+
+from ._calls import CallRule
 
 from ._common import positional, prepend_args, rewrite_reference
 
@@ -13,7 +15,7 @@ OLD = {
 }
 
 
-class AmpGradScaler(Rule):
+class AmpGradScaler(CallRule):
     """`torch.cuda.amp.GradScaler(...)` -> `torch.amp.GradScaler("cuda", ...)` (and cpu).
 
     What it finds: calls of and references to `torch.cuda.amp.GradScaler` and
@@ -45,6 +47,7 @@ class AmpGradScaler(Rule):
     validation = "amp_migration"
     triggers = ("GradScaler",)
     targets = tuple(OLD)
+    names = OLD
 
     valid = [
         "import torch\ns = torch.amp.GradScaler('cuda')",
@@ -62,28 +65,10 @@ class AmpGradScaler(Rule):
         Example("import torch\nok = isinstance(s, torch.cuda.amp.GradScaler)\n"),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._seen: set = set()
-
-    def visit_Call(self, node) -> None:
-        old = self.match(node.func, OLD)
-        if old is None:
-            return
-        self._seen.add(node.func)
+    def on_call(self, node, old) -> None:
         func, imports = rewrite_reference(self.ctx.resolver, node.func, "torch.amp.GradScaler")
         new = prepend_args(node.with_changes(func=func), [positional(f'"{OLD[old]}"')])
         self.report(node, self.message.format(old=old, device=OLD[old]), replacement=new, add_imports=imports)
 
-    def visit_Attribute(self, node) -> None:
-        self._reference(node)
-
-    def visit_Name(self, node) -> None:
-        self._reference(node)
-
-    def _reference(self, node) -> None:
-        if node in self._seen:
-            return
-        old = self.match(node, OLD)
-        if old is not None:
-            self.report(node, self.message.format(old=old, device=OLD[old]) + "; isinstance checks against the old class stop matching new scalers")
+    def on_reference(self, node, old) -> None:
+        self.report(node, self.message.format(old=old, device=OLD[old]) + "; isinstance checks against the old class stop matching new scalers")

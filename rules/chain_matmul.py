@@ -2,14 +2,16 @@ from __future__ import annotations
 
 from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import Example
+
+from ._calls import CallRule
 
 from ._common import rewrite_reference
 
 OLD = {"torch.chain_matmul"}
 
 
-class ChainMatmul(Rule):
+class ChainMatmul(CallRule):
     """`torch.chain_matmul(a, b, c)` -> `torch.linalg.multi_dot([a, b, c])`.
 
     What it finds: calls of and references to `torch.chain_matmul`.
@@ -38,6 +40,7 @@ class ChainMatmul(Rule):
     fix = Applicability.SAFE
     triggers = ("chain_matmul",)
     targets = tuple(OLD)
+    names = OLD
 
     valid = ["import torch\ny = torch.linalg.multi_dot([a, b])"]
     invalid = [
@@ -45,14 +48,7 @@ class ChainMatmul(Rule):
         Example("import torch\ny = torch.chain_matmul(*mats)\n"),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._seen: set = set()
-
-    def visit_Call(self, node) -> None:
-        if self.match(node.func, OLD) is None:
-            return
-        self._seen.add(node.func)
+    def on_call(self, node, old) -> None:
         args = node.args
         if len(args) < 2 or any(a.star or a.keyword is not None for a in args):
             self.report(node)
@@ -64,10 +60,3 @@ class ChainMatmul(Rule):
         ]
         new = node.with_changes(func=func, args=[cst.Arg(value=cst.List(elements=elements))])
         self.report(node, replacement=new, add_imports=imports)
-
-    def visit_Attribute(self, node) -> None:
-        if node not in self._seen and self.match(node, OLD):
-            self.report(node)
-
-    def visit_Name(self, node) -> None:
-        self.visit_Attribute(node)

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from advisor.findings import Applicability, Severity
-from advisor.rule import Example, Rule
+from advisor.rule import Example
+
+from ._calls import CallRule
 
 from ._common import bool_value, expr, get_arg
 
@@ -16,7 +18,7 @@ FLAGS = (
 )
 
 
-class SdpKernel(Rule):
+class SdpKernel(CallRule):
     """`torch.backends.cuda.sdp_kernel(enable_*=...)` -> `torch.nn.attention.sdpa_kernel([SDPBackend...])`.
 
     What it finds: calls of (and references to) `torch.backends.cuda.sdp_kernel`.
@@ -50,6 +52,7 @@ class SdpKernel(Rule):
     validation = "amp_migration"
     triggers = ("sdp_kernel",)
     targets = tuple(OLD)
+    names = OLD
 
     valid = [
         "from torch.nn.attention import sdpa_kernel, SDPBackend\nwith sdpa_kernel([SDPBackend.MATH]):\n    pass",
@@ -68,14 +71,7 @@ class SdpKernel(Rule):
         Example("from torch.backends.cuda import sdp_kernel\nctx = sdp_kernel\n"),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._seen: set = set()
-
-    def visit_Call(self, node) -> None:
-        if self.match(node.func, OLD) is None:
-            return
-        self._seen.add(node.func)
+    def on_call(self, node, old) -> None:
         members = []
         literal = not any(a.star for a in node.args)
         for keyword, position, member in FLAGS:
@@ -95,13 +91,3 @@ class SdpKernel(Rule):
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
         imports = [("torch.nn.attention", "sdpa_kernel"), ("torch.nn.attention", "SDPBackend")]
         self.report(node, replacement=new, add_imports=imports)
-
-    def visit_Attribute(self, node) -> None:
-        self._reference(node)
-
-    def visit_Name(self, node) -> None:
-        self._reference(node)
-
-    def _reference(self, node) -> None:
-        if node not in self._seen and self.match(node, OLD):
-            self.report(node)

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import Example
+
+from ._calls import CallRule
 
 from ._common import expr, get_arg, rewrite_reference
 
@@ -17,7 +19,7 @@ def _int(node) -> int | None:
     return None
 
 
-class TorchRange(Rule):
+class TorchRange(CallRule):
     """`torch.range` -> `torch.arange`, keeping the inclusive end and the float dtype.
 
     What it finds: calls of and references to `torch.range`.
@@ -51,6 +53,7 @@ class TorchRange(Rule):
     fix = Applicability.UNSAFE
     triggers = ("range",)
     targets = tuple(RANGE)
+    names = RANGE
 
     valid = ["import torch\nx = torch.arange(0, 10)", "for i in range(10):\n    pass", "def f(torch):\n    return torch.range(0, 1)"]
     invalid = [
@@ -60,14 +63,7 @@ class TorchRange(Rule):
         Example("from torch import range as trange\nx = trange(0, n)\n"),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._seen: set = set()
-
-    def visit_Call(self, node) -> None:
-        if self.match(node.func, RANGE) is None:
-            return
-        self._seen.add(node.func)
+    def on_call(self, node, old) -> None:
         self.report(node, replacement=self._rewrite(node))
 
     def _rewrite(self, node):
@@ -90,10 +86,3 @@ class TorchRange(Rule):
             rest.insert(0, f"dtype={base}.get_default_dtype()")
         new = expr(f"{self.ctx.code_for(func)}({', '.join(parts + rest)})")
         return new.with_changes(lpar=node.lpar, rpar=node.rpar)
-
-    def visit_Attribute(self, node) -> None:
-        if node not in self._seen and self.match(node, RANGE):
-            self.report(node)
-
-    def visit_Name(self, node) -> None:
-        self.visit_Attribute(node)
