@@ -8,6 +8,7 @@ for the fixer, the parsed module and the live reports.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import tokenize
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from advisor.suppressions import Suppressions
 # chains are quadratic. CPython rejects >200 nested brackets itself; we also
 # bound expression depth, which `ast` tells us cheaply.
 MAX_EXPR_DEPTH = 400
+# LibCST needs ~600 bytes of memory per source byte: past this size a file is reported, not parsed.
+MAX_CST_BYTES = int(float(os.environ.get("ADVISOR_MAX_FILE_MB", "4")) * 1024 * 1024)
 
 
 class SourceError(Exception):
@@ -197,6 +200,11 @@ def analyse_source(
         rules = [r for r in rules if r.may_match(refs)]
         if not rules:  # nothing here for any rule: skip the LibCST parse
             return result, None
+        if len(data) > MAX_CST_BYTES:
+            raise SourceError(
+                f"file is {len(data) / 2**20:.1f} MB, over the {MAX_CST_BYTES / 2**20:.0f} MB advisor parses "
+                "(raise ADVISOR_MAX_FILE_MB to analyse it)"
+            )
         module = parse_cst(data)
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))

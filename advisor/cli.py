@@ -293,6 +293,9 @@ def fix(
             if diff:
                 sys.stdout.write(outcome.diff())
             else:
+                if not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o222:
+                    errors.append((path, "read-only file; not modified"))
+                    continue
                 try:
                     write_atomic(path, data, outcome.fixed)
                 except ConcurrentEditError as e:

@@ -98,6 +98,7 @@ def discover(
     suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
     respect_gitignore: bool = True,
     extend_include: Iterable[str] = (),
+    follow_external_symlinks: bool = False,
 ) -> Discovered:
     out = Discovered()
     seen: set[str] = set()
@@ -124,6 +125,7 @@ def discover(
                 out.errors.append((raw, "not a regular file or directory"))
             continue
         root = raw
+        real_root = os.path.realpath(root) + os.sep
         ancestors_of: dict[str, list[str]] = {root: _repo_parents(root) + [root]}
         for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
             ancestors = ancestors_of.get(dirpath, [dirpath])
@@ -146,9 +148,15 @@ def discover(
                 if respect_gitignore and ignores.ignored(full, False, ancestors):
                     continue
                 if os.path.islink(full) and not os.path.exists(full):
-                    out.errors.append((full, "dangling symbolic link"))
+                    out.errors.append((os.path.normpath(full), "dangling symbolic link"))
                     continue
                 if not os.path.isfile(full):
                     continue  # e.g. a directory named x.py is listed under dirnames anyway
+                if (
+                    not follow_external_symlinks
+                    and os.path.islink(full)
+                    and not os.path.realpath(full).startswith(real_root)
+                ):
+                    continue  # a link out of the scanned tree: not ours to read or rewrite
                 add(full)
     return out
