@@ -141,3 +141,32 @@ def test_an_interrupted_fix_leaves_every_file_whole(tmp_path):
     assert proc.returncode == 130 and "interrupted" in err, (proc.returncode, err)
     assert 0 < states.count(fixed) < 400
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".advisor-tmp")]
+
+
+def crashing_job(job):
+    """Stands in for a parser segfault on one file (LibCST can crash on input we failed to guard)."""
+    if job[0].endswith("crash.py"):
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return _real_job(job)
+
+
+_real_job = None
+
+
+def test_a_crashing_worker_costs_only_its_own_file(tmp_path, monkeypatch):
+    import advisor.engine as engine
+
+    global _real_job
+    _real_job = engine._analyse_job
+    monkeypatch.setattr(engine, "_analyse_job", crashing_job)
+    paths = []
+    for i in range(20):
+        p = tmp_path / f"m{i:02}.py"
+        p.write_text(LINE)
+        paths.append(str(p))
+    crash = tmp_path / "crash.py"
+    crash.write_text(LINE)
+    paths.append(str(crash))
+    result = scan(paths, ScanOptions(select_rules(), "2.12", jobs=2))
+    assert [(e.path, e.message) for e in result.errors] == [(str(crash), "the parser crashed on this file; not analysed")]
+    assert len(result.findings) == 20
