@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from typing import Any
 
 from advisor import __version__
+from advisor.atomic import replace_file
 
 
 def options_key(rule_codes: list[str], target: str, min_version: str | None, extra: str = "") -> str:
@@ -24,21 +24,6 @@ def options_key(rule_codes: list[str], target: str, min_version: str | None, ext
 
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _atomic_write(path: str, text: str) -> None:
-    directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 class Cache:
@@ -89,8 +74,8 @@ class Cache:
                     f.write("# created by advisor\n*\n")
             live = {entry[2] for entry in self._index.values()}
             results = {k: v for k, v in self._results.items() if k in live}
-            _atomic_write(os.path.join(self.dir, "results.json"), json.dumps(results))
-            _atomic_write(os.path.join(self.dir, "index.json"), json.dumps(self._index))
+            replace_file(os.path.join(self.dir, "results.json"), json.dumps(results).encode())
+            replace_file(os.path.join(self.dir, "index.json"), json.dumps(self._index).encode())
         except OSError:
             self.usable = False  # read-only checkout: the run still succeeds, uncached
         self._dirty = False

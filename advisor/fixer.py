@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import difflib
 import os
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from advisor.analysis import SourceError, analyse_source, parse
+from advisor.atomic import replace_file
 from advisor.findings import Applicability, Finding
 from advisor.lazy import cst
 from advisor.rule import Rule
@@ -220,20 +220,4 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
     with open(path, "rb") as f:
         if f.read() != original:
             raise ConcurrentEditError("the file changed on disk while advisor was fixing it; left alone")
-    st = os.stat(path)
-    real = os.path.realpath(path)
-    directory = os.path.dirname(real) or "."
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(real)}.", suffix=".advisor-tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(new)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, st.st_mode & 0o7777)
-        os.replace(tmp, real)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True)
