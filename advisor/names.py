@@ -72,9 +72,6 @@ class NameResolver:
             return {f"{q}.{attr}" for q in base}
         return set()
 
-    def binds_anything(self, node: object) -> bool:
-        return bool(self.qualnames(node))
-
     def _lookup(self, scope: Scope, name: str) -> set[str]:
         if name in scope.globals:
             scope = self.module_scope

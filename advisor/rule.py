@@ -13,7 +13,6 @@ batched traversal. They must not import libcst at module level (use
 from __future__ import annotations
 
 import inspect
-import textwrap
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Sequence
 
@@ -195,7 +194,3 @@ def parse_version(text: str) -> tuple[int, int]:
         return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
     except ValueError:
         raise ValueError(f"not a torch version: {text!r} (expected e.g. 2.12)") from None
-
-
-def dedent(code: str) -> str:
-    return textwrap.dedent(code).lstrip("\n")

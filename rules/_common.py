@@ -96,17 +96,6 @@ def _module_alias(resolver: Any, base: Any, new_qualname: str) -> tuple[str, str
     return best
 
 
-def from_import_of(resolver: Any, node: Any) -> tuple[str, str] | None:
-    """(module, name) when `node` is a bare Name bound by `from module import name`."""
-    if not isinstance(node, cst.Name):
-        return None
-    for qual in resolver.qualnames(node):
-        if "." in qual and not qual.startswith("<"):
-            module, _, name = qual.rpartition(".")
-            return module, name
-    return None
-
-
 def calls_in(node: Any) -> Iterable[Any]:
     """Every Call node inside `node` (no scope awareness; for small bodies)."""
     found: list[Any] = []

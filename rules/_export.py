@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from advisor.lazy import cst
-
 from ._common import string_value
 
 SAVE = {"torch.export.save"}
@@ -45,7 +43,3 @@ class ExportUsage:
             self.loads.append(node)
         elif self.match(node.func, EXPORT):
             self.exports.append(node)
-
-
-def is_call(node) -> bool:
-    return isinstance(node, cst.Call)

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
 from advisor.rule import Example, Rule
 
 

@@ -6,7 +6,7 @@ from advisor.rule import Example
 
 from ._calls import CallRule
 
-from ._common import expr, get_arg, rewrite_reference
+from ._common import expr, rewrite_reference
 
 RANGE = {"torch.range"}
 
