@@ -59,7 +59,14 @@ class StreamCaptureQuery(Rule):
     fix = Applicability.UNSAFE
     validation = "stream_capture"
     triggers = ("is_current_stream_capturing",)
-    targets = (*_TARGETS, "is_current_stream_capturing")  # the bare name: patch.object(..., "name")
+    targets = tuple(_TARGETS)
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # A reference, or the bare name as a string next to a patcher (patch.object / setattr).
+        if refs.refers_to_any(_TARGETS):
+            return True
+        return "is_current_stream_capturing" in refs.qualnames and not refs.attributes.isdisjoint({"object", "setattr"})
 
     valid = [
         "import torch\ntorch.cuda.current_stream().is_capturing()",
