@@ -116,39 +116,12 @@ def _code(module: Any, node: Any) -> str:
     return module.code_for_node(node)
 
 
-class _Range:
-    __slots__ = ("start", "end")
-
-    def __init__(self, t: tuple[int, int, int, int]) -> None:
-        self.start = _Pos(t[0], t[1])
-        self.end = _Pos(t[2], t[3])
-
-
-class _Pos:
-    __slots__ = ("line", "column")
-
-    def __init__(self, line: int, column: int) -> None:
-        self.line, self.column = line, column
-
-
-class _Positions:
-    """node -> range, over the id-keyed table from advisor.positions."""
-
-    def __init__(self, table: dict[int, tuple[int, int, int, int]]) -> None:
-        self._table = table
-
-    def __getitem__(self, node: Any) -> _Range:
-        return _Range(self._table[id(node)])
-
-
-def _with_fix_range(rep: Report, positions: Any) -> dict:
+def _with_fix_range(rep: Report, positions: dict[int, tuple[int, int, int, int]]) -> dict:
+    """The report's data, plus the 1-based range its replacement covers (for SARIF fixes)."""
     data = dict(rep.data or {})
-    if rep.replacement is not None and rep.fix_node is not None:
-        r = positions[rep.fix_node]
-        data["fix_range"] = [r.start.line, r.start.column + 1, r.end.line, r.end.column + 1]
-    elif rep.replacement is not None:
-        r = positions[rep.node]
-        data["fix_range"] = [r.start.line, r.start.column + 1, r.end.line, r.end.column + 1]
+    if rep.replacement is not None:
+        sl, sc, el, ec = positions[id(rep.target_node)]
+        data["fix_range"] = [sl, sc + 1, el, ec + 1]
     return data
 
 
@@ -216,17 +189,17 @@ def analyse_source(
 
     from advisor.positions import compute_positions
 
-    positions = _Positions(compute_positions(module))
+    positions = compute_positions(module)  # id(node) -> (line, col, end line, end col), columns 0-based
     suppressions = Suppressions(text)
     seen: set[tuple[str, int, int]] = set()
     for rep in ctx.reports:
-        rng = positions[rep.node]
+        start_line, start_col, end_line, end_col = positions[id(rep.node)]
         rule = type(rep.rule)
-        key = (rule.code, rng.start.line, rng.start.column)
+        key = (rule.code, start_line, start_col)
         if key in seen:  # two visit paths reported the same node
             continue
         seen.add(key)
-        if suppressions.is_suppressed(rule.code, rng.start.line, rng.end.line):
+        if suppressions.is_suppressed(rule.code, start_line, end_line):
             result.suppressed += 1
             continue
         message = rep.message
@@ -245,10 +218,10 @@ def analyse_source(
             name=rule.name,
             severity=rule.severity.value,
             path=path,
-            line=rng.start.line,
-            column=rng.start.column + 1,
-            end_line=rng.end.line,
-            end_column=rng.end.column + 1,
+            line=start_line,
+            column=start_col + 1,
+            end_line=end_line,
+            end_column=end_col + 1,
             message=message,
             fix=None if applicability is Applicability.NONE else applicability.value,
             validation=rule.validation,
