@@ -20,6 +20,7 @@ from advisor.atomic import replace_file
 from advisor.findings import Applicability, Finding
 from advisor.lazy import cst
 from advisor.rule import Rule
+from advisor.walk import nodes_of
 
 MAX_PASSES = 8
 
@@ -60,15 +61,11 @@ def _overlaps(a: Finding, b: Finding) -> bool:
 def _from_imported_names(resolver: Any, node: Any) -> list[tuple[str, str, str | None]]:
     """(module, name, asname) of each `from` import a replaced node referred to."""
     out = []
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, n: Any) -> None:
-            for q in resolver.qualnames(n):
-                if "." in q and not q.startswith(("<", ".")):
-                    module, _, name = q.rpartition(".")
-                    out.append((module, name, n.value if n.value != name else None))
-
-    node.visit(Names())
+    for n in nodes_of(node, cst.Name):
+        for q in resolver.qualnames(n):
+            if "." in q and not q.startswith(("<", ".")):
+                module, _, name = q.rpartition(".")
+                out.append((module, name, n.value if n.value != name else None))
     return out
 
 

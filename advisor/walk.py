@@ -95,3 +95,22 @@ def walk(
         else:
             for fn in leave.get(f"{type(node).__name__}_{field}", ()):
                 fn(node)
+
+
+def nodes_of(root: Any, *types: type) -> list[Any]:
+    """Every node of `types` in `root`'s subtree, `root` included (order unspecified)."""
+    from libcst import CSTNode
+
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, types):
+            found.append(node)
+        for name in _fields(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, CSTNode):
+                stack.append(value)
+            elif type(value) in (list, tuple):
+                stack.extend(v for v in value if isinstance(v, CSTNode))
+    return found

@@ -6,6 +6,7 @@ from typing import Any, Iterable
 
 from advisor.lazy import cst
 from advisor.names import dotted_name
+from advisor.walk import nodes_of
 
 
 def get_arg(call: Any, keyword: str | None, position: int | None = None) -> Any:
@@ -98,14 +99,7 @@ def _module_alias(resolver: Any, base: Any, new_qualname: str) -> tuple[str, str
 
 def calls_in(node: Any) -> Iterable[Any]:
     """Every Call node inside `node` (no scope awareness; for small bodies)."""
-    found: list[Any] = []
-
-    class _Collect(cst.CSTVisitor):
-        def visit_Call(self, n: Any) -> None:
-            found.append(n)
-
-    node.visit(_Collect())
-    return found
+    return nodes_of(node, cst.Call)
 
 
 def with_comma(arg: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import ClassVar
 from advisor.findings import Applicability
 from advisor.lazy import cst
 from advisor.rule import Rule
+from advisor.walk import nodes_of
 
 from ._common import rewrite_reference
 
@@ -23,20 +24,6 @@ class Symbol:
     replacement: str | None = None  # qualified name, for a plain rename
     applicability: Applicability | None = None  # defaults to the rule's `fix`
     since: str | None = None  # replacement exists from this torch version
-
-
-def _references(node):
-    found = []
-
-    class V(cst.CSTVisitor):
-        def visit_Attribute(self, n) -> None:
-            found.append(n)
-
-        def visit_Name(self, n) -> None:
-            found.append(n)
-
-    node.visit(V())
-    return found
 
 
 class SymbolRule(Rule):
@@ -63,7 +50,7 @@ class SymbolRule(Rule):
         """`F.upsample = wrap(F.upsample)` patches the old API itself: renaming either side
         would patch or wrap a different function. Report such statements without a fix."""
         if any(self.match(t.target, self.symbols) for t in node.targets):
-            for ref in _references(node):
+            for ref in nodes_of(node, cst.Attribute, cst.Name):
                 self._no_fix.add(ref)
 
     def visit_AugAssign(self, node) -> None:

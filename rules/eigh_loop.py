@@ -3,6 +3,7 @@ from __future__ import annotations
 from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
 from advisor.rule import Example, Rule
+from advisor.walk import nodes_of
 
 from ._common import calls_in, literal_matrix_facts
 
@@ -10,14 +11,7 @@ EIGH = {"torch.linalg.eigh", "torch.linalg.eigvalsh"}
 
 
 def _names(node) -> set[str]:
-    out: set[str] = set()
-
-    class V(cst.CSTVisitor):
-        def visit_Name(self, n) -> None:
-            out.add(n.value)
-
-    node.visit(V())
-    return out
+    return {n.value for n in nodes_of(node, cst.Name)}
 
 
 class PerMatrixEighLoop(Rule):

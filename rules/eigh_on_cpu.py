@@ -5,8 +5,8 @@ from advisor.lazy import cst
 from advisor.rule import Example, Rule
 
 from ._common import get_arg, literal_matrix_facts, string_value
+from .eigh_loop import EIGH
 
-EIGH = {"torch.linalg.eigh", "torch.linalg.eigvalsh"}
 
 
 def _moves_to_cpu(node) -> bool:
