@@ -17,8 +17,12 @@ from advisor import __version__
 from advisor.atomic import replace_file
 
 
+# Bumped when the shape of a cached FileResult changes (2: ROCm markers).
+RESULT_FORMAT = 2
+
+
 def options_key(rule_codes: list[str], target: str, min_version: str | None, extra: str = "") -> str:
-    text = json.dumps([__version__, sorted(rule_codes), target, min_version, extra])
+    text = json.dumps([__version__, RESULT_FORMAT, sorted(rule_codes), target, min_version, extra])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

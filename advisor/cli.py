@@ -29,10 +29,9 @@ def _fail(message: str) -> "typer.Exit":
 
 
 def _split(values: Optional[List[str]]) -> list[str]:
-    out: list[str] = []
-    for v in values or []:
-        out.extend(x.strip() for x in v.split(",") if x.strip())
-    return out
+    from advisor.project import split_codes
+
+    return split_codes(values)
 
 
 def _version_callback(value: bool) -> None:
@@ -49,107 +48,37 @@ def _root(
 
 
 class _Setup:
-    """Options shared by scan and fix, resolved against config."""
+    """A `Project` whose errors end the command with exit 2, and whose scan shows a progress bar on a TTY."""
 
-    def __init__(self, paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config_path=None, baseline=None, extend_include=None):
-        from advisor.config import ConfigError, load_config
-        from advisor.discovery import DiscoveryError, discover
-        from advisor.registry import RuleSelectionError, select_rules
-        from advisor.versions import resolve_target
+    def __init__(self, paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config_path=None, baseline=None, extend_include=None, device=None):
+        from advisor.project import Project, ProjectError
 
-        paths = paths or ["."]
         try:
-            self.config = load_config(paths, config_path)
-        except ConfigError as e:
+            self.project = Project(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude,
+                                   config_path, baseline, extend_include, device)
+        except ProjectError as e:
             raise _fail(str(e))
-        cfg = self.config
-        try:
-            self.target, self.min_version, self.target_source = resolve_target(
-                target_version or cfg.target_version, cfg.project_root
-            )
-        except ValueError as e:
-            raise _fail(str(e))
-        try:
-            rules = select_rules(_split(select) or cfg.select or None, _split(ignore) + cfg.ignore)
-        except RuleSelectionError as e:
-            raise _fail(str(e))
-        from advisor.rule import parse_version
 
-        tgt = parse_version(self.target)
-        self.rules = [r for r in rules if parse_version(r.since) <= tgt]
-        try:
-            found = discover(
-                paths,
-                exclude=[*cfg.exclude, *cfg.extend_exclude, *_split(exclude)],
-                extend_include=[*cfg.extend_include, *_split(extend_include)],
-            )
-        except DiscoveryError as e:
-            raise _fail(str(e))
-        self.files = found.files
-        self.selected_dynamic = True
-        self.discovery_errors = found.errors
-        if no_cache or os.environ.get("ADVISOR_NO_CACHE"):
-            self.cache_dir = None
-        else:
-            self.cache_dir = cache_dir or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(cfg.project_root, ".advisor_cache")
-        self.jobs = jobs
-        self.baseline_path = baseline
-
-    def add_report_rules(self, ignored: list[str]) -> None:
-        """The report lists dynamic torch access (ADV900) under "could not be analysed"."""
-        from advisor.registry import rule_by_code
-
-        codes = {r.code for r in self.rules}
-        self.selected_dynamic = "ADV900" in codes
-        if not self.selected_dynamic and not any("ADV900".startswith(i.upper()) for i in ignored):
-            self.rules.append(rule_by_code("ADV900"))
+    def __getattr__(self, name):  # config, target, rules, files, ... live on the Project
+        return getattr(self.project, name)
 
     def scan(self):
-        from advisor.engine import scan
-        from advisor.findings import FileError, FileResult
+        from advisor.project import ProjectError
 
-        options = self.scan_options()
-        if len(self.files) >= PROGRESS_MIN_FILES and sys.stderr.isatty():
+        project = self.project
+        if len(project.files) >= PROGRESS_MIN_FILES and sys.stderr.isatty():
             from rich.console import Console
             from rich.progress import Progress
 
             with Progress(console=Console(stderr=True), transient=True) as bar:
                 task = bar.add_task("advisor", total=None)
-                options.progress = lambda done, total: bar.update(task, completed=done, total=total)
-                result = scan(self.files, options)
+                result = project.scan(lambda done, total: bar.update(task, completed=done, total=total))
         else:
-            result = scan(self.files, options)
-        for path, reason in self.discovery_errors:
-            result.results.append(FileResult(path, errors=[FileError(path, reason)]))
-        from advisor.baseline import apply_baseline, find_baseline
-
-        path = self.baseline_path or find_baseline(self.config.project_root)
-        if path:
-            try:
-                apply_baseline(result, path, self.config.project_root)
-            except ValueError as e:
-                raise _fail(str(e))
-        return result
-
-    def fails(self, result) -> bool:
-        """Findings at or above `fail-on`, or files that could not be analysed, fail the run."""
-        from advisor.findings import Severity
-
-        floor = Severity(self.config.fail_on).rank
-        return bool(result.errors) or any(Severity(f.severity).rank >= floor for f in result.findings)
-
-    def scan_options(self):
-        from advisor.engine import ScanOptions
-
-        return ScanOptions(
-            self.rules,
-            self.target,
-            self.min_version,
-            cache_dir=self.cache_dir,
-            jobs=self.jobs,
-            per_file_ignores=self.config.per_file_ignores,
-            project_root=self.config.project_root,
-        )
+            result = project.scan()
+        try:
+            return project.finish(result)
+        except ProjectError as e:
+            raise _fail(str(e))
 
 
 _PATHS = typer.Argument(None, help="Files or directories (default: the current directory).")
@@ -161,6 +90,7 @@ _NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cac
 _JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
 _EXCLUDE = typer.Option(None, "--exclude", help="Glob patterns of paths to skip (added to config).")
 _EXTEND_INCLUDE = typer.Option(None, "--extend-include", help="Glob patterns of extra files to scan as Python (e.g. '*.pyw').")
+_DEVICE = typer.Option(None, "--device", help="rocm, cuda, xpu or cpu: the device the code targets (default: detected from ROCm markers).")
 _CONFIG = typer.Option(None, "--config", help="pyproject.toml to read [tool.advisor] from (default: found from the paths upwards).")
 FORMATS = ("text", "json", "sarif", "github", "junit")
 PROGRESS_MIN_FILES = 200  # a progress bar only for runs long enough to need one
@@ -185,18 +115,20 @@ def scan(
     config: Optional[str] = _CONFIG,
     baseline: Optional[str] = typer.Option(None, "--baseline", help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present)."),
     write_baseline: Optional[str] = typer.Option(None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."),
+    device: Optional[str] = _DEVICE,
 ) -> None:
     """Report every place the PyTorch upgrade touches."""
     if format not in FORMATS:
         raise _fail(f"unknown --format {format!r} (expected {', '.join(FORMATS)})")
-    setup = _Setup(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config, baseline, extend_include)
+    setup = _Setup(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config, baseline, extend_include, device)
     if report:
         setup.add_report_rules(_split(ignore))
     result = setup.scan()
     if report:
         from advisor.report import write_report
 
-        meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report}
+        meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
+                "device": setup.device_context.to_json()}
         write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
         typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
         # The dynamic-access notes belong to the report, not to the exit status or the listing.
@@ -207,7 +139,7 @@ def scan(
         if format == "json":
             from advisor.output import json_format
 
-            json_format.render(result, stream, target=setup.target, target_source=setup.target_source)
+            json_format.render(result, stream, target=setup.target, target_source=setup.target_source, device=setup.device_context)
         elif format == "sarif":
             from advisor.output import sarif
 
@@ -225,6 +157,7 @@ def scan(
 
             colour = stream is sys.stdout and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
             note = f"Target torch {setup.target} ({setup.target_source})."
+            note += "\n" + setup.device_context.summary()
             text.render(result, stream, colour=colour, target_note=note, statistics=statistics)
     finally:
         if output:
@@ -260,6 +193,8 @@ def fix(
     from advisor.prefilter import Prefilter
 
     setup = _Setup(paths, select, ignore, target_version, None, True, None, exclude, config, None, extend_include)
+    # Device-specific rules (ADV8xx) offer no fixes and need the whole project to scope them: `scan` reports them.
+    setup.project.rules = [r for r in setup.rules if r.device is None]
     unsafe = setup.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     prefilter = Prefilter(setup.rules)
     options = setup.scan_options()

@@ -36,6 +36,7 @@ class Config:
     target_version: str | None = None
     unsafe_fixes: bool = False
     fail_on: str = "info"
+    device: str | None = None  # rocm | cuda | xpu | cpu: overrides ROCm detection (advisor.device)
 
 
 def _str_list(key: str, value: Any) -> list[str]:
@@ -101,6 +102,12 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
             if value not in SEVERITIES:
                 raise ConfigError(f"{where}: expected one of {', '.join(SEVERITIES)}, got {value!r}")
             cfg.fail_on = value
+        elif key == "device":
+            from advisor.device import DEVICES
+
+            if value not in DEVICES:
+                raise ConfigError(f"{where}: expected one of {', '.join(DEVICES)}, got {value!r}")
+            cfg.device = value
         else:
             raise ConfigError(f"{where}: unknown key")
     return cfg

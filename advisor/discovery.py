@@ -28,6 +28,7 @@ class DiscoveryError(ValueError):
 @dataclass
 class Discovered:
     files: list[str] = field(default_factory=list)
+    text_files: list[str] = field(default_factory=list)  # Dockerfiles, shell scripts, .env (advisor.textfiles)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
 
 
@@ -106,17 +107,20 @@ def discover(
     include = list(extend_include)  # extra globs, e.g. "*.pyw"
     ignores = _GitIgnores()
 
-    def add(p: str) -> None:
+    from advisor.textfiles import is_shell_script, is_text_file
+
+    def add(p: str, explicit: bool = False) -> None:
         key = os.path.realpath(p)
         if key not in seen:
             seen.add(key)
-            out.files.append(os.path.normpath(p))
+            text = is_text_file(p) or (explicit and is_shell_script(p))
+            (out.text_files if text else out.files).append(os.path.normpath(p))
 
     for raw in paths:
         if not os.path.lexists(raw):
             raise DiscoveryError(f"path does not exist: {raw}")
         if os.path.isfile(raw):
-            add(raw)  # explicit files are always taken
+            add(raw, explicit=True)  # explicit files are always taken
             continue
         if not os.path.isdir(raw):
             if os.path.islink(raw):
@@ -141,7 +145,7 @@ def discover(
             dirnames[:] = keep
             for name in sorted(filenames):
                 full = os.path.join(dirpath, name)
-                if not name.endswith(suffixes) and not _excluded(full, include):
+                if not name.endswith(suffixes) and not _excluded(full, include) and not is_text_file(name):
                     continue
                 if _excluded(full, exclude):
                     continue

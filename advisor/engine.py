@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from advisor.cache import Cache, content_hash, options_key
+from advisor.device import find_markers
 from advisor.findings import FileError, FileResult, Finding
 from advisor.prefilter import Prefilter
 from advisor.rule import Rule
@@ -90,6 +91,7 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
     done: dict[str, FileResult] = {}
     jobs: list[tuple[str, bytes, tuple[str, ...], str, str | None]] = []
     digests: dict[str, str] = {}
+    markers: dict[str, list] = {}
 
     for path in paths:
         try:
@@ -118,9 +120,10 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
                 done[path] = FileResult.from_dict(path, cached)
                 out.files_cached += 1
                 continue
+        markers[path] = find_markers(data)
         candidates = options.rules_for(path, prefilter.candidates(data))
         if not candidates:
-            done[path] = FileResult(path)
+            done[path] = FileResult(path, markers=markers[path])
             if cache is not None:
                 cache.put(digest, done[path].to_dict())
             continue
@@ -133,9 +136,10 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
         if options.progress is not None:
             options.progress(count, len(jobs))
         result = FileResult.from_dict(path, data)
+        result.markers = markers[path]
         done[path] = result
         if cache is not None and not result.errors:
-            cache.put(digests[path], data)
+            cache.put(digests[path], result.to_dict())
     if cache is not None:
         cache.flush()
     out.results = [done[p] for p in sorted(done)]

@@ -98,12 +98,14 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     suppressed: int = 0
+    markers: list[list] = field(default_factory=list)  # [[ROCm marker text, line], ...] (advisor.device)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "findings": [f.to_dict() for f in self.findings],
             "errors": [e.message for e in self.errors],
             "suppressed": self.suppressed,
+            "markers": self.markers,
         }
 
     @classmethod
@@ -113,4 +115,5 @@ class FileResult:
             findings=[Finding(**{**f, "path": path}) for f in data["findings"]],
             errors=[FileError(path, m) for m in data["errors"]],
             suppressed=data.get("suppressed", 0),
+            markers=data.get("markers", []),
         )

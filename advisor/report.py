@@ -36,6 +36,27 @@ GROUPS = (
     ("advice", "Advice", "No automatic fix: read the advice, then run the paired validation script."),
 )
 DYNAMIC_RULE = "ADV900"
+ROCM_CHECK = "rocm_runtime"
+
+# What a ROCm project gets on upgrade with no code change (rocm-2.12-facts.md §4-§6): listed
+# in every ROCm report, so a project with zero findings still learns what to re-measure.
+ROCM_SILENT_CHANGES = (
+    {"what": "FlexAttention forward defaults",
+     "detail": "fp16/bf16 forward configs go from 1 to 2 pipeline stages on every ROCm GPU (tuned on MI350X only; 2.13 makes them per-architecture).",
+     "measure": "forward time and numerics with the default vs kernel_options={\"num_stages\": 1}"},
+    {"what": "kpack defaults",
+     "detail": "ROCm Inductor configs default to kpack=1 (was 2); FlexAttention uses 1 on gfx942 and 2 elsewhere; GEMM autotuning tries both.",
+     "measure": "compiled GEMM / attention throughput; Triton kpack warnings on gfx950"},
+    {"what": "AMD-SMI device index mapping",
+     "detail": "torch.cuda.temperature/utilization/power_draw/clock_rate/memory_usage translate HIP indices to AMD-SMI indices.",
+     "measure": "readings per GPU against the HIP-ID column of `amd-smi monitor`"},
+    {"what": "C++/HIP extension architectures",
+     "detail": "with PYTORCH_ROCM_ARCH unset, extensions build for the visible GPUs (none on a GPU-less build host) instead of torch's own arch list.",
+     "measure": "what _get_rocm_arch_flags() returns in your build image"},
+    {"what": "-std=c++20 for extensions",
+     "detail": "extension compile flags moved from -std=c++17 to -std=c++20 on all platforms.",
+     "measure": "a clean rebuild of every C++/HIP extension"},
+)
 
 
 def _group(f: Finding) -> str:
@@ -67,7 +88,10 @@ def md_code(text: Any) -> str:
 def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None) -> dict:
     from advisor.registry import rule_by_code
 
+    from advisor.textfiles import is_text_file
+
     results = results or {}
+    device = meta.get("device") or {"rocm": False, "source": "not recorded", "markers": []}
     by_check = {c["name"]: c for c in results.get("checks", [])}
     real = [f for f in findings if f.rule != DYNAMIC_RULE]
     dynamic = [f for f in findings if f.rule == DYNAMIC_RULE]
@@ -85,12 +109,16 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
             }
         )
     checks = Counter(f.validation for f in real if f.validation)
+    if device["rocm"]:
+        checks.setdefault(ROCM_CHECK, 0)
+    for i in items:
+        i["text_file"] = is_text_file(i["f"].path)
     families = Counter(f.rule[:4] for f in real)
     return {
         "version": __version__,
         "meta": meta,
         "groups": [
-            {"key": key, "title": title, "intro": intro, "entries": [i for i in items if i["group"] == key]}
+            {"key": key, "title": title, "intro": intro, "entries": [i for i in items if i["group"] == key and not i["text_file"]]}
             for key, title, intro in GROUPS
         ],
         "total": len(real),
@@ -107,6 +135,9 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
         "dynamic": dynamic,
         "results": results,
         "rules": sorted({f.rule for f in findings}),
+        "device": device,
+        "text_entries": [i for i in items if i["text_file"]],
+        "silent_changes": ROCM_SILENT_CHANGES if device["rocm"] else (),
     }
 
 
@@ -139,7 +170,8 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
         rule = rule_by_code(code)
         with open(os.path.join(directory, "rules", f"{code}.md"), "w", encoding="utf-8") as f:
             f.write(f"# {code} {rule.name}\n\n```text\n{rule.doc()}\n```\n")
-    written = write_scripts(directory, findings)
+    checks = sorted({f.validation for f in findings if f.validation} | ({ROCM_CHECK} if (meta.get("device") or {}).get("rocm") else set()))
+    written = write_scripts(directory, findings, checks)
     render(directory)
     return written
 

@@ -89,6 +89,11 @@ class Rule:
     attribute_targets: ClassVar[tuple[str, ...]] = ()
     # Only report in files that import torch (or a torch submodule) at all.
     requires_torch_import: ClassVar[bool] = False
+    # "rocm": report only in code that targets ROCm (see advisor.device); None: everywhere.
+    device: ClassVar[str | None] = None
+    # Drop this rule's findings when any scanned file mentions one of these markers
+    # (e.g. ADV807 is moot once PYTORCH_ROCM_ARCH is set anywhere in the project).
+    unless_project_mentions: ClassVar[tuple[str, ...]] = ()
     # Off unless selected explicitly (by code or a prefix naming it, e.g. ADV9), or needed by --report.
     default_enabled: ClassVar[bool] = True
     valid: ClassVar[list[str]] = []
@@ -122,6 +127,7 @@ class Rule:
             "removed_in": cls.removed_in,
             "fix": cls.fix.value,
             "validation": cls.validation,
+            "device": cls.device,
             "summary": cls.summary(),
         }
 
@@ -131,6 +137,15 @@ class Rule:
         if not cls.targets and not cls.attribute_targets:
             return True
         return refs.refers_to_any(cls.targets) or not refs.attributes.isdisjoint(cls.attribute_targets)
+
+    @classmethod
+    def check_env(cls, assignments: Sequence[tuple[int, int, str, str]]) -> Iterable[tuple[int, int, str, str]]:
+        """Findings in a Dockerfile / shell script / .env file (advisor.textfiles).
+
+        `assignments` are (line, column, variable, value) of allocator-config
+        variables; yield (line, column, variable, message). Most rules read only Python.
+        """
+        return ()
 
     # -- visitor protocol (libcst.BatchableCSTVisitor, duck-typed) ---------
 

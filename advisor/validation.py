@@ -27,6 +27,7 @@ CHECKS = (
     "compiled_numerics",
     "profiler_events",
     "amp_migration",
+    "rocm_runtime",
 )
 DEFAULT_SHAPES = [[8, 16], [2, 64]]
 DEFAULT_DTYPES = ["float32", "float64"]

@@ -97,7 +97,7 @@ def test_replacement_exists(qualname):
 
 
 def test_every_rule_is_covered_by_a_truth_check():
-    covered = set(REPLACEMENTS) | set(WARNINGS) | set(NO_WARNING) | set(SOURCE_FACTS) | set(REMOVED)
+    covered = set(REPLACEMENTS) | set(WARNINGS) | set(NO_WARNING) | set(SOURCE_FACTS) | set(REMOVED) | set(HEADER_FACTS)
     covered |= {c for c, r in RULES.items() if getattr(r, "row", None) is not None}
     assert set(RULES) <= covered, sorted(set(RULES) - covered)
 
@@ -257,7 +257,48 @@ SOURCE_FACTS = {
     "ADV741": ("torch.nn.parallel.DistributedDataParallel.__init__", "forward_sync_buffers"),
     "ADV743": ("torch.Tensor.requires_grad", "if gradients need to be computed"),
     "ADV744": ("torch.utils.data.default_collate", "collate"),
+    # ROCm (rocm-2.12-facts.md; the 2.13 code read here is identical to 2.12 in these places)
+    "ADV804": ("torch.distributed._symmetric_memory.is_nvshmem_available", "rocSHMEM"),
+    "ADV805": ("torch.sparse.semi_structured.to_sparse_semi_structured", "_FORCE_CUTLASS"),
+    "ADV806": ("torch._inductor.kernel.flex.flex_attention.flex_attention", 'for attrib in ["kpack", "matrix_instr_nonkdim", "waves_per_eu"]'),
+    "ADV807": ("torch.utils.cpp_extension._get_rocm_arch_flags", "all archs for visible cards"),
+    "ADV808": ("torch.cuda._get_amdsmi_device_index_from_hip_index", "hip_id"),
 }
+
+# C++ facts, read from the headers shipped in the wheel.
+HEADER_FACTS = {
+    "ADV801": ("c10/cuda/CUDAAllocatorConfig.h", ["ROCM_VERSION < 70000", "expandable_segments not supported"]),
+    "ADV802": ("c10/cuda/CUDAAllocatorConfig.h", ["max_split_size"]),
+    "ADV803": ("c10/cuda/CUDAAllocatorConfig.h", ["PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF", "PYTORCH_ALLOC_CONF"]),
+}
+
+
+@pytest.mark.parametrize("code", sorted(HEADER_FACTS))
+def test_header_facts(code):
+    import os
+
+    header, texts = HEADER_FACTS[code]
+    with open(os.path.join(os.path.dirname(torch.__file__), "include", header), encoding="utf-8") as f:
+        src = f.read()
+    for text in texts:
+        assert text in src, text
+
+
+def test_cuda_alloc_conf_is_read_before_the_hip_one():
+    """ADV803: the first variable set wins, CUDA before HIP before the generic one."""
+    import os
+
+    with open(os.path.join(os.path.dirname(torch.__file__), "include", "c10/cuda/CUDAAllocatorConfig.h"), encoding="utf-8") as f:
+        src = f.read()
+    assert src.index('"PYTORCH_CUDA_ALLOC_CONF"') < src.index('"PYTORCH_HIP_ALLOC_CONF"') < src.index('"PYTORCH_ALLOC_CONF"')
+
+
+def test_rocm_extension_archs_are_empty_without_a_visible_gpu(monkeypatch):
+    """ADV807: with PYTORCH_ROCM_ARCH unset and no GPU, the arch flag is empty."""
+    from torch.utils.cpp_extension import _get_rocm_arch_flags
+
+    monkeypatch.delenv("PYTORCH_ROCM_ARCH", raising=False)
+    assert _get_rocm_arch_flags([]) == ["--offload-arch=", "-fno-gpu-rdc"]
 
 
 def test_require_grad_is_not_a_tensor_attribute():

@@ -212,3 +212,59 @@ def test_validate_runs_scripts_and_updates_the_report(report_dir):
 def test_validate_rejects_a_non_report_directory(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "advisor", "validate", str(tmp_path)], capture_output=True, text=True)
     assert proc.returncode == 2 and "findings.json" in proc.stderr
+
+
+# -- rocm_runtime: SKIPs off ROCm; its ROCm branches are exercised by faking only torch.version.hip --
+
+
+def test_rocm_runtime_skips_every_check_off_rocm(all_scripts):
+    m = _load(all_scripts, "rocm_runtime")
+    assert torch.version.hip is None
+    assert m.main(m.CHECKS, argv=[]) == 0
+    assert {r["status"] for r in m.RESULTS} == {"SKIP"}
+    assert all("not a ROCm build" in r["detail"] for r in m.RESULTS)
+
+
+def test_rocm_runtime_on_a_gpuless_rocm_build_host(all_scripts, monkeypatch):
+    """A ROCm wheel on a build host with no GPU: the real `_get_rocm_arch_flags` picks no architecture."""
+    m = _load(all_scripts, "rocm_runtime")
+    monkeypatch.setattr(torch.version, "hip", "7.0.51831")
+    monkeypatch.delenv("PYTORCH_ROCM_ARCH", raising=False)
+    assert m.main(m.CHECKS, argv=[]) == 1
+    by_name = {r["name"]: r for r in m.RESULTS}
+    assert by_name["extension_arch_flags"]["status"] == "FAIL"
+    assert "--offload-arch= " in by_name["extension_arch_flags"]["detail"]
+    assert by_name["rocm_build"]["status"] == "SKIP" and "no visible AMD GPU" in by_name["rocm_build"]["detail"]
+
+    monkeypatch.setenv("PYTORCH_ROCM_ARCH", "gfx942;gfx950")
+    assert m.main(m.CHECKS, argv=[]) == 0
+    by_name = {r["name"]: r for r in m.RESULTS}
+    assert by_name["extension_arch_flags"]["status"] == "PASS"
+    assert "gfx942, gfx950" in by_name["extension_arch_flags"]["detail"]
+
+
+def test_rocm_runtime_reads_expandable_segment_runs(all_scripts):
+    m = _load(all_scripts, "rocm_runtime")
+    ok = 'ADVISOR-RESULT {"warned": false, "readback_ok": true, "reserved_mb": 64, "allocated_mb": 8, "segments": 3}'
+    assert m.classify_expandable("PYTORCH_HIP_ALLOC_CONF", "expandable_segments:True", 0, ok, "")[0] == "PASS"
+    warned = ok.replace('"warned": false', '"warned": true')
+    status, detail = m.classify_expandable("PYTORCH_HIP_ALLOC_CONF", "expandable_segments:True", 0, warned, "")
+    assert status == "SKIP" and "ignores it" in detail
+    # The C++ warning may go to stderr instead of Python's warnings.
+    status, _ = m.classify_expandable("V", "x", 0, ok, "[W] expandable_segments not supported on this platform")
+    assert status == "SKIP"
+    corrupt = ok.replace('"readback_ok": true', '"readback_ok": false')
+    assert m.classify_expandable("V", "x", 0, corrupt, "")[0] == "FAIL"
+    assert m.classify_expandable("V", "x", -11, "", "Segmentation fault")[0] == "FAIL"
+
+
+def test_rocm_runtime_child_script_is_valid_python(all_scripts):
+    m = _load(all_scripts, "rocm_runtime")
+    compile(m.CHILD, "child", "exec")
+
+
+def test_rocm_runtime_flex_numerics_tolerance(all_scripts):
+    m = _load(all_scripts, "rocm_runtime")
+    a = torch.randn(2, 4, 8, 16).to(torch.bfloat16)
+    assert m.compare_outputs(a, a.clone(), "bfloat16") == (0.0, True)
+    assert m.compare_outputs(a, a + 0.5, "bfloat16")[1] is False

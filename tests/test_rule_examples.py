@@ -7,6 +7,8 @@ import ast
 import pytest
 
 from advisor.analysis import analyse
+from advisor.device import apply_scope, find_markers
+from advisor.engine import ScanResult
 from advisor.fixer import fix_bytes
 from advisor.prefilter import Prefilter
 from advisor.registry import all_rules
@@ -27,8 +29,11 @@ def _iter_cases(kind):
 
 
 def _findings(rule, code, target=NEWEST):
+    """The rule's findings on `code` as a one-file project (device scoping included, as in a scan)."""
     result, _ = analyse(code.encode(), "example.py", [rule], target)
     assert not result.errors, result.errors
+    result.markers = find_markers(code.encode())
+    apply_scope(ScanResult(results=[result]), override=None)
     return [f for f in result.findings if f.rule == rule.code]
 
 

@@ -10,9 +10,9 @@ from advisor import __version__
 from advisor.engine import ScanResult
 
 
-def as_dict(result: ScanResult, target: str, target_source: str) -> dict[str, Any]:
+def as_dict(result: ScanResult, target: str, target_source: str, device: Any = None) -> dict[str, Any]:
     findings = result.findings
-    return {
+    out = {
         "version": __version__,
         "target_version": target,
         "target_source": target_source,
@@ -32,8 +32,11 @@ def as_dict(result: ScanResult, target: str, target_source: str) -> dict[str, An
             },
         },
     }
+    if device is not None:
+        out["device"] = device.to_json()
+    return out
 
 
-def render(result: ScanResult, stream: TextIO, *, target: str, target_source: str) -> None:
-    json.dump(as_dict(result, target, target_source), stream, indent=2)
+def render(result: ScanResult, stream: TextIO, *, target: str, target_source: str, device: Any = None) -> None:
+    json.dump(as_dict(result, target, target_source, device), stream, indent=2)
     stream.write("\n")
