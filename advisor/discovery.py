@@ -18,6 +18,8 @@ SKIP_DIRS = {
     ".pytest_cache", ".ruff_cache", ".advisor_cache", "node_modules", "build", "dist",
     "site-packages", ".eggs",
 }
+# Written into every report directory (advisor.report) so later scans skip it.
+REPORT_MARKER = ".advisor-report"
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
 
@@ -138,6 +140,8 @@ def discover(
                 full = os.path.join(dirpath, d)
                 if d in SKIP_DIRS or d.endswith(".egg-info") or _excluded(full, exclude):
                     continue
+                if os.path.exists(os.path.join(full, REPORT_MARKER)):
+                    continue  # our own report: its validation scripts call the APIs the rules look for
                 if respect_gitignore and ignores.ignored(full, True, ancestors):
                     continue
                 ancestors_of[full] = ancestors + [full]

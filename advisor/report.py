@@ -163,7 +163,11 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
     from advisor.registry import rule_by_code
     from advisor.validation import write_scripts
 
+    from advisor.discovery import REPORT_MARKER
+
     os.makedirs(os.path.join(directory, "rules"), exist_ok=True)
+    with open(os.path.join(directory, REPORT_MARKER), "w", encoding="utf-8") as f:
+        f.write("Written by torch-upgrade-advisor: `advisor scan` skips this directory.\n")
     with open(os.path.join(directory, "findings.json"), "w", encoding="utf-8") as f:
         json.dump({"meta": meta, "findings": [x.to_dict() for x in findings], "errors": errors}, f, indent=1)
     for code in sorted({f.rule for f in findings}):

@@ -268,3 +268,14 @@ def test_rocm_runtime_flex_numerics_tolerance(all_scripts):
     a = torch.randn(2, 4, 8, 16).to(torch.bfloat16)
     assert m.compare_outputs(a, a.clone(), "bfloat16") == (0.0, True)
     assert m.compare_outputs(a, a + 0.5, "bfloat16")[1] is False
+
+
+def test_a_later_scan_skips_the_report_directory(tmp_path):
+    (tmp_path / "m.py").write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\n")
+    first = subprocess.run([sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--report", "rep", "--format", "json"],
+                           cwd=tmp_path, capture_output=True, text=True)
+    assert (tmp_path / "rep" / "validation" / "stream_capture.py").exists()
+    again = subprocess.run([sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--format", "json"],
+                           cwd=tmp_path, capture_output=True, text=True)
+    assert json.loads(again.stdout)["findings"] == json.loads(first.stdout)["findings"]
+    assert all(not f["path"].startswith("rep") for f in json.loads(again.stdout)["findings"])
