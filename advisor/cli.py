@@ -347,6 +347,53 @@ def clean(cache_dir: Optional[str] = _CACHE_DIR) -> None:
     typer.echo(f"removed {root}" if clean_cache(root) else f"no cache at {root}")
 
 
+@app.command()
+def audit(
+    manifest: str = typer.Argument(..., help="TOML ([[repo]] path/name/owner/tags) or text (one path per line) list of checkouts."),
+    out: str = typer.Option("advisor-audit", "--out", help="Directory for audit.json, audit.md, audit.html and per-repository reports."),
+    executor: str = typer.Option("local", "--executor", help="local (a process pool here) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --executor dask)."),
+    jobs: Optional[int] = _JOBS,
+    target_version: Optional[str] = typer.Option(None, "--target-version", help="Override every repository's own target."),
+    no_cache: bool = _NO_CACHE,
+) -> None:
+    """Scan many repositories (each with its own config and target) into one upgrade dashboard."""
+    from advisor.audit import AuditError, DaskExecutor, LocalExecutor, read_manifest, run_audit, write_dashboard
+
+    try:
+        repos = read_manifest(manifest)
+        if executor == "local":
+            pool = LocalExecutor(jobs)
+        elif executor == "dask":
+            pool = DaskExecutor(scheduler)
+            typer.echo(f"advisor: Dask dashboard: {pool.dashboard}", err=True)
+        else:
+            raise AuditError(f"unknown --executor {executor!r} (expected local or dask)")
+    except AuditError as e:
+        raise _fail(str(e))
+    options = {"out": os.path.abspath(out), "target_version": target_version, "no_cache": no_cache}
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("repositories", total=len(repos))
+            result = run_audit(repos, pool, options, lambda done, total, name: bar.update(task, completed=done, description=name))
+    else:
+        result = run_audit(repos, pool, options)
+    write_dashboard(out, result)
+    t, run = result["totals"], result["run"]
+    typer.echo(
+        f"Audited {t['repositories']} repositories ({run['files']} files) in {run['seconds']:.1f} s: {t['blocked']} blocked, "
+        f"{t['failed']} failed, {t['findings']} findings, {100 * t['auto_fixable_share']:.0f}% auto-fixable. "
+        f"Dashboard: {os.path.join(out, 'audit.html')}"
+    )
+    for r in result["repositories"]:
+        if r["status"] == "failed":
+            typer.echo(f"{r['name']}: error: {r['error']}", err=True)
+    raise typer.Exit(1 if t["failed"] or any(r["errors"] for r in result["repositories"]) else 0)
+
+
 def main() -> None:
     try:
         app(prog_name="advisor")
