@@ -23,8 +23,16 @@ class References:
     def __init__(self) -> None:
         self.qualnames: set[str] = set()  # resolved dotted references and string constants
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
+        self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
         self.imports: set[str] = set()  # every imported module/symbol
         self.max_depth = 0  # deepest expression nesting
+
+    def identifiers(self) -> set[str]:
+        """Every name, keyword and attribute identifier."""
+        return self.names | self.attributes
+
+    def has_string_containing(self, fragment: str) -> bool:
+        return any(fragment in q for q in self.qualnames)
 
     def refers_to_any(self, targets: Iterable[str]) -> bool:
         for t in targets:
@@ -87,12 +95,16 @@ def collect(tree: ast.AST, depth_limit: int) -> References:
             chain = _chain(node)
             if chain is not None:  # a plain dotted name: nothing below it but its own parts
                 chains.append(chain)
+                refs.names.add(chain[0])
                 refs.attributes.update(chain[1:])
                 refs.max_depth = max(refs.max_depth, d + len(chain))
                 continue
         elif isinstance(node, ast.Name):
             chains.append([node.id])
+            refs.names.add(node.id)
             continue
+        elif isinstance(node, ast.keyword) and node.arg:
+            refs.names.add(node.arg)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if len(node.value) < 200:
                 refs.qualnames.add(node.value)

@@ -36,9 +36,12 @@ _ASSIGN = re.compile(r"(?:^|(?<=[\s;&|(]))" + _VAR + r"=" + _VALUE)
 _ENV_SPACE = re.compile(r"^\s*ENV\s+" + _VAR + r"\s+" + _VALUE)
 
 
+# One regex for all patterns: discovery asks this of every file name in the tree.
+_TEXT_NAME = re.compile("|".join(fnmatch.translate(p) for p in TEXT_FILE_PATTERNS))
+
+
 def is_text_file(path: str) -> bool:
-    name = os.path.basename(path)
-    return any(fnmatch.fnmatchcase(name, p) for p in TEXT_FILE_PATTERNS)
+    return _TEXT_NAME.match(os.path.basename(path)) is not None
 
 
 def is_shell_script(path: str) -> bool:

@@ -18,7 +18,7 @@ from advisor.walk import nodes_of
 ROCM, NOT_ROCM = "rocm", "not-rocm"
 HIP_TRIGGERS = ("hip", "_is_hip", "is_hip", "is_rocm", "_is_rocm", "IS_ROCM", "IS_HIP", "TEST_WITH_ROCM", "skipIfRocm")
 # Identifiers whose truth means "this is ROCm": is_hip, _is_hip, IS_ROCM, TEST_WITH_ROCM, on_rocm, ...
-_HIP_IDENT = re.compile(r"^_?(?:is_|on_|use_|test_with_|with_)?(?:hip|rocm)$", re.IGNORECASE)
+HIP_IDENT = re.compile(r"^_?(?:is_|on_|use_|test_with_|with_)?(?:hip|rocm)$", re.IGNORECASE)
 VERIFY = "verify with the `rocm_runtime` validation script"
 
 
@@ -59,7 +59,7 @@ def polarity(rule: Rule, test: Any) -> str | None:
         if rule.match(test, ("torch.version.cuda",)):
             return NOT_ROCM
     ident = _last_identifier(test)
-    if ident is not None and _HIP_IDENT.match(ident):
+    if ident is not None and HIP_IDENT.match(ident):
         return ROCM
     return None
 

@@ -68,6 +68,10 @@ class RocmBothAllocConfs(Rule):
     ]
 
     @classmethod
+    def may_match(cls, refs) -> bool:
+        return HIP_VAR in refs.qualnames or HIP_VAR in refs.names
+
+    @classmethod
     def check_env(cls, assignments):
         # A Dockerfile or script has no branches we can see: both set means both set.
         if any(var == CUDA_VAR for _, _, var, _ in assignments):

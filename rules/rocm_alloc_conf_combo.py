@@ -69,6 +69,10 @@ class RocmExpandableWithMaxSplit(Rule):
     ]
 
     @classmethod
+    def may_match(cls, refs) -> bool:
+        return refs.has_string_containing("max_split_size_mb")
+
+    @classmethod
     def check_env(cls, assignments):
         for line, column, var, value in assignments:
             if is_risky_combo(value):

@@ -75,6 +75,10 @@ class RocmExpandableSegments(BranchTracker):
     ]
 
     @classmethod
+    def may_match(cls, refs) -> bool:
+        return refs.has_string_containing("expandable_segments")
+
+    @classmethod
     def check_env(cls, assignments):
         for line, column, var, value in assignments:
             if _FALSE.search(value):

@@ -78,6 +78,11 @@ class RocmFlexAttentionKernelOptions(Rule):
         ),
     ]
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        idents = refs.identifiers() | {q.rsplit(".", 1)[-1] for q in refs.imports}
+        return "kernel_options" in refs.names and ("flex_attention" in idents or "FlexKernelOptions" in idents)
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._flex = False

@@ -6,7 +6,7 @@ from advisor.findings import Severity
 from advisor.lazy import cst
 from advisor.rule import Example
 
-from ._rocm import HIP_TRIGGERS, NOT_ROCM, ROCM, BranchTracker, disables
+from ._rocm import HIP_IDENT, HIP_TRIGGERS, NOT_ROCM, ROCM, BranchTracker, disables
 
 _SYMM = re.compile(r"symm_?mem|symmetric_memory|SymmMem|nvshmem", re.IGNORECASE)
 
@@ -77,6 +77,13 @@ class RocmSymmetricMemoryGuard(BranchTracker):
             "def backend():\n    if not torch.version.hip:\n        return 'NVSHMEM'\n    else:\n        return None"
         ),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        idents = refs.identifiers() | refs.imports
+        return any(_SYMM.search(i) for i in idents) and (
+            "torch.version.hip" in refs.qualnames or any(HIP_IDENT.match(i) for i in idents)
+        )
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
