@@ -55,6 +55,10 @@ def decode(data: bytes) -> tuple[str, str]:
 
 def guard(text: str, path: str) -> References:
     """Reject what CPython rejects, and what would crash or hang LibCST; return the cheap references."""
+    return guard_tree(text, path)[1]
+
+
+def guard_tree(text: str, path: str) -> tuple[ast.Module, References]:
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as e:
@@ -69,7 +73,7 @@ def guard(text: str, path: str) -> References:
         raise SourceError(
             f"expression nesting deeper than {MAX_EXPR_DEPTH} levels; skipped to protect the parser"
         )
-    return refs
+    return tree, refs
 
 
 def parse(data: bytes, path: str) -> tuple[Any, str]:
@@ -131,10 +135,12 @@ def analyse(
     rules: Sequence[type[Rule]],
     target: str,
     min_version: str | None = None,
+    sliced: bool = False,
 ) -> tuple[FileResult, Analysed | None]:
+    """`sliced`: a scan may analyse a very large file in slices (advisor.slices); a fix never does."""
     if path.endswith(".ipynb"):
         return _analyse_notebook(data, path, rules, target, min_version)
-    return analyse_source(data, path, rules, target, min_version)
+    return analyse_source(data, path, rules, target, min_version, sliced)
 
 
 def _analyse_notebook(data, path, rules, target, min_version) -> tuple[FileResult, Analysed | None]:
@@ -165,11 +171,12 @@ def analyse_source(
     rules: Sequence[type[Rule]],
     target: str,
     min_version: str | None = None,
+    sliced: bool = False,
 ) -> tuple[FileResult, Analysed | None]:
     result = FileResult(path)
     try:
         text, _ = decode(data)
-        refs = guard(text, path)
+        tree, refs = guard_tree(text, path)
         rules = [r for r in rules if r.may_match(refs)]
         if not rules:  # nothing here for any rule: skip the LibCST parse
             return result, None
@@ -178,19 +185,54 @@ def analyse_source(
                 f"file is {len(data) / 2**20:.1f} MB, over the {MAX_CST_BYTES / 2**20:.0f} MB advisor parses "
                 "(raise ADVISOR_MAX_FILE_MB to analyse it)"
             )
+        if sliced:
+            from advisor import slices
+
+            parts = slices.plan(text, tree, rules)
+            if parts is not None:
+                del tree
+                return _analyse_slices(parts, text, path, rules, target, min_version, result), None
+        del tree
         module = parse_cst(data)
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))
         return result, None
     ctx = run_rules(module, path, rules, target, min_version)
     analysed = Analysed(module)
-    if not ctx.reports:
-        return result, analysed
+    _place(module, ctx, text, path, min_version, result, analysed, Suppressions(text))
+    result.findings.sort(key=Finding.sort_key)
+    return result, analysed
 
-    from advisor.positions import compute_positions
 
-    positions = compute_positions(module)  # id(node) -> (line, col, end line, end col), columns 0-based
+def _analyse_slices(parts, text, path, rules, target, min_version, result: FileResult) -> FileResult:
+    """Each slice parsed and checked on its own; a finding counts in the slice that owns its statement."""
     suppressions = Suppressions(text)
+    for source, owned in parts:
+        try:
+            module = parse_cst(source.encode("utf-8", "surrogatepass"))
+        except SourceError as e:
+            result.errors.append(FileError(path, str(e)))
+            return result
+        ctx = run_rules(module, path, rules, target, min_version)
+        if ctx.reports:
+            from advisor.positions import compute_positions
+
+            positions = compute_positions(module)
+            ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
+            _place(module, ctx, text, path, min_version, result, Analysed(module), suppressions, positions)
+        del module, ctx  # one slice's tree at a time
+    result.findings.sort(key=Finding.sort_key)
+    return result
+
+
+def _place(module, ctx, text, path, min_version, result: FileResult, analysed: Analysed, suppressions, positions=None) -> None:
+    """Positions, suppressions and Finding objects for the context's reports."""
+    if not ctx.reports:
+        return
+    if positions is None:
+        from advisor.positions import compute_positions
+
+        positions = compute_positions(module)  # id(node) -> (line, col, end line, end col), columns 0-based
     seen: set[tuple[str, int, int]] = set()
     for rep in ctx.reports:
         start_line, start_col, end_line, end_col = positions[id(rep.node)]
@@ -231,5 +273,3 @@ def analyse_source(
         )
         result.findings.append(finding)
         analysed.items.append((rep, finding))
-    result.findings.sort(key=Finding.sort_key)
-    return result, analysed

@@ -67,7 +67,7 @@ def _analyse_job(args: tuple[str, bytes, tuple[str, ...], str, str | None]) -> d
 
     rules = [rule_by_code(c) for c in codes]
     try:
-        result, _ = analyse(data, path, rules, target, min_version)
+        result, _ = analyse(data, path, rules, target, min_version, sliced=True)
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
     except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
