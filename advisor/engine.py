@@ -6,6 +6,7 @@ scheduling. The engine never prints and knows nothing of the CLI.
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -66,12 +67,20 @@ def _analyse_job(args: tuple[str, bytes, tuple[str, ...], str, str | None]) -> d
     from advisor.registry import rule_by_code
 
     rules = [rule_by_code(c) for c in codes]
+    # A LibCST parse allocates millions of small objects, and the collector's passes over them
+    # cost ~25% of the analysis. Trees hold few cycles: collect once, while it is all still young.
+    gc_enabled = gc.isenabled()
+    gc.disable()
     try:
         result, _ = analyse(data, path, rules, target, min_version, sliced=True)
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
     except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
         result = FileResult(path, errors=[FileError(path, f"internal error while analysing ({type(e).__name__}: {e}); please report it")])
+    finally:
+        gc.collect(0)
+        if gc_enabled:
+            gc.enable()
     return result.to_dict()
 
 

@@ -24,6 +24,7 @@ class References:
         self.qualnames: set[str] = set()  # resolved dotted references and string constants
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
         self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
+        self.guard_identifiers: set[str] = set()  # names and attributes in `if` tests and decorators
         self.imports: set[str] = set()  # every imported module/symbol
         self.max_depth = 0  # deepest expression nesting
 
@@ -105,6 +106,11 @@ def collect(tree: ast.AST, depth_limit: int) -> References:
             continue
         elif isinstance(node, ast.keyword) and node.arg:
             refs.names.add(node.arg)
+        elif isinstance(node, (ast.If, ast.IfExp)):
+            _identifiers_into(node.test, refs.guard_identifiers)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for dec in node.decorator_list:
+                _identifiers_into(dec, refs.guard_identifiers)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if len(node.value) < 200:
                 refs.qualnames.add(node.value)
@@ -128,6 +134,14 @@ def collect(tree: ast.AST, depth_limit: int) -> References:
                 q = f"{q}.{part}"
                 refs.qualnames.add(q)
     return refs
+
+
+def _identifiers_into(node: ast.AST, out: set[str]) -> None:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            out.add(sub.id)
+        elif isinstance(sub, ast.Attribute):
+            out.add(sub.attr)
 
 
 def _imported_module(call: ast.Call) -> str | None:

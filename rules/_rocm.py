@@ -22,6 +22,11 @@ HIP_IDENT = re.compile(r"^_?(?:is_|on_|use_|test_with_|with_)?(?:hip|rocm)$", re
 VERIFY = "verify with the `rocm_runtime` validation script"
 
 
+def has_hip_guard(refs) -> bool:
+    """Cheap (ast) superset of "this file has a hip guard": a hip identifier in an `if` test or a decorator."""
+    return any(i == "hip" or i == "skipIfRocm" or HIP_IDENT.match(i) for i in refs.guard_identifiers)
+
+
 def flip(p: str | None) -> str | None:
     return {ROCM: NOT_ROCM, NOT_ROCM: ROCM}.get(p)  # type: ignore[arg-type]
 

@@ -6,7 +6,7 @@ from advisor.rule import Example
 
 from advisor.walk import nodes_of
 
-from ._rocm import HIP_IDENT, NOT_ROCM, ROCM, BranchTracker, disables, polarity
+from ._rocm import NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard, polarity
 
 SPARSE_NAMES = frozenset({
     "to_sparse_semi_structured", "SparseSemiStructuredTensor", "SparseSemiStructuredTensorCUTLASS",
@@ -98,8 +98,7 @@ class RocmSemiStructuredSparsity(BranchTracker):
     def may_match(cls, refs) -> bool:
         # Every finding but `_FORCE_CUTLASS = True` needs a hip guard or a ROCm skip decorator.
         idents = refs.identifiers() | {q.rsplit(".", 1)[-1] for q in refs.imports}
-        hip = "torch.version.hip" in refs.qualnames or any(HIP_IDENT.match(i) or i == "skipIfRocm" for i in idents)
-        return "_FORCE_CUTLASS" in refs.attributes or (hip and not idents.isdisjoint(SPARSE_NAMES))
+        return "_FORCE_CUTLASS" in refs.attributes or (has_hip_guard(refs) and not idents.isdisjoint(SPARSE_NAMES))
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -6,7 +6,7 @@ from advisor.findings import Severity
 from advisor.lazy import cst
 from advisor.rule import Example
 
-from ._rocm import HIP_IDENT, HIP_TRIGGERS, NOT_ROCM, ROCM, BranchTracker, disables
+from ._rocm import HIP_TRIGGERS, NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard
 
 _SYMM = re.compile(r"symm_?mem|symmetric_memory|SymmMem|nvshmem", re.IGNORECASE)
 
@@ -80,10 +80,7 @@ class RocmSymmetricMemoryGuard(BranchTracker):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        idents = refs.identifiers() | refs.imports
-        return any(_SYMM.search(i) for i in idents) and (
-            "torch.version.hip" in refs.qualnames or any(HIP_IDENT.match(i) for i in idents)
-        )
+        return has_hip_guard(refs) and any(_SYMM.search(i) for i in refs.identifiers() | refs.imports)
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
