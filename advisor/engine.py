@@ -101,8 +101,10 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
     jobs: list[tuple[str, bytes, tuple[str, ...], str, str | None]] = []
     digests: dict[str, str] = {}
     markers: dict[str, list] = {}
+    workers = options.jobs or os.cpu_count() or 1
+    pool = None
 
-    for path in paths:
+    for index, path in enumerate(paths):
         try:
             st = os.stat(path)
         except OSError as e:
@@ -137,11 +139,14 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
                 cache.put(digest, done[path].to_dict())
             continue
         jobs.append((path, data, tuple(r.code for r in candidates), options.target, options.min_version))
+        if pool is None and workers > 1 and len(paths) - index >= PARALLEL_MIN_FILES:
+            # Start the workers now: they import LibCST and the rules while we read the other files.
+            pool = _start_pool(workers)
 
     out.files_parsed = len(jobs)
     # Largest first: one big file started last would leave the other workers idle.
     jobs.sort(key=lambda job: len(job[1]), reverse=True)
-    for count, (path, data) in enumerate(_run_jobs(jobs, options.jobs), 1):
+    for count, (path, data) in enumerate(_run_jobs(jobs, pool), 1):
         if options.progress is not None:
             options.progress(count, len(jobs))
         result = FileResult.from_dict(path, data)
@@ -155,17 +160,34 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
     return out
 
 
-def _run_jobs(jobs: list, max_workers: int | None):
-    workers = max_workers or os.cpu_count() or 1
-    if workers <= 1 or len(jobs) < PARALLEL_MIN_FILES:
+def _warm_worker() -> None:
+    """Pool initializer: pay for the imports before the first file arrives."""
+    import advisor.analysis  # noqa: F401
+    from advisor.lazy import cst
+    from advisor.registry import all_rules
+
+    cst.parse_module  # noqa: B018  (the lazy module imports libcst on first attribute access)
+    all_rules()
+
+
+def _start_pool(workers: int):
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_warm_worker)
+    for _ in range(workers):
+        pool.submit(int)  # processes start on demand: ask for all of them now
+    return pool
+
+
+def _run_jobs(jobs: list, pool):
+    if pool is None:
         for job in jobs:
             yield job[0], _analyse_job(job)
         return
-    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     pending = list(jobs)
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+    with pool:
         futures = [(job, pool.submit(_analyse_job, job)) for job in pending]
         broken = []
         for job, fut in futures:
