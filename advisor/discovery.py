@@ -112,7 +112,8 @@ def discover(
     from advisor.textfiles import is_shell_script, is_text_file
 
     def add(p: str, explicit: bool = False) -> None:
-        key = os.path.realpath(p)
+        # The walk does not follow directory links, so only a file link can alias another path.
+        key = os.path.realpath(p) if os.path.islink(p) else os.path.abspath(p)
         if key not in seen:
             seen.add(key)
             text = is_text_file(p) or (explicit and is_shell_script(p))

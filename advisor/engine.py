@@ -19,6 +19,10 @@ from advisor.rule import Rule
 
 # Below this many files to parse, starting worker processes costs more than it saves.
 PARALLEL_MIN_FILES = 12
+POOL_EARLY_JOBS = 3
+# Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
+# which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
+_TRANSIENT = ("internal error", "the parser crashed", "analysis timed out", "code too deeply nested to analyse", "file is ")
 
 
 @dataclass
@@ -139,9 +143,12 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
                 cache.put(digest, done[path].to_dict())
             continue
         jobs.append((path, data, tuple(r.code for r in candidates), options.target, options.min_version))
-        if pool is None and workers > 1 and len(paths) - index >= PARALLEL_MIN_FILES:
-            # Start the workers now: they import LibCST and the rules while we read the other files.
+        if pool is None and workers > 1 and len(jobs) == POOL_EARLY_JOBS and len(paths) - index >= PARALLEL_MIN_FILES:
+            # Enough work is showing up: start the workers now, so they import LibCST and the
+            # rules while we read and prefilter the other files.
             pool = _start_pool(workers)
+    if pool is None and workers > 1 and len(jobs) >= PARALLEL_MIN_FILES:
+        pool = _start_pool(workers)
 
     out.files_parsed = len(jobs)
     # Largest first: one big file started last would leave the other workers idle.
@@ -152,7 +159,7 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
         result = FileResult.from_dict(path, data)
         result.markers = markers[path]
         done[path] = result
-        if cache is not None and not result.errors:
+        if cache is not None and not any(e.message.startswith(_TRANSIENT) for e in result.errors):
             cache.put(digests[path], result.to_dict())
     if cache is not None:
         cache.flush()

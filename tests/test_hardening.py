@@ -171,3 +171,26 @@ def test_a_crashing_worker_costs_only_its_own_file(tmp_path, monkeypatch):
     result = scan(paths, ScanOptions(select_rules(), "2.12", jobs=2))
     assert [(e.path, e.message) for e in result.errors] == [(str(crash), "the parser crashed on this file; not analysed")]
     assert len(result.findings) == 20
+
+
+def test_a_syntax_error_is_cached_but_a_crash_is_not(tmp_path, monkeypatch):
+    import advisor.engine as engine
+
+    (tmp_path / "broken.py").write_text("import torch\ntorch.cuda.is_current_stream_capturing(\n")
+    options = ScanOptions(select_rules(), "2.12", cache_dir=str(tmp_path / "c"), jobs=1)
+    first = scan([str(tmp_path / "broken.py")], options)
+    assert first.errors and first.files_parsed == 1
+    again = scan([str(tmp_path / "broken.py")], options)
+    assert again.errors == first.errors and again.files_cached == 1 and again.files_parsed == 0
+
+    (tmp_path / "ok.py").write_text(LINE)
+    real = engine._analyse_job
+
+    def failing(job):
+        return engine.FileResult(job[0], errors=[engine.FileError(job[0], "internal error while analysing (X: y)")]).to_dict()
+
+    monkeypatch.setattr(engine, "_analyse_job", failing)
+    scan([str(tmp_path / "ok.py")], options)
+    monkeypatch.setattr(engine, "_analyse_job", real)
+    retry = scan([str(tmp_path / "ok.py")], options)
+    assert retry.files_parsed == 1 and not retry.errors and retry.findings
