@@ -183,16 +183,17 @@ def fix(
     extend_include: Optional[List[str]] = _EXTEND_INCLUDE,
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
     config: Optional[str] = _CONFIG,
+    jobs: Optional[int] = _JOBS,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
     import signal
     from collections import Counter
 
     from advisor.engine import read_file
-    from advisor.fixer import ConcurrentEditError, fix_bytes, write_atomic
+    from advisor.fixer import ConcurrentEditError, fix_many, write_atomic
     from advisor.prefilter import Prefilter
 
-    setup = _Setup(paths, select, ignore, target_version, None, True, None, exclude, config, None, extend_include)
+    setup = _Setup(paths, select, ignore, target_version, None, True, jobs, exclude, config, None, extend_include)
     # Device-specific rules (ADV8xx) offer no fixes and need the whole project to scope them: `scan` reports them.
     setup.project.rules = [r for r in setup.rules if r.device is None]
     unsafe = setup.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
@@ -208,17 +209,20 @@ def fix(
     remaining = []
     errors: list[tuple[str, str]] = list(setup.discovery_errors)
     changed: list[str] = []
+    jobs = []
+    for path in setup.files:
+        try:
+            data = read_file(path)
+        except OSError as e:
+            errors.append((path, f"cannot read: {e.strerror or e}"))
+            continue
+        candidates = options.rules_for(path, prefilter.candidates(data))
+        if candidates:
+            jobs.append((path, data, tuple(r.code for r in candidates), setup.target, setup.min_version, unsafe))
     try:
-        for path in setup.files:
-            try:
-                data = read_file(path)
-            except OSError as e:
-                errors.append((path, f"cannot read: {e.strerror or e}"))
-                continue
-            candidates = options.rules_for(path, prefilter.candidates(data))
-            if not candidates:
-                continue
-            outcome = fix_bytes(data, path, candidates, setup.target, setup.min_version, unsafe)
+        # Outcomes are computed in parallel; files are written here, one at a time, in order.
+        for outcome in fix_many(jobs, setup.jobs):
+            path, data = outcome.path, outcome.original
             if outcome.error:
                 errors.append((path, outcome.error))
             remaining.extend(outcome.remaining)

@@ -218,3 +218,63 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
         if f.read() != original:
             raise ConcurrentEditError("the file changed on disk while advisor was fixing it; left alone")
     replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True)
+
+
+# Below this many files, starting worker processes costs more than it saves.
+PARALLEL_MIN_FILES = 12
+
+
+def _fix_job(job: tuple) -> FixOutcome:
+    """Worker entry point: (path, data, rule codes, target, min_version, unsafe) -> outcome (plain data)."""
+    from advisor.registry import rule_by_code
+
+    path, data, codes, target, min_version, unsafe = job
+    return fix_bytes(data, path, [rule_by_code(c) for c in codes], target, min_version, unsafe)
+
+
+def fix_many(jobs: list[tuple], workers: int | None = None):
+    """Outcomes of `jobs`, in order; computed in a process pool when there are enough of them.
+
+    Only outcomes come back: the caller writes files, one at a time, so an interrupted
+    run leaves every file either untouched or completely fixed.
+    """
+    workers = workers or os.cpu_count() or 1
+    if workers <= 1 or len(jobs) < PARALLEL_MIN_FILES:
+        for job in jobs:
+            yield _fix_job(job)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    size = min(workers, len(jobs))
+    pool = ProcessPoolExecutor(max_workers=size)
+    finished = False
+    try:
+        futures = [pool.submit(_fix_job, job) for job in jobs]
+        for i, job in enumerate(jobs):
+            try:
+                yield futures[i].result()
+            except BrokenProcessPool:
+                # A worker died (the parser can crash): retry this file alone, then go on in a new pool.
+                yield _isolated_fix(job)
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = ProcessPoolExecutor(max_workers=size)
+                futures[i + 1:] = [pool.submit(_fix_job, j) for j in jobs[i + 1:]]
+        finished = True
+    finally:
+        # Interrupted: drop what is queued. Finished: every future is done, so waiting is free
+        # and leaves no manager thread racing the interpreter's exit.
+        pool.shutdown(wait=finished, cancel_futures=not finished)
+
+
+def _isolated_fix(job: tuple) -> FixOutcome:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            return pool.submit(_fix_job, job).result(timeout=300)
+    except BrokenProcessPool:
+        return FixOutcome(job[0], job[1], job[1], error="the parser crashed on this file; not fixed")
+    except TimeoutError:
+        return FixOutcome(job[0], job[1], job[1], error="fixing timed out after 300 s; not fixed")

@@ -194,3 +194,35 @@ def test_a_syntax_error_is_cached_but_a_crash_is_not(tmp_path, monkeypatch):
     monkeypatch.setattr(engine, "_analyse_job", real)
     retry = scan([str(tmp_path / "ok.py")], options)
     assert retry.files_parsed == 1 and not retry.errors and retry.findings
+
+
+_real_fix_job = None
+
+
+def crashing_fix_job(job):
+    if job[0].endswith("crash.py"):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _real_fix_job(job)
+
+
+def test_parallel_fix_equals_serial_and_a_crash_costs_one_file(tmp_path, monkeypatch):
+    import advisor.fixer as fixer
+    from advisor.registry import rule_by_code
+
+    global _real_fix_job
+    jobs = []
+    for i in range(20):
+        src = f"import torch\nx{i} = torch.cuda.memory_cached({i})\n".encode()
+        jobs.append((str(tmp_path / f"m{i:02}.py"), src, ("ADV713",), "2.12", None, False))
+    assert rule_by_code("ADV713")  # the rule the jobs name
+    serial = [(o.fixed, dict(o.applied)) for o in fixer.fix_many(jobs, workers=1)]
+    parallel = [(o.fixed, dict(o.applied)) for o in fixer.fix_many(jobs, workers=2)]
+    assert serial == parallel and all(b"memory_reserved" in fixed for fixed, _ in serial)
+
+    _real_fix_job = fixer._fix_job
+    monkeypatch.setattr(fixer, "_fix_job", crashing_fix_job)
+    crash = (str(tmp_path / "crash.py"), jobs[0][1], ("ADV713",), "2.12", None, False)
+    outcomes = list(fixer.fix_many(jobs[:10] + [crash] + jobs[10:], workers=2))
+    assert [o.error for o in outcomes].count("the parser crashed on this file; not fixed") == 1
+    assert outcomes[10].path.endswith("crash.py") and outcomes[10].error
+    assert all(o.changed for i, o in enumerate(outcomes) if i != 10)
