@@ -224,6 +224,7 @@ def test_cuda_stream_capture_query_is_not_deprecated_in_source():
 REMOVED = {
     "ADV206": ["torch.symeig", "torch.eig", "torch.matrix_rank"],
     "ADV404": ["torch.export.export_for_training", "torch._export.capture_pre_autograd_graph"],
+    "ADV746": ["torch.sparse.SparseSemiStructuredTensor._pad_dense_input"],
 }
 
 
