@@ -362,7 +362,8 @@ def audit(
     no_cache: bool = _NO_CACHE,
 ) -> None:
     """Scan many repositories (each with its own config and target) into one upgrade dashboard."""
-    from advisor.audit import AuditError, DaskExecutor, LocalExecutor, read_manifest, run_audit, write_dashboard
+    from advisor.audit import AuditError, read_manifest, run_audit, write_dashboard
+    from advisor.executors import DaskExecutor, LocalExecutor
 
     try:
         repos = read_manifest(manifest)
