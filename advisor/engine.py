@@ -16,10 +16,10 @@ from advisor.device import find_markers
 from advisor.findings import FileError, FileResult, Finding
 from advisor.prefilter import Prefilter
 from advisor.rule import Rule
+from advisor.workers import PARALLEL_MIN_FILES, run, start_pool
 
-# Below this many files to parse, starting worker processes costs more than it saves.
-PARALLEL_MIN_FILES = 12
 POOL_EARLY_JOBS = 3
+ISOLATED_TIMEOUT = 120  # seconds for one file retried alone after a worker crash
 # Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
 # which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
 _TRANSIENT = ("internal error", "the parser crashed", "analysis timed out", "code too deeply nested to analyse", "file is ")
@@ -106,6 +106,10 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
     digests: dict[str, str] = {}
     markers: dict[str, list] = {}
     workers = options.jobs or os.cpu_count() or 1
+
+    def new_pool():
+        return start_pool(workers, _warm_worker)
+
     pool = None
 
     for index, path in enumerate(paths):
@@ -146,14 +150,15 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
         if pool is None and workers > 1 and len(jobs) == POOL_EARLY_JOBS and len(paths) - index >= PARALLEL_MIN_FILES:
             # Enough work is showing up: start the workers now, so they import LibCST and the
             # rules while we read and prefilter the other files.
-            pool = _start_pool(workers)
+            pool = new_pool()
     if pool is None and workers > 1 and len(jobs) >= PARALLEL_MIN_FILES:
-        pool = _start_pool(workers)
+        pool = new_pool()
 
     out.files_parsed = len(jobs)
     # Largest first: one big file started last would leave the other workers idle.
     jobs.sort(key=lambda job: len(job[1]), reverse=True)
-    for count, (path, data) in enumerate(_run_jobs(jobs, pool), 1):
+    results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
+    for count, ((path, *_), data) in enumerate(results, 1):
         if options.progress is not None:
             options.progress(count, len(jobs))
         result = FileResult.from_dict(path, data)
@@ -177,46 +182,7 @@ def _warm_worker() -> None:
     all_rules()
 
 
-def _start_pool(workers: int):
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_warm_worker)
-    for _ in range(workers):
-        pool.submit(int)  # processes start on demand: ask for all of them now
-    return pool
-
-
-def _run_jobs(jobs: list, pool):
-    if pool is None:
-        for job in jobs:
-            yield job[0], _analyse_job(job)
-        return
-    from concurrent.futures.process import BrokenProcessPool
-
-    pending = list(jobs)
-    with pool:
-        futures = [(job, pool.submit(_analyse_job, job)) for job in pending]
-        broken = []
-        for job, fut in futures:
-            try:
-                yield job[0], fut.result()
-            except BrokenProcessPool:
-                broken.append(job)
-    # A worker died (LibCST can segfault on pathological input): redo those files
-    # one per process, so one bad file costs only itself.
-    for job in broken:
-        yield job[0], _isolated(job)
-
-
-def _isolated(job) -> dict:
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
+def _failed_analysis(job, why: str) -> dict:
     path = job[0]
-    try:
-        with ProcessPoolExecutor(max_workers=1) as pool:
-            return pool.submit(_analyse_job, job).result(timeout=120)
-    except BrokenProcessPool:
-        return FileResult(path, errors=[FileError(path, "the parser crashed on this file; not analysed")]).to_dict()
-    except TimeoutError:
-        return FileResult(path, errors=[FileError(path, "analysis timed out after 120 s; not analysed")]).to_dict()
+    message = "the parser crashed on this file; not analysed" if why == "crashed" else f"analysis timed out after {ISOLATED_TIMEOUT} s; not analysed"
+    return FileResult(path, errors=[FileError(path, message)]).to_dict()

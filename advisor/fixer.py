@@ -220,8 +220,7 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
     replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True)
 
 
-# Below this many files, starting worker processes costs more than it saves.
-PARALLEL_MIN_FILES = 12
+ISOLATED_TIMEOUT = 300  # seconds for one file retried alone after a worker crash
 
 
 def _fix_job(job: tuple) -> FixOutcome:
@@ -232,49 +231,24 @@ def _fix_job(job: tuple) -> FixOutcome:
     return fix_bytes(data, path, [rule_by_code(c) for c in codes], target, min_version, unsafe)
 
 
+def _failed_fix(job: tuple, why: str) -> FixOutcome:
+    message = "the parser crashed on this file; not fixed" if why == "crashed" else f"fixing timed out after {ISOLATED_TIMEOUT} s; not fixed"
+    return FixOutcome(job[0], job[1], job[1], error=message)
+
+
 def fix_many(jobs: list[tuple], workers: int | None = None):
     """Outcomes of `jobs`, in order; computed in a process pool when there are enough of them.
 
     Only outcomes come back: the caller writes files, one at a time, so an interrupted
     run leaves every file either untouched or completely fixed.
     """
-    workers = workers or os.cpu_count() or 1
-    if workers <= 1 or len(jobs) < PARALLEL_MIN_FILES:
-        for job in jobs:
-            yield _fix_job(job)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    from advisor.workers import PARALLEL_MIN_FILES, run, start_pool
 
-    size = min(workers, len(jobs))
-    pool = ProcessPoolExecutor(max_workers=size)
-    finished = False
-    try:
-        futures = [pool.submit(_fix_job, job) for job in jobs]
-        for i, job in enumerate(jobs):
-            try:
-                yield futures[i].result()
-            except BrokenProcessPool:
-                # A worker died (the parser can crash): retry this file alone, then go on in a new pool.
-                yield _isolated_fix(job)
-                pool.shutdown(wait=False, cancel_futures=True)
-                pool = ProcessPoolExecutor(max_workers=size)
-                futures[i + 1:] = [pool.submit(_fix_job, j) for j in jobs[i + 1:]]
-        finished = True
-    finally:
-        # Interrupted: drop what is queued. Finished: every future is done, so waiting is free
-        # and leaves no manager thread racing the interpreter's exit.
-        pool.shutdown(wait=finished, cancel_futures=not finished)
+    size = min(workers or os.cpu_count() or 1, len(jobs))
 
+    def new_pool():
+        return start_pool(size)
 
-def _isolated_fix(job: tuple) -> FixOutcome:
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    try:
-        with ProcessPoolExecutor(max_workers=1) as pool:
-            return pool.submit(_fix_job, job).result(timeout=300)
-    except BrokenProcessPool:
-        return FixOutcome(job[0], job[1], job[1], error="the parser crashed on this file; not fixed")
-    except TimeoutError:
-        return FixOutcome(job[0], job[1], job[1], error="fixing timed out after 300 s; not fixed")
+    pool = new_pool() if size > 1 and len(jobs) >= PARALLEL_MIN_FILES else None
+    for _, outcome in run(_fix_job, jobs, pool, new_pool, _failed_fix, ISOLATED_TIMEOUT):
+        yield outcome
