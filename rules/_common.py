@@ -26,6 +26,15 @@ def get_arg(call: Any, keyword: str | None, position: int | None = None) -> Any:
     return None
 
 
+def simple_name(node: Any) -> str | None:
+    """`f` for `f` and the attribute for `x.y.f` (as in a call's func); None for anything else."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return None
+
+
 def has_star_args(call: Any) -> bool:
     return any(a.star for a in call.args)
 
@@ -155,9 +164,7 @@ def literal_matrix_facts(node: Any) -> dict:
                 facts["dtypes"].append(_DTYPES[n.attr.value])
 
         def visit_Call(self, n: Any) -> None:
-            f = n.func
-            name = f.attr.value if isinstance(f, cst.Attribute) else getattr(f, "value", None)
-            if name not in _FACTORIES:
+            if simple_name(n.func) not in _FACTORIES:
                 return
             dims = []
             for a in n.args:

@@ -15,6 +15,8 @@ from advisor.lazy import cst
 from advisor.rule import Rule
 from advisor.walk import nodes_of
 
+from ._common import simple_name
+
 ROCM, NOT_ROCM = "rocm", "not-rocm"
 HIP_TRIGGERS = ("hip", "_is_hip", "is_hip", "is_rocm", "_is_rocm", "IS_ROCM", "IS_HIP", "TEST_WITH_ROCM", "skipIfRocm")
 # Identifiers whose truth means "this is ROCm": is_hip, _is_hip, IS_ROCM, TEST_WITH_ROCM, on_rocm, ...
@@ -32,13 +34,8 @@ def flip(p: str | None) -> str | None:
 
 
 def _last_identifier(node: Any) -> str | None:
-    if isinstance(node, cst.Call):
-        node = node.func
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return node.attr.value
-    return None
+    """`is_hip` for `is_hip`, `x.is_hip` and `x.is_hip()`."""
+    return simple_name(node.func if isinstance(node, cst.Call) else node)
 
 
 def polarity(rule: Rule, test: Any) -> str | None:

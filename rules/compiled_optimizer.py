@@ -4,6 +4,7 @@ from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
 from advisor.rule import Example, Rule
 
+from ._common import simple_name
 from ._compiled import COMPILE, CompiledFunctions
 
 FMA_OPS = {"addcdiv", "addcdiv_", "_foreach_addcdiv", "_foreach_addcdiv_", "addcmul", "addcmul_", "_foreach_addcmul", "_foreach_addcmul_"}
@@ -85,7 +86,7 @@ class CompiledOptimizerNumerics(CompiledFunctions, Rule):
             if isinstance(first, cst.Attribute) and first.attr.value == "step":
                 self.report(node, self.message.format(what=self.ctx.code_for(node)))
             return
-        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        name = simple_name(func)
         if name in FMA_OPS or (name == "step" and isinstance(func, cst.Attribute)):
             self.defer(node, f"{name}()")
 

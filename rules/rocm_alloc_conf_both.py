@@ -4,7 +4,7 @@ from advisor.findings import Severity
 from advisor.lazy import cst
 from advisor.rule import Example, Rule
 
-from ._common import string_value
+from ._common import simple_name, string_value
 
 CUDA_VAR, HIP_VAR = "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF"
 _VARS = (CUDA_VAR, HIP_VAR)
@@ -120,7 +120,7 @@ class RocmBothAllocConfs(Rule):
 
     def visit_Call(self, node) -> None:
         func = node.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        name = simple_name(func)
         if name == "putenv" and node.args:
             self._set(node.args[0].value, "os.environ")
         elif name == "setdefault" and node.args and isinstance(func, cst.Attribute):

@@ -3,7 +3,7 @@ from __future__ import annotations
 import re
 
 from advisor.findings import Severity
-from advisor.rule import Example, Rule
+from advisor.rule import Example
 
 from ._rocm import NOT_ROCM, VERIFY, BranchTracker
 

@@ -4,7 +4,7 @@ from advisor.findings import Severity
 from advisor.lazy import cst
 from advisor.rule import Example, Rule
 
-from ._common import get_arg, string_value
+from ._common import get_arg, simple_name, string_value
 
 STAGE_KEYS = ("num_stages", "fwd_num_stages")
 OVERWRITTEN_KEYS = ("kpack", "matrix_instr_nonkdim", "waves_per_eu")
@@ -135,7 +135,7 @@ def _keys(value):
                     yield key, el
     elif isinstance(value, cst.Call):
         func = value.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        name = simple_name(func)
         if name in ("dict", "FlexKernelOptions"):
             for arg in value.args:
                 if arg.keyword is not None:

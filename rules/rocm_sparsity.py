@@ -6,6 +6,7 @@ from advisor.rule import Example
 
 from advisor.walk import nodes_of
 
+from ._common import simple_name
 from ._rocm import NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard, polarity
 
 SPARSE_NAMES = frozenset({
@@ -126,8 +127,7 @@ class RocmSemiStructuredSparsity(BranchTracker):
 
     def visit_Decorator(self, node) -> None:
         dec = node.decorator
-        name = dec.func if isinstance(dec, cst.Call) else dec
-        ident = name.attr.value if isinstance(name, cst.Attribute) else getattr(name, "value", None)
+        ident = simple_name(dec.func if isinstance(dec, cst.Call) else dec)
         if ident == "skipIfRocm" or (
             ident in ("skipIf", "skipif") and isinstance(dec, cst.Call) and dec.args and polarity(self, dec.args[0].value) == ROCM
         ):

@@ -1,10 +1,9 @@
 from __future__ import annotations
 
 from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
 from advisor.rule import Example, Rule
 
-from ._common import expr, get_arg, rewrite_reference, string_value
+from ._common import expr, get_arg, rewrite_reference, simple_name, string_value
 
 _TARGETS = {
     "torch.cuda.is_current_stream_capturing": "torch.cuda",
@@ -129,8 +128,7 @@ class StreamCaptureQuery(Rule):
 
     def _check_patch(self, node) -> None:
         func = node.func
-        fname = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
-        if fname not in _PATCHERS:
+        if simple_name(func) not in _PATCHERS:
             return
         first = get_arg(node, "target", 0)
         text = string_value(first.value) if first is not None else None

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
@@ -173,7 +172,7 @@ def test_cli_audit_and_cache_reuse(org, tmp_path, cli):
     first = cli("audit", str(manifest), "--out", str(tmp_path / "a"), "-j", "2")
     assert first.returncode == 1, first.stderr  # a missing checkout and a broken file
     assert "Audited 21 repositories" in first.stdout and "does-not-exist: error:" in first.stderr
-    second = cli("audit", str(manifest), "--out", str(tmp_path / "b"), "-j", "2")
+    cli("audit", str(manifest), "--out", str(tmp_path / "b"), "-j", "2")
     a = json.loads((tmp_path / "a" / "audit.json").read_text())
     b = json.loads((tmp_path / "b" / "audit.json").read_text())
     assert a["repositories"] == b["repositories"]

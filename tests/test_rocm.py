@@ -12,7 +12,6 @@ import re
 import shutil
 from collections import Counter
 
-import pytest
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 _EXPECT = re.compile(r"#\s*expect(?P<next>-next)?:\s*(?P<codes>ADV\d{3}(?:\s*,\s*ADV\d{3})*)")
