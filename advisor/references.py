@@ -29,8 +29,8 @@ class References:
         self.max_depth = 0  # deepest expression nesting
 
     def identifiers(self) -> set[str]:
-        """Every name, keyword and attribute identifier."""
-        return self.names | self.attributes
+        """Every name, keyword and attribute identifier, and the last part of every import."""
+        return self.names | self.attributes | {q.rsplit(".", 1)[-1] for q in self.imports}
 
     def has_string_containing(self, fragment: str) -> bool:
         return any(fragment in q for q in self.qualnames)

@@ -80,7 +80,7 @@ class RocmFlexAttentionKernelOptions(Rule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        idents = refs.identifiers() | {q.rsplit(".", 1)[-1] for q in refs.imports}
+        idents = refs.identifiers()
         return "kernel_options" in refs.names and ("flex_attention" in idents or "FlexKernelOptions" in idents)
 
     def __init__(self, ctx) -> None:

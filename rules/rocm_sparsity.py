@@ -98,7 +98,7 @@ class RocmSemiStructuredSparsity(BranchTracker):
     @classmethod
     def may_match(cls, refs) -> bool:
         # Every finding but `_FORCE_CUTLASS = True` needs a hip guard or a ROCm skip decorator.
-        idents = refs.identifiers() | {q.rsplit(".", 1)[-1] for q in refs.imports}
+        idents = refs.identifiers()
         return "_FORCE_CUTLASS" in refs.attributes or (has_hip_guard(refs) and not idents.isdisjoint(SPARSE_NAMES))
 
     def __init__(self, ctx) -> None:
