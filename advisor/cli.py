@@ -13,6 +13,7 @@ from typing import List, Optional
 import typer
 
 from advisor import __version__
+from advisor.project import split_codes as _split
 
 app = typer.Typer(
     add_completion=False,
@@ -26,12 +27,6 @@ app = typer.Typer(
 def _fail(message: str) -> "typer.Exit":
     typer.echo(f"advisor: error: {message}", err=True)
     return typer.Exit(2)
-
-
-def _split(values: Optional[List[str]]) -> list[str]:
-    from advisor.project import split_codes
-
-    return split_codes(values)
 
 
 def _version_callback(value: bool) -> None:

@@ -20,23 +20,14 @@ from typing import Iterable
 
 DEVICES = ("rocm", "cuda", "xpu", "cpu")
 
-# Each alternative is one marker kind; the group name is what the report shows.
 _MARKERS = re.compile(
-    rb"(?P<version_hip>torch\.version\.hip\b)"
-    rb"|(?P<hip_helper>\b(?:_?is_hip|_?is_rocm|IS_HIP|IS_ROCM|TEST_WITH_ROCM|skipIfRocm|is_hip_available)\b)"
-    rb"|(?P<hip_env>\b(?:HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|PYTORCH_HIP_ALLOC_CONF|PYTORCH_ROCM_ARCH|TORCH_ROCM_FA_PREFER_CK)\b)"
-    rb"|(?P<rocm_index>whl/(?:nightly/)?rocm\d|rocm\.nightlies\.amd\.com|repo\.radeon\.com)"
-    rb"|(?P<rocm_image>FROM\s+(?:--\S+\s+)?rocm/)"
-    rb"|(?P<gfx_arch>\bgfx(?:9[0-9a-f]{2}|1[0-2][0-9a-f]{2})\b)"
+    rb"torch\.version\.hip\b"
+    rb"|\b(?:_?is_hip|_?is_rocm|IS_HIP|IS_ROCM|TEST_WITH_ROCM|skipIfRocm|is_hip_available)\b"  # helpers
+    rb"|\b(?:HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|PYTORCH_HIP_ALLOC_CONF|PYTORCH_ROCM_ARCH|TORCH_ROCM_FA_PREFER_CK)\b"
+    rb"|whl/(?:nightly/)?rocm\d|rocm\.nightlies\.amd\.com|repo\.radeon\.com"  # wheel indexes
+    rb"|FROM\s+(?:--\S+\s+)?rocm/"  # Docker base images
+    rb"|\bgfx(?:9[0-9a-f]{2}|1[0-2][0-9a-f]{2})\b"  # AMD GPU architectures
 )
-_KIND_TEXT = {
-    "version_hip": "torch.version.hip",
-    "hip_helper": "a hip/ROCm helper",
-    "hip_env": "a ROCm environment variable",
-    "rocm_index": "a ROCm wheel index",
-    "rocm_image": "a rocm/ Docker base image",
-    "gfx_arch": "an AMD gfx architecture string",
-}
 MAX_MARKERS_PER_FILE = 20
 
 # Files at the project root that say which wheel or image a project uses, read even
@@ -77,12 +68,6 @@ def find_markers(data: bytes) -> list[list]:
             if len(out) >= MAX_MARKERS_PER_FILE:
                 return out
     return out
-
-
-def describe(marker: str) -> str:
-    m = _MARKERS.fullmatch(marker.encode())
-    kind = m.lastgroup if m else None
-    return _KIND_TEXT.get(kind or "", "a ROCm marker")
 
 
 @dataclass
@@ -146,7 +131,9 @@ def apply_scope(result, override: str | None, project_root: str | None = None, e
 
     `result` is an `advisor.engine.ScanResult` whose file results carry `markers`.
     """
-    from advisor.registry import rule_by_code
+    from advisor.registry import all_rules
+
+    device_of = {r.code: (r.device, r.unless_project_mentions) for r in all_rules()}
 
     ctx = DeviceContext(override=override)
     rocm_files = set()
@@ -170,10 +157,10 @@ def apply_scope(result, override: str | None, project_root: str | None = None, e
         is_rocm = override == "rocm" if override is not None else (r.path in rocm_files or project)
         kept = []
         for f in r.findings:
-            rule = rule_by_code(f.rule)
-            if rule.device == "rocm" and not is_rocm:
+            device, unless = device_of[f.rule]
+            if device == "rocm" and not is_rocm:
                 continue
-            if any(m in ctx.mentions for m in rule.unless_project_mentions):
+            if any(m in ctx.mentions for m in unless):
                 continue
             kept.append(f)
         r.findings = kept
