@@ -127,12 +127,12 @@ def _where() -> str:
         return f"host {os.uname().nodename}"
 
 
-def _project(repo: dict, options: dict, discover: bool, chunk: int | None = None):
+def _project(repo: dict, options: dict, found=None, chunk: int | None = None):
     from advisor.project import Project
 
     no_cache = options.get("no_cache") or not os.access(repo["path"], os.W_OK)
     project = Project([repo["path"]], target_version=options.get("target_version"), no_cache=no_cache, jobs=1,
-                      discover=discover)
+                      found=found)
     if chunk is not None and project.cache_dir:
         # Chunks of one repository run at once: each keeps its own cache file.
         project.cache_dir = os.path.join(project.cache_dir, f"audit-chunk-{chunk}")
@@ -148,7 +148,7 @@ def plan(repo: dict, options: dict) -> dict:
         return {"error": f"{repo['path']} is not a directory where the audit ran (workers need the checkouts on a shared filesystem)",
                 "failed_on": _where()}
     try:
-        project = _project(repo, options, discover=True)
+        project = _project(repo, options)
     except ProjectError as e:
         return {"error": str(e)}
     return {
@@ -157,16 +157,17 @@ def plan(repo: dict, options: dict) -> dict:
         "discovery_errors": [list(e) for e in project.discovery_errors],
         "target": project.target,
         "target_source": project.target_source,
-        "project_root": project.config.project_root,
         "project_markers": [list(m) for m in project_markers(project.config.project_root, project.files + project.text_files)],
     }
 
 
 def scan_files(repo: dict, options: dict, files: list[str], chunk: int, chunks: int) -> dict:
     """FileResults (as dicts) for one chunk of a repository's files."""
+    from advisor.discovery import Discovered
+
     _maybe_crash_for_tests(repo, chunk)
-    project = _project(repo, options, discover=False, chunk=chunk if chunks > 1 else None)
-    result = project.scan(files=files)
+    project = _project(repo, options, Discovered(files=files), chunk=chunk if chunks > 1 else None)
+    result = project.scan()
     return {
         "results": [{"path": r.path, **r.to_dict()} for r in result.results],
         "parsed": result.files_parsed,
@@ -180,9 +181,9 @@ def finish(repo: dict, options: dict, plan_data: dict, chunks: list[dict]) -> di
     from advisor.engine import ScanResult
     from advisor.findings import FileResult
 
-    project = _project(repo, options, discover=False)
-    project._found = Discovered(files=plan_data["files"], text_files=plan_data["text_files"],
-                                errors=[tuple(e) for e in plan_data["discovery_errors"]])
+    found = Discovered(files=plan_data["files"], text_files=plan_data["text_files"],
+                       errors=[tuple(e) for e in plan_data["discovery_errors"]])
+    project = _project(repo, options, found)
     result = ScanResult(
         results=[FileResult.from_dict(d["path"], d) for c in chunks for d in c["results"]],
         files_scanned=len(plan_data["files"]),

@@ -29,7 +29,8 @@ class Project:
 
     def __init__(self, paths=None, select=None, ignore=None, target_version=None, cache_dir=None, no_cache=False,
                  jobs=None, exclude=None, config_path=None, baseline=None, extend_include=None, device=None,
-                 discover=True):
+                 found=None):
+        """`found`: the files, when already known (an audit task is handed them); else they are discovered."""
         from advisor.config import ConfigError, load_config
         from advisor.device import DEVICES
         from advisor.registry import RuleSelectionError, select_rules
@@ -55,7 +56,6 @@ class Project:
         self.rules = [r for r in rules if parse_version(r.since) <= tgt]
         self.exclude = [*cfg.exclude, *cfg.extend_exclude, *split_codes(exclude)]
         self.extend_include = [*cfg.extend_include, *split_codes(extend_include)]
-        self._found = None
         self.selected_dynamic = True
         if no_cache or os.environ.get("ADVISOR_NO_CACHE"):
             self.cache_dir = None
@@ -67,20 +67,15 @@ class Project:
             raise ProjectError(f"unknown --device {device!r} (expected {', '.join(DEVICES)})")
         self.device = device or cfg.device
         self.device_context = None
-        if discover:  # an audit chunk is handed its files instead
-            self.discover()
-        else:
-            from advisor.discovery import Discovered
-
-            self._found = Discovered()
+        self._found = found if found is not None else self._discover()
 
     # -- files -------------------------------------------------------------
 
-    def discover(self) -> None:
+    def _discover(self):
         from advisor.discovery import DiscoveryError, discover
 
         try:
-            self._found = discover(self.paths, exclude=self.exclude, extend_include=self.extend_include)
+            return discover(self.paths, exclude=self.exclude, extend_include=self.extend_include)
         except DiscoveryError as e:
             raise ProjectError(str(e)) from None
 
@@ -109,26 +104,25 @@ class Project:
 
     # -- the scan ----------------------------------------------------------
 
-    def scan(self, progress: Callable[[int, int], None] | None = None, files: Sequence[str] | None = None):
-        """Scan `files` (default: all discovered Python files) and return the engine's `ScanResult`."""
+    def scan(self, progress: Callable[[int, int], None] | None = None):
+        """Scan the project's Python files and return the engine's `ScanResult`."""
         from advisor.engine import scan
 
         options = self.scan_options()
         options.progress = progress
-        return scan(self.files if files is None else list(files), options)
+        return scan(self.files, options)
 
-    def finish(self, result, text_files: Sequence[str] | None = None, project_markers=None):
+    def finish(self, result, project_markers=None):
         """Add the text files, scope device rules, list discovery errors, apply the baseline."""
         from advisor.device import apply_scope
         from advisor.findings import FileError, FileResult
 
-        text_files = self.text_files if text_files is None else text_files
-        if text_files:
+        if self.text_files:
             from advisor.textfiles import scan_text_files
 
-            result.results.extend(scan_text_files(text_files, self.rules))
+            result.results.extend(scan_text_files(self.text_files, self.rules))
             result.results.sort(key=lambda r: r.path)
-            result.files_scanned += len(text_files)
+            result.files_scanned += len(self.text_files)
         root = None if project_markers is not None else self.config.project_root
         self.device_context = apply_scope(result, self.device, root, extra_markers=project_markers)
         for path, reason in self.discovery_errors:
