@@ -199,7 +199,7 @@ def analyse_source(
         return result, None
     ctx = run_rules(module, path, rules, target, min_version)
     analysed = Analysed(module)
-    _place(module, ctx, text, path, min_version, result, analysed, Suppressions(text))
+    _place(module, ctx, path, min_version, result, analysed, Suppressions(text))
     result.findings.sort(key=Finding.sort_key)
     return result, analysed
 
@@ -219,14 +219,14 @@ def _analyse_slices(parts, text, path, rules, target, min_version, result: FileR
 
             positions = compute_positions(module)
             ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
-            _place(module, ctx, text, path, min_version, result, Analysed(module), suppressions, positions)
+            _place(module, ctx, path, min_version, result, None, suppressions, positions)
         del module, ctx  # one slice's tree at a time
     result.findings.sort(key=Finding.sort_key)
     return result
 
 
-def _place(module, ctx, text, path, min_version, result: FileResult, analysed: Analysed, suppressions, positions=None) -> None:
-    """Positions, suppressions and Finding objects for the context's reports."""
+def _place(module, ctx, path, min_version, result: FileResult, analysed: Analysed | None, suppressions, positions=None) -> None:
+    """Positions, suppressions and Finding objects for the context's reports (kept in `analysed` for the fixer)."""
     if not ctx.reports:
         return
     if positions is None:
@@ -272,4 +272,5 @@ def _place(module, ctx, text, path, min_version, result: FileResult, analysed: A
             data=_with_fix_range(rep, positions),
         )
         result.findings.append(finding)
-        analysed.items.append((rep, finding))
+        if analysed is not None:
+            analysed.items.append((rep, finding))
