@@ -181,91 +181,24 @@ def fix(
     jobs: Optional[int] = _JOBS,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
-    import signal
-    from collections import Counter
-
-    from advisor.engine import read_file
-    from advisor.fixer import ConcurrentEditError, fix_many, write_atomic
-    from advisor.prefilter import Prefilter
+    from advisor.fixrun import fix_project
 
     setup = _Setup(paths, select, ignore, target_version, None, True, jobs, exclude, config, None, extend_include)
-    # Device-specific rules (ADV8xx) offer no fixes and need the whole project to scope them: `scan` reports them.
-    setup.project.rules = [r for r in setup.rules if r.device is None]
     unsafe = setup.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
-    prefilter = Prefilter(setup.rules)
-    options = setup.scan_options()
-
-    def _terminate(signum, frame):  # SIGTERM ends the run like Ctrl-C: between files
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, _terminate)
-    applied: Counter = Counter()
-    held_back = 0
-    remaining = []
-    errors: list[tuple[str, str]] = list(setup.discovery_errors)
-    changed: list[str] = []
-    jobs = []
-    for path in setup.files:
-        try:
-            data = read_file(path)
-        except OSError as e:
-            errors.append((path, f"cannot read: {e.strerror or e}"))
-            continue
-        candidates = options.rules_for(path, prefilter.candidates(data))
-        if candidates:
-            jobs.append((path, data, tuple(r.code for r in candidates), setup.target, setup.min_version, unsafe))
-    try:
-        # Outcomes are computed in parallel; files are written here, one at a time, in order.
-        for outcome in fix_many(jobs, setup.jobs):
-            path, data = outcome.path, outcome.original
-            if outcome.error:
-                errors.append((path, outcome.error))
-            remaining.extend(outcome.remaining)
-            held_back += outcome.held_back
-            if not outcome.changed:
-                continue
-            if diff:
-                sys.stdout.write(outcome.diff())
-            else:
-                if not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o222:
-                    errors.append((path, "read-only file; not modified"))
-                    continue
-                try:
-                    write_atomic(path, data, outcome.fixed)
-                except ConcurrentEditError as e:
-                    errors.append((path, str(e)))
-                    continue
-                except OSError as e:
-                    errors.append((path, f"cannot write: {e.strerror or e}"))
-                    continue
-            applied.update(outcome.applied)
-            changed.append(path)
-    except KeyboardInterrupt:
+    run = fix_project(setup.project, unsafe, diff, show=sys.stdout.write)
+    if run.interrupted:
         typer.echo(
-            f"advisor: interrupted; {len(changed)} file(s) were fixed completely, every other file is untouched.",
+            f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched.",
             err=True,
         )
         raise typer.Exit(130)
-
-    for f in sorted(remaining, key=lambda f: f.sort_key()):
+    for f in run.remaining:
         typer.echo(f"{f.location}: {f.rule} {f.message}")
-    for path, message in errors:
+    for path, message in run.errors:
         typer.echo(f"{path}: error: {message}", err=True)
-    verb = "Would fix" if diff else "Fixed"
-    total = sum(applied.values())
-    summary = f"{verb} {total} finding{'s' if total != 1 else ''} in {len(changed)} file{'s' if len(changed) != 1 else ''}"
-    if applied:
-        summary += " (" + ", ".join(f"{code}: {n}" for code, n in sorted(applied.items())) + ")"
-    typer.echo(summary + ".", err=diff)
-    if held_back:
-        typer.echo(f"{held_back} unsafe fix{'es' if held_back != 1 else ''} held back; apply with `advisor fix --unsafe-fixes` after review.", err=diff)
-    no_fix = sum(1 for f in remaining if f.fix is None)
-    if no_fix:
-        typer.echo(f"{no_fix} finding{'s' if no_fix != 1 else ''} have no automatic fix and need a manual change (listed above).", err=diff)
-    if diff:
-        raise typer.Exit(1 if changed or errors else 0)
-    failed = bool(remaining or errors)
-    raise typer.Exit(0 if exit_zero or not failed else 1)
+    for line in run.summary():
+        typer.echo(line, err=diff)
+    raise typer.Exit(run.exit_code(exit_zero))
 
 
 @app.command()

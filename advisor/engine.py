@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from advisor.cache import Cache, content_hash, options_key
+from advisor.config import per_file_ignored_codes
 from advisor.device import find_markers
 from advisor.findings import FileError, FileResult, Finding
+from advisor.jobs import FileJob
 from advisor.prefilter import Prefilter
 from advisor.rule import Rule
 from advisor.workers import PARALLEL_MIN_FILES, run, start_pool
@@ -35,13 +37,23 @@ class ScanOptions:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     project_root: str = "."
     progress: Callable[[int, int], None] | None = None  # (files analysed, files to analyse)
+    _prefilter: Prefilter | None = field(default=None, init=False, repr=False, compare=False)
 
-    def rules_for(self, path: str, candidates: list[type[Rule]]) -> list[type[Rule]]:
-        """Drop the rules that `per-file-ignores` switches off for this path."""
-        from advisor.config import per_file_ignored_codes
+    def candidates(self, path: str, data: bytes) -> tuple[str, ...]:
+        """Codes of the rules that can match `data`, less those `per-file-ignores` switches off for `path`.
 
+        Scan and fix both choose a file's rules here.
+        """
+        if self._prefilter is None:
+            self._prefilter = Prefilter(self.rules)
+        found = self._prefilter.candidates(data)
         off = per_file_ignored_codes(path, self.per_file_ignores, self.project_root)
-        return [r for r in candidates if not any(r.code.startswith(c) for c in off)] if off else candidates
+        return tuple(r.code for r in found if not any(r.code.startswith(c) for c in off))
+
+    def job(self, path: str, data: bytes, unsafe: bool = False) -> FileJob | None:
+        """The job for one file, or None when no rule can match it."""
+        codes = self.candidates(path, data)
+        return FileJob(path, data, codes, self.target, self.min_version, unsafe) if codes else None
 
 
 @dataclass
@@ -64,19 +76,19 @@ class ScanResult:
         return sum(r.suppressed for r in self.results)
 
 
-def _analyse_job(args: tuple[str, bytes, tuple[str, ...], str, str | None]) -> dict:
+def _analyse_job(job: FileJob) -> dict:
     """Worker entry point: plain data in, plain data out."""
-    path, data, codes, target, min_version = args
-    from advisor.analysis import analyse
+    from advisor.analysis import analyse  # lazy: libcst loads only where a file is parsed
     from advisor.registry import rule_by_code
 
-    rules = [rule_by_code(c) for c in codes]
+    path = job.path
+    rules = [rule_by_code(c) for c in job.codes]
     # A LibCST parse allocates millions of small objects, and the collector's passes over them
     # cost ~25% of the analysis. Trees hold few cycles: collect once, while it is all still young.
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
-        result, _ = analyse(data, path, rules, target, min_version, sliced=True)
+        result, _ = analyse(job.data, path, rules, job.target, job.min_version, sliced=True)
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
     except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
@@ -93,16 +105,19 @@ def read_file(path: str) -> bytes:
         return f.read()
 
 
+def cannot_read(path: str, e: OSError) -> FileError:
+    return FileError(path, f"cannot read: {e.strerror or e}")
+
+
 def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
     codes = [r.code for r in options.rules]
     cache = None
     if options.cache_dir:
         extra = repr(sorted(options.per_file_ignores.items()))
         cache = Cache(options.cache_dir, options_key(codes, options.target, options.min_version, extra))
-    prefilter = Prefilter(options.rules)
     out = ScanResult(files_scanned=len(paths))
     done: dict[str, FileResult] = {}
-    jobs: list[tuple[str, bytes, tuple[str, ...], str, str | None]] = []
+    jobs: list[FileJob] = []
     digests: dict[str, str] = {}
     markers: dict[str, list] = {}
     workers = options.jobs or os.cpu_count() or 1
@@ -116,7 +131,7 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
         try:
             st = os.stat(path)
         except OSError as e:
-            done[path] = FileResult(path, errors=[FileError(path, f"cannot read: {e.strerror or e}")])
+            done[path] = FileResult(path, errors=[cannot_read(path, e)])
             continue
         if cache is not None:
             digest = cache.hash_for_stat(path, st)
@@ -128,7 +143,7 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
         try:
             data = read_file(path)
         except OSError as e:
-            done[path] = FileResult(path, errors=[FileError(path, f"cannot read: {e.strerror or e}")])
+            done[path] = FileResult(path, errors=[cannot_read(path, e)])
             continue
         digest = content_hash(data)
         digests[path] = digest
@@ -140,13 +155,13 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
                 out.files_cached += 1
                 continue
         markers[path] = find_markers(data)
-        candidates = options.rules_for(path, prefilter.candidates(data))
-        if not candidates:
+        job = options.job(path, data)
+        if job is None:
             done[path] = FileResult(path, markers=markers[path])
             if cache is not None:
                 cache.put(digest, done[path].to_dict())
             continue
-        jobs.append((path, data, tuple(r.code for r in candidates), options.target, options.min_version))
+        jobs.append(job)
         if pool is None and workers > 1 and len(jobs) == POOL_EARLY_JOBS and len(paths) - index >= PARALLEL_MIN_FILES:
             # Enough work is showing up: start the workers now, so they import LibCST and the
             # rules while we read and prefilter the other files.
@@ -156,9 +171,10 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
 
     out.files_parsed = len(jobs)
     # Largest first: one big file started last would leave the other workers idle.
-    jobs.sort(key=lambda job: len(job[1]), reverse=True)
+    jobs.sort(key=lambda job: len(job.data), reverse=True)
     results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
-    for count, ((path, *_), data) in enumerate(results, 1):
+    for count, (job, data) in enumerate(results, 1):
+        path = job.path
         if options.progress is not None:
             options.progress(count, len(jobs))
         result = FileResult.from_dict(path, data)
@@ -182,7 +198,7 @@ def _warm_worker() -> None:
     all_rules()
 
 
-def _failed_analysis(job, why: str) -> dict:
-    path = job[0]
+def _failed_analysis(job: FileJob, why: str) -> dict:
+    path = job.path
     message = "the parser crashed on this file; not analysed" if why == "crashed" else f"analysis timed out after {ISOLATED_TIMEOUT} s; not analysed"
     return FileResult(path, errors=[FileError(path, message)]).to_dict()

@@ -18,9 +18,12 @@ from typing import Any, Sequence
 from advisor.analysis import SourceError, analyse_source, parse
 from advisor.atomic import replace_file
 from advisor.findings import Applicability, Finding
+from advisor.jobs import FileJob
 from advisor.lazy import cst
+from advisor.registry import rule_by_code
 from advisor.rule import Rule
 from advisor.walk import nodes_of
+from advisor.workers import PARALLEL_MIN_FILES, run, start_pool
 
 MAX_PASSES = 8
 
@@ -46,12 +49,6 @@ class FixOutcome:
         except Exception:  # pragma: no cover - decode with replace cannot fail
             return ""
         return "".join(difflib.unified_diff(a, b, f"a/{self.path}", f"b/{self.path}"))
-
-
-def _contains(outer: Finding, inner: Finding) -> bool:
-    start_o, end_o = (outer.line, outer.column), (outer.end_line, outer.end_column)
-    start_i, end_i = (inner.line, inner.column), (inner.end_line, inner.end_column)
-    return start_o <= start_i and end_i <= end_o and (start_o, end_o) != (start_i, end_i)
 
 
 def _overlaps(a: Finding, b: Finding) -> bool:
@@ -223,27 +220,23 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
 ISOLATED_TIMEOUT = 300  # seconds for one file retried alone after a worker crash
 
 
-def _fix_job(job: tuple) -> FixOutcome:
-    """Worker entry point: (path, data, rule codes, target, min_version, unsafe) -> outcome (plain data)."""
-    from advisor.registry import rule_by_code
-
-    path, data, codes, target, min_version, unsafe = job
-    return fix_bytes(data, path, [rule_by_code(c) for c in codes], target, min_version, unsafe)
+def _fix_job(job: FileJob) -> FixOutcome:
+    """Worker entry point: a job in, its outcome (plain data) out."""
+    rules = [rule_by_code(c) for c in job.codes]
+    return fix_bytes(job.data, job.path, rules, job.target, job.min_version, job.unsafe)
 
 
-def _failed_fix(job: tuple, why: str) -> FixOutcome:
+def _failed_fix(job: FileJob, why: str) -> FixOutcome:
     message = "the parser crashed on this file; not fixed" if why == "crashed" else f"fixing timed out after {ISOLATED_TIMEOUT} s; not fixed"
-    return FixOutcome(job[0], job[1], job[1], error=message)
+    return FixOutcome(job.path, job.data, job.data, error=message)
 
 
-def fix_many(jobs: list[tuple], workers: int | None = None):
+def fix_many(jobs: list[FileJob], workers: int | None = None):
     """Outcomes of `jobs`, in order; computed in a process pool when there are enough of them.
 
     Only outcomes come back: the caller writes files, one at a time, so an interrupted
     run leaves every file either untouched or completely fixed.
     """
-    from advisor.workers import PARALLEL_MIN_FILES, run, start_pool
-
     size = min(workers or os.cpu_count() or 1, len(jobs))
 
     def new_pool():

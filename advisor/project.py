@@ -144,11 +144,12 @@ class Project:
         floor = Severity(self.config.fail_on).rank
         return bool(result.errors) or any(Severity(f.severity).rank >= floor for f in result.findings)
 
-    def scan_options(self):
+    def scan_options(self, rules=None):
+        """The engine's options for this project; `rules`: a subset of the project's rules."""
         from advisor.engine import ScanOptions
 
         return ScanOptions(
-            self.rules,
+            self.rules if rules is None else rules,
             self.target,
             self.min_version,
             cache_dir=self.cache_dir,

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from advisor.engine import ScanOptions, scan
+from advisor.jobs import FileJob
 from advisor.registry import select_rules
 
 LINE = "import torch\nx = torch.cuda.memory_cached()\n"
@@ -146,7 +147,7 @@ def test_an_interrupted_fix_leaves_every_file_whole(tmp_path):
 def crashing_job(job):
     """Stands in for a parser segfault on one file (LibCST can crash on input we failed to guard).
     SIGKILL rather than SIGSEGV: the effect on the pool is the same, without a faulthandler dump in the test log."""
-    if job[0].endswith("crash.py"):
+    if job.path.endswith("crash.py"):
         os.kill(os.getpid(), signal.SIGKILL)
     return _real_job(job)
 
@@ -187,7 +188,7 @@ def test_a_syntax_error_is_cached_but_a_crash_is_not(tmp_path, monkeypatch):
     real = engine._analyse_job
 
     def failing(job):
-        return engine.FileResult(job[0], errors=[engine.FileError(job[0], "internal error while analysing (X: y)")]).to_dict()
+        return engine.FileResult(job.path, errors=[engine.FileError(job.path, "internal error while analysing (X: y)")]).to_dict()
 
     monkeypatch.setattr(engine, "_analyse_job", failing)
     scan([str(tmp_path / "ok.py")], options)
@@ -200,7 +201,7 @@ _real_fix_job = None
 
 
 def crashing_fix_job(job):
-    if job[0].endswith("crash.py"):
+    if job.path.endswith("crash.py"):
         os.kill(os.getpid(), signal.SIGKILL)
     return _real_fix_job(job)
 
@@ -213,7 +214,7 @@ def test_parallel_fix_equals_serial_and_a_crash_costs_one_file(tmp_path, monkeyp
     jobs = []
     for i in range(20):
         src = f"import torch\nx{i} = torch.cuda.memory_cached({i})\n".encode()
-        jobs.append((str(tmp_path / f"m{i:02}.py"), src, ("ADV713",), "2.12", None, False))
+        jobs.append(FileJob(str(tmp_path / f"m{i:02}.py"), src, ("ADV713",), "2.12"))
     assert rule_by_code("ADV713")  # the rule the jobs name
     serial = [(o.fixed, dict(o.applied)) for o in fixer.fix_many(jobs, workers=1)]
     parallel = [(o.fixed, dict(o.applied)) for o in fixer.fix_many(jobs, workers=2)]
@@ -221,7 +222,7 @@ def test_parallel_fix_equals_serial_and_a_crash_costs_one_file(tmp_path, monkeyp
 
     _real_fix_job = fixer._fix_job
     monkeypatch.setattr(fixer, "_fix_job", crashing_fix_job)
-    crash = (str(tmp_path / "crash.py"), jobs[0][1], ("ADV713",), "2.12", None, False)
+    crash = FileJob(str(tmp_path / "crash.py"), jobs[0].data, ("ADV713",), "2.12")
     outcomes = list(fixer.fix_many(jobs[:10] + [crash] + jobs[10:], workers=2))
     assert [o.error for o in outcomes].count("the parser crashed on this file; not fixed") == 1
     assert outcomes[10].path.endswith("crash.py") and outcomes[10].error
