@@ -225,6 +225,18 @@ def _analyse_slices(parts, text, path, rules, target, min_version, result: FileR
     return result
 
 
+def decide_applicability(rule: type[Rule], rep: Report, lowest: Any, lowest_text: str | None) -> tuple[Applicability, str]:
+    """The fix's applicability and the message, decided once, before the `Finding` exists.
+
+    A fix is never safe when the project still supports a torch that lacks the replacement.
+    The fixer reads the result from the finding (`Finding.fix`), never from the report.
+    """
+    if rep.applicability is Applicability.SAFE and lowest is not None and parse_version(rule.since) > lowest:
+        note = f" (fix marked unsafe: the project still supports torch {lowest_text}, the replacement needs {rule.since})"
+        return Applicability.UNSAFE, rep.message + note
+    return rep.applicability, rep.message
+
+
 def _place(module, ctx, path, min_version, result: FileResult, analysed: Analysed | None, suppressions, positions=None) -> None:
     """Positions, suppressions and Finding objects for the context's reports (kept in `analysed` for the fixer)."""
     if not ctx.reports:
@@ -244,17 +256,7 @@ def _place(module, ctx, path, min_version, result: FileResult, analysed: Analyse
         if suppressions.is_suppressed(rule.code, start_line, end_line):
             result.suppressed += 1
             continue
-        message = rep.message
-        applicability = rep.applicability
-        if (
-            applicability is Applicability.SAFE
-            and ctx.min_version is not None
-            and parse_version(rule.since) > ctx.min_version
-        ):
-            # The project still supports a torch that lacks the replacement.
-            applicability = Applicability.UNSAFE
-            rep.applicability = applicability
-            message += f" (fix marked unsafe: the project still supports torch {min_version}, the replacement needs {rule.since})"
+        applicability, message = decide_applicability(rule, rep, ctx.min_version, min_version)
         finding = Finding(
             rule=rule.code,
             name=rule.name,

@@ -22,12 +22,16 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from advisor.config import tomllib
+from advisor.device import project_markers
+from advisor.discovery import Discovered
+from advisor.findings import FileResult, ScanResult
+from advisor.project import Project, ProjectError, ProjectOptions
+from advisor.executors import RETRIES, AuditError  # noqa: F401  (AuditError: part of this module's API)
+from advisor.report import FAMILIES, write_report
+from advisor.templating import environment
+
 CHUNK_FILES = 400
-RETRIES = 2  # per task, on top of Dask's own rescheduling when a worker dies
-
-
-class AuditError(ValueError):
-    pass
 
 
 @dataclass
@@ -78,10 +82,6 @@ def read_manifest(path: str) -> list[Repo]:
 
 def _toml_entries(path: str, data: bytes) -> list[tuple[str, dict]]:
     try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11
-        import tomli as tomllib
-    try:
         doc = tomllib.loads(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         raise AuditError(f"{path}: invalid TOML: {e}") from None
@@ -128,11 +128,9 @@ def _where() -> str:
 
 
 def _project(repo: dict, options: dict, found=None, chunk: int | None = None):
-    from advisor.project import Project
-
     no_cache = options.get("no_cache") or not os.access(repo["path"], os.W_OK)
-    project = Project([repo["path"]], target_version=options.get("target_version"), no_cache=no_cache, jobs=1,
-                      found=found)
+    flags = ProjectOptions([repo["path"]], target_version=options.get("target_version"), no_cache=bool(no_cache), jobs=1)
+    project = Project.load(flags, found)
     if chunk is not None and project.cache_dir:
         # Chunks of one repository run at once: each keeps its own cache file.
         project.cache_dir = os.path.join(project.cache_dir, f"audit-chunk-{chunk}")
@@ -141,8 +139,6 @@ def _project(repo: dict, options: dict, found=None, chunk: int | None = None):
 
 def plan(repo: dict, options: dict) -> dict:
     """Config, target and files of one repository, as `advisor scan` would see them there."""
-    from advisor.device import project_markers
-    from advisor.project import ProjectError
 
     if not os.path.isdir(repo["path"]):
         return {"error": f"{repo['path']} is not a directory where the audit ran (workers need the checkouts on a shared filesystem)",
@@ -163,11 +159,10 @@ def plan(repo: dict, options: dict) -> dict:
 
 def scan_files(repo: dict, options: dict, files: list[str], chunk: int, chunks: int) -> dict:
     """FileResults (as dicts) for one chunk of a repository's files."""
-    from advisor.discovery import Discovered
 
     _maybe_crash_for_tests(repo, chunk)
     project = _project(repo, options, Discovered(files=files), chunk=chunk if chunks > 1 else None)
-    result = project.scan()
+    result = project.scan_raw()
     return {
         "results": [{"path": r.path, **r.to_dict()} for r in result.results],
         "parsed": result.files_parsed,
@@ -177,28 +172,24 @@ def scan_files(repo: dict, options: dict, files: list[str], chunk: int, chunks: 
 
 def finish(repo: dict, options: dict, plan_data: dict, chunks: list[dict]) -> dict:
     """Scope, baseline, the repository's report, and its summary for the dashboard."""
-    from advisor.discovery import Discovered
-    from advisor.engine import ScanResult
-    from advisor.findings import FileResult
 
     found = Discovered(files=plan_data["files"], text_files=plan_data["text_files"],
                        errors=[tuple(e) for e in plan_data["discovery_errors"]])
     project = _project(repo, options, found)
+    text = project.scan_raw(python=False)  # the text files: a line scan each, here
     result = ScanResult(
-        results=[FileResult.from_dict(d["path"], d) for c in chunks for d in c["results"]],
-        files_scanned=len(plan_data["files"]),
+        results=[FileResult.from_dict(d["path"], d) for c in chunks for d in c["results"]] + text.results,
+        files_scanned=len(plan_data["files"]) + text.files_scanned,
         files_parsed=sum(c["parsed"] for c in chunks),
-        files_cached=sum(c["cached"] for c in chunks),
+        files_cached=sum(c["cached"] for c in chunks) + text.files_cached,
     )
     result.results.sort(key=lambda r: r.path)
-    project.finish(result, project_markers=[tuple(m) for m in plan_data["project_markers"]])
+    project.shape(result, project_markers=[tuple(m) for m in plan_data["project_markers"]])
     root = repo["path"]
     findings = [replace(f, path=_rel(f.path, root)) for f in result.findings]
     errors = [{"path": _rel(e.path, root), "message": e.message} for e in result.errors]
     report = None
     if options.get("out"):
-        from advisor.report import write_report
-
         rel = os.path.join("repos", _safe(repo["name"]))
         directory = os.path.join(options["out"], rel)
         meta = {"target": project.target, "target_source": project.target_source, "files": result.files_scanned,
@@ -240,8 +231,6 @@ def _maybe_crash_for_tests(repo: dict, chunk: int) -> None:
 
 
 def summarise(repo: dict, plan_data: dict, files: int, findings: list, errors: list, rocm: bool, report: str | None) -> dict:
-    from advisor.report import FAMILIES
-
     by_rule = Counter(f.rule for f in findings)
     return {
         **repo,
@@ -389,7 +378,6 @@ def write_dashboard(out: str, audit: dict) -> None:
     """audit.json, audit.md and audit.html in `out`."""
     import json
 
-    from advisor.report import _environment
     from advisor.registry import rule_by_code
 
     os.makedirs(out, exist_ok=True)
@@ -404,7 +392,7 @@ def write_dashboard(out: str, audit: dict) -> None:
         for code, n in sorted(audit["totals"]["by_rule"].items(), key=lambda kv: (-kv[1], kv[0]))
     ]
     ctx = {"audit": audit, "ranked": ranked, "rules": rules, "totals": audit["totals"], "run": audit["run"]}
-    env = _environment()
+    env = environment()
     for name in ("audit.md", "audit.html"):
         with open(os.path.join(out, name), "w", encoding="utf-8") as f:
             f.write(env.get_template(f"{name}.j2").render(**ctx))

@@ -13,7 +13,9 @@ from typing import List, Optional
 import typer
 
 from advisor import __version__
-from advisor.project import split_codes as _split
+from advisor.findings import ScanResult
+from advisor.postprocess import drop_report_only
+from advisor.project import Project, ProjectError, ProjectOptions, cache_root
 
 app = typer.Typer(
     add_completion=False,
@@ -42,38 +44,27 @@ def _root(
     pass
 
 
-class _Setup:
-    """A `Project` whose errors end the command with exit 2, and whose scan shows a progress bar on a TTY."""
+def _load(options: "ProjectOptions") -> "Project":
+    """The project, or exit 2 with the reason."""
+    try:
+        return Project.load(options)
+    except ProjectError as e:
+        raise _fail(str(e))
 
-    def __init__(self, paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config_path=None, baseline=None, extend_include=None, device=None):
-        from advisor.project import Project, ProjectError
 
-        try:
-            self.project = Project(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude,
-                                   config_path, baseline, extend_include, device)
-        except ProjectError as e:
-            raise _fail(str(e))
-
-    def __getattr__(self, name):  # config, target, rules, files, ... live on the Project
-        return getattr(self.project, name)
-
-    def scan(self):
-        from advisor.project import ProjectError
-
-        project = self.project
+def _scan(project: "Project") -> "ScanResult":
+    """The project's scan, with a progress bar on a TTY when it is long enough to need one."""
+    try:
         if len(project.files) >= PROGRESS_MIN_FILES and sys.stderr.isatty():
-            from rich.console import Console
+            from rich.console import Console  # lazy: rich costs start-up time most runs never need
             from rich.progress import Progress
 
             with Progress(console=Console(stderr=True), transient=True) as bar:
                 task = bar.add_task("advisor", total=None)
-                result = project.scan(lambda done, total: bar.update(task, completed=done, total=total))
-        else:
-            result = project.scan()
-        try:
-            return project.finish(result)
-        except ProjectError as e:
-            raise _fail(str(e))
+                return project.scan(lambda done, total: bar.update(task, completed=done, total=total))
+        return project.scan()
+    except ProjectError as e:
+        raise _fail(str(e))
 
 
 _PATHS = typer.Argument(None, help="Files or directories (default: the current directory).")
@@ -115,10 +106,9 @@ def scan(
     """Report every place the PyTorch upgrade touches."""
     if format not in FORMATS:
         raise _fail(f"unknown --format {format!r} (expected {', '.join(FORMATS)})")
-    setup = _Setup(paths, select, ignore, target_version, cache_dir, no_cache, jobs, exclude, config, baseline, extend_include, device)
-    if report:
-        setup.add_report_rules(_split(ignore))
-    result = setup.scan()
+    setup = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, cache_dir, no_cache, jobs,
+                                 exclude or [], extend_include or [], config, baseline, device, report=bool(report)))
+    result = _scan(setup)
     if report:
         from advisor.report import write_report
 
@@ -126,9 +116,8 @@ def scan(
                 "device": setup.device_context.to_json()}
         write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
         typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
-        # The dynamic-access notes belong to the report, not to the exit status or the listing.
-        for r in result.results:
-            r.findings = [f for f in r.findings if f.rule != "ADV900" or setup.selected_dynamic]
+        # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
+        drop_report_only(result, setup.listed)
     stream = open(output, "w", encoding="utf-8") if output else sys.stdout
     try:
         if format == "json":
@@ -183,9 +172,10 @@ def fix(
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
     from advisor.fixrun import fix_project
 
-    setup = _Setup(paths, select, ignore, target_version, None, True, jobs, exclude, config, None, extend_include)
-    unsafe = setup.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
-    run = fix_project(setup.project, unsafe, diff, show=sys.stdout.write)
+    project = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, None, True, jobs,
+                                   exclude or [], extend_include or [], config))
+    unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
+    run = fix_project(project, unsafe, diff, show=sys.stdout.write)
     if run.interrupted:
         typer.echo(
             f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched.",
@@ -275,7 +265,7 @@ def clean(cache_dir: Optional[str] = _CACHE_DIR) -> None:
     from advisor.cache import clean as clean_cache
     from advisor.config import find_project_root
 
-    root = cache_dir or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(find_project_root(["."]), ".advisor_cache")
+    root = cache_root(cache_dir, find_project_root(["."]))
     typer.echo(f"removed {root}" if clean_cache(root) else f"no cache at {root}")
 
 

@@ -21,6 +21,7 @@ class ConfigError(ValueError):
 
 
 SEVERITIES = ("info", "warning", "error")
+DEVICES = ("rocm", "cuda", "xpu", "cpu")  # what --device and `device = ...` accept (advisor.device)
 
 
 @dataclass
@@ -103,8 +104,6 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
                 raise ConfigError(f"{where}: expected one of {', '.join(SEVERITIES)}, got {value!r}")
             cfg.fail_on = value
         elif key == "device":
-            from advisor.device import DEVICES
-
             if value not in DEVICES:
                 raise ConfigError(f"{where}: expected one of {', '.join(DEVICES)}, got {value!r}")
             cfg.device = value

@@ -14,21 +14,12 @@ scoping runs after the engine, on findings: nothing flows back into analysis.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-DEVICES = ("rocm", "cuda", "xpu", "cpu")
+from advisor.config import DEVICES  # noqa: F401  (re-exported: the devices scoping knows)
+from advisor.markers import find_markers
 
-_MARKERS = re.compile(
-    rb"torch\.version\.hip\b"
-    rb"|\b(?:_?is_hip|_?is_rocm|IS_HIP|IS_ROCM|TEST_WITH_ROCM|skipIfRocm|is_hip_available)\b"  # helpers
-    rb"|\b(?:HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|PYTORCH_HIP_ALLOC_CONF|PYTORCH_ROCM_ARCH|TORCH_ROCM_FA_PREFER_CK)\b"
-    rb"|whl/(?:nightly/)?rocm\d|rocm\.nightlies\.amd\.com|repo\.radeon\.com"  # wheel indexes
-    rb"|FROM\s+(?:--\S+\s+)?rocm/"  # Docker base images
-    rb"|\bgfx(?:9[0-9a-f]{2}|1[0-2][0-9a-f]{2})\b"  # AMD GPU architectures
-)
-MAX_MARKERS_PER_FILE = 20
 
 # Files at the project root that say which wheel or image a project uses, read even
 # when only a few files are scanned (a pre-commit run passes just the changed files).
@@ -37,37 +28,6 @@ PROJECT_FILES = (
     "constraints.txt", "environment.yml", "pyproject.toml", "setup.py", "setup.cfg",
     "Dockerfile", "Dockerfile.rocm", "docker/Dockerfile", "docker/Dockerfile.rocm", ".env",
 )
-
-
-# Every marker contains one of these. `needle in data` runs at memory speed, while the full
-# pattern over a whole file is ~50x slower: so the pattern only runs on lines holding a needle.
-_NEEDLES = (b"hip", b"HIP", b"rocm", b"ROCM", b"Rocm", b"ROCR", b"gfx")
-
-
-def find_markers(data: bytes) -> list[list]:
-    """[[marker text, line], ...] for the ROCm markers in `data` (at most MAX_MARKERS_PER_FILE)."""
-    out: list[list] = []
-    needles = [n for n in _NEEDLES if n in data]
-    if not needles:
-        return out
-    lines: set[int] = set()  # start offsets of lines that hold a needle
-    for needle in needles:
-        pos = data.find(needle)
-        while pos != -1:
-            lines.add(data.rfind(b"\n", 0, pos) + 1)
-            pos = data.find(needle, pos + len(needle))
-    seen: set[bytes] = set()
-    for start in sorted(lines):
-        end = data.find(b"\n", start)
-        for m in _MARKERS.finditer(data, start, len(data) if end == -1 else end):
-            text = m.group()
-            if text in seen:  # the first place of each distinct marker is enough to explain the decision
-                continue
-            seen.add(text)
-            out.append([text.decode("utf-8", "replace"), data.count(b"\n", 0, m.start()) + 1])
-            if len(out) >= MAX_MARKERS_PER_FILE:
-                return out
-    return out
 
 
 @dataclass

@@ -13,17 +13,19 @@ from typing import Callable, Sequence
 
 from advisor.cache import Cache, content_hash, options_key
 from advisor.config import per_file_ignored_codes
-from advisor.device import find_markers
-from advisor.findings import FileError, FileResult, Finding
+from advisor.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
 from advisor.jobs import FileJob
+from advisor.markers import find_markers
 from advisor.prefilter import Prefilter
 from advisor.rule import Rule
+from advisor.textfiles import scan_text
 from advisor.workers import PARALLEL_MIN_FILES, run, start_pool
 
 POOL_EARLY_JOBS = 3
 ISOLATED_TIMEOUT = 120  # seconds for one file retried alone after a worker crash
 # Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
 # which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
+_TEXT_SALT = b"advisor text file\0"
 _TRANSIENT = ("internal error", "the parser crashed", "analysis timed out", "code too deeply nested to analyse", "file is ")
 
 
@@ -39,6 +41,12 @@ class ScanOptions:
     progress: Callable[[int, int], None] | None = None  # (files analysed, files to analyse)
     _prefilter: Prefilter | None = field(default=None, init=False, repr=False, compare=False)
 
+    def rules_for(self, path: str, rules: Sequence[type[Rule]] | None = None) -> list[type[Rule]]:
+        """`rules` (default: all of them) less those `per-file-ignores` switches off for `path`."""
+        rules = self.rules if rules is None else rules
+        off = per_file_ignored_codes(path, self.per_file_ignores, self.project_root)
+        return [r for r in rules if not any(r.code.startswith(c) for c in off)] if off else list(rules)
+
     def candidates(self, path: str, data: bytes) -> tuple[str, ...]:
         """Codes of the rules that can match `data`, less those `per-file-ignores` switches off for `path`.
 
@@ -46,34 +54,12 @@ class ScanOptions:
         """
         if self._prefilter is None:
             self._prefilter = Prefilter(self.rules)
-        found = self._prefilter.candidates(data)
-        off = per_file_ignored_codes(path, self.per_file_ignores, self.project_root)
-        return tuple(r.code for r in found if not any(r.code.startswith(c) for c in off))
+        return tuple(r.code for r in self.rules_for(path, self._prefilter.candidates(data)))
 
     def job(self, path: str, data: bytes, unsafe: bool = False) -> FileJob | None:
         """The job for one file, or None when no rule can match it."""
         codes = self.candidates(path, data)
         return FileJob(path, data, codes, self.target, self.min_version, unsafe) if codes else None
-
-
-@dataclass
-class ScanResult:
-    results: list[FileResult] = field(default_factory=list)
-    files_scanned: int = 0
-    files_parsed: int = 0
-    files_cached: int = 0
-
-    @property
-    def findings(self) -> list[Finding]:
-        return sorted((f for r in self.results for f in r.findings), key=Finding.sort_key)
-
-    @property
-    def errors(self) -> list[FileError]:
-        return sorted((e for r in self.results for e in r.errors), key=lambda e: e.path)
-
-    @property
-    def suppressed(self) -> int:
-        return sum(r.suppressed for r in self.results)
 
 
 def _analyse_job(job: FileJob) -> dict:
@@ -109,13 +95,39 @@ def cannot_read(path: str, e: OSError) -> FileError:
     return FileError(path, f"cannot read: {e.strerror or e}")
 
 
-def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
+def _load(path: str, cache: Cache | None, text: bool) -> tuple[FileResult | None, bytes, str]:
+    """(cached or error result, data, content digest) of one file; data is empty when the result is known."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
+    if cache is not None:
+        digest = cache.hash_for_stat(path, st)
+        cached = cache.get(digest) if digest else None
+        if cached is not None:
+            return FileResult.from_dict(path, cached), b"", digest
+    try:
+        data = read_file(path)
+    except OSError as e:
+        return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
+    # A text file's result is not a Python file's result for the same bytes: keep them apart in the cache.
+    digest = content_hash(_TEXT_SALT + data if text else data)
+    if cache is not None:
+        cache.remember_stat(path, st, digest)
+        cached = cache.get(digest)
+        if cached is not None:
+            return FileResult.from_dict(path, cached), b"", digest
+    return None, data, digest
+
+
+def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] = ()) -> ScanResult:
+    """`paths`: Python files and notebooks; `text_paths`: Dockerfiles, shell scripts, .env (advisor.textfiles)."""
     codes = [r.code for r in options.rules]
     cache = None
     if options.cache_dir:
         extra = repr(sorted(options.per_file_ignores.items()))
         cache = Cache(options.cache_dir, options_key(codes, options.target, options.min_version, extra))
-    out = ScanResult(files_scanned=len(paths))
+    out = ScanResult(files_scanned=len(paths) + len(text_paths))
     done: dict[str, FileResult] = {}
     jobs: list[FileJob] = []
     digests: dict[str, str] = {}
@@ -126,34 +138,22 @@ def scan(paths: Sequence[str], options: ScanOptions) -> ScanResult:
         return start_pool(workers, _warm_worker)
 
     pool = None
-
+    for path in text_paths:  # a line scan, cheaper than sending the file to a worker
+        known, data, digest = _load(path, cache, text=True)
+        if known is not None:
+            done[path] = known
+            out.files_cached += bool(digest)
+            continue
+        done[path] = scan_text(path, data, options.rules_for(path))
+        if cache is not None:
+            cache.put(digest, done[path].to_dict())
     for index, path in enumerate(paths):
-        try:
-            st = os.stat(path)
-        except OSError as e:
-            done[path] = FileResult(path, errors=[cannot_read(path, e)])
+        known, data, digest = _load(path, cache, text=False)
+        if known is not None:
+            done[path] = known
+            out.files_cached += bool(digest)
             continue
-        if cache is not None:
-            digest = cache.hash_for_stat(path, st)
-            cached = cache.get(digest) if digest else None
-            if cached is not None:
-                done[path] = FileResult.from_dict(path, cached)
-                out.files_cached += 1
-                continue
-        try:
-            data = read_file(path)
-        except OSError as e:
-            done[path] = FileResult(path, errors=[cannot_read(path, e)])
-            continue
-        digest = content_hash(data)
         digests[path] = digest
-        if cache is not None:
-            cache.remember_stat(path, st, digest)
-            cached = cache.get(digest)
-            if cached is not None:
-                done[path] = FileResult.from_dict(path, cached)
-                out.files_cached += 1
-                continue
         markers[path] = find_markers(data)
         job = options.job(path, data)
         if job is None:

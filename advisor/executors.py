@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import os
 
-from advisor.audit import RETRIES, AuditError
+RETRIES = 2  # per task, on top of Dask's own rescheduling when a worker dies
+
+
+class AuditError(ValueError):
+    pass
 
 
 class LocalExecutor:

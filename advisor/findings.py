@@ -117,3 +117,23 @@ class FileResult:
             suppressed=data.get("suppressed", 0),
             markers=data.get("markers", []),
         )
+
+
+@dataclass
+class ScanResult:
+    results: list[FileResult] = field(default_factory=list)
+    files_scanned: int = 0
+    files_parsed: int = 0
+    files_cached: int = 0
+
+    @property
+    def findings(self) -> list[Finding]:
+        return sorted((f for r in self.results for f in r.findings), key=Finding.sort_key)
+
+    @property
+    def errors(self) -> list[FileError]:
+        return sorted((e for r in self.results for e in r.errors), key=lambda e: e.path)
+
+    @property
+    def suppressed(self) -> int:
+        return sum(r.suppressed for r in self.results)

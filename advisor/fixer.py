@@ -94,7 +94,7 @@ def _apply_once(
         if rep.replacement is None:
             unfixable.append(finding)
             continue
-        if rep.applicability is Applicability.UNSAFE and not unsafe:
+        if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (decide_applicability)
             held_back += 1
             unfixable.append(finding)
             continue

@@ -1,4 +1,10 @@
-"""One project, set up as `advisor scan` sees it: config, target, rules, files; then one scan of it.
+"""One project, set up as `advisor scan` sees it, and one run over it.
+
+`ProjectOptions` holds what the user asked for (flags; an audit fills it per
+repository). `Project.load` resolves it against the project's `[tool.advisor]`
+config into plain data: the files, the target and lowest supported torch, the
+rules, the device. `Project.scan` is the pipeline: `engine.scan`, then the one
+post-processing step (`advisor.postprocess`).
 
 The CLI (`advisor scan`, `advisor fix`) and the org-wide audit (`advisor audit`,
 one project per repository) both go through here, so a repository audited on a
@@ -9,7 +15,18 @@ Errors are `ProjectError`s with a message for the user; the CLI turns them into 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
+
+from advisor.config import Config, ConfigError, load_config
+from advisor.device import DEVICES, DeviceContext
+from advisor.discovery import Discovered, DiscoveryError, discover
+from advisor.engine import ScanOptions, scan
+from advisor.findings import ScanResult, Severity
+from advisor.postprocess import PostprocessError, Shaping, report_rules, shape
+from advisor.registry import RuleSelectionError, rule_by_code, select_rules
+from advisor.rule import Rule
+from advisor.versions import parse_version, resolve_target
 
 
 class ProjectError(ValueError):
@@ -24,132 +41,92 @@ def split_codes(values: Sequence[str] | None) -> list[str]:
     return out
 
 
+def cache_root(explicit: str | None, project_root: str) -> str:
+    """Where the cache lives: `--cache-dir`, else $ADVISOR_CACHE_DIR, else .advisor_cache at the project root."""
+    return explicit or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(project_root, ".advisor_cache")
+
+
+@dataclass
+class ProjectOptions:
+    """What the user asked for, before the project's config is read. Lists may hold comma-separated codes."""
+
+    paths: list[str] = field(default_factory=lambda: ["."])
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    target_version: str | None = None
+    cache_dir: str | None = None
+    no_cache: bool = False
+    jobs: int | None = None
+    exclude: list[str] = field(default_factory=list)
+    extend_include: list[str] = field(default_factory=list)
+    config_path: str | None = None
+    baseline: str | None = None
+    device: str | None = None
+    report: bool = False  # a --report run: report-only rules (ADV900) join the scan
+
+
+@dataclass
 class Project:
-    """Options shared by scan and fix, resolved against the project's `[tool.advisor]` config."""
+    """A project resolved against its config: plain data, nothing left to look up."""
 
-    def __init__(self, paths=None, select=None, ignore=None, target_version=None, cache_dir=None, no_cache=False,
-                 jobs=None, exclude=None, config_path=None, baseline=None, extend_include=None, device=None,
-                 found=None):
+    config: Config
+    target: str
+    min_version: str | None
+    target_source: str
+    rules: list[type[Rule]]
+    found: Discovered
+    cache_dir: str | None
+    jobs: int | None
+    device: str | None
+    baseline: str | None = None
+    listed: frozenset[str] = frozenset()  # report-only codes the user selected (advisor.postprocess)
+    device_context: DeviceContext | None = None  # set by `scan`
+
+    @classmethod
+    def load(cls, options: ProjectOptions, found: Discovered | None = None) -> "Project":
         """`found`: the files, when already known (an audit task is handed them); else they are discovered."""
-        from advisor.config import ConfigError, load_config
-        from advisor.device import DEVICES
-        from advisor.registry import RuleSelectionError, select_rules
-        from advisor.rule import parse_version
-        from advisor.versions import resolve_target
-
-        self.paths = list(paths or ["."])
+        paths = list(options.paths or ["."])
         try:
-            self.config = cfg = load_config(self.paths, config_path)
-        except ConfigError as e:
+            cfg = load_config(paths, options.config_path)
+            target, min_version, source = resolve_target(options.target_version or cfg.target_version, cfg.project_root)
+            rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore)
+        except (ConfigError, RuleSelectionError, ValueError) as e:
             raise ProjectError(str(e)) from None
-        try:
-            self.target, self.min_version, self.target_source = resolve_target(
-                target_version or cfg.target_version, cfg.project_root
-            )
-        except ValueError as e:
-            raise ProjectError(str(e)) from None
-        try:
-            rules = select_rules(split_codes(select) or cfg.select or None, split_codes(ignore) + cfg.ignore)
-        except RuleSelectionError as e:
-            raise ProjectError(str(e)) from None
-        tgt = parse_version(self.target)
-        self.rules = [r for r in rules if parse_version(r.since) <= tgt]
-        self.exclude = [*cfg.exclude, *cfg.extend_exclude, *split_codes(exclude)]
-        self.extend_include = [*cfg.extend_include, *split_codes(extend_include)]
-        self.selected_dynamic = True
-        if no_cache or os.environ.get("ADVISOR_NO_CACHE"):
-            self.cache_dir = None
-        else:
-            self.cache_dir = cache_dir or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(cfg.project_root, ".advisor_cache")
-        self.jobs = jobs
-        self.baseline_path = baseline
-        if device is not None and device not in DEVICES:
-            raise ProjectError(f"unknown --device {device!r} (expected {', '.join(DEVICES)})")
-        self.device = device or cfg.device
-        self.device_context = None
-        self._found = found if found is not None else self._discover()
-
-    # -- files -------------------------------------------------------------
-
-    def _discover(self):
-        from advisor.discovery import DiscoveryError, discover
-
-        try:
-            return discover(self.paths, exclude=self.exclude, extend_include=self.extend_include)
-        except DiscoveryError as e:
-            raise ProjectError(str(e)) from None
+        newest = parse_version(target)
+        rules = [r for r in rules if parse_version(r.since) <= newest]
+        listed = frozenset()
+        if options.report:
+            rules, listed = report_rules(rules, split_codes(options.ignore), rule_by_code)
+        if options.device is not None and options.device not in DEVICES:
+            raise ProjectError(f"unknown --device {options.device!r} (expected {', '.join(DEVICES)})")
+        if found is None:
+            exclude = [*cfg.exclude, *cfg.extend_exclude, *split_codes(options.exclude)]
+            include = [*cfg.extend_include, *split_codes(options.extend_include)]
+            try:
+                found = discover(paths, exclude=exclude, extend_include=include)
+            except DiscoveryError as e:
+                raise ProjectError(str(e)) from None
+        no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")
+        return cls(cfg, target, min_version, source, rules, found,
+                   None if no_cache else cache_root(options.cache_dir, cfg.project_root), options.jobs,
+                   options.device or cfg.device, options.baseline, listed)
 
     @property
     def files(self) -> list[str]:
-        return self._found.files
+        return self.found.files
 
     @property
     def text_files(self) -> list[str]:
-        return self._found.text_files
+        return self.found.text_files
 
     @property
     def discovery_errors(self) -> list[tuple[str, str]]:
-        return self._found.errors
+        return self.found.errors
 
-    # -- rules -------------------------------------------------------------
-
-    def add_report_rules(self, ignored: list[str]) -> None:
-        """The report lists dynamic torch access (ADV900) under "could not be analysed"."""
-        from advisor.registry import rule_by_code
-
-        codes = {r.code for r in self.rules}
-        self.selected_dynamic = "ADV900" in codes
-        if not self.selected_dynamic and not any("ADV900".startswith(i.upper()) for i in ignored):
-            self.rules.append(rule_by_code("ADV900"))
-
-    # -- the scan ----------------------------------------------------------
-
-    def scan(self, progress: Callable[[int, int], None] | None = None):
-        """Scan the project's Python files and return the engine's `ScanResult`."""
-        from advisor.engine import scan
-
-        options = self.scan_options()
-        options.progress = progress
-        return scan(self.files, options)
-
-    def finish(self, result, project_markers=None):
-        """Add the text files, scope device rules, list discovery errors, apply the baseline."""
-        from advisor.device import apply_scope
-        from advisor.findings import FileError, FileResult
-
-        if self.text_files:
-            from advisor.textfiles import scan_text_files
-
-            result.results.extend(scan_text_files(self.text_files, self.rules))
-            result.results.sort(key=lambda r: r.path)
-            result.files_scanned += len(self.text_files)
-        root = None if project_markers is not None else self.config.project_root
-        self.device_context = apply_scope(result, self.device, root, extra_markers=project_markers)
-        for path, reason in self.discovery_errors:
-            result.results.append(FileResult(path, errors=[FileError(path, reason)]))
-        from advisor.baseline import apply_baseline, find_baseline
-
-        path = self.baseline_path or find_baseline(self.config.project_root)
-        if path:
-            try:
-                apply_baseline(result, path, self.config.project_root)
-            except ValueError as e:
-                raise ProjectError(str(e)) from None
-        return result
-
-    def fails(self, result) -> bool:
-        """Findings at or above `fail-on`, or files that could not be analysed, fail the run."""
-        from advisor.findings import Severity
-
-        floor = Severity(self.config.fail_on).rank
-        return bool(result.errors) or any(Severity(f.severity).rank >= floor for f in result.findings)
-
-    def scan_options(self, rules=None):
+    def scan_options(self, rules: Sequence[type[Rule]] | None = None) -> ScanOptions:
         """The engine's options for this project; `rules`: a subset of the project's rules."""
-        from advisor.engine import ScanOptions
-
         return ScanOptions(
-            self.rules if rules is None else rules,
+            list(self.rules if rules is None else rules),
             self.target,
             self.min_version,
             cache_dir=self.cache_dir,
@@ -157,3 +134,27 @@ class Project:
             per_file_ignores=self.config.per_file_ignores,
             project_root=self.config.project_root,
         )
+
+    def scan_raw(self, progress: Callable[[int, int], None] | None = None, python: bool = True) -> ScanResult:
+        """The engine's findings, before post-processing; `python=False`: the text files only."""
+        options = self.scan_options()
+        options.progress = progress
+        return scan(self.files if python else [], options, self.text_files)
+
+    def shape(self, result: ScanResult, project_markers: list | None = None) -> ScanResult:
+        """The one post-processing step (advisor.postprocess); sets `device_context`."""
+        how = Shaping(self.config.project_root, self.device, self.baseline, self.discovery_errors, project_markers, self.listed)
+        try:
+            self.device_context = shape(result, how)
+        except PostprocessError as e:
+            raise ProjectError(str(e)) from None
+        return result
+
+    def scan(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
+        """The whole pipeline: engine, then post-processing."""
+        return self.shape(self.scan_raw(progress))
+
+    def fails(self, result: ScanResult) -> bool:
+        """Findings at or above `fail-on`, or files that could not be analysed, fail the run."""
+        floor = Severity(self.config.fail_on).rank
+        return bool(result.errors) or any(Severity(f.severity).rank >= floor for f in result.findings)

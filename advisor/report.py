@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections import Counter
-from typing import Any
 
 from advisor import __version__
 from advisor.findings import Finding
+from advisor.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
 
 FAMILIES = {
     "ADV1": "Superseded device-specific APIs",
@@ -67,22 +66,6 @@ def _group(f: Finding) -> str:
     if f.fix == "safe":
         return "safe"
     return "advice"
-
-
-def md_escape(text: Any) -> str:
-    """Make scanned text inert in Markdown: no raw HTML, no code-span or table breakage."""
-    s = str(text)
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return re.sub(r"([\\`*_\[\]|#])", r"\\\1", s)
-
-
-def md_code(text: Any) -> str:
-    """A Markdown code span holding `text` verbatim, whatever backticks it contains."""
-    s = str(text).replace("\n", " ")
-    runs = [len(m) for m in re.findall(r"`+", s)]
-    fence = "`" * (max(runs, default=0) + 1)
-    pad = " " if s.startswith("`") or s.endswith("`") or runs else ""
-    return f"{fence}{pad}{s}{pad}{fence}"
 
 
 def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None) -> dict:
@@ -141,23 +124,6 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
     }
 
 
-def _environment():
-    import jinja2
-
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("advisor", "templates"),
-        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-    )
-    env.filters["md"] = md_escape
-    env.filters["mdcode"] = md_code
-    env.filters["pyrepr"] = repr  # a Python literal: scanned text never becomes code
-    return env
-
-
 def write_report(directory: str, findings: list[Finding], errors: list[dict], meta: dict) -> list[str]:
     """Write report.md, report.html, rule docs, validation scripts and findings.json."""
     from advisor.registry import rule_by_code
@@ -195,7 +161,7 @@ def render(directory: str) -> None:
         with open(path, encoding="utf-8") as f:
             results = json.load(f)
     ctx = build_context(findings, errors, meta, results)
-    env = _environment()
+    env = environment()
     for name in ("report.md", "report.html"):
         text = env.get_template(f"{name}.j2").render(**ctx)
         with open(os.path.join(directory, name), "w", encoding="utf-8") as f:

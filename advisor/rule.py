@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
 from advisor.names import any_match
+from advisor.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
 
 
 @dataclass(frozen=True)
@@ -202,10 +203,3 @@ class Rule:
             )
         )
 
-
-def parse_version(text: str) -> tuple[int, int]:
-    parts = text.strip().split(".")
-    try:
-        return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
-    except ValueError:
-        raise ValueError(f"not a torch version: {text!r} (expected e.g. 2.12)") from None

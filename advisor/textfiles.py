@@ -16,7 +16,7 @@ import os
 import re
 from typing import Sequence
 
-from advisor.device import find_markers
+from advisor.markers import find_markers
 from advisor.findings import FileError, FileResult, Finding
 from advisor.rule import Rule
 from advisor.suppressions import Suppressions
@@ -27,7 +27,6 @@ TEXT_FILE_PATTERNS = (
     "*.sh", "*.bash", "*.env", ".env", ".env.*",
     "requirements*.txt", "constraints*.txt",
 )
-ALLOC_VARS = ("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF", "PYTORCH_ALLOC_CONF")
 _VAR = r"(?P<var>PYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF)"
 _VALUE = r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)"
 # `VAR=value` anywhere a shell word can start (not `$VAR`, not `${VAR:=...}`).
@@ -72,15 +71,9 @@ def _assignments(text: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def scan_text_file(path: str, rules: Sequence[type[Rule]]) -> FileResult:
+def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]]) -> FileResult:
     """Markers, and the findings of the rules that read env assignments (`Rule.check_env`), of one file."""
     result = FileResult(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        result.errors.append(FileError(path, f"cannot read: {e.strerror or e}"))
-        return result
     if b"\x00" in data:
         result.errors.append(FileError(path, "binary file (contains NUL bytes); not analysed"))
         return result
@@ -101,10 +94,6 @@ def scan_text_file(path: str, rules: Sequence[type[Rule]]) -> FileResult:
             result.findings.append(_finding(rule, path, line, column, len(var), message, lines[line - 1]))
     result.findings.sort(key=Finding.sort_key)
     return result
-
-
-def scan_text_files(paths: Sequence[str], rules: Sequence[type[Rule]]) -> list[FileResult]:
-    return [scan_text_file(p, rules) for p in paths]
 
 
 def _finding(rule: type[Rule], path: str, line: int, column: int, length: int, message: str, snippet: str) -> Finding:

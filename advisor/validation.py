@@ -17,6 +17,7 @@ from typing import Any
 
 from advisor import __version__
 from advisor.findings import Finding
+from advisor.templating import environment
 
 CHECKS = (
     "stream_capture",
@@ -49,9 +50,7 @@ def _params(check: str, findings: list[Finding]) -> dict[str, Any]:
 
 
 def render_script(check: str, findings: list[Finding]) -> str:
-    from advisor.report import _environment
-
-    return _environment().get_template(f"validation/{check}.py.j2").render(**_params(check, findings))
+    return environment().get_template(f"validation/{check}.py.j2").render(**_params(check, findings))
 
 
 def write_scripts(directory: str, findings: list[Finding], checks: list[str] | None = None) -> list[str]:
@@ -67,11 +66,9 @@ def write_scripts(directory: str, findings: list[Finding], checks: list[str] | N
         with open(path, "w", encoding="utf-8") as f:
             f.write(render_script(check, findings))
         written.append(path)
-    from advisor.report import _environment
-
     scripts = [f"{c}.py" for c in wanted]
     with open(os.path.join(out_dir, "run_all.py"), "w", encoding="utf-8") as f:
-        f.write(_environment().get_template("validation/run_all.py.j2").render(version=__version__, scripts=scripts))
+        f.write(environment().get_template("validation/run_all.py.j2").render(version=__version__, scripts=scripts))
     return written
 
 

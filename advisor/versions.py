@@ -13,12 +13,20 @@ import glob
 import os
 import re
 
-from advisor.rule import parse_version
+from advisor.config import tomllib
 
 KNOWN_VERSIONS = ("2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13")
 NEWEST = KNOWN_VERSIONS[-1]
 _SPEC = re.compile(r"(==|~=|>=|<=|<|>|!=)\s*([0-9][0-9.*]*)")
 _TORCH_REQ = re.compile(r"^\s*torch\s*(\[[^\]]*\])?\s*(?P<spec>[<>=!~][^;#]*)?", re.IGNORECASE)
+
+
+def parse_version(text: str) -> tuple[int, int]:
+    parts = text.strip().split(".")
+    try:
+        return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
+    except ValueError:
+        raise ValueError(f"not a torch version: {text!r} (expected e.g. 2.12)") from None
 
 
 def normalise(text: str) -> str:
@@ -65,8 +73,6 @@ def _pins(root: str) -> list[tuple[str, str]]:
     pyproject = os.path.join(root, "pyproject.toml")
     if os.path.isfile(pyproject):
         try:
-            from advisor.config import tomllib
-
             with open(pyproject, "rb") as f:
                 data = tomllib.load(f)
             deps = list(data.get("project", {}).get("dependencies", []))

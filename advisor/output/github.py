@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from advisor.engine import ScanResult
+from advisor.findings import ScanResult
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 

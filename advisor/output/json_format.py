@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, TextIO
 
 from advisor import __version__
-from advisor.engine import ScanResult
+from advisor.findings import ScanResult
 
 
 def as_dict(result: ScanResult, target: str, target_source: str, device: Any = None) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 from xml.sax.saxutils import escape, quoteattr
 
-from advisor.engine import ScanResult
+from advisor.findings import ScanResult
 
 
 def render(result: ScanResult, stream: TextIO) -> None:

@@ -7,7 +7,7 @@ import os
 from typing import Any, TextIO
 
 from advisor import __version__
-from advisor.engine import ScanResult
+from advisor.findings import ScanResult
 
 DOCS_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/README.md#rules"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
