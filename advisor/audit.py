@@ -25,7 +25,7 @@ from typing import Any, Callable
 from advisor.config import tomllib
 from advisor.device import project_markers
 from advisor.discovery import Discovered
-from advisor.findings import FileResult, ScanResult
+from advisor.findings import FileResult, ScanResult, Severity, fix_counts
 from advisor.project import Project, ProjectError, ProjectOptions
 from advisor.executors import RETRIES, AuditError  # noqa: F401  (AuditError: part of this module's API)
 from advisor.report import FAMILIES, write_report
@@ -241,11 +241,11 @@ def summarise(repo: dict, plan_data: dict, files: int, findings: list, errors: l
         "torch_pin": _pin(plan_data["target_source"]),
         "files": files,
         "findings": len(findings),
-        "blocking": sum(1 for f in findings if f.severity == "error"),
+        "blocking": sum(1 for f in findings if f.severity == Severity.ERROR),
         "by_rule": dict(sorted(by_rule.items())),
         "by_family": dict(sorted(Counter(FAMILIES.get(f.rule[:4], f.rule[:4]) for f in findings).items())),
         "by_severity": dict(sorted(Counter(f.severity for f in findings).items())),
-        "fixable": {"safe": sum(1 for f in findings if f.fix == "safe"), "unsafe": sum(1 for f in findings if f.fix == "unsafe")},
+        "fixable": fix_counts(findings),
         "fixable_by_rule": dict(sorted(Counter(f.rule for f in findings if f.fix).items())),
         "errors": errors,
         "validation_checks": sorted({f.validation for f in findings if f.validation} | ({"rocm_runtime"} if rocm else set())),

@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor.findings import Severity
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python < 3.11
@@ -20,7 +22,7 @@ class ConfigError(ValueError):
     pass
 
 
-SEVERITIES = ("info", "warning", "error")
+SEVERITIES = tuple(sorted((s.value for s in Severity), key=lambda v: Severity(v).rank))  # what fail-on accepts
 DEVICES = ("rocm", "cuda", "xpu", "cpu")  # what --device and `device = ...` accept (advisor.device)
 
 

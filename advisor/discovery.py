@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from advisor.textfiles import is_shell_script, is_text_file
+
 SKIP_DIRS = {
     ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", ".mypy_cache",
     ".pytest_cache", ".ruff_cache", ".advisor_cache", "node_modules", "build", "dist",
@@ -95,21 +97,12 @@ def _repo_parents(directory: str) -> list[str]:
         cur = nxt
 
 
-def discover(
-    paths: list[str],
-    exclude: Iterable[str] = (),
-    suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
-    respect_gitignore: bool = True,
-    extend_include: Iterable[str] = (),
-    follow_external_symlinks: bool = False,
-) -> Discovered:
+def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iterable[str] = ()) -> Discovered:
     out = Discovered()
     seen: set[str] = set()
     exclude = list(exclude)
     include = list(extend_include)  # extra globs, e.g. "*.pyw"
     ignores = _GitIgnores()
-
-    from advisor.textfiles import is_shell_script, is_text_file
 
     def add(p: str, explicit: bool = False) -> None:
         # The walk does not follow directory links, so only a file link can alias another path.
@@ -143,29 +136,25 @@ def discover(
                     continue
                 if os.path.exists(os.path.join(full, REPORT_MARKER)):
                     continue  # our own report: its validation scripts call the APIs the rules look for
-                if respect_gitignore and ignores.ignored(full, True, ancestors):
+                if ignores.ignored(full, True, ancestors):
                     continue
                 ancestors_of[full] = ancestors + [full]
                 keep.append(d)
             dirnames[:] = keep
             for name in sorted(filenames):
                 full = os.path.join(dirpath, name)
-                if not name.endswith(suffixes) and not _excluded(full, include) and not is_text_file(name):
+                if not name.endswith(SOURCE_SUFFIXES) and not _excluded(full, include) and not is_text_file(name):
                     continue
                 if _excluded(full, exclude):
                     continue
-                if respect_gitignore and ignores.ignored(full, False, ancestors):
+                if ignores.ignored(full, False, ancestors):
                     continue
                 if os.path.islink(full) and not os.path.exists(full):
                     out.errors.append((os.path.normpath(full), "dangling symbolic link"))
                     continue
                 if not os.path.isfile(full):
                     continue  # e.g. a directory named x.py is listed under dirnames anyway
-                if (
-                    not follow_external_symlinks
-                    and os.path.islink(full)
-                    and not os.path.realpath(full).startswith(real_root)
-                ):
+                if os.path.islink(full) and not os.path.realpath(full).startswith(real_root):
                     continue  # a link out of the scanned tree: not ours to read or rewrite
                 add(full)
     return out

@@ -19,10 +19,9 @@ from advisor.markers import find_markers
 from advisor.prefilter import Prefilter
 from advisor.rule import Rule
 from advisor.textfiles import scan_text
-from advisor.workers import PARALLEL_MIN_FILES, run, start_pool
+from advisor.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
 
 POOL_EARLY_JOBS = 3
-ISOLATED_TIMEOUT = 120  # seconds for one file retried alone after a worker crash
 # Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
 # which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
 _TEXT_SALT = b"advisor text file\0"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections import Counter
+from typing import Any, Iterable
 
 
 class Severity(str, enum.Enum):
@@ -19,7 +20,10 @@ class Severity(str, enum.Enum):
 
     @property
     def rank(self) -> int:
-        return {"info": 0, "warning": 1, "error": 2}[self.value]
+        return _SEVERITY_RANKS.index(self.value)
+
+
+_SEVERITY_RANKS = ("info", "warning", "error")  # lowest first
 
 
 class Applicability(str, enum.Enum):
@@ -28,6 +32,12 @@ class Applicability(str, enum.Enum):
     NONE = "none"
     SAFE = "safe"  # behaviour is preserved on the target torch
     UNSAFE = "unsafe"  # behaviour, semantics or state may change: review it
+
+
+def fix_counts(findings: "Iterable[Finding]") -> dict[str, int]:
+    """{"safe": n, "unsafe": n}: the findings an automatic fix can rewrite, by applicability."""
+    fixes = Counter(f.fix for f in findings)
+    return {a.value: fixes[a.value] for a in (Applicability.SAFE, Applicability.UNSAFE)}
 
 
 @dataclass(frozen=True)
@@ -41,7 +51,7 @@ class Finding:
     end_line: int
     end_column: int
     message: str
-    fix: str | None  # "safe" | "unsafe" | None
+    fix: str | None  # Applicability.SAFE or .UNSAFE (their values: JSON and the cache are strings); None: no fix
     validation: str | None
     replacement: str | None = None  # source text of the fixed node, when there is a fix
     snippet: str = ""  # normalized source of the flagged node (baselines, reports)

@@ -23,7 +23,7 @@ from advisor.lazy import cst
 from advisor.registry import rule_by_code
 from advisor.rule import Rule
 from advisor.walk import nodes_of
-from advisor.workers import PARALLEL_MIN_FILES, run, start_pool
+from advisor.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
 
 MAX_PASSES = 8
 
@@ -215,9 +215,6 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
         if f.read() != original:
             raise ConcurrentEditError("the file changed on disk while advisor was fixing it; left alone")
     replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True)
-
-
-ISOLATED_TIMEOUT = 300  # seconds for one file retried alone after a worker crash
 
 
 def _fix_job(job: FileJob) -> FixOutcome:

@@ -14,7 +14,7 @@ import os
 from collections import Counter
 
 from advisor import __version__
-from advisor.findings import Finding
+from advisor.findings import Finding, Severity, fix_counts
 from advisor.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
 
 FAMILIES = {
@@ -59,13 +59,9 @@ ROCM_SILENT_CHANGES = (
 
 
 def _group(f: Finding) -> str:
-    if f.severity == "error":
+    if f.severity == Severity.ERROR:
         return "blockers"
-    if f.fix == "unsafe":
-        return "unsafe"
-    if f.fix == "safe":
-        return "safe"
-    return "advice"
+    return f.fix or "advice"  # "unsafe" or "safe"
 
 
 def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None) -> dict:
@@ -107,8 +103,7 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
         "total": len(real),
         "families": [(FAMILIES.get(k, k), k + "xx", n) for k, n in sorted(families.items())],
         "files": Counter(f.path for f in real).most_common(),
-        "fixable_safe": sum(1 for f in real if f.fix == "safe"),
-        "fixable_unsafe": sum(1 for f in real if f.fix == "unsafe"),
+        **{f"fixable_{kind}": n for kind, n in fix_counts(real).items()},
         "manual": sum(1 for f in real if f.fix is None),
         "checks": [
             {"name": name, "count": n, "script": f"validation/{name}.py", "result": by_check.get(name)}

@@ -11,6 +11,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_MIN_FILES = 12
+# Seconds one file may take when retried alone after a worker crash (scan and fix alike).
+ISOLATED_TIMEOUT = 300
 
 
 def start_pool(workers: int, initializer: Callable[[], None] | None = None):

@@ -31,7 +31,7 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
                 "shortDescription": {"text": rule.summary()},
                 "fullDescription": {"text": rule.doc()},
                 "help": {"text": rule.doc(), "markdown": rule.doc()},
-                "helpUri": f"{DOCS_URL}-{code.lower()}",
+                "helpUri": DOCS_URL,  # the README's rules table: a real heading, unlike per-rule anchors
                 "defaultConfiguration": {"level": _LEVELS[rule.severity.value]},
                 "properties": {"since": rule.since, "fix": rule.fix.value, "validation": rule.validation},
             }

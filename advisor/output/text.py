@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TextIO
 
-from advisor.findings import ScanResult
+from advisor.findings import Applicability, ScanResult, fix_counts
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
@@ -16,7 +16,7 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
         return f"{code}{text}{_RESET}" if colour else text
 
     for f in result.findings:
-        fix = " [*]" if f.fix == "safe" else " [unsafe fix]" if f.fix == "unsafe" else ""
+        fix = " [*]" if f.fix == Applicability.SAFE else " [unsafe fix]" if f.fix == Applicability.UNSAFE else ""
         stream.write(f"{c(f.location, _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {f.message}\n")
     for e in result.errors:
         stream.write(f"{c(e.path, _BOLD)}: {c('error', _COLOURS['error'])}: {e.message}\n")
@@ -27,8 +27,8 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
         for code, n in sorted(Counter(f.rule for f in findings).items()):
             name = next(f.name for f in findings if f.rule == code)
             stream.write(f"{n:6d}  {code}  {name}\n")
-    safe = sum(1 for f in findings if f.fix == "safe")
-    unsafe = sum(1 for f in findings if f.fix == "unsafe")
+    fixable = fix_counts(findings)
+    safe, unsafe = fixable["safe"], fixable["unsafe"]
     parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}"]
     parts.append(f"in {result.files_scanned} file{'s' if result.files_scanned != 1 else ''}")
     line = " ".join(parts) + "."
