@@ -159,8 +159,6 @@ def plan(repo: dict, options: dict) -> dict:
 
 def scan_files(repo: dict, options: dict, files: list[str], chunk: int, chunks: int) -> dict:
     """FileResults (as dicts) for one chunk of a repository's files."""
-
-    _maybe_crash_for_tests(repo, chunk)
     project = _project(repo, options, Discovered(files=files), chunk=chunk if chunks > 1 else None)
     result = project.scan_raw()
     return {
@@ -208,23 +206,6 @@ def _rel(path: str, root: str) -> str:
 
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "repo"
-
-
-def _maybe_crash_for_tests(repo: dict, chunk: int) -> None:
-    """Fault injection for the test suite: kill this worker process once, mid-task.
-
-    With ADVISOR_AUDIT_CRASH_ONCE=DIR set, the first task to find DIR without a
-    `crashed` file creates it and dies as a killed worker would.
-    """
-    marker_dir = os.environ.get("ADVISOR_AUDIT_CRASH_ONCE")
-    if not marker_dir:
-        return
-    try:
-        fd = os.open(os.path.join(marker_dir, "crashed"), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-    except FileExistsError:
-        return
-    os.close(fd)
-    os._exit(17)
 
 
 # -- summaries -------------------------------------------------------------------------

@@ -23,6 +23,32 @@ SNIPPETS = [
 ]
 
 
+def _crash_once(marker, fn, *args):
+    """Runs in a worker: the first chunk task to find `marker` without a `crashed` file dies as a killed worker would."""
+    if fn.__name__ == "scan_files":
+        try:
+            fd = os.open(os.path.join(marker, "crashed"), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            pass
+        else:
+            os.close(fd)
+            os._exit(17)
+    return fn(*args)
+
+
+class CrashOnce:
+    """An executor whose tasks kill their worker process once, mid-run (fault injection lives in the tests)."""
+
+    def __init__(self, inner, marker):
+        self.inner, self.marker = inner, str(marker)
+
+    def submit(self, fn, *args):
+        return self.inner.submit(_crash_once, self.marker, fn, *args)
+
+    def __getattr__(self, name):  # wait_any, is_crash, close, description: the real executor's
+        return getattr(self.inner, name)
+
+
 def make_repos(root, count=20):
     """`count` small git repositories with varied pins, configs and findings; returns the manifest path."""
     lines = []
@@ -121,10 +147,10 @@ def test_a_worker_that_dies_mid_run_is_retried_on_dask(local_audit, org, tmp_pat
     root, manifest = org
     marker = tmp_path / "crash"
     marker.mkdir()
-    monkeypatch.setenv("ADVISOR_AUDIT_CRASH_ONCE", str(marker))  # inherited by the worker processes
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as client:
-            audit = run_audit(read_manifest(str(manifest)), DaskExecutor(client=client), _options(tmp_path / "out"))
+            executor = CrashOnce(DaskExecutor(client=client), marker)
+            audit = run_audit(read_manifest(str(manifest)), executor, _options(tmp_path / "out"))
     assert (marker / "crashed").exists(), "no worker was killed: the test proves nothing"
     assert _comparable(audit) == _comparable(local_audit[1])
 
@@ -133,8 +159,7 @@ def test_a_worker_that_dies_mid_run_is_retried_locally(local_audit, org, tmp_pat
     root, manifest = org
     marker = tmp_path / "crash"
     marker.mkdir()
-    monkeypatch.setenv("ADVISOR_AUDIT_CRASH_ONCE", str(marker))
-    audit = run_audit(read_manifest(str(manifest)), LocalExecutor(2), _options(tmp_path / "out"))
+    audit = run_audit(read_manifest(str(manifest)), CrashOnce(LocalExecutor(2), marker), _options(tmp_path / "out"))
     assert (marker / "crashed").exists()
     assert _comparable(audit) == _comparable(local_audit[1])
 
