@@ -11,15 +11,19 @@ import ast
 import os
 import re
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from io import BytesIO
 from typing import Any, Sequence
 
+from advisor import notebooks, slices
 from advisor.findings import Applicability, FileError, FileResult, Finding
-from advisor.references import References, collect
 from advisor.lazy import cst
+from advisor.names import NameResolver
+from advisor.positions import compute_positions
+from advisor.references import References, collect
 from advisor.rule import Context, Report, Rule, parse_version
 from advisor.suppressions import Suppressions
+from advisor.walk import walk
 
 # LibCST's parser recurses natively: deep nesting segfaults it and long operator
 # chains are quadratic. CPython rejects >200 nested brackets itself; we also
@@ -99,8 +103,6 @@ def run_rules(
     target: str,
     min_version: str | None = None,
 ) -> Context:
-    from advisor.names import NameResolver
-
     ctx = Context(
         path,
         module,
@@ -108,8 +110,6 @@ def run_rules(
         parse_version(target),
         parse_version(min_version) if min_version else None,
     )
-    from advisor.walk import walk
-
     walk(module, [r(ctx) for r in rules])
     return ctx
 
@@ -145,10 +145,6 @@ def analyse(
 
 def _analyse_notebook(data, path, rules, target, min_version) -> tuple[FileResult, Analysed | None]:
     """Analyse the code cells as one module; report `cell N` and the line within the cell."""
-    from dataclasses import replace
-
-    from advisor import notebooks
-
     try:
         virtual = notebooks.to_virtual(notebooks.read(data))
     except notebooks.NotebookError as e:
@@ -186,8 +182,6 @@ def analyse_source(
                 "(raise ADVISOR_MAX_FILE_MB to analyse it)"
             )
         if sliced:
-            from advisor import slices
-
             parts = slices.plan(text, tree, rules)
             if parts is not None:
                 del tree
@@ -215,8 +209,6 @@ def _analyse_slices(parts, text, path, rules, target, min_version, result: FileR
             return result
         ctx = run_rules(module, path, rules, target, min_version)
         if ctx.reports:
-            from advisor.positions import compute_positions
-
             positions = compute_positions(module)
             ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
             _place(module, ctx, path, min_version, result, None, suppressions, positions)
@@ -242,8 +234,6 @@ def _place(module, ctx, path, min_version, result: FileResult, analysed: Analyse
     if not ctx.reports:
         return
     if positions is None:
-        from advisor.positions import compute_positions
-
         positions = compute_positions(module)  # id(node) -> (line, col, end line, end col), columns 0-based
     seen: set[tuple[str, int, int]] = set()
     for rep in ctx.reports:

@@ -15,6 +15,7 @@ are identical whichever executor ran them.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -30,6 +31,7 @@ from advisor.project import Project, ProjectError, ProjectOptions
 from advisor.executors import RETRIES, AuditError  # noqa: F401  (AuditError: part of this module's API)
 from advisor.report import FAMILIES, write_report
 from advisor.templating import environment
+from advisor.registry import rule_by_code
 
 CHUNK_FILES = 400
 
@@ -357,9 +359,7 @@ def totals(repos: list[dict]) -> dict:
 
 def write_dashboard(out: str, audit: dict) -> None:
     """audit.json, audit.md and audit.html in `out`."""
-    import json
 
-    from advisor.registry import rule_by_code
 
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "audit.json"), "w", encoding="utf-8") as f:

@@ -8,6 +8,7 @@ warm re-run of an unchanged tree does not even read the files.
 
 from __future__ import annotations
 
+import shutil
 import hashlib
 import json
 import os
@@ -86,8 +87,6 @@ class Cache:
 
 
 def clean(root: str) -> bool:
-    import shutil
-
     if os.path.isdir(root):
         shutil.rmtree(root)
         return True

@@ -6,16 +6,27 @@ Exit codes: 0 nothing found; 1 findings or files that could not be analysed;
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+import traceback
 from typing import List, Optional
 
 import typer
 
 from advisor import __version__
+from advisor.baseline import write_baseline as write
+from advisor.cache import clean as clean_cache
+from advisor.config import find_project_root
 from advisor.findings import ScanResult
 from advisor.postprocess import drop_report_only
 from advisor.project import Project, ProjectError, ProjectOptions, cache_root
+from advisor.output.markdown_rules import rules_table
+from advisor.registry import RuleSelectionError, all_rules, rule_by_code
+
+# Imported inside the commands that need them, to keep start-up fast: advisor.report,
+# advisor.validation and advisor.audit (Jinja), advisor.executors (Dask), rich (progress bars),
+# the output formats (JUnit's XML escaping pulls in urllib and ssl) and the fixer.
 
 app = typer.Typer(
     add_completion=False,
@@ -147,8 +158,6 @@ def scan(
         if output:
             stream.close()
     if write_baseline:
-        from advisor.baseline import write_baseline as write
-
         count = write(write_baseline, result.findings, setup.config.project_root)
         typer.echo(f"advisor: wrote {count} findings to the baseline {write_baseline}", err=True)
         raise typer.Exit(0)
@@ -171,7 +180,6 @@ def fix(
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
     from advisor.fixrun import fix_project
-
     project = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, None, True, jobs,
                                    exclude or [], extend_include or [], config))
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
@@ -194,17 +202,11 @@ def fix(
 @app.command()
 def rules(format: str = typer.Option("table", "--format", help="table, json or markdown (the README's table).")) -> None:
     """List every rule: code, name, severity, since, fix and validation check."""
-    from advisor.registry import all_rules
-
     rows = [r.metadata() for r in all_rules()]
     if format == "json":
-        import json
-
         typer.echo(json.dumps(rows, indent=2))
         return
     if format == "markdown":
-        from advisor.output.markdown_rules import rules_table
-
         typer.echo(rules_table(all_rules()), nl=False)
         return
     if format != "table":
@@ -219,8 +221,6 @@ def rules(format: str = typer.Option("table", "--format", help="table, json or m
 @app.command()
 def explain(code: str = typer.Argument(..., help="A rule code, e.g. ADV101.")) -> None:
     """Print a rule's documentation."""
-    from advisor.registry import RuleSelectionError, rule_by_code
-
     try:
         rule = rule_by_code(code)
     except RuleSelectionError as e:
@@ -262,9 +262,6 @@ def validate(
 @app.command()
 def clean(cache_dir: Optional[str] = _CACHE_DIR) -> None:
     """Remove the cache."""
-    from advisor.cache import clean as clean_cache
-    from advisor.config import find_project_root
-
     root = cache_root(cache_dir, find_project_root(["."]))
     typer.echo(f"removed {root}" if clean_cache(root) else f"no cache at {root}")
 
@@ -326,7 +323,6 @@ def main() -> None:
     except SystemExit:
         raise
     except Exception as e:  # a bug of ours: say so, and exit 2, never 1 (which means "findings")
-        import traceback
 
         traceback.print_exc()
         typer.echo(f"advisor: internal error: {type(e).__name__}: {e}", err=True)

@@ -19,6 +19,7 @@ from typing import Iterable
 
 from advisor.config import DEVICES  # noqa: F401  (re-exported: the devices scoping knows)
 from advisor.markers import find_markers
+from advisor.registry import all_rules
 
 
 # Files at the project root that say which wheel or image a project uses, read even
@@ -91,8 +92,6 @@ def apply_scope(result, override: str | None, project_root: str | None = None, e
 
     `result` is an `advisor.engine.ScanResult` whose file results carry `markers`.
     """
-    from advisor.registry import all_rules
-
     device_of = {r.code: (r.device, r.unless_project_mentions) for r in all_rules()}
 
     ctx = DeviceContext(override=override)

@@ -15,8 +15,10 @@ from advisor.cache import Cache, content_hash, options_key
 from advisor.config import per_file_ignored_codes
 from advisor.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
 from advisor.jobs import FileJob
+from advisor.lazy import cst
 from advisor.markers import find_markers
 from advisor.prefilter import Prefilter
+from advisor.registry import all_rules, rule_by_code
 from advisor.rule import Rule
 from advisor.textfiles import scan_text
 from advisor.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
@@ -63,8 +65,8 @@ class ScanOptions:
 
 def _analyse_job(job: FileJob) -> dict:
     """Worker entry point: plain data in, plain data out."""
-    from advisor.analysis import analyse  # lazy: libcst loads only where a file is parsed
-    from advisor.registry import rule_by_code
+    # Lazy: the main process, which only reads and prefilters, never loads the analysis (and LibCST) itself.
+    from advisor.analysis import analyse
 
     path = job.path
     rules = [rule_by_code(c) for c in job.codes]
@@ -189,9 +191,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
 
 def _warm_worker() -> None:
     """Pool initializer: pay for the imports before the first file arrives."""
-    import advisor.analysis  # noqa: F401
-    from advisor.lazy import cst
-    from advisor.registry import all_rules
+    import advisor.analysis  # noqa: F401  (lazy on purpose: this runs in the worker, not in the main process)
 
     cst.parse_module  # noqa: B018  (the lazy module imports libcst on first attribute access)
     all_rules()

@@ -7,6 +7,8 @@ Both offer the same three calls to `advisor.audit.run_audit`: `submit(fn, *args)
 from __future__ import annotations
 
 import os
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 
 RETRIES = 2  # per task, on top of Dask's own rescheduling when a worker dies
 
@@ -24,15 +26,11 @@ class LocalExecutor:
         self.description = f"local process pool ({self.workers} workers)"
 
     def _get_pool(self):
-        from concurrent.futures import ProcessPoolExecutor
-
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.workers)
         return self._pool
 
     def submit(self, fn, *args):
-        from concurrent.futures.process import BrokenProcessPool
-
         try:
             return self._get_pool().submit(fn, *args)
         except (BrokenProcessPool, RuntimeError):
@@ -40,14 +38,10 @@ class LocalExecutor:
             return self._get_pool().submit(fn, *args)
 
     def wait_any(self, futures):
-        from concurrent.futures import FIRST_COMPLETED, wait
-
         done, _ = wait(futures, return_when=FIRST_COMPLETED)
         return done
 
     def is_crash(self, exc: BaseException) -> bool:
-        from concurrent.futures.process import BrokenProcessPool
-
         if isinstance(exc, BrokenProcessPool):
             self._pool = None  # every task in it failed with it: they are resubmitted one by one
             return True

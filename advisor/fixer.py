@@ -24,6 +24,7 @@ from advisor.registry import rule_by_code
 from advisor.rule import Rule
 from advisor.walk import nodes_of
 from advisor.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
+from advisor import notebooks
 
 MAX_PASSES = 8
 
@@ -145,8 +146,6 @@ def fix_bytes(
 
 def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
     """Fix the code cells through their virtual module; outputs and metadata stay as they were."""
-    from advisor import notebooks
-
     try:
         nb = notebooks.read(data)
     except notebooks.NotebookError as e:

@@ -10,6 +10,7 @@ Notebooks are read and written with nbformat, which keeps outputs and metadata.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 
@@ -65,8 +66,6 @@ def to_virtual(nb) -> Virtual:
 
 def from_virtual(nb, v: Virtual, new_source: str):
     """The notebook with its code cells replaced by the (fixed) virtual module's cells."""
-    import copy
-
     cells: dict[int, list[str]] = {}
     current: int | None = None
     prelude: list[str] = []  # lines a fix put before the first marker (added imports)

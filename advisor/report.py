@@ -16,6 +16,10 @@ from collections import Counter
 from advisor import __version__
 from advisor.findings import Finding, Severity, fix_counts
 from advisor.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
+from advisor.discovery import REPORT_MARKER
+from advisor.registry import rule_by_code
+from advisor.textfiles import is_text_file
+from advisor.validation import write_scripts
 
 FAMILIES = {
     "ADV1": "Superseded device-specific APIs",
@@ -65,9 +69,7 @@ def _group(f: Finding) -> str:
 
 
 def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None) -> dict:
-    from advisor.registry import rule_by_code
 
-    from advisor.textfiles import is_text_file
 
     results = results or {}
     device = meta.get("device") or {"rocm": False, "source": "not recorded", "markers": []}
@@ -121,10 +123,7 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
 
 def write_report(directory: str, findings: list[Finding], errors: list[dict], meta: dict) -> list[str]:
     """Write report.md, report.html, rule docs, validation scripts and findings.json."""
-    from advisor.registry import rule_by_code
-    from advisor.validation import write_scripts
 
-    from advisor.discovery import REPORT_MARKER
 
     os.makedirs(os.path.join(directory, "rules"), exist_ok=True)
     with open(os.path.join(directory, REPORT_MARKER), "w", encoding="utf-8") as f:

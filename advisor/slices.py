@@ -21,8 +21,10 @@ files with two statements on one line are never sliced.
 
 from __future__ import annotations
 
+import bisect
 import ast
 from typing import Sequence
+from advisor.prefilter import Prefilter
 
 SLICE_MIN_BYTES = 512 * 1024
 SLICE_BYTES = 192 * 1024
@@ -65,7 +67,6 @@ def plan(text: str, tree: ast.Module, rules: Sequence[type]) -> list[tuple[str, 
     """[(slice source, the statements it owns)], or None to analyse the file whole."""
     if len(text) < SLICE_MIN_BYTES or any(_module_wide(r) for r in rules) or not _imports_torch_at_top(tree):
         return None
-    from advisor.prefilter import Prefilter
 
     lines = text.splitlines(keepends=True)
     spans = [(_first_line(n), n.end_lineno or n.lineno, n) for n in tree.body]
@@ -108,8 +109,6 @@ class Owned:
         self._starts = [start for start, _ in self._ranges]
 
     def __contains__(self, line: int) -> bool:
-        import bisect
-
         i = bisect.bisect_right(self._starts, line) - 1
         return i >= 0 and line <= self._ranges[i][1]
 

@@ -8,6 +8,8 @@ costs only itself, and the jobs after it go on in a new pool.
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_MIN_FILES = 12
@@ -17,8 +19,6 @@ ISOLATED_TIMEOUT = 300
 
 def start_pool(workers: int, initializer: Callable[[], None] | None = None):
     """A process pool; with an initializer, all workers start (and initialise) right away."""
-    from concurrent.futures import ProcessPoolExecutor
-
     pool = ProcessPoolExecutor(max_workers=workers, initializer=initializer)
     if initializer is not None:
         for _ in range(workers):
@@ -43,7 +43,6 @@ def run(
         for job in jobs:
             yield job, fn(job)
         return
-    from concurrent.futures.process import BrokenProcessPool
 
     finished = False
     try:
@@ -66,9 +65,6 @@ def run(
 
 def isolated(fn: Callable[[Any], Any], job: Any, failed: Callable[[Any, str], Any], timeout: int) -> Any:
     """fn(job) alone in a fresh process."""
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
     try:
         with ProcessPoolExecutor(max_workers=1) as pool:
             return pool.submit(fn, job).result(timeout=timeout)

@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 from advisor import __version__
 from advisor.findings import ScanResult
+from advisor.registry import rule_by_code
 
 DOCS_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/README.md#rules"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
@@ -18,8 +19,6 @@ def _uri(path: str) -> str:
 
 
 def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
-    from advisor.registry import rule_by_code
-
     used = sorted({f.rule for f in result.findings} | {r.code for r in rules})
     descriptors = []
     for code in used:
