@@ -40,6 +40,7 @@ class SourceError(Exception):
 @dataclass
 class Analysed:
     module: Any  # libcst.Module
+    resolver: Any  # the names.NameResolver the rules used: the fixer asks it which imports a replaced node used
     items: list[tuple[Report, Finding]] = field(default_factory=list)  # not suppressed
 
 
@@ -192,8 +193,8 @@ def analyse_source(
         result.errors.append(FileError(path, str(e)))
         return result, None
     ctx = run_rules(module, path, rules, target, min_version)
-    analysed = Analysed(module)
-    _place(module, ctx, path, min_version, result, analysed, Suppressions(text))
+    analysed = Analysed(module, ctx.resolver)
+    _place(ctx, result, Suppressions(text), min_version, analysed)
     result.findings.sort(key=Finding.sort_key)
     return result, analysed
 
@@ -211,7 +212,7 @@ def _analyse_slices(parts, text, path, rules, target, min_version, result: FileR
         if ctx.reports:
             positions = compute_positions(module)
             ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
-            _place(module, ctx, path, min_version, result, None, suppressions, positions)
+            _place(ctx, result, suppressions, min_version, positions=positions)
         del module, ctx  # one slice's tree at a time
     result.findings.sort(key=Finding.sort_key)
     return result
@@ -229,8 +230,10 @@ def decide_applicability(rule: type[Rule], rep: Report, lowest: Any, lowest_text
     return rep.applicability, rep.message
 
 
-def _place(module, ctx, path, min_version, result: FileResult, analysed: Analysed | None, suppressions, positions=None) -> None:
+def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_version: str | None,
+           analysed: Analysed | None = None, positions: dict | None = None) -> None:
     """Positions, suppressions and Finding objects for the context's reports (kept in `analysed` for the fixer)."""
+    module, path = ctx.module, ctx.path
     if not ctx.reports:
         return
     if positions is None:

@@ -110,7 +110,7 @@ def _apply_once(
     from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
     module = analysed.module
-    resolver = chosen[0][0].rule.ctx.resolver
+    resolver = analysed.resolver
     mapping = {rep.target_node: rep.replacement for rep, _ in chosen}
     new_module = module.visit(_Replace(mapping))
     context = CodemodContext()
