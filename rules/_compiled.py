@@ -6,9 +6,7 @@ or called) or passed to `torch.compile(fn, ...)` by name in the same module.
 
 from __future__ import annotations
 
-from advisor.lazy import cst
-
-from ._common import get_arg, string_value
+from advisor.rule import Rule, cst, get_arg, string_value
 
 COMPILE = {"torch.compile"}
 
@@ -18,14 +16,16 @@ def compile_mode(call) -> str | None:
     return string_value(arg.value) if arg is not None else None
 
 
-class CompiledFunctions:
-    """Mix-in for rules: tracks the enclosing function and which functions are compiled.
+class CompiledFunctions(Rule):
+    """Base for rules: tracks the enclosing function and which functions are compiled.
 
-    Subclasses record `self.defer(node)` for nodes inside functions; `compiled(mode)`
-    at module end says which deferred nodes sit in compiled functions.
+    Subclasses record `self.defer(node)` for nodes inside functions;
+    `deferred_in_compiled(mode)` at module end says which deferred nodes sit in
+    compiled functions.
     """
 
-    def _init_compiled(self) -> None:
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
         self._func_stack: list = []
         self._compiled_names: dict[str, set] = {}  # function name -> compile modes seen
         self._deferred: list = []  # (function name, node, payload)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._common import string_value
+from advisor.rule import Rule, string_value
 
 SAVE = {"torch.export.save"}
 LOAD = {"torch.export.load"}
@@ -11,10 +11,11 @@ E8M0 = "torch.float8_e8m0fnu"
 FP4 = "torch.float4_e2m1fn_x2"
 
 
-class ExportUsage:
-    """Mix-in: records export save/load calls and dtype mentions; rules report at module end."""
+class ExportUsage(Rule):
+    """Base for rules: records export save/load calls and dtype mentions; rules report at module end."""
 
-    def _init_export(self) -> None:
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
         self.saves: list = []
         self.loads: list = []
         self.exports: list = []

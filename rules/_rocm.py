@@ -11,11 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from advisor.lazy import cst
-from advisor.rule import Rule
-from advisor.walk import nodes_of
-
-from ._common import simple_name
+from advisor.rule import Rule, cst, nodes_of, simple_name
 
 ROCM, NOT_ROCM = "rocm", "not-rocm"
 HIP_TRIGGERS = ("hip", "_is_hip", "is_hip", "is_rocm", "_is_rocm", "IS_ROCM", "IS_HIP", "TEST_WITH_ROCM", "skipIfRocm")

@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import Applicability, Example, Rule, Severity, cst
 
 GRAPH = {"torch.accelerator.Graph", "torch.accelerator.graphs.Graph"}
 

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example
-
-from ._calls import CallRule
-
-from ._common import has_star_args, positional, prepend_args, rewrite_reference
+from advisor.rule import (
+    Applicability,
+    Example,
+    ReferenceRule,
+    Severity,
+    cst,
+    has_star_args,
+    positional,
+    prepend_args,
+    rewrite_reference,
+)
 
 OLD = {
     "torch.cuda.amp.autocast": "cuda",
@@ -17,7 +21,7 @@ OLD = {
 POSITIONAL = ("enabled", "dtype", "cache_enabled")  # the old signature's order
 
 
-class AmpAutocast(CallRule):
+class AmpAutocast(ReferenceRule):
     """`torch.cuda.amp.autocast(...)` / `torch.cpu.amp.autocast(...)` -> `torch.amp.autocast("cuda"/"cpu", ...)`.
 
     What it finds: calls of (and references to) `torch.cuda.amp.autocast` and

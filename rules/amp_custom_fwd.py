@@ -1,12 +1,16 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example
-
-from ._calls import CallRule
-
-from ._common import has_star_args, kwarg, prepend_args, rewrite_reference
+from advisor.rule import (
+    Applicability,
+    Example,
+    ReferenceRule,
+    Severity,
+    cst,
+    has_star_args,
+    kwarg,
+    prepend_args,
+    rewrite_reference,
+)
 
 OLD = {
     "torch.cuda.amp.custom_fwd": "torch.amp.custom_fwd",
@@ -16,7 +20,7 @@ OLD = {
 }
 
 
-class AmpCustomFwdBwd(CallRule):
+class AmpCustomFwdBwd(ReferenceRule):
     """`@torch.cuda.amp.custom_fwd` / `custom_bwd` -> `@torch.amp.custom_fwd(device_type="cuda")`.
 
     What it finds: the decorators `torch.cuda.amp.custom_fwd` and

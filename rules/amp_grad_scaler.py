@@ -1,11 +1,14 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example
-
-from ._calls import CallRule
-
-from ._common import positional, prepend_args, rewrite_reference
+from advisor.rule import (
+    Applicability,
+    Example,
+    ReferenceRule,
+    Severity,
+    positional,
+    prepend_args,
+    rewrite_reference,
+)
 
 OLD = {
     "torch.cuda.amp.GradScaler": "cuda",
@@ -15,7 +18,7 @@ OLD = {
 }
 
 
-class AmpGradScaler(CallRule):
+class AmpGradScaler(ReferenceRule):
     """`torch.cuda.amp.GradScaler(...)` -> `torch.amp.GradScaler("cuda", ...)` (and cpu).
 
     What it finds: calls of and references to `torch.cuda.amp.GradScaler` and

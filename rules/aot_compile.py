@@ -1,9 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example
-
-from ._symbols import Symbol, SymbolRule
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
 
 
 class LegacyAotCompile(SymbolRule):
@@ -38,12 +35,13 @@ class LegacyAotCompile(SymbolRule):
     fix = Applicability.NONE
     validation = "export_roundtrip"
     triggers = ("aot_compile", "aot_load")
-    symbols = {
+    names = {
         "torch._export.aot_compile": Symbol(message, "torch._inductor.aoti_compile_and_package(torch.export.export(...))"),
         "torch._export.aot_load": Symbol(message, "torch._inductor.aoti_load_package"),
     }
 
-    def on_reference(self, node, qualname, symbol) -> None:
+    def on_reference(self, node, qualname) -> None:
+        symbol = self.names[qualname]
         self.report(node, symbol.message.format(old=qualname, new=symbol.replacement))
 
     valid = [

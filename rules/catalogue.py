@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example
-
-from ._common import expr, rewrite_reference
-from ._symbols import Symbol, SymbolRule
+from advisor.rule import (
+    Applicability,
+    Example,
+    Severity,
+    Symbol,
+    SymbolRule,
+    append_args,
+    expr,
+    rewrite_reference,
+)
 
 SAFE, UNSAFE, NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -163,37 +167,30 @@ class CatalogueRename(SymbolRule):
 
     row: Row
 
-    def on_reference(self, node, qualname, symbol) -> None:
-        entry = self._entries[qualname]
+    def on_reference(self, node, qualname) -> None:
+        entry, message = self._entries[qualname], self.names[qualname].message
         if node in self._no_fix:
-            self.report(node, symbol.message + " (assigned to here: not rewritten)")
+            self.report(node, message + " (assigned to here: not rewritten)")
             return
         if entry.new is None or entry.kwargs or type(self).fix is NONE:
-            self.report(node, symbol.message)  # calls with kwargs are fixed in visit_Call
+            self.report(node, message)  # calls with kwargs are fixed in on_call
             return
         new, imports = rewrite_reference(self.ctx.resolver, node, entry.new)
         if entry.suffix:
             new = expr(self.ctx.code_for(new) + entry.suffix)
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
         applicability = self.reference_applicability(node, None) if entry.is_call else None
-        self.report(node, symbol.message, replacement=new, add_imports=imports, applicability=applicability)
+        self.report(node, message, replacement=new, add_imports=imports, applicability=applicability)
 
-    def visit_Call(self, node) -> None:
-        super().visit_Call(node)
-        qualname = self.match(node.func, self.symbols)
-        if qualname is None:
-            return
+    def on_call(self, node, qualname) -> None:
         entry = self._entries[qualname]
         if not entry.kwargs or entry.new is None or type(self).fix is NONE or node.func in self._no_fix:
-            return  # the reference visitor handles it
-        self._seen.add(node.func)
+            super().on_call(node, qualname)  # the callee is handled as a reference
+            return
+        self._called.add(node.func)
         func, imports = rewrite_reference(self.ctx.resolver, node.func, entry.new)
-        extra = expr(f"f({entry.kwargs})").args
-        args = list(node.args)
-        if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
-            args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-        new = node.with_changes(func=func, args=[*args, *extra])
-        self.report(node, self.symbols[qualname].message, replacement=new, add_imports=imports)
+        new = append_args(node.with_changes(func=func), list(expr(f"f({entry.kwargs})").args))
+        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports)
 
     @property
     def _entries(self) -> dict[str, Entry]:
@@ -267,7 +264,7 @@ def _make(row: Row) -> type:
         fix=row.fix,
         validation=row.validation,
         triggers=tuple(sorted({e.old.rpartition(".")[2] for e in row.entries})),
-        symbols=symbols,
+        names=symbols,
         valid=valid,
         invalid=invalid,
     )

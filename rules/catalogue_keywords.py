@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
-
-from ._common import get_arg
+from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg
 
 SAFE, UNSAFE, NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 

@@ -1,17 +1,11 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example
-
-from ._calls import CallRule
-
-from ._common import rewrite_reference
+from advisor.rule import Applicability, Example, ReferenceRule, Severity, cst, rewrite_reference
 
 OLD = {"torch.chain_matmul"}
 
 
-class ChainMatmul(CallRule):
+class ChainMatmul(ReferenceRule):
     """`torch.chain_matmul(a, b, c)` -> `torch.linalg.multi_dot([a, b, c])`.
 
     What it finds: calls of and references to `torch.chain_matmul`.

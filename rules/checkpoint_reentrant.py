@@ -1,9 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example, Rule
-
-from ._common import append_args, get_arg, kwarg
+from advisor.rule import Applicability, Example, Rule, Severity, append_args, get_arg, kwarg
 
 FUNCS = {"torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential"}
 

@@ -1,16 +1,13 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import Applicability, Example, Severity, cst, simple_name
 
-from ._common import simple_name
 from ._compiled import COMPILE, CompiledFunctions
 
 FMA_OPS = {"addcdiv", "addcdiv_", "_foreach_addcdiv", "_foreach_addcdiv_", "addcmul", "addcmul_", "_foreach_addcmul", "_foreach_addcmul_"}
 
 
-class CompiledOptimizerNumerics(CompiledFunctions, Rule):
+class CompiledOptimizerNumerics(CompiledFunctions):
     """Compiled optimizer math whose last bits change with 2.12's FMA lowering of addcdiv.
 
     What it finds: `torch.compile(opt.step)`, and functions compiled with
@@ -67,10 +64,6 @@ class CompiledOptimizerNumerics(CompiledFunctions, Rule):
         Example("import torch\ndef train_step(opt):\n    opt.step()\nfast = torch.compile(train_step)\n"),
         Example("import torch\n@torch.compile\ndef f(ps, ms, vs):\n    torch._foreach_addcdiv_(ps, ms, vs)\n"),
     ]
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._init_compiled()
 
     def visit_FunctionDef(self, node) -> None:
         self.enter_function(node)

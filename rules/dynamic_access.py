@@ -1,10 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
-
-from ._common import string_value
+from advisor.rule import Applicability, Example, Rule, Severity, cst, string_value
 
 
 class DynamicTorchAccess(Rule):

@@ -1,15 +1,13 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import Applicability, Example, Severity, cst
 
 from ._export import E8M0, LOAD, SAVE, ExportUsage
 
 UINT8 = "torch.uint8"
 
 
-class E8M0Uint8Workaround(ExportUsage, Rule):
+class E8M0Uint8Workaround(ExportUsage):
     """uint8 reinterpretation of e8m0 scales around export: a pre-2.12 workaround 2.12 makes unnecessary.
 
     What it finds: `.view(torch.uint8)` and `.view(torch.float8_e8m0fnu)` in a
@@ -57,7 +55,6 @@ class E8M0Uint8Workaround(ExportUsage, Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._init_export()
         self._views: list = []  # (call, dtype)
 
     def visit_Call(self, node) -> None:

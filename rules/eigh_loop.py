@@ -1,11 +1,15 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
-from advisor.walk import nodes_of
-
-from ._common import calls_in, literal_matrix_facts
+from advisor.rule import (
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    calls_in,
+    cst,
+    literal_matrix_facts,
+    nodes_of,
+)
 
 EIGH = {"torch.linalg.eigh", "torch.linalg.eigvalsh"}
 

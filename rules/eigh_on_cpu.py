@@ -1,10 +1,16 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import (
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    cst,
+    get_arg,
+    literal_matrix_facts,
+    string_value,
+)
 
-from ._common import get_arg, literal_matrix_facts, string_value
 from .eigh_loop import EIGH
 
 

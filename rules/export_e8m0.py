@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example, Rule
+from advisor.rule import Applicability, Example, Severity
 
 from ._export import E8M0, LOAD, SAVE, ExportUsage
 
 
-class ExportWithE8M0(ExportUsage, Rule):
+class ExportWithE8M0(ExportUsage):
     """`torch.export.save`/`load` in code that uses `float8_e8m0fnu`: needs torch >= 2.12 on both ends.
 
     What it finds: `torch.export.save` and `torch.export.load` calls in a module
@@ -47,10 +46,6 @@ class ExportWithE8M0(ExportUsage, Rule):
         Example("from torch.export import save\nimport torch as th\nDT = th.float8_e8m0fnu\nsave(ep, path)\n"),
         Example("import torch\nDT = getattr(torch, 'float8_e8m0fnu')\ntorch.export.save(ep, path)\n"),
     ]
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._init_export()
 
     def leave_Module(self, node) -> None:
         if E8M0 not in self.dtypes:

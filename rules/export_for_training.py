@@ -1,9 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example
-
-from ._symbols import Symbol, SymbolRule
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
 
 
 class RemovedExportEntryPoints(SymbolRule):
@@ -38,7 +35,7 @@ class RemovedExportEntryPoints(SymbolRule):
     fix = Applicability.UNSAFE
     validation = "export_roundtrip"
     triggers = ("export_for_training", "capture_pre_autograd_graph")
-    symbols = {
+    names = {
         "torch.export.export_for_training": Symbol(message, "torch.export.export"),
         "torch._export.capture_pre_autograd_graph": Symbol(
             "`{old}` no longer exists (AttributeError); use `torch.export.export(...).module()`"

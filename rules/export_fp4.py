@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example, Rule
+from advisor.rule import Applicability, Example, Severity
 
 from ._export import FP4, SAVE, ExportUsage
 
 
-class ExportWithFp4(ExportUsage, Rule):
+class ExportWithFp4(ExportUsage):
     """`torch.export.save` where `float4_e2m1fn_x2` is used: unsupported even on 2.13.
 
     What it finds: `torch.export.save` calls in a module that mentions
@@ -45,10 +44,6 @@ class ExportWithFp4(ExportUsage, Rule):
     invalid = [
         Example("import torch\nw = w.view(torch.float4_e2m1fn_x2)\ntorch.export.save(ep, 'm.pt2')\n"),
     ]
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._init_export()
 
     def leave_Module(self, node) -> None:
         if FP4 in self.dtypes:

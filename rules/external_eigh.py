@@ -1,7 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example, Rule
+from advisor.rule import Applicability, Example, Rule, Severity
 
 EXTERNAL = {
     "numpy.linalg.eigh",

@@ -1,9 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example
-
-from ._symbols import Symbol, SymbolRule
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
 
 GRAPH_TRIGGERS = ("CUDAGraph", "make_graphed_callables", "graph_pool_handle", "graph")
 
@@ -54,7 +51,7 @@ class DeviceSpecificGraphCapture(SymbolRule):
     fix = Applicability.NONE
     validation = "graph_capture"
     triggers = GRAPH_TRIGGERS
-    symbols = {
+    names = {
         "torch.cuda.CUDAGraph": Symbol(_MSG),
         "torch.cuda.graphs.CUDAGraph": Symbol(_MSG),
         "torch.cuda.graph": Symbol(_MSG),

@@ -1,9 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example
-
-from ._symbols import Symbol, SymbolRule
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
 
 
 class HasMagmaCheck(SymbolRule):
@@ -34,7 +31,7 @@ class HasMagmaCheck(SymbolRule):
     fix = Applicability.NONE
     validation = "linalg_eigh"
     triggers = ("has_magma",)
-    symbols = {
+    names = {
         "torch.cuda.has_magma": Symbol(message),
         "torch._C._has_magma": Symbol(message),
     }

@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import Applicability, Example, Severity, cst
 
 from ._compiled import CompiledFunctions
 from .graph_capture import GRAPH_TRIGGERS
@@ -11,7 +9,7 @@ CAPTURE = {"torch.cuda.graph", "torch.cuda.graphs.graph"}
 SYNC_METHODS = ("item", "tolist", "cpu", "numpy")
 
 
-class HostSyncInCapture(CompiledFunctions, Rule):
+class HostSyncInCapture(CompiledFunctions):
     """A host sync decides Python control flow inside a captured region; `torch.cond` can keep it on the GPU.
 
     What it finds: `.item()`, `.tolist()`, `.cpu()`, `.numpy()` or `bool(t)` in
@@ -71,7 +69,6 @@ class HostSyncInCapture(CompiledFunctions, Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._init_compiled()
         self._capture = 0
         self._in_test = 0
 

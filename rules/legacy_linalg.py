@@ -1,9 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example
-
-from ._symbols import Symbol, SymbolRule
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
 
 _REMOVED = "`{old}` was removed (calling it raises RuntimeError since 2.0); use `{new}`"
 _DEPRECATED = "`{old}` is deprecated (it warns) in favour of `{new}` (check the argument and return differences)"
@@ -46,7 +43,7 @@ class LegacyLinalg(SymbolRule):
     fix = Applicability.NONE
     validation = "linalg_eigh"
     triggers = ("symeig", "eig", "solve", "lstsq", "matrix_rank", "qr", "cholesky", "lu", "svd", "norm")
-    symbols = {
+    names = {
         "torch.symeig": Symbol(_REMOVED, "torch.linalg.eigh"),
         "torch.eig": Symbol(_REMOVED, "torch.linalg.eig"),
         "torch.solve": Symbol(_REMOVED, "torch.linalg.solve"),
@@ -61,7 +58,8 @@ class LegacyLinalg(SymbolRule):
         "torch.norm": Symbol(_DOCS, "torch.linalg.norm"),
     }
 
-    def on_reference(self, node, qualname, symbol) -> None:
+    def on_reference(self, node, qualname) -> None:
+        symbol = self.names[qualname]
         # Report only: none of these is a plain rename (see Fix safety).
         self.report(node, symbol.message.format(old=qualname, new=symbol.replacement))
 

@@ -1,10 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
-
-from ._common import get_arg, string_value
+from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg, string_value
 
 _FUNCS = {"torch.backends.cuda.preferred_linalg_library"}
 _ENUM = {"torch._C._LinalgBackend.Magma"}

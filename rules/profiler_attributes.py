@@ -1,10 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
-
-from ._common import bool_value, get_arg
+from advisor.rule import Applicability, Example, Rule, Severity, bool_value, cst, get_arg
 
 RENAMES = {
     "cuda_time": "device_time",

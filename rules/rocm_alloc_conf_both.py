@@ -1,10 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
-
-from ._common import simple_name, string_value
+from advisor.rule import Example, Rule, Severity, cst, dotted_name, simple_name, string_value
 
 CUDA_VAR, HIP_VAR = "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF"
 _VARS = (CUDA_VAR, HIP_VAR)
@@ -144,7 +140,6 @@ class RocmBothAllocConfs(Rule):
 
 def _container(node) -> str:
     """`os.environ` / `environ` are one mapping; any other target is known by its spelling."""
-    from advisor.names import dotted_name
 
     name = dotted_name(node)
     if not name:  # a call or subscript: not a name we can spell

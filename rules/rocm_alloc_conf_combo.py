@@ -2,8 +2,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.findings import Severity
-from advisor.rule import Example, Rule
+from advisor.rule import Example, Rule, Severity
 
 _COMBO = re.compile(r"(?=.*expandable_segments\s*:\s*true)(?=.*max_split_size_mb)", re.IGNORECASE | re.DOTALL)
 

@@ -1,14 +1,11 @@
 from __future__ import annotations
 
-from advisor.findings import Severity
-from advisor.rule import Example
-
-from ._calls import CallRule
+from advisor.rule import Example, ReferenceRule, Severity
 
 AMDSMI_FUNCTIONS = ("temperature", "utilization", "power_draw", "clock_rate", "memory_usage")
 
 
-class RocmAmdsmiDeviceIndex(CallRule):
+class RocmAmdsmiDeviceIndex(ReferenceRule):
     """`torch.cuda.temperature` / `utilization` / `power_draw` / `clock_rate` / `memory_usage` on ROCm.
 
     What it finds: calls of these functions (and other references to them) in

@@ -2,8 +2,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.findings import Severity
-from advisor.rule import Example
+from advisor.rule import Example, Severity
 
 from ._rocm import NOT_ROCM, VERIFY, BranchTracker
 

@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
+from advisor.rule import Example, Rule, Severity, cst
 
 from ._rocm import string_values
 

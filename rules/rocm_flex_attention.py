@@ -1,10 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
-
-from ._common import get_arg, simple_name, string_value
+from advisor.rule import Example, Rule, Severity, cst, get_arg, simple_name, string_value
 
 STAGE_KEYS = ("num_stages", "fwd_num_stages")
 OVERWRITTEN_KEYS = ("kpack", "matrix_instr_nonkdim", "waves_per_eu")

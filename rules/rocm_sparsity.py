@@ -1,12 +1,7 @@
 from __future__ import annotations
 
-from advisor.findings import Severity
-from advisor.lazy import cst
-from advisor.rule import Example
+from advisor.rule import Example, Severity, cst, nodes_of, simple_name
 
-from advisor.walk import nodes_of
-
-from ._common import simple_name
 from ._rocm import NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard, polarity
 
 SPARSE_NAMES = frozenset({

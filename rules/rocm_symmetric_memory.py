@@ -2,9 +2,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.findings import Severity
-from advisor.lazy import cst
-from advisor.rule import Example
+from advisor.rule import Example, Severity, cst
 
 from ._rocm import HIP_TRIGGERS, NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard
 

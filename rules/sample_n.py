@@ -1,10 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example, Rule
-
-from ._common import expr
+from advisor.rule import Applicability, Example, Rule, Severity, cst, expr
 
 
 class DistributionSampleN(Rule):

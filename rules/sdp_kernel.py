@@ -1,11 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example
-
-from ._calls import CallRule
-
-from ._common import bool_value, expr, get_arg
+from advisor.rule import Applicability, Example, ReferenceRule, Severity, bool_value, expr, get_arg
 
 OLD = {"torch.backends.cuda.sdp_kernel"}
 # (keyword, position in the old signature, SDPBackend member); the list order is the
@@ -18,7 +13,7 @@ FLAGS = (
 )
 
 
-class SdpKernel(CallRule):
+class SdpKernel(ReferenceRule):
     """`torch.backends.cuda.sdp_kernel(enable_*=...)` -> `torch.nn.attention.sdpa_kernel([SDPBackend...])`.
 
     What it finds: calls of (and references to) `torch.backends.cuda.sdp_kernel`.

@@ -1,9 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example, Rule
-
-from ._common import get_arg, has_star_args
+from advisor.rule import Applicability, Example, Rule, Severity, get_arg, has_star_args
 
 FUNCS = {  # qualified name -> position of `dim`
     "torch.nn.functional.softmax": 1,

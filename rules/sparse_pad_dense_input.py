@@ -1,7 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Severity
-from advisor.rule import Example, Rule
+from advisor.rule import Example, Rule, Severity
 
 
 class SparsePadDenseInput(Rule):

@@ -1,9 +1,16 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example, Rule
-
-from ._common import expr, get_arg, rewrite_reference, simple_name, string_value
+from advisor.rule import (
+    Applicability,
+    Example,
+    ReferenceRule,
+    Severity,
+    expr,
+    get_arg,
+    rewrite_reference,
+    simple_name,
+    string_value,
+)
 
 _TARGETS = {
     "torch.cuda.is_current_stream_capturing": "torch.cuda",
@@ -15,7 +22,7 @@ _MODULES = {t.rpartition(".")[0] for t in _TARGETS}
 _PATCHERS = ("patch", "setattr", "object")  # mock.patch, patch.object, monkeypatch.setattr, mocker.patch
 
 
-class StreamCaptureQuery(Rule):
+class StreamCaptureQuery(ReferenceRule):
     """`torch.cuda.is_current_stream_capturing()` is superseded by `Stream.is_capturing()` (2.12).
 
     What it finds: calls of and references to `torch.cuda.is_current_stream_capturing`
@@ -58,7 +65,7 @@ class StreamCaptureQuery(Rule):
     fix = Applicability.UNSAFE
     validation = "stream_capture"
     triggers = ("is_current_stream_capturing",)
-    targets = tuple(_TARGETS)
+    names = _TARGETS
 
     @classmethod
     def may_match(cls, refs) -> bool:
@@ -104,27 +111,21 @@ class StreamCaptureQuery(Rule):
         Example("import torch\nimport torch.cuda.graphs as g\ng.is_current_stream_capturing()\n"),
     ]
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self._handled: set = set()
-
     def _msg(self, old: str) -> str:
         return self.message.format(old=old, mod=_TARGETS[old])
 
     def visit_Call(self, node) -> None:
-        old = self.match(node.func, _TARGETS)
-        if old is not None:
-            self._handled.add(node.func)
-            if node.args:  # takes no arguments; don't guess what the caller meant
-                self.report(node, self._msg(old))
-                return
-            module_ref, imports = rewrite_reference(self.ctx.resolver, node.func, f"{_TARGETS[old]}.current_stream")
-            new = expr(f"{self.ctx.code_for(module_ref)}().is_capturing()").with_changes(
-                lpar=node.lpar, rpar=node.rpar
-            )
-            self.report(node, self._msg(old), replacement=new, add_imports=imports)
+        super().visit_Call(node)
+        if node.func not in self._seen:
+            self._check_patch(node)
+
+    def on_call(self, node, old: str) -> None:
+        if node.args:  # takes no arguments; don't guess what the caller meant
+            self.report(node, self._msg(old))
             return
-        self._check_patch(node)
+        module_ref, imports = rewrite_reference(self.ctx.resolver, node.func, f"{_TARGETS[old]}.current_stream")
+        new = expr(f"{self.ctx.code_for(module_ref)}().is_capturing()").with_changes(lpar=node.lpar, rpar=node.rpar)
+        self.report(node, self._msg(old), replacement=new, add_imports=imports)
 
     def _check_patch(self, node) -> None:
         func = node.func
@@ -140,16 +141,5 @@ class StreamCaptureQuery(Rule):
             if any(q in _MODULES for q in self.qualnames(first.value)):
                 self.report(node, "mock of `is_current_stream_capturing` stops applying once call sites use `Stream.is_capturing()` (torch 2.12)")
 
-    def visit_Attribute(self, node) -> None:
-        self._reference(node)
-
-    def visit_Name(self, node) -> None:
-        self._reference(node)
-
-    def _reference(self, node) -> None:
-        if node in self._handled:
-            return
-        old = self.match(node, _TARGETS)
-        if old is not None:
-            self._handled.add(node)
-            self.report(node, self._msg(old).replace("()`", "`", 1) + "; this reference is not rewritten")
+    def on_reference(self, node, old: str) -> None:
+        self.report(node, self._msg(old).replace("()`", "`", 1) + "; this reference is not rewritten")

@@ -1,11 +1,16 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example, Rule
-
-from advisor.lazy import cst
-
-from ._common import append_args, get_arg, has_star_args, kwarg
+from advisor.rule import (
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    append_args,
+    cst,
+    get_arg,
+    has_star_args,
+    kwarg,
+)
 
 LOAD = {"torch.load", "torch.serialization.load"}
 

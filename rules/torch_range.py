@@ -1,12 +1,14 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.rule import Example
-
-from ._calls import CallRule
-
-from ._common import expr, rewrite_reference
+from advisor.rule import (
+    Applicability,
+    Example,
+    ReferenceRule,
+    Severity,
+    cst,
+    expr,
+    rewrite_reference,
+)
 
 RANGE = {"torch.range"}
 
@@ -19,7 +21,7 @@ def _int(node) -> int | None:
     return None
 
 
-class TorchRange(CallRule):
+class TorchRange(ReferenceRule):
     """`torch.range` -> `torch.arange`, keeping the inclusive end and the float dtype.
 
     What it finds: calls of and references to `torch.range`.

@@ -1,9 +1,6 @@
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.rule import Example
-
-from ._symbols import Symbol, SymbolRule
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
 
 _COMPILE = "`{old}` is deprecated (DeprecationWarning since 2.10); switch to `torch.compile` or `torch.export` (deprecated, not removed: it still works in 2.12 and 2.13)"
 _EXPORT = "`{old}` is deprecated (DeprecationWarning since 2.10); switch to `{new}` (deprecated, not removed: it still works in 2.12 and 2.13)"
@@ -54,13 +51,14 @@ class TorchScriptEntryPoint(SymbolRule):
     fix = Applicability.NONE
     validation = "export_roundtrip"
     triggers = ("jit",)  # every spelling of torch.jit.X contains it
-    symbols = {
+    names = {
         **{f"torch.jit.{n}": Symbol(m) for n, m in _NAMES.items()},
         "torch.jit.save": Symbol(_EXPORT, "torch.export.save"),
         "torch.jit.load": Symbol(_EXPORT, "torch.export.load"),
     }
 
-    def on_reference(self, node, qualname, symbol) -> None:
+    def on_reference(self, node, qualname) -> None:
+        symbol = self.names[qualname]
         self.report(node, symbol.message.format(old=qualname, new=symbol.replacement))
 
     valid = [

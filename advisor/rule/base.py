@@ -1,8 +1,9 @@
-"""The rule framework: what a rule declares and how it reports.
+"""The rule base: what a rule declares and how it reports.
 
-A rule is one class in one file under `rules/` (installed as `advisor.rules`).
-Its docstring is its documentation. Class attributes carry its metadata; the
-`valid` / `invalid` examples are run by the test suite for every rule.
+A rule is a class under `rules/` (installed as `advisor.rules`): its own file,
+or one row of a table that generates the class. Its docstring is its
+documentation. Class attributes carry its metadata; the `valid` / `invalid`
+examples are run by the test suite for every rule.
 
 Rules are duck-typed LibCST batchable visitors: they define `visit_<Node>` /
 `leave_<Node>` methods and the engine runs all matched rules over a file in one
@@ -18,7 +19,23 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from advisor.findings import Applicability, Severity
 from advisor.lazy import cst
-from advisor.names import any_match
+from advisor.names import NameResolver, any_match
+
+# The runtime validation checks a rule may name (`validation = ...`), one per
+# template in advisor/templates/validation/. Checked when a rule class is defined.
+CHECKS = frozenset(
+    {
+        "stream_capture",
+        "linalg_eigh",
+        "graph_capture",
+        "cond_capture",
+        "export_roundtrip",
+        "compiled_numerics",
+        "profiler_events",
+        "amp_migration",
+        "rocm_runtime",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -28,12 +45,17 @@ class Example:
     `fixed`, when given, is the exact text `advisor fix` (with unsafe fixes)
     must produce. `count` is how many findings the code must produce.
     `target` runs the example with that target torch version.
+    `message` (a substring), `line` and `column` (1-based), when given, must
+    hold for the first finding, as Fixit's `Invalid` states them.
     """
 
     code: str
     fixed: str | None = None
     count: int = 1
     target: str | None = None
+    message: str | None = None
+    line: int | None = None
+    column: int | None = None
 
 
 @dataclass
@@ -57,7 +79,14 @@ class Report:
 class Context:
     """What a rule can see of the file under analysis."""
 
-    def __init__(self, path: str, module: Any, resolver: Any, target: tuple[int, int], min_version: tuple[int, int] | None):
+    def __init__(
+        self,
+        path: str,
+        module: Any,
+        resolver: NameResolver,
+        target: tuple[int, int],
+        min_version: tuple[int, int] | None,
+    ):
         self.path = path
         self.module = module
         self.resolver = resolver
@@ -87,8 +116,6 @@ class Rule:
     # Leave both empty for a rule that cannot say.
     targets: ClassVar[tuple[str, ...]] = ()
     attribute_targets: ClassVar[tuple[str, ...]] = ()
-    # Only report in files that import torch (or a torch submodule) at all.
-    requires_torch_import: ClassVar[bool] = False
     # "rocm": report only in code that targets ROCm (see advisor.device); None: everywhere.
     device: ClassVar[str | None] = None
     # Drop this rule's findings when any scanned file mentions one of these markers
@@ -98,6 +125,11 @@ class Rule:
     default_enabled: ClassVar[bool] = True
     valid: ClassVar[list[str]] = []
     invalid: ClassVar[list[Example | str]] = []
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.validation is not None and cls.validation not in CHECKS:
+            raise TypeError(f"{cls.__qualname__}: unknown validation check {cls.validation!r} (known: {sorted(CHECKS)})")
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

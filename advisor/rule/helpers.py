@@ -1,12 +1,15 @@
-"""Small helpers shared by rules: arguments, literals, building replacement nodes."""
+"""Helpers for rule bodies: arguments, literals, building replacement nodes."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from advisor.lazy import cst
 from advisor.names import dotted_name
 from advisor.walk import nodes_of
+
+if TYPE_CHECKING:
+    from advisor.names import NameResolver
 
 
 def get_arg(call: Any, keyword: str | None, position: int | None = None) -> Any:
@@ -57,7 +60,7 @@ def expr(code: str) -> Any:
     return cst.parse_expression(code)
 
 
-def rewrite_reference(resolver: Any, node: Any, new_qualname: str) -> tuple[Any, list[tuple[str, str | None]]]:
+def rewrite_reference(resolver: NameResolver, node: Any, new_qualname: str) -> tuple[Any, list[tuple[str, str | None]]]:
     """A node spelling `new_qualname` the way the file already imports it.
 
     `th.cuda.amp.autocast` (with `import torch as th`) becomes `th.amp.autocast`;
@@ -87,9 +90,9 @@ def rewrite_reference(resolver: Any, node: Any, new_qualname: str) -> tuple[Any,
     return expr(new_qualname), [(top, None)]
 
 
-def _module_alias(resolver: Any, base: Any, new_qualname: str) -> tuple[str, str] | None:
+def _module_alias(resolver: NameResolver, base: Any, new_qualname: str) -> tuple[str, str] | None:
     """A plain `import x [as y]` binding, visible where `base` is, that spells a prefix of `new_qualname`."""
-    scope = resolver._scope_of.get(id(base))
+    scope = resolver.scope_of(base)
     if scope is None:
         return None
     best: tuple[str, str] | None = None
@@ -99,7 +102,7 @@ def _module_alias(resolver: Any, base: Any, new_qualname: str) -> tuple[str, str
         (qual,) = quals
         if qual.startswith("<") or not (new_qualname == qual or new_qualname.startswith(qual + ".")):
             continue
-        if resolver._lookup(scope, name) != {qual}:  # shadowed here
+        if resolver.lookup(scope, name) != {qual}:  # shadowed here
             continue
         if best is None or len(qual) > len(best[1]) or (len(qual) == len(best[1]) and name < best[0]):
             best = (name, qual)
