@@ -1,4 +1,4 @@
-"""The deprecation catalogue's plain renames: one row of data each, one generic rule class.
+"""The deprecation catalogue's plain renames: one row of data each (see `advisor.rule.table`).
 
 Each row becomes a rule class (its own code, docs and examples); a rename is one
 `Row(...)` here. Rows carry the exact warning torch 2.13 emits (checked by
@@ -9,48 +9,8 @@ Rewrites that need argument logic have their own files.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from advisor.rule import (
-    Applicability,
-    Example,
-    Severity,
-    Symbol,
-    SymbolRule,
-    append_args,
-    expr,
-    rewrite_reference,
-)
-
-SAFE, UNSAFE, NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
-
-
-@dataclass(frozen=True)
-class Entry:
-    old: str
-    new: str | None  # qualified name; None: no direct replacement (advice only)
-    suffix: str = ""  # appended to the new name: "()" turns an attribute into a call
-    kwargs: str = ""  # keyword arguments added to a call, e.g. 'mode="nearest"'
-    is_call: bool = True  # how the examples use it
-
-
-@dataclass(frozen=True)
-class Row:
-    code: str
-    name: str
-    entries: tuple[Entry, ...]
-    why: str  # the warning text, or why it matters
-    fix: Applicability = SAFE
-    fix_note: str = "the replacement is a drop-in rename."
-    since: str = "2.0"  # the replacement exists from this torch version
-    deprecated_in: str | None = None
-    removed_in: str | None = None
-    severity: Severity = Severity.WARNING
-    validation: str | None = None
-    advice: str = ""  # what to do when there is no replacement
-    extra_valid: tuple[str, ...] = ()
-    extra_invalid: tuple[Example, ...] = field(default_factory=tuple)
-
+from advisor.rule import Example, Severity
+from advisor.rule.table import NONE, UNSAFE, Entry, Row, generate
 
 TABLE: tuple[Row, ...] = (
     Row("ADV705", "has-backend-flags", (
@@ -162,114 +122,4 @@ TABLE: tuple[Row, ...] = (
 )
 
 
-class CatalogueRename(SymbolRule):
-    """Base for the generated rules; see `TABLE`."""
-
-    row: Row
-
-    def on_reference(self, node, qualname) -> None:
-        entry, message = self._entries[qualname], self.names[qualname].message
-        if node in self._no_fix:
-            self.report(node, message + " (assigned to here: not rewritten)")
-            return
-        if entry.new is None or entry.kwargs or type(self).fix is NONE:
-            self.report(node, message)  # calls with kwargs are fixed in on_call
-            return
-        new, imports = rewrite_reference(self.ctx.resolver, node, entry.new)
-        if entry.suffix:
-            new = expr(self.ctx.code_for(new) + entry.suffix)
-        new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
-        applicability = self.reference_applicability(node, None) if entry.is_call else None
-        self.report(node, message, replacement=new, add_imports=imports, applicability=applicability)
-
-    def on_call(self, node, qualname) -> None:
-        entry = self._entries[qualname]
-        if not entry.kwargs or entry.new is None or type(self).fix is NONE or node.func in self._no_fix:
-            super().on_call(node, qualname)  # the callee is handled as a reference
-            return
-        self._called.add(node.func)
-        func, imports = rewrite_reference(self.ctx.resolver, node.func, entry.new)
-        new = append_args(node.with_changes(func=func), list(expr(f"f({entry.kwargs})").args))
-        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports)
-
-    @property
-    def _entries(self) -> dict[str, Entry]:
-        return {e.old: e for e in self.row.entries}
-
-
-def _doc(row: Row) -> str:
-    olds = ", ".join(f"`{e.old}`" for e in row.entries)
-    first = row.entries[0]
-    target = f"`{first.new}{first.suffix}`" if first.new else row.advice
-    example = ""
-    if first.new:
-        call = "(x)" if first.is_call else ""
-        kwargs = f"(x, {first.kwargs})" if first.kwargs else call
-        example = f"\n\n    Example:\n        y = {first.old}{call}\n        # becomes\n        y = {first.new}{first.suffix}{kwargs}"
-    safety = {"safe": "safe", "unsafe": "unsafe", "none": "no automatic fix"}[row.fix.value]
-    if row.fix is not NONE and any(e.is_call for e in row.entries):
-        safety += (" for calls; a reference that is not called (a value in a table, a dict key, a"
-                   " callback) is rewritten only with --unsafe-fixes, since identity checks or"
-                   " duplicate keys could change behaviour")
-    return (
-        f"{olds} {'is' if len(row.entries) == 1 else 'are'} deprecated: use {target}.\n\n"
-        f"    What it finds: references to {olds} (through aliases and `from` imports).\n\n"
-        f"    Why: {row.why}{example}\n\n"
-        f"    Fix safety: {safety}; {row.fix_note}"
-        + (f"\n\n    Validation: `{row.validation}`." if row.validation else "")
-    )
-
-
-def _examples(row: Row) -> tuple[list[str], list[Example]]:
-    valid: list[str] = list(row.extra_valid)
-    invalid: list[Example] = list(row.extra_invalid)
-    for entry in row.entries:
-        top = entry.old.split(".")[0]
-        module, _, name = entry.old.rpartition(".")
-        call = "(x)" if entry.is_call else ""
-        fixed = None
-        if entry.new and row.fix is not NONE and entry.new.split(".")[0] == top:
-            new_call = f"(x, {entry.kwargs})" if entry.kwargs else call
-            fixed = f"import {top}\nvalue = {entry.new}{entry.suffix}{new_call}\n"
-        invalid.append(Example(f"import {top}\nvalue = {entry.old}{call}\n", fixed=fixed))
-        invalid.append(Example(f"from {module} import {name} as alias_\nvalue = alias_{call}\n"))
-        valid.append(f"def f({top}):\n    return {entry.old}{call}\n")
-        if entry.new:
-            valid.append(f"import {entry.new.split('.')[0]}\nvalue = {entry.new}{entry.suffix}{call}\n")
-    return valid, invalid
-
-
-def _make(row: Row) -> type:
-    if len(row.entries) == 1 and row.entries[0].new is None:
-        message = "`{old}` is deprecated; " + row.advice
-    else:
-        message = "`{old}` is deprecated; use `{new}`" if row.fix is not NONE else "`{old}` is deprecated; " + (row.advice or "use `{new}`")
-    symbols = {}
-    for e in row.entries:
-        msg = message if e.new else "`{old}` is deprecated; " + row.advice
-        msg = msg.replace("{new}", f"{e.new}{e.suffix}" if e.new else "")
-        symbols[e.old] = Symbol(msg.replace("{old}", e.old), e.new)
-    valid, invalid = _examples(row)
-    attrs = dict(
-        __doc__=_doc(row),
-        __module__=__name__,
-        row=row,
-        code=row.code,
-        name=row.name,
-        message=message,
-        severity=row.severity,
-        since=row.since,
-        deprecated_in=row.deprecated_in,
-        removed_in=row.removed_in,
-        fix=row.fix,
-        validation=row.validation,
-        triggers=tuple(sorted({e.old.rpartition(".")[2] for e in row.entries})),
-        names=symbols,
-        valid=valid,
-        invalid=invalid,
-    )
-    return type("".join(p.capitalize() for p in row.name.split("-")), (CatalogueRename,), attrs)
-
-
-for _row in TABLE:
-    globals()[_row.name] = _make(_row)
+generate(TABLE, globals())
