@@ -65,7 +65,12 @@ class AmpGradScaler(ReferenceRule):
             "import torch\nscaler = torch.cuda.amp.GradScaler(2.0**16, growth_interval=100)\n",
             fixed='import torch\nscaler = torch.amp.GradScaler("cuda", 2.0**16, growth_interval=100)\n',
         ),
-        Example("import torch\nok = isinstance(s, torch.cuda.amp.GradScaler)\n"),
+        Example(
+            "import torch\nok = isinstance(s, torch.cuda.amp.GradScaler)\n",
+            message="isinstance checks against the old class stop matching new scalers",
+            line=2,
+            column=20,
+        ),
     ]
 
     def on_call(self, node, old) -> None:

@@ -57,6 +57,9 @@ class MagmaLinalgBackend(Rule):
         Example(
             'import torch\ntorch.backends.cuda.preferred_linalg_library("magma")\n',
             fixed='import torch\ntorch.backends.cuda.preferred_linalg_library("default")\n',
+            message="the MAGMA linear-algebra backend is deprecated",
+            line=2,
+            column=1,
         ),
         Example(
             "from torch.backends.cuda import preferred_linalg_library as pll\npll(backend='magma')\n",

@@ -87,6 +87,9 @@ class StreamCaptureQuery(ReferenceRule):
         Example(
             "import torch\nif torch.cuda.is_current_stream_capturing():\n    pass\n",
             fixed="import torch\nif torch.cuda.current_stream().is_capturing():\n    pass\n",
+            message="superseded in torch 2.12 by `torch.cuda.current_stream().is_capturing()`",
+            line=2,
+            column=4,
         ),
         Example(
             "import torch.cuda as tc\nx = tc.is_current_stream_capturing()\n",
@@ -104,8 +107,18 @@ class StreamCaptureQuery(ReferenceRule):
             "import torch\ny = torch.xpu.is_current_stream_capturing()\n",
             fixed="import torch\ny = torch.xpu.current_stream().is_capturing()\n",
         ),
-        Example("import torch\ncheck = torch.cuda.is_current_stream_capturing\n"),
-        Example("from unittest import mock\nwith mock.patch('torch.cuda.is_current_stream_capturing', return_value=True):\n    pass\n"),
+        Example(
+            "import torch\ncheck = torch.cuda.is_current_stream_capturing\n",
+            message="this reference is not rewritten",
+            line=2,
+            column=9,
+        ),
+        Example(
+            "from unittest import mock\nwith mock.patch('torch.cuda.is_current_stream_capturing', return_value=True):\n    pass\n",
+            message="mock of `torch.cuda.is_current_stream_capturing` stops applying",
+            line=2,
+            column=6,
+        ),
         Example("import torch\nfrom unittest import mock\nmock.patch.object(torch.cuda, 'is_current_stream_capturing')\n"),
         Example("import torch\ndef test(monkeypatch):\n    monkeypatch.setattr(torch.cuda, 'is_current_stream_capturing', lambda: True)\n"),
         Example("import torch\nimport torch.cuda.graphs as g\ng.is_current_stream_capturing()\n"),

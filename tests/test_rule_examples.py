@@ -52,6 +52,14 @@ def test_invalid_examples_are_found(rule, example):
     for f in found:
         assert f.line >= 1 and f.column >= 1
         assert f.validation == rule.validation
+    # Stated expectations hold for the first finding (in position order), as Fixit's `Invalid` does.
+    first = found[0] if found else None
+    if example.message is not None:
+        assert example.message in first.message, first.message
+    if example.line is not None:
+        assert first.line == example.line, f"{first.line}:{first.column} {first.message}"
+    if example.column is not None:
+        assert first.column == example.column, f"{first.line}:{first.column} {first.message}"
 
 
 @pytest.mark.parametrize("rule,example", [p for p in _cases("invalid") if p.values[1].fixed is not None])

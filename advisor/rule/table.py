@@ -192,8 +192,9 @@ def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
         if entry.new and row.fix is not NONE and entry.new.split(".")[0] == top:
             new_call = f"(x, {entry.kwargs})" if entry.kwargs else call
             fixed = f"import {top}\nvalue = {entry.new}{entry.suffix}{new_call}\n"
-        invalid.append(Example(f"import {top}\nvalue = {entry.old}{call}\n", fixed=fixed))
-        invalid.append(Example(f"from {module} import {name} as alias_\nvalue = alias_{call}\n"))
+        stated = dict(message=f"`{entry.old}` is deprecated", line=2, column=9)
+        invalid.append(Example(f"import {top}\nvalue = {entry.old}{call}\n", fixed=fixed, **stated))
+        invalid.append(Example(f"from {module} import {name} as alias_\nvalue = alias_{call}\n", **stated))
         valid.append(f"def f({top}):\n    return {entry.old}{call}\n")
         if entry.new:
             valid.append(f"import {entry.new.split('.')[0]}\nvalue = {entry.new}{entry.suffix}{call}\n")
@@ -252,6 +253,7 @@ def _keyword_class(row: Row, module: str) -> type:
         f"    Example:\n        {short}{call}\n\n"
         f"    Fix safety: {'no automatic fix' if row.fix is NONE else row.fix.value}; {row.fix_note}"
     )
+    stated = dict(message=f"`{row.keyword}=` of `{func}` is deprecated", line=2, column=9)
     attrs = _common_attrs(row, module)
     attrs.update(
         __doc__=doc,
@@ -264,8 +266,8 @@ def _keyword_class(row: Row, module: str) -> type:
             *row.extra_valid,
         ],
         invalid=[
-            Example(f"import {top}\nvalue = {func}{call}\n", fixed=_keyword_fixed(row, func, call)),
-            Example(f"from {qualifier} import {short} as alias_\nvalue = alias_{call}\n"),
+            Example(f"import {top}\nvalue = {func}{call}\n", fixed=_keyword_fixed(row, func, call), **stated),
+            Example(f"from {qualifier} import {short} as alias_\nvalue = alias_{call}\n", **stated),
             *row.extra_invalid,
         ],
     )
