@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from advisor.rule import Applicability, Example, Severity, cst
 
-from ._compiled import CompiledFunctions
+from ..compile._compiled import CompiledFunctions
 from .graph_capture import GRAPH_TRIGGERS
 
 CAPTURE = {"torch.cuda.graph", "torch.cuda.graphs.graph"}
