@@ -85,3 +85,13 @@ def test_rule_is_documented(rule):
     # A rule that offers a fix must show one fixed example.
     if rule.fix.value != "none":
         assert any(e.fixed is not None for e in rule.examples()), "a fixable rule needs an example with `fixed=`"
+
+
+def test_unknown_validation_check_is_refused_at_registration():
+    from advisor.rule import CHECKS, Rule
+
+    assert all(rule.validation in CHECKS for rule in RULES if rule.validation)
+    with pytest.raises(TypeError, match="unknown validation check 'no_such_check'"):
+
+        class Misspelt(Rule):
+            validation = "no_such_check"

@@ -53,7 +53,6 @@ class AmpAutocast(ReferenceRule):
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("autocast",)
-    targets = tuple(OLD)
     names = OLD
 
     valid = [

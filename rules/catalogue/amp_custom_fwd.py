@@ -49,7 +49,6 @@ class AmpCustomFwdBwd(ReferenceRule):
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("custom_fwd", "custom_bwd")
-    targets = tuple(OLD)
     names = OLD
 
     valid = [

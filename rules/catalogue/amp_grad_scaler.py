@@ -49,7 +49,6 @@ class AmpGradScaler(ReferenceRule):
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("GradScaler",)
-    targets = tuple(OLD)
     names = OLD
 
     valid = [

@@ -33,7 +33,6 @@ class ChainMatmul(ReferenceRule):
     since = "2.0"
     fix = Applicability.SAFE
     triggers = ("chain_matmul",)
-    targets = tuple(OLD)
     names = OLD
 
     valid = ["import torch\ny = torch.linalg.multi_dot([a, b])"]

@@ -46,7 +46,6 @@ class SdpKernel(ReferenceRule):
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("sdp_kernel",)
-    targets = tuple(OLD)
     names = OLD
 
     valid = [

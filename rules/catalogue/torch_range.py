@@ -54,7 +54,6 @@ class TorchRange(ReferenceRule):
     since = "2.0"
     fix = Applicability.UNSAFE
     triggers = ("range",)
-    targets = tuple(RANGE)
     names = RANGE
 
     valid = ["import torch\nx = torch.arange(0, 10)", "for i in range(10):\n    pass", "def f(torch):\n    return torch.range(0, 1)"]
