@@ -8,7 +8,7 @@ examples are run by the test suite for every rule.
 Rules are duck-typed LibCST batchable visitors: they define `visit_<Node>` /
 `leave_<Node>` methods and the engine runs all matched rules over a file in one
 batched traversal. They must not import libcst at module level (use
-`advisor.lazy.cst`) so that discovering rules stays cheap.
+`advisor.rule.cst`) so that discovering rules stays cheap.
 """
 
 from __future__ import annotations
