@@ -1,7 +1,7 @@
 """A stand-in for `libcst` that imports it on first use.
 
 Rule modules are imported for every run (to read their codes and triggers), but
-libcst costs ~0.4 s to import. Rules write `from advisor.lazy import cst` and use
+libcst costs ~0.4 s to import. Rules write `from advisor.rule import cst` and use
 `cst.Call` inside their visit methods, so a run where no file passes the
 prefilter never pays for libcst.
 """

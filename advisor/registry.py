@@ -1,6 +1,7 @@
-"""Rule discovery: every `Rule` subclass with a code in the `advisor.rules` package.
+"""Rule discovery: every `Rule` subclass with a code in the `advisor.rules` package and its subpackages.
 
-No hand-kept list: dropping a file into `rules/` registers its rules.
+No hand-kept list: dropping a file into `rules/` (or a family folder under it)
+registers its rules. Modules whose name starts with `_` hold helpers, not rules.
 """
 
 from __future__ import annotations
@@ -41,15 +42,20 @@ def _rules_package():
         return package
 
 
+def _rule_modules(package) -> list[str]:
+    """Dotted names of the rule modules under `package`, family subpackages included, sorted."""
+    names = []
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+        if not info.ispkg and not info.name.rpartition(".")[2].startswith("_"):
+            names.append(info.name)
+    return sorted(names)
+
+
 @lru_cache(maxsize=1)
 def all_rules() -> tuple[type[Rule], ...]:
-    package = _rules_package()
-
     found: dict[str, type[Rule]] = {}
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
+    for name in _rule_modules(_rules_package()):
+        module = importlib.import_module(name)
         for obj in vars(module).values():
             if (
                 isinstance(obj, type)

@@ -17,6 +17,8 @@ import dataclasses
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
+from advisor.lazy import cst
+
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _IS_NODE: dict[type, bool] = {}  # isinstance() against LibCST's ABC is slow; cache per type
 
@@ -36,7 +38,7 @@ def walk(
     before_visit: Callable[[Any], None] | None = None,
     after_leave: Callable[[Any], None] | None = None,
 ) -> None:
-    from libcst import CSTNode
+    CSTNode = cst.CSTNode  # libcst is imported on first use (see advisor.lazy)
 
     visit: dict[str, list] = defaultdict(list)
     leave: dict[str, list] = defaultdict(list)
@@ -99,7 +101,7 @@ def walk(
 
 def nodes_of(root: Any, *types: type) -> list[Any]:
     """Every node of `types` in `root`'s subtree, `root` included (order unspecified)."""
-    from libcst import CSTNode
+    CSTNode = cst.CSTNode
 
     found = []
     stack = [root]

@@ -1,4 +1,5 @@
-"""The rules: one per file, discovered by `advisor.registry` (no hand-kept list).
+"""The rules, grouped by family into subpackages, discovered by `advisor.registry` (no hand-kept list).
 
-Module names starting with `_` hold shared helpers, not rules.
+Module names starting with `_` hold shared helpers, not rules; they import
+nothing from `advisor` except `advisor.rule`.
 """

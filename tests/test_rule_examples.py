@@ -52,6 +52,14 @@ def test_invalid_examples_are_found(rule, example):
     for f in found:
         assert f.line >= 1 and f.column >= 1
         assert f.validation == rule.validation
+    # Stated expectations hold for the first finding (in position order), as Fixit's `Invalid` does.
+    first = found[0] if found else None
+    if example.message is not None:
+        assert example.message in first.message, first.message
+    if example.line is not None:
+        assert first.line == example.line, f"{first.line}:{first.column} {first.message}"
+    if example.column is not None:
+        assert first.column == example.column, f"{first.line}:{first.column} {first.message}"
 
 
 @pytest.mark.parametrize("rule,example", [p for p in _cases("invalid") if p.values[1].fixed is not None])
@@ -77,3 +85,13 @@ def test_rule_is_documented(rule):
     # A rule that offers a fix must show one fixed example.
     if rule.fix.value != "none":
         assert any(e.fixed is not None for e in rule.examples()), "a fixable rule needs an example with `fixed=`"
+
+
+def test_unknown_validation_check_is_refused_at_registration():
+    from advisor.rule import CHECKS, Rule
+
+    assert all(rule.validation in CHECKS for rule in RULES if rule.validation)
+    with pytest.raises(TypeError, match="unknown validation check 'no_such_check'"):
+
+        class Misspelt(Rule):
+            validation = "no_such_check"

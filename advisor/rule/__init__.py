@@ -1,0 +1,73 @@
+"""A rule's whole world: everything a rule in `rules/` may use, from one module.
+
+Rules import nothing else from `advisor`. What is here:
+
+- the bases: `Rule` (a rule with its own visit methods), `ReferenceRule` (flag
+  references to a set of qualified names; calls and other references dispatched
+  once each), `SymbolRule` (a table of `Symbol`s: renames and advice), and the
+  table generator in `advisor.rule.table` (one `Row` per generated rule);
+- what a rule declares and reports: `Example`, `Severity`, `Applicability`,
+  `Context`, `Report`, `CHECKS` (the validation check names);
+- the name resolver's public lookup (`NameResolver`, `Scope`, `dotted_name`,
+  `any_match`) and the helpers in `advisor.rule.helpers`;
+- `cst`, libcst imported on first use, so that discovering rules stays cheap.
+"""
+
+from __future__ import annotations
+
+from advisor.findings import Applicability, Severity
+from advisor.lazy import cst
+from advisor.names import NameResolver, Scope, any_match, dotted_name
+from advisor.rule.base import CHECKS, Context, Example, Report, Rule, parse_version
+from advisor.rule.helpers import (
+    append_args,
+    bool_value,
+    calls_in,
+    expr,
+    get_arg,
+    has_star_args,
+    kwarg,
+    literal_matrix_facts,
+    positional,
+    prepend_args,
+    rewrite_reference,
+    simple_name,
+    string_value,
+    with_comma,
+)
+from advisor.rule.reference import ReferenceRule, Symbol, SymbolRule
+from advisor.walk import nodes_of
+
+__all__ = [
+    "CHECKS",
+    "Applicability",
+    "Context",
+    "Example",
+    "NameResolver",
+    "ReferenceRule",
+    "Report",
+    "Rule",
+    "Scope",
+    "Severity",
+    "Symbol",
+    "SymbolRule",
+    "any_match",
+    "append_args",
+    "bool_value",
+    "calls_in",
+    "cst",
+    "dotted_name",
+    "expr",
+    "get_arg",
+    "has_star_args",
+    "kwarg",
+    "literal_matrix_facts",
+    "nodes_of",
+    "parse_version",
+    "positional",
+    "prepend_args",
+    "rewrite_reference",
+    "simple_name",
+    "string_value",
+    "with_comma",
+]

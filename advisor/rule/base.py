@@ -1,0 +1,237 @@
+"""The rule base: what a rule declares and how it reports.
+
+A rule is a class under `rules/` (installed as `advisor.rules`): its own file,
+or one row of a table that generates the class. Its docstring is its
+documentation. Class attributes carry its metadata; the `valid` / `invalid`
+examples are run by the test suite for every rule.
+
+Rules are duck-typed LibCST batchable visitors: they define `visit_<Node>` /
+`leave_<Node>` methods and the engine runs all matched rules over a file in one
+batched traversal. They must not import libcst at module level (use
+`advisor.rule.cst`) so that discovering rules stays cheap.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable, Sequence
+
+from advisor.findings import Applicability, Severity
+from advisor.lazy import cst
+from advisor.names import NameResolver, any_match
+from advisor.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
+
+# The runtime validation checks a rule may name (`validation = ...`), one per
+# template in advisor/templates/validation/. Checked when a rule class is defined.
+CHECKS = frozenset(
+    {
+        "stream_capture",
+        "linalg_eigh",
+        "graph_capture",
+        "cond_capture",
+        "export_roundtrip",
+        "compiled_numerics",
+        "profiler_events",
+        "amp_migration",
+        "rocm_runtime",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Example:
+    """An INVALID example: `code` must produce findings of the rule.
+
+    `fixed`, when given, is the exact text `advisor fix` (with unsafe fixes)
+    must produce. `count` is how many findings the code must produce.
+    `target` runs the example with that target torch version.
+    `message` (a substring), `line` and `column` (1-based), when given, must
+    hold for the first finding, as Fixit's `Invalid` states them.
+    """
+
+    code: str
+    fixed: str | None = None
+    count: int = 1
+    target: str | None = None
+    message: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass
+class Report:
+    """What a rule said about one node, before positions are known."""
+
+    rule: "Rule"
+    node: Any
+    message: str
+    applicability: Applicability  # of the fix offered here (NONE when none)
+    replacement: Any = None  # new node (or FlattenSentinel) replacing `node`
+    add_imports: Sequence[tuple[str, str | None]] = ()  # (module, name) pairs
+    fix_node: Any = None  # the node `replacement` replaces, when not `node` itself
+    data: dict | None = None  # facts for the report and validation scripts (JSON-able)
+
+    @property
+    def target_node(self) -> Any:
+        return self.node if self.fix_node is None else self.fix_node
+
+
+class Context:
+    """What a rule can see of the file under analysis."""
+
+    def __init__(
+        self,
+        path: str,
+        module: Any,
+        resolver: NameResolver,
+        target: tuple[int, int],
+        min_version: tuple[int, int] | None,
+    ):
+        self.path = path
+        self.module = module
+        self.resolver = resolver
+        self.target = target
+        self.min_version = min_version
+        self.reports: list[Report] = []
+
+    def code_for(self, node: Any) -> str:
+        return self.module.code_for_node(node)
+
+
+class Rule:
+    """Base class. Subclasses set the class attributes below."""
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    message: ClassVar[str] = ""
+    severity: ClassVar[Severity] = Severity.WARNING
+    since: ClassVar[str] = "2.0"  # torch version where the replacement/behaviour first exists
+    deprecated_in: ClassVar[str | None] = None
+    removed_in: ClassVar[str | None] = None
+    fix: ClassVar[Applicability] = Applicability.NONE
+    validation: ClassVar[str | None] = None
+    triggers: ClassVar[tuple[str, ...]] = ()  # text the prefilter looks for
+    # Qualified names (or string constants) and attribute names the rule looks for: a
+    # file that refers to none of them (per a cheap `ast` pass) is never parsed with LibCST.
+    # Leave both empty for a rule that cannot say.
+    targets: ClassVar[tuple[str, ...]] = ()
+    attribute_targets: ClassVar[tuple[str, ...]] = ()
+    # "rocm": report only in code that targets ROCm (see advisor.device); None: everywhere.
+    device: ClassVar[str | None] = None
+    # Drop this rule's findings when any scanned file mentions one of these markers
+    # (e.g. ADV807 is moot once PYTORCH_ROCM_ARCH is set anywhere in the project).
+    unless_project_mentions: ClassVar[tuple[str, ...]] = ()
+    # Off unless selected explicitly (by code or a prefix naming it, e.g. ADV9), or needed by --report.
+    default_enabled: ClassVar[bool] = True
+    valid: ClassVar[list[str]] = []
+    invalid: ClassVar[list[Example | str]] = []
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.validation is not None and cls.validation not in CHECKS:
+            raise TypeError(f"{cls.__qualname__}: unknown validation check {cls.validation!r} (known: {sorted(CHECKS)})")
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    # -- metadata --------------------------------------------------------
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def summary(cls) -> str:
+        return cls.doc().split("\n", 1)[0]
+
+    @classmethod
+    def examples(cls) -> list[Example]:
+        return [e if isinstance(e, Example) else Example(e) for e in cls.invalid]
+
+    @classmethod
+    def metadata(cls) -> dict[str, Any]:
+        return {
+            "code": cls.code,
+            "name": cls.name,
+            "severity": cls.severity.value,
+            "since": cls.since,
+            "deprecated_in": cls.deprecated_in,
+            "removed_in": cls.removed_in,
+            "fix": cls.fix.value,
+            "validation": cls.validation,
+            "device": cls.device,
+            "summary": cls.summary(),
+        }
+
+    @classmethod
+    def may_match(cls, refs: Any) -> bool:
+        """Could this rule flag a module with these `advisor.references.References`?"""
+        if not cls.targets and not cls.attribute_targets:
+            return True
+        return refs.refers_to_any(cls.targets) or not refs.attributes.isdisjoint(cls.attribute_targets)
+
+    @classmethod
+    def check_env(cls, assignments: Sequence[tuple[int, int, str, str]]) -> Iterable[tuple[int, int, str, str]]:
+        """Findings in a Dockerfile / shell script / .env file (advisor.textfiles).
+
+        `assignments` are (line, column, variable, value) of allocator-config
+        variables; yield (line, column, variable, message). Most rules read only Python.
+        """
+        return ()
+
+    # -- visitor protocol (libcst.BatchableCSTVisitor, duck-typed) ---------
+
+    def get_visitors(self) -> dict[str, Any]:
+        return {
+            name: getattr(self, name)
+            for name in dir(self)
+            if name.startswith(("visit_", "leave_")) and callable(getattr(self, name))
+        }
+
+    # -- helpers for rule bodies ----------------------------------------
+
+    def qualnames(self, node: Any) -> set[str]:
+        return self.ctx.resolver.qualnames(node)
+
+    def match(self, node: Any, targets: Iterable[str]) -> str | None:
+        """The qualified name in `targets` that `node` refers to, or None."""
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return None
+        return any_match(self.qualnames(node), targets)
+
+    def imports_torch(self) -> bool:
+        return any(q == "torch" or q.startswith("torch.") for q in self.ctx.resolver.module_imports())
+
+    def target_at_least(self, version: str) -> bool:
+        return self.ctx.target >= parse_version(version)
+
+    def report(
+        self,
+        node: Any,
+        message: str | None = None,
+        *,
+        replacement: Any = None,
+        applicability: Applicability | None = None,
+        add_imports: Sequence[tuple[str, str | None]] = (),
+        fix_node: Any = None,
+        data: dict | None = None,
+    ) -> None:
+        """Record a finding at `node`. A `replacement` (for `fix_node`, default `node`) makes it fixable."""
+        if replacement is None:
+            applicability = Applicability.NONE
+        elif applicability is None:
+            applicability = type(self).fix
+        self.ctx.reports.append(
+            Report(
+                rule=self,
+                node=node,
+                message=message or type(self).message,
+                applicability=applicability,
+                replacement=replacement,
+                add_imports=add_imports,
+                fix_node=fix_node,
+                data=data,
+            )
+        )
+

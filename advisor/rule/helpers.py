@@ -1,0 +1,188 @@
+"""Helpers for rule bodies: arguments, literals, building replacement nodes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+from advisor.lazy import cst
+from advisor.names import dotted_name
+from advisor.walk import nodes_of
+
+if TYPE_CHECKING:
+    from advisor.names import NameResolver
+
+
+def get_arg(call: Any, keyword: str | None, position: int | None = None) -> Any:
+    """The Arg passed as `keyword=` or at `position` (before any keyword/star), or None."""
+    positional = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            if keyword is not None and arg.keyword.value == keyword:
+                return arg
+            continue
+        if arg.star:
+            position = None  # positions after *args are unknowable
+            continue
+        if position is not None and positional == position:
+            return arg
+        positional += 1
+    return None
+
+
+def simple_name(node: Any) -> str | None:
+    """`f` for `f` and the attribute for `x.y.f` (as in a call's func); None for anything else."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return None
+
+
+def has_star_args(call: Any) -> bool:
+    return any(a.star for a in call.args)
+
+
+def string_value(node: Any) -> str | None:
+    """The value of a plain string literal (not f-strings or bytes), else None."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def bool_value(node: Any) -> bool | None:
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return node.value == "True"
+    return None
+
+
+def expr(code: str) -> Any:
+    return cst.parse_expression(code)
+
+
+def rewrite_reference(resolver: NameResolver, node: Any, new_qualname: str) -> tuple[Any, list[tuple[str, str | None]]]:
+    """A node spelling `new_qualname` the way the file already imports it.
+
+    `th.cuda.amp.autocast` (with `import torch as th`) becomes `th.amp.autocast`;
+    a name from a `from` import becomes the full dotted path, and the caller is
+    told which `import` that path needs.
+    """
+    chain: list[Any] = []
+    cur = node
+    while isinstance(cur, cst.Attribute):
+        chain.append(cur)
+        cur = cur.value
+    chain.append(cur)  # the base Name
+    chain.reverse()  # base first: [Name, Attribute(base.x), Attribute(base.x.y), ...]
+    for prefix in reversed(chain):
+        for qual in sorted(resolver.qualnames(prefix)):
+            if new_qualname == qual:
+                return prefix, []
+            if new_qualname.startswith(qual + "."):
+                rest = new_qualname[len(qual) + 1 :]
+                return expr(f"{dotted_name(prefix)}.{rest}"), []
+    alias = _module_alias(resolver, cur, new_qualname)
+    if alias is not None:
+        name, qual = alias
+        rest = new_qualname[len(qual):]
+        return expr(f"{name}{rest}"), []
+    top = new_qualname.split(".")[0]
+    return expr(new_qualname), [(top, None)]
+
+
+def _module_alias(resolver: NameResolver, base: Any, new_qualname: str) -> tuple[str, str] | None:
+    """A plain `import x [as y]` binding, visible where `base` is, that spells a prefix of `new_qualname`."""
+    scope = resolver.scope_of(base)
+    if scope is None:
+        return None
+    best: tuple[str, str] | None = None
+    for name, quals in resolver.module_scope.bindings.items():
+        if len(quals) != 1:
+            continue
+        (qual,) = quals
+        if qual.startswith("<") or not (new_qualname == qual or new_qualname.startswith(qual + ".")):
+            continue
+        if resolver.lookup(scope, name) != {qual}:  # shadowed here
+            continue
+        if best is None or len(qual) > len(best[1]) or (len(qual) == len(best[1]) and name < best[0]):
+            best = (name, qual)
+    return best
+
+
+def calls_in(node: Any) -> Iterable[Any]:
+    """Every Call node inside `node` (no scope awareness; for small bodies)."""
+    return nodes_of(node, cst.Call)
+
+
+def with_comma(arg: Any) -> Any:
+    """`arg` followed by ", " (unless it already has a comma)."""
+    if arg.comma is cst.MaybeSentinel.DEFAULT:
+        return arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return arg
+
+
+def append_args(call: Any, new_args: list[Any]) -> Any:
+    """`call` with `new_args` added after its arguments, keeping a trailing comma's style."""
+    args = list(call.args)
+    if args:
+        args[-1] = with_comma(args[-1])
+    return call.with_changes(args=[*args, *new_args])
+
+
+def prepend_args(call: Any, new_args: list[Any]) -> Any:
+    if call.args:
+        new_args = [with_comma(a) for a in new_args]
+    else:
+        new_args = [*[with_comma(a) for a in new_args[:-1]], *new_args[-1:]]
+    return call.with_changes(args=[*new_args, *call.args])
+
+
+def kwarg(name: str, value_code: str) -> Any:
+    return cst.Arg(
+        keyword=cst.Name(name),
+        value=expr(value_code),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
+
+
+def positional(value_code: str) -> Any:
+    return cst.Arg(value=expr(value_code))
+
+
+_DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64"}
+_FACTORIES = ("randn", "rand", "zeros", "ones", "empty", "eye")
+
+
+def literal_matrix_facts(node: Any) -> dict:
+    """Literal dtypes and (batch, n) shapes visible inside `node`, for validation scripts.
+
+    `torch.randn(8, 64, 64, dtype=torch.float64)` gives {"shapes": [[8, 64]], "dtypes": ["float64"]}.
+    Anything computed is ignored: these only seed the checks.
+    """
+    facts: dict = {"shapes": [], "dtypes": []}
+
+    class V(cst.CSTVisitor):
+        def visit_Attribute(self, n: Any) -> None:
+            if isinstance(n.value, cst.Name) and n.value.value == "torch" and n.attr.value in _DTYPES:
+                facts["dtypes"].append(_DTYPES[n.attr.value])
+
+        def visit_Call(self, n: Any) -> None:
+            if simple_name(n.func) not in _FACTORIES:
+                return
+            dims = []
+            for a in n.args:
+                if a.keyword is not None or a.star:
+                    continue
+                if isinstance(a.value, cst.Integer):
+                    dims.append(int(a.value.value.replace("_", ""), 0))
+                else:
+                    return
+            if len(dims) >= 2 and dims[-1] == dims[-2] and 0 < dims[-1] <= 4096:
+                batch = 1
+                for d in dims[:-2]:
+                    batch *= d
+                if batch <= 100_000:
+                    facts["shapes"].append([batch, dims[-1]])
+
+    node.visit(V())
+    return {k: v for k, v in facts.items() if v}

@@ -1,0 +1,139 @@
+"""The reference-rule base: rules about references to a set of qualified names.
+
+The visit / skip-seen / dispatch code lives here once. A reference is a Name or
+Attribute the resolver maps to one of `names`, so aliases and `from` imports
+count and shadowed names do not. A call of one of them goes to `on_call`, every
+other reference to `on_reference`; each node is dispatched at most once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Collection
+
+from advisor.findings import Applicability
+from advisor.lazy import cst
+from advisor.rule.base import Rule
+from advisor.rule.helpers import rewrite_reference
+from advisor.walk import nodes_of
+
+
+class ReferenceRule(Rule):
+    """Base for rules that flag references to `names` (a set, or a dict keyed by them).
+
+    `targets` defaults to `names`, so files that never mention them are not parsed.
+    """
+
+    names: ClassVar[Collection[str]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.names and not cls.targets:
+            cls.targets = tuple(cls.names)
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self._seen: set = set()
+
+    def visit_Call(self, node: Any) -> None:
+        qualname = self.match(node.func, self.names)
+        if qualname is not None:
+            self._seen.add(node.func)
+            self.on_call(node, qualname)
+
+    def visit_Attribute(self, node: Any) -> None:
+        self._reference(node)
+
+    def visit_Name(self, node: Any) -> None:
+        self._reference(node)
+
+    def on_call(self, node: Any, qualname: str) -> None:
+        """A call of one of `names`. By default: the callee is reported as a reference."""
+        self.on_reference(node.func, qualname)
+
+    def on_reference(self, node: Any, qualname: str) -> None:
+        """A reference that is not a call's callee. By default: reported without a fix."""
+        self.report(node)
+
+    def _reference(self, node: Any) -> None:
+        if node in self._seen:
+            return
+        qualname = self.match(node, self.names)
+        if qualname is not None:
+            self._seen.add(node)
+            self.on_reference(node, qualname)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """What a `SymbolRule` says about one old qualified name."""
+
+    message: str
+    replacement: str | None = None  # qualified name, for a plain rename
+    applicability: Applicability | None = None  # defaults to the rule's `fix`
+    since: str | None = None  # replacement exists from this torch version
+
+
+class SymbolRule(ReferenceRule):
+    """A reference rule driven by a table: `names` maps each old qualified name to a `Symbol`.
+
+    A `Symbol` with a `replacement` is a plain rename, rewritten the way the file
+    already imports things. Statements that assign to the old API, and references
+    that are not called, are reported without a fix or with an unsafe one.
+    """
+
+    names: ClassVar[dict[str, Symbol]] = {}
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self._called: set = set()  # nodes in call or decorator position
+        self._no_fix: set = set()  # references in statements that assign to the old API
+
+    def on_call(self, node: Any, qualname: str) -> None:
+        self._called.add(node.func)
+        super().on_call(node, qualname)
+
+    def visit_Decorator(self, node: Any) -> None:
+        self._called.add(node.decorator)
+
+    def visit_Assign(self, node: Any) -> None:
+        """`F.upsample = wrap(F.upsample)` patches the old API itself: renaming either side
+        would patch or wrap a different function. Report such statements without a fix."""
+        if any(self.match(t.target, self.names) for t in node.targets):
+            for ref in nodes_of(node, cst.Attribute, cst.Name):
+                self._no_fix.add(ref)
+
+    def visit_AugAssign(self, node: Any) -> None:
+        if self.match(node.target, self.names):
+            self._no_fix.add(node.target)
+
+    def visit_AnnAssign(self, node: Any) -> None:
+        if self.match(node.target, self.names):
+            self._no_fix.add(node.target)
+
+    def reference_applicability(self, node: Any, applicability: Applicability | None) -> Applicability | None:
+        """A callable renamed where it is not called (a value in a table, a dict key, a
+        callback) may be compared by identity, or collide with an existing entry: unsafe."""
+        if node in self._called or applicability is Applicability.NONE:
+            return applicability
+        return Applicability.UNSAFE
+
+    def on_reference(self, node: Any, qualname: str) -> None:
+        symbol = self.names[qualname]
+        message = symbol.message.format(old=qualname, new=symbol.replacement)
+        if node in self._no_fix:
+            self.report(node, message + " (assigned to here: not rewritten)")
+            return
+        replacement = None
+        imports: list = []
+        if symbol.replacement and (symbol.since is None or self.target_at_least(symbol.since)):
+            replacement, imports = rewrite_reference(self.ctx.resolver, node, symbol.replacement)
+            if isinstance(replacement, (cst.Name, cst.Attribute)):
+                replacement = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
+        self.report(
+            node,
+            message,
+            replacement=replacement,
+            applicability=self.reference_applicability(node, symbol.applicability),
+            add_imports=imports,
+        )

@@ -1,0 +1,274 @@
+"""The table generator: one `Row` of data becomes one rule class.
+
+Two kinds of row share the one `Row` shape:
+
+- a *rename* (`keyword` unset): the `entries` are old qualified names, each with
+  its replacement (or none: advice only); the rule is a `SymbolRule`;
+- a *keyword change* (`keyword` set): the `entries` name the functions whose
+  `keyword=` argument is renamed to `new_keyword`, dropped (no `new_keyword`),
+  or only advised against (`fix=NONE`).
+
+Each generated class has its own code, name, docstring (its documentation) and
+VALID/INVALID examples, derived from the row. A rules module writes its rows
+and calls `generate(TABLE, globals())`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.findings import Applicability, Severity
+from advisor.lazy import cst
+from advisor.rule.base import Example, Rule
+from advisor.rule.helpers import append_args, expr, get_arg, rewrite_reference
+from advisor.rule.reference import Symbol, SymbolRule
+
+SAFE, UNSAFE, NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
+
+
+@dataclass(frozen=True)
+class Entry:
+    old: str  # qualified name (for a keyword change: the function called)
+    new: str | None = None  # qualified name; None: no direct replacement (advice only)
+    suffix: str = ""  # appended to the new name: "()" turns an attribute into a call
+    kwargs: str = ""  # keyword arguments added to a call, e.g. 'mode="nearest"'
+    is_call: bool = True  # how the examples use it
+
+
+def calls(*funcs: str) -> tuple[Entry, ...]:
+    """The entries of a keyword-change row: the functions that take the keyword."""
+    return tuple(Entry(f) for f in funcs)
+
+
+@dataclass(frozen=True)
+class Row:
+    code: str
+    name: str
+    entries: tuple[Entry, ...]
+    why: str  # the warning text, or why it matters
+    fix: Applicability = SAFE
+    fix_note: str = "the replacement is a drop-in rename."
+    since: str = "2.0"  # the replacement exists from this torch version
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    severity: Severity = Severity.WARNING
+    validation: str | None = None
+    advice: str = ""  # what to do when there is no replacement
+    keyword: str | None = None  # set: a keyword change of the calls in `entries`
+    new_keyword: str | None = None  # its new name; None drops it (or advises, when fix is NONE)
+    example_call: str = "(x, {kw}=v)"  # keyword changes: the arguments the examples pass
+    extra_valid: tuple[str, ...] = ()
+    extra_invalid: tuple[Example, ...] = field(default_factory=tuple)
+
+
+class Rename(SymbolRule):
+    """Base of the rules generated from rename rows."""
+
+    row: Row
+
+    def on_reference(self, node: Any, qualname: str) -> None:
+        entry, message = self._entries[qualname], self.names[qualname].message
+        if node in self._no_fix:
+            self.report(node, message + " (assigned to here: not rewritten)")
+            return
+        if entry.new is None or entry.kwargs or type(self).fix is NONE:
+            self.report(node, message)  # calls with kwargs are fixed in on_call
+            return
+        new, imports = rewrite_reference(self.ctx.resolver, node, entry.new)
+        if entry.suffix:
+            new = expr(self.ctx.code_for(new) + entry.suffix)
+        new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
+        applicability = self.reference_applicability(node, None) if entry.is_call else None
+        self.report(node, message, replacement=new, add_imports=imports, applicability=applicability)
+
+    def on_call(self, node: Any, qualname: str) -> None:
+        entry = self._entries[qualname]
+        if not entry.kwargs or entry.new is None or type(self).fix is NONE or node.func in self._no_fix:
+            super().on_call(node, qualname)  # the callee is handled as a reference
+            return
+        self._called.add(node.func)
+        func, imports = rewrite_reference(self.ctx.resolver, node.func, entry.new)
+        new = append_args(node.with_changes(func=func), list(expr(f"f({entry.kwargs})").args))
+        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports)
+
+    @property
+    def _entries(self) -> dict[str, Entry]:
+        return {e.old: e for e in self.row.entries}
+
+
+class KeywordChange(Rule):
+    """Base of the rules generated from keyword-change rows."""
+
+    row: Row
+
+    def visit_Call(self, node: Any) -> None:
+        row = self.row
+        qualname = self.match(node.func, self.targets)
+        if qualname is None:
+            return
+        arg = get_arg(node, row.keyword)
+        if arg is None:
+            return
+        if row.new_keyword:
+            what = f"rename it to `{row.new_keyword}`"
+        else:
+            what = "drop it" if row.fix is not NONE else "see the rule docs"
+        message = f"`{row.keyword}=` of `{qualname}` is deprecated; {what}"
+        if row.fix is NONE:
+            self.report(node, message)
+        elif row.new_keyword:
+            self.report(node, message, replacement=arg.with_changes(keyword=cst.Name(row.new_keyword)), fix_node=arg)
+        else:
+            args = list(node.args)
+            index = args.index(arg)
+            del args[index]
+            if index == len(args) and args:  # it was last: the new last argument takes its comma
+                args[-1] = args[-1].with_changes(comma=arg.comma)
+            self.report(node, message, replacement=node.with_changes(args=args))
+
+
+def generate(rows: tuple[Row, ...], namespace: dict[str, Any]) -> None:
+    """Define one rule class per row in `namespace` (a rules module's `globals()`)."""
+    for row in rows:
+        make = _keyword_class if row.keyword else _rename_class
+        namespace[row.name] = make(row, namespace["__name__"])
+
+
+def _common_attrs(row: Row, module: str) -> dict[str, Any]:
+    return dict(
+        __module__=module,
+        row=row,
+        code=row.code,
+        name=row.name,
+        severity=row.severity,
+        since=row.since,
+        deprecated_in=row.deprecated_in,
+        removed_in=row.removed_in,
+        fix=row.fix,
+        validation=row.validation,
+    )
+
+
+def _class_name(row: Row) -> str:
+    return "".join(p.capitalize() for p in row.name.split("-"))
+
+
+# -- renames -------------------------------------------------------------
+
+
+def _rename_doc(row: Row) -> str:
+    olds = ", ".join(f"`{e.old}`" for e in row.entries)
+    first = row.entries[0]
+    target = f"`{first.new}{first.suffix}`" if first.new else row.advice
+    example = ""
+    if first.new:
+        call = "(x)" if first.is_call else ""
+        kwargs = f"(x, {first.kwargs})" if first.kwargs else call
+        example = f"\n\n    Example:\n        y = {first.old}{call}\n        # becomes\n        y = {first.new}{first.suffix}{kwargs}"
+    safety = {"safe": "safe", "unsafe": "unsafe", "none": "no automatic fix"}[row.fix.value]
+    if row.fix is not NONE and any(e.is_call for e in row.entries):
+        safety += (" for calls; a reference that is not called (a value in a table, a dict key, a"
+                   " callback) is rewritten only with --unsafe-fixes, since identity checks or"
+                   " duplicate keys could change behaviour")
+    return (
+        f"{olds} {'is' if len(row.entries) == 1 else 'are'} deprecated: use {target}.\n\n"
+        f"    What it finds: references to {olds} (through aliases and `from` imports).\n\n"
+        f"    Why: {row.why}{example}\n\n"
+        f"    Fix safety: {safety}; {row.fix_note}"
+        + (f"\n\n    Validation: `{row.validation}`." if row.validation else "")
+    )
+
+
+def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
+    valid: list[str] = list(row.extra_valid)
+    invalid: list[Example] = list(row.extra_invalid)
+    for entry in row.entries:
+        top = entry.old.split(".")[0]
+        module, _, name = entry.old.rpartition(".")
+        call = "(x)" if entry.is_call else ""
+        fixed = None
+        if entry.new and row.fix is not NONE and entry.new.split(".")[0] == top:
+            new_call = f"(x, {entry.kwargs})" if entry.kwargs else call
+            fixed = f"import {top}\nvalue = {entry.new}{entry.suffix}{new_call}\n"
+        stated = dict(message=f"`{entry.old}` is deprecated", line=2, column=9)
+        invalid.append(Example(f"import {top}\nvalue = {entry.old}{call}\n", fixed=fixed, **stated))
+        invalid.append(Example(f"from {module} import {name} as alias_\nvalue = alias_{call}\n", **stated))
+        valid.append(f"def f({top}):\n    return {entry.old}{call}\n")
+        if entry.new:
+            valid.append(f"import {entry.new.split('.')[0]}\nvalue = {entry.new}{entry.suffix}{call}\n")
+    return valid, invalid
+
+
+def _rename_class(row: Row, module: str) -> type:
+    if len(row.entries) == 1 and row.entries[0].new is None:
+        message = "`{old}` is deprecated; " + row.advice
+    elif row.fix is not NONE:
+        message = "`{old}` is deprecated; use `{new}`"
+    else:
+        message = "`{old}` is deprecated; " + (row.advice or "use `{new}`")
+    symbols = {}
+    for e in row.entries:
+        msg = message if e.new else "`{old}` is deprecated; " + row.advice
+        msg = msg.replace("{new}", f"{e.new}{e.suffix}" if e.new else "")
+        symbols[e.old] = Symbol(msg.replace("{old}", e.old), e.new)
+    valid, invalid = _rename_examples(row)
+    attrs = _common_attrs(row, module)
+    attrs.update(
+        __doc__=_rename_doc(row),
+        message=message,
+        triggers=tuple(sorted({e.old.rpartition(".")[2] for e in row.entries})),
+        names=symbols,
+        valid=valid,
+        invalid=invalid,
+    )
+    return type(_class_name(row), (Rename,), attrs)
+
+
+# -- keyword changes -----------------------------------------------------
+
+
+def _keyword_fixed(row: Row, func: str, call: str) -> str | None:
+    if row.fix is NONE:
+        return None
+    if row.new_keyword:
+        new_call = call.replace(f"{row.keyword}=", f"{row.new_keyword}=")
+    else:  # drop the argument and the separator before it
+        new_call = re.sub(rf",\s*{row.keyword}=[^,)]*", "", call)
+        new_call = re.sub(rf"\(\s*{row.keyword}=[^,)]*,?\s*", "(", new_call)
+    return f"import {func.split('.')[0]}\nvalue = {func}{new_call}\n"
+
+
+def _keyword_class(row: Row, module: str) -> type:
+    funcs = tuple(e.old for e in row.entries)
+    func = funcs[0]
+    qualifier, _, short = func.rpartition(".")
+    call = row.example_call.format(kw=row.keyword)
+    top = func.split(".")[0]
+    doc = (
+        f"`{row.keyword}=` of {', '.join(f'`{f}`' for f in funcs)} is deprecated.\n\n"
+        f"    What it finds: calls passing `{row.keyword}=`, through aliases and `from` imports.\n\n"
+        f"    Why: {row.why}\n\n"
+        f"    Example:\n        {short}{call}\n\n"
+        f"    Fix safety: {'no automatic fix' if row.fix is NONE else row.fix.value}; {row.fix_note}"
+    )
+    stated = dict(message=f"`{row.keyword}=` of `{func}` is deprecated", line=2, column=9)
+    attrs = _common_attrs(row, module)
+    attrs.update(
+        __doc__=doc,
+        message=f"`{row.keyword}=` is deprecated",
+        triggers=(row.keyword,),
+        targets=funcs,
+        valid=[
+            f"import {top}\nvalue = {func}(x)\n",
+            f"def f({top}):\n    return {func}{call}\n",
+            *row.extra_valid,
+        ],
+        invalid=[
+            Example(f"import {top}\nvalue = {func}{call}\n", fixed=_keyword_fixed(row, func, call), **stated),
+            Example(f"from {qualifier} import {short} as alias_\nvalue = alias_{call}\n", **stated),
+            *row.extra_invalid,
+        ],
+    )
+    return type(_class_name(row), (KeywordChange,), attrs)

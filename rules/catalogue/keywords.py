@@ -1,0 +1,42 @@
+"""Deprecated keyword arguments: one row of data each (see `advisor.rule.table`).
+
+A row names the functions (`calls(...)`), the old keyword, and what to do:
+rename it, drop it, or (no fix) only advise. Like `catalogue.py`, each row
+becomes a rule.
+"""
+
+from __future__ import annotations
+
+from advisor.rule import Severity
+from advisor.rule.table import NONE, Row, calls, generate
+
+TABLE: tuple[Row, ...] = (
+    Row("ADV715", "jit-trace-optimize", calls("torch.jit.trace"),
+        "FutureWarning: \"`optimize` is deprecated and has no effect. Use `with torch.jit.optimized_execution()` instead\"",
+        keyword="optimize", fix_note="the argument has no effect, so dropping it changes nothing.", example_call="(m, x, {kw}=True)"),
+    Row("ADV726", "backward-grad-variables", calls("torch.autograd.backward"),
+        "FutureWarning: \"`grad_variables` is deprecated. Use `grad_tensors` instead.\"",
+        keyword="grad_variables", new_keyword="grad_tensors", fix_note="`grad_variables` is passed on as `grad_tensors`.", example_call="(loss, {kw}=g)"),
+    Row("ADV727", "grad-only-inputs", calls("torch.autograd.grad"),
+        "Documented as \"deprecated and is ignored now (defaults to True)\".",
+        keyword="only_inputs", fix_note="the argument is ignored, so dropping it changes nothing.", example_call="(y, x, {kw}=True)"),
+    Row("ADV730", "dataloader-pin-memory-device", calls("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"),
+        "Documented as deprecated: \"the current accelerator will be used\" for pinning.",
+        keyword="pin_memory_device", fix_note="pinning then uses the current accelerator; the same device unless you pinned for a non-current one.",
+        example_call="(ds, pin_memory=True, {kw}=\"cuda\")"),
+    Row("ADV738", "hardtanh-min-value", calls("torch.nn.Hardtanh"),
+        "FutureWarning: \"keyword argument `min_value` is deprecated and renamed to `min_val`\"",
+        keyword="min_value", new_keyword="min_val", fix_note="a pure keyword rename.", example_call="({kw}=-1.0)"),
+    Row("ADV745", "hardtanh-max-value", calls("torch.nn.Hardtanh"),
+        "FutureWarning: \"keyword argument `max_value` is deprecated and renamed to `max_val`\"",
+        keyword="max_value", new_keyword="max_val", fix_note="a pure keyword rename.", example_call="({kw}=1.0)"),
+    Row("ADV729", "flex-attention-return-lse", calls("torch.nn.attention.flex_attention.flex_attention"),
+        "FutureWarning: \"return_lse is deprecated and will be removed in v2.10. ...\" (still accepted in 2.13). Use `return_aux=AuxRequest(lse=True)`.",
+        keyword="return_lse", fix=NONE, fix_note="no automatic fix: the return structure differs.", since="2.9", example_call="(q, k, v, {kw}=True)"),
+    Row("ADV741", "ddp-broadcast-buffers", calls("torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"),
+        "Deprecated in 2.13 in favour of `forward_sync_buffers`, which does not exist in 2.12 (so this is reported for a 2.13+ target only). Unlike `broadcast_buffers=False`, `forward_sync_buffers=False` still syncs buffers at init.",
+        keyword="broadcast_buffers", fix=NONE, fix_note="no automatic fix: the semantics differ.", since="2.13", deprecated_in="2.13", severity=Severity.INFO,
+        example_call="(model, {kw}=False)"),
+)
+
+generate(TABLE, globals())

@@ -1,0 +1,1 @@
+"""ADV5xx: numerics of compiled code."""

@@ -1,0 +1,1 @@
+"""ADV4xx: export and serialization (MX dtypes through torch.export, removed export entry points, TorchScript)."""

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
+
+
+class LegacyAotCompile(SymbolRule):
+    """`torch._export.aot_compile` / `aot_load` are being deprecated: use AOTInductor packages.
+
+    What it finds: references to `torch._export.aot_compile` and
+    `torch._export.aot_load`.
+
+    Why: torch logs (with `log.warning`, not a Python warning, so `-W error`
+    does not catch it): "torch._export.aot_compile()/torch._export.aot_load() is
+    being deprecated, please switch to directly calling
+    torch._inductor.aoti_compile_and_package(torch.export.export())/
+    torch._inductor.aoti_load_package() instead."
+
+    Example:
+        so_path = torch._export.aot_compile(m, (x,))
+        # becomes
+        pkg = torch._inductor.aoti_compile_and_package(torch.export.export(m, (x,)))
+        runner = torch._inductor.aoti_load_package(pkg)
+
+    Fix safety: no automatic fix: the new API takes an ExportedProgram and
+    produces a .pt2 package rather than a shared library.
+
+    Validation: `export_roundtrip`.
+    """
+
+    code = "ADV405"
+    name = "legacy-aot-compile"
+    message = "`{old}` is being deprecated; use `{new}`"
+    severity = Severity.WARNING
+    since = "2.6"
+    fix = Applicability.NONE
+    validation = "export_roundtrip"
+    triggers = ("aot_compile", "aot_load")
+    names = {
+        "torch._export.aot_compile": Symbol(message, "torch._inductor.aoti_compile_and_package(torch.export.export(...))"),
+        "torch._export.aot_load": Symbol(message, "torch._inductor.aoti_load_package"),
+    }
+
+    def on_reference(self, node, qualname) -> None:
+        symbol = self.names[qualname]
+        self.report(node, symbol.message.format(old=qualname, new=symbol.replacement))
+
+    valid = [
+        "import torch\npkg = torch._inductor.aoti_compile_and_package(ep)",
+        "from mylib import aot_compile\naot_compile(m)",
+    ]
+    invalid = [
+        Example("import torch\np = torch._export.aot_compile(m, (x,))\nr = torch._export.aot_load(p, 'cuda')\n", count=2),
+        Example("from torch._export import aot_compile as ac\nac(m, args)\n"),
+    ]

@@ -1,0 +1,1 @@
+"""ADV9xx: the limits of static analysis (off by default)."""

@@ -1,0 +1,1 @@
+"""ADV6xx: the profiler (renamed event attributes, Chrome-trace parsing)."""

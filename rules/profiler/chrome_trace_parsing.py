@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from advisor.rule import Applicability, Example, Rule, Severity, cst
+
+JSON_LOAD = {"json.load", "json.loads"}
+
+
+class ChromeTraceParsing(Rule):
+    """Parsing an exported Chrome trace with `json.load`, where 2.12's event API gives the same data.
+
+    What it finds: a function (or module) that calls `export_chrome_trace(...)`
+    and then `json.load` / `json.loads`.
+
+    Why: 2.12 exposes on `prof.events()` the fields people used to dig out of
+    the trace JSON: `activity_type`, `flow_id` / `flow_type` / `flow_start`,
+    `external_id`, `linked_correlation_id`, and `event_metadata` (kernel
+    launch data, memory bandwidth, NCCL fields such as `seq`). Reading them
+    directly avoids writing and re-parsing a large file. Note that with
+    `with_stack=True`, `events()` also holds Python-function events (filter on
+    `e.activity_type == "cpu_op"`).
+
+    Example:
+        prof.export_chrome_trace("t.json"); trace = json.load(open("t.json"))
+        # becomes
+        kernels = [e for e in prof.events() if e.activity_type == "kernel"]
+
+    Fix safety: no automatic fix.
+
+    Validation: `profiler_events` checks the fields exist on your build.
+    """
+
+    code = "ADV602"
+    name = "chrome-trace-parsing"
+    message = "the exported Chrome trace is parsed back with `{call}`; torch 2.12's `prof.events()` exposes `activity_type`, `flow_id` and `event_metadata` (e.g. NCCL `seq`) directly"
+    severity = Severity.INFO
+    since = "2.12"
+    fix = Applicability.NONE
+    validation = "profiler_events"
+    triggers = ("export_chrome_trace",)
+    attribute_targets = ("export_chrome_trace",)
+
+    valid = [
+        "import json\nprof.export_chrome_trace('t.json')\n",
+        "import json\ndef f():\n    prof.export_chrome_trace('t.json')\ndef g():\n    return json.load(open('other.json'))\n",
+    ]
+    invalid = [
+        Example("import json\ndef dump(prof):\n    prof.export_chrome_trace('t.json')\n    with open('t.json') as f:\n        return json.load(f)\n"),
+        Example("from json import loads\nprof.export_chrome_trace(p)\nevents = loads(open(p).read())['traceEvents']\n"),
+    ]
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._scopes: list = [[False, []]]  # [exports seen, json loads] per function
+
+    def visit_FunctionDef(self, node) -> None:
+        self._scopes.append([False, []])
+
+    def leave_FunctionDef(self, node) -> None:
+        self._flush(self._scopes.pop())
+
+    def leave_Module(self, node) -> None:
+        self._flush(self._scopes.pop())
+
+    def _flush(self, scope) -> None:
+        exported, loads = scope
+        if exported:
+            for call, name in loads:
+                self.report(call, self.message.format(call=name))
+
+    def visit_Call(self, node) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "export_chrome_trace":
+            self._scopes[-1][0] = True
+            return
+        name = self.match(func, JSON_LOAD)
+        if name:
+            self._scopes[-1][1].append((node, name))

@@ -1,0 +1,1 @@
+"""ADV8xx: ROCm (allocator configuration, hip-guarded branches, extension builds, amdsmi)."""

@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+from advisor.rule import Example, Rule, Severity, cst, get_arg, simple_name, string_value
+
+STAGE_KEYS = ("num_stages", "fwd_num_stages")
+OVERWRITTEN_KEYS = ("kpack", "matrix_instr_nonkdim", "waves_per_eu")
+
+
+class RocmFlexAttentionKernelOptions(Rule):
+    """`flex_attention` `kernel_options` that pin the stage count or set ROCm keys the lowering overwrites.
+
+    What it finds, in ROCm-targeted code that uses `flex_attention` (directly or
+    through a `torch.compile`d wrapper): a `kernel_options=` argument, given as
+    a dict literal, `dict(...)`, `FlexKernelOptions(...)` or a name assigned one
+    of those in the same file, that sets
+    - `num_stages` or `fwd_num_stages`: your value overrides the default, and
+      2.12 changed the ROCm forward default for fp16/bf16 from 1 to 2 stages on
+      every ROCm GPU (PR #176676, benchmarked on MI350X only; 2.13 makes it
+      per-architecture again);
+    - `kpack`, `matrix_instr_nonkdim` or `waves_per_eu`: on ROCm the Triton flex
+      lowering assigns these from the selected config, so your values have no
+      effect (read in the 2.11 and 2.12 sources; not checked at runtime).
+
+    Why: `"num_stages": 1` pins often date from 2024 (#139883), when Triton 3.2
+    ran out of shared memory with more stages. They keep you on the old
+    behaviour; an untuned stage-2 default on MI300X/MI250X/RDNA may also be
+    slower. Either way, measure rather than guess.
+
+    Example:
+        out = flex_attention(q, k, v, kernel_options={"num_stages": 1})
+
+    Fix safety: no fix: keep or drop the pin after benchmarking both.
+
+    Validation: `rocm_runtime` (times the forward with the default,
+    `{"num_stages": 1}` and `{"num_stages": 2}` for bf16 and fp16, and
+    compares the outputs).
+    """
+
+    code = "ADV806"
+    name = "rocm-flex-attention-options"
+    message = (
+        "`kernel_options` pins `{key}`: torch 2.12 changed the ROCm FlexAttention forward default for fp16/bf16 "
+        "from 1 to 2 stages and your value overrides it; benchmark both with the `rocm_runtime` validation script"
+    )
+    severity = Severity.INFO
+    since = "2.12"
+    device = "rocm"
+    validation = "rocm_runtime"
+    triggers = ("kernel_options",)
+
+    valid = [
+        "import torch\nfrom torch.nn.attention.flex_attention import flex_attention\nout = flex_attention(q, k, v)",
+        "import torch\nfrom torch.nn.attention.flex_attention import flex_attention\n"
+        "out = flex_attention(q, k, v, kernel_options={'BLOCK_M': 64})",
+        # CUDA-only code: no ROCm marker, silent.
+        "from torch.nn.attention.flex_attention import flex_attention\nout = flex_attention(q, k, v, kernel_options={'num_stages': 3})",
+        # Not FlexAttention.
+        "import torch\nIS_ROCM = torch.version.hip\nlaunch(kernel_options={'num_stages': 1})",
+    ]
+    invalid = [
+        Example(
+            "import torch\nfrom torch.nn.attention.flex_attention import flex_attention\n"
+            "opts = {'num_stages': 1} if torch.version.hip else {}\nout = flex_attention(q, k, v, kernel_options={'num_stages': 1})"
+        ),
+        Example(
+            "import torch\nfrom torch.nn.attention import flex_attention as fa\nIS_ROCM = True\n"
+            "OPTS = dict(fwd_num_stages=1, kpack=2)\ncompiled = torch.compile(fa.flex_attention)\n"
+            "out = compiled(q, k, v, kernel_options=OPTS)",
+            count=2,
+        ),
+        Example(
+            "import torch\nfrom torch.nn.attention.flex_attention import flex_attention, FlexKernelOptions\n"
+            "if torch.version.hip:\n    out = flex_attention(q, k, v, kernel_options=FlexKernelOptions(waves_per_eu=2))"
+        ),
+    ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        idents = refs.identifiers()
+        return "kernel_options" in refs.names and ("flex_attention" in idents or "FlexKernelOptions" in idents)
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._flex = False
+        self._bound: dict[str, object] = {}  # name -> the dict/call last assigned to it
+        self._calls: list[object] = []
+
+    def visit_Name(self, node) -> None:
+        if node.value in ("flex_attention", "FlexKernelOptions"):
+            self._flex = True
+
+    def visit_Attribute(self, node) -> None:
+        if node.attr.value == "flex_attention":
+            self._flex = True
+
+    def visit_Assign(self, node) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self._bound[node.targets[0].target.value] = node.value
+
+    def visit_Call(self, node) -> None:
+        if get_arg(node, "kernel_options") is not None:
+            self._calls.append(node)
+
+    def leave_Module(self, node) -> None:
+        if not self._flex:
+            return
+        for call in self._calls:
+            value = get_arg(call, "kernel_options").value
+            if isinstance(value, cst.Name):
+                value = self._bound.get(value.value, value)
+            for key, key_node in _keys(value):
+                if key in STAGE_KEYS:
+                    self.report(key_node, self.message.format(key=key), data={"key": key})
+                elif key in OVERWRITTEN_KEYS:
+                    self.report(
+                        key_node,
+                        f"`kernel_options` sets `{key}`, which the ROCm Triton FlexAttention lowering overwrites from its "
+                        "selected config (torch 2.11 and 2.12 sources), so it has no effect; remove it or measure with the "
+                        "`rocm_runtime` validation script",
+                        data={"key": key},
+                    )
+
+
+def _keys(value):
+    """(key, node to report) pairs of a dict literal or a dict(...)/FlexKernelOptions(...) call."""
+    if isinstance(value, cst.Dict):
+        for el in value.elements:
+            if isinstance(el, cst.DictElement):
+                key = string_value(el.key)
+                if key is not None:
+                    yield key, el
+    elif isinstance(value, cst.Call):
+        func = value.func
+        name = simple_name(func)
+        if name in ("dict", "FlexKernelOptions"):
+            for arg in value.args:
+                if arg.keyword is not None:
+                    yield arg.keyword.value, arg
