@@ -181,7 +181,6 @@ def fix(
     jobs: Optional[int] = _JOBS,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
-    import signal
     from collections import Counter
 
     from advisor.engine import read_file
@@ -195,10 +194,6 @@ def fix(
     prefilter = Prefilter(setup.rules)
     options = setup.scan_options()
 
-    def _terminate(signum, frame):  # SIGTERM ends the run like Ctrl-C: between files
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, _terminate)
     applied: Counter = Counter()
     held_back = 0
     remaining = []
@@ -241,10 +236,9 @@ def fix(
             applied.update(outcome.applied)
             changed.append(path)
     except KeyboardInterrupt:
-        typer.echo(
-            f"advisor: interrupted; {len(changed)} file(s) were fixed completely, every other file is untouched.",
-            err=True,
-        )
+        from advisor.interrupt import announce  # SIGTERM too: advisor.interrupt routes it here
+
+        announce(f"advisor: interrupted; {len(changed)} file(s) were fixed completely, every other file is untouched.")
         raise typer.Exit(130)
 
     for f in sorted(remaining, key=lambda f: f.sort_key()):
@@ -395,8 +389,10 @@ def audit(
 
 
 def main() -> None:
+    from advisor.interrupt import run_cli
+
     try:
-        app(prog_name="advisor")
+        run_cli(app, prog_name="advisor")  # Ctrl-C/SIGTERM: one line, exit 130, workers stopped
     except KeyboardInterrupt:
         typer.echo("advisor: interrupted", err=True)
         sys.exit(130)

@@ -20,10 +20,10 @@ class LocalExecutor:
         self.description = f"local process pool ({self.workers} workers)"
 
     def _get_pool(self):
-        from concurrent.futures import ProcessPoolExecutor
+        from advisor.workers import start_pool
 
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            self._pool = start_pool(self.workers)  # workers ignore Ctrl-C; advisor.interrupt stops them
         return self._pool
 
     def submit(self, fn, *args):
@@ -50,8 +50,10 @@ class LocalExecutor:
         return False
 
     def close(self) -> None:
+        from advisor.workers import stop
+
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+            stop(self._pool)
 
 
 class DaskExecutor:
