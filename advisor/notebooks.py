@@ -6,7 +6,8 @@ does not is found the way IPython's own input transformer
 (`IPython.core.inputtransformer2.TransformerManager`) finds it, without needing
 IPython installed (tests/test_notebooks.py checks this against IPython):
 
-- a cell whose first non-blank line starts with `%%` is a cell magic: all of it;
+- a cell whose first non-blank line starts with `%%` is a cell magic: all of it, except
+  the Python body of `%%time`, `%%timeit`, `%%capture`, `%%prun`, `%%debug`, `%%memit`;
 - at the start of a logical line (not inside brackets, a string or a continued
   line): `%magic`, `!cmd`, `!!cmd`, `?obj`, and the autocall escapes `/ , ;`;
 - `x = !cmd` and `x = %magic` (an escape right after the first top-level `=`);
@@ -35,6 +36,9 @@ _MARKER_RE = re.compile(r"^# advisor-notebook-cell (\d+)$")
 _MAGIC_RE = re.compile(r"^\s*pass  # advisor-notebook-magic (\d+)$")
 _MAGIC_CONT_RE = re.compile(r"^\s*# advisor-notebook-magic (\d+)\+$")
 _ESCAPES = ("%", "!", "?", "/", ",", ";")
+# Cell magics whose body is Python code run by IPython (%%timeit's first line is setup code
+# after options; it stays opaque with the magic line).
+_PYTHON_CELL_MAGIC = re.compile(r"%%(time|timeit|capture|prun|debug|memit)\b")
 _ASSIGN_MAGIC = re.compile(r"^(?:[^=\"'#]|==)*?(?<![=!<>:+\-*/%&|^@])=(?!=)\s*[!%]")
 
 
@@ -142,6 +146,10 @@ def magic_blocks(source: str) -> list[tuple[int, int]]:
     lines = source.split("\n")
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is not None and lines[first].lstrip().startswith("%%"):
+        if _PYTHON_CELL_MAGIC.match(lines[first].lstrip()):
+            # The body is Python, which IPython also transforms: analyse it, only the magic line is opaque.
+            body = magic_blocks("\n".join(lines[first + 1:]))
+            return [(first, first + 1)] + [(first + 1 + s, first + 1 + e) for s, e in body]
         return [(first, len(lines))]
     blocks = []
     starts = _line_starts(lines)
