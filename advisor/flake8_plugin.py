@@ -21,8 +21,9 @@ from advisor import __version__
 
 @functools.lru_cache(maxsize=64)
 def _setup(directory: str):
-    """(rules, target, min_version, config) for files in `directory`, from its project's config."""
+    """(prefilter, target, min_version, config) for files in `directory`, from its project's config."""
     from advisor.config import load_config
+    from advisor.prefilter import Prefilter
     from advisor.registry import select_rules
     from advisor.rule import parse_version
     from advisor.versions import resolve_target
@@ -32,28 +33,28 @@ def _setup(directory: str):
     tgt = parse_version(target)
     rules = [r for r in select_rules(cfg.select or None, cfg.ignore)
              if parse_version(r.since) <= tgt and r.device is None]
-    return tuple(rules), target, min_version, cfg
+    return Prefilter(rules), target, min_version, cfg
 
 
 class Plugin:
     name = "torch-upgrade-advisor"
     version = __version__
 
-    def __init__(self, tree, filename: str, lines: list[str]) -> None:  # flake8 passes these by name
+    # flake8 passes arguments by name; taking `tree` makes this an AST plugin, run once per file.
+    def __init__(self, tree, filename: str, lines: list[str]) -> None:
         self.filename = filename
         self.lines = lines
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         from advisor.analysis import analyse
         from advisor.config import per_file_ignored_codes
-        from advisor.prefilter import Prefilter
 
         path = self.filename if self.filename not in ("-", "stdin", None) else "stdin.py"
         if path.endswith(".ipynb"):
             return  # flake8 reads notebooks as JSON text; `advisor scan` reads their cells
-        rules, target, min_version, cfg = _setup(os.path.dirname(os.path.abspath(path)) or ".")
+        prefilter, target, min_version, cfg = _setup(os.path.dirname(os.path.abspath(path)) or ".")
         data = "".join(self.lines).encode("utf-8")
-        candidates = Prefilter(rules).candidates(data)
+        candidates = prefilter.candidates(data)
         off = per_file_ignored_codes(path, cfg.per_file_ignores, cfg.project_root)
         candidates = [r for r in candidates if not any(r.code.startswith(c) for c in off)]
         if not candidates:

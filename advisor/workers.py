@@ -26,7 +26,8 @@ def _init_worker(initializer: Callable[[], None] | None) -> None:
     # SIGINT was blocked when this process was forked, so none can arrive before it is ignored.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler came along with fork
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if hasattr(signal, "pthread_sigmask"):  # not on Windows
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if initializer is not None:
         initializer()
 
@@ -38,14 +39,16 @@ def start_pool(workers: int, initializer: Callable[[], None] | None = None):
 
     # Blocked while the workers are forked (they inherit the mask until _init_worker); a
     # Ctrl-C meanwhile stays pending here, and arrives once the pool is known to stop_all().
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    masking = hasattr(signal, "pthread_sigmask")  # not on Windows
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else None
     try:
         pool = ProcessPoolExecutor(max_workers=workers, initializer=functools.partial(_init_worker, initializer))
         _live.append(pool)
         for _ in range(workers):
             pool.submit(int)  # processes start on demand: ask for all of them now
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if masking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
     return pool
 
 
