@@ -159,6 +159,7 @@ def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
     inner = _fix_source(source, path, rules, target, min_version, unsafe)
     outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
     outcome.remaining = notebooks.place(inner.remaining, inner.fixed.decode("utf-8"))  # by cell and line
+    outcome.error = outcome.error or "; ".join(virtual.errors) or None  # cells that do not parse: the others are fixed
     if inner.changed and not inner.error:
         try:
             outcome.fixed = notebooks.write(notebooks.from_virtual(nb, virtual, inner.fixed.decode("utf-8")))

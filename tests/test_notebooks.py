@@ -123,6 +123,7 @@ def test_fixing_a_notebook_writes_back_the_ipython_lines_as_they_were(cli, tmp_p
     # What is left is reported at its cell and line, not at a line of the joined cells.
     assert "nb.ipynb:cell 7:1:5: ADV101" in proc.stdout, proc.stdout
     assert "Warning" not in proc.stderr, proc.stderr
+    assert "nb.ipynb: error: cell 6: syntax error" in proc.stderr, proc.stderr
     cells = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]]
     expected = [c.replace("memory_cached()", "memory_reserved()") if not c.startswith("%%bash") else c for c in NOTEBOOK]
     expected[-1] = expected[-1].replace("%time q = torch.cuda.memory_reserved()", "%time q = torch.cuda.memory_cached()")
