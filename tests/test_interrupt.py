@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -138,8 +139,8 @@ def test_an_interrupt_while_writing_the_output(tmp_path):
     for i in range(30):
         (tmp_path / f"m{i:02}.py").write_text("import torch\n" + "".join(f"a{j} = torch.cuda.memory_cached({j})\n" for j in range(60)))
     proc = _start(["scan", ".", "--no-cache", "--format", "json", "-j", "2"], cwd=tmp_path, stdout=subprocess.PIPE)
-    first = proc.stdout.read(1)  # the output has started
-    assert first
+    ready, _, _ = select.select([proc.stdout], [], [], 120)
+    assert ready and proc.stdout.read(1), "no output"  # the output has started
     time.sleep(0.3)
     assert proc.poll() is None
     sent_at = time.monotonic()
