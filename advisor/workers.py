@@ -61,6 +61,7 @@ def stop(pool) -> None:
     import time
 
     processes = _processes(pool)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         try:
@@ -76,6 +77,9 @@ def stop(pool) -> None:
                 p.join(STOP_GRACE)
         except (OSError, ValueError, AssertionError):
             pass
+    if manager is not None:
+        # With its workers gone it ends at once; joined here, it never outlives the interpreter.
+        manager.join(STOP_GRACE)
     if pool in _live:
         _live.remove(pool)
 
