@@ -22,6 +22,7 @@ FORCE_AFTER = 3.0  # seconds: a later signal forces the exit when the first has 
 
 _first_at: float | None = None
 _announced = False
+_owner = os.getpid()  # the process whose interrupts these are (install() sets it)
 
 
 def interrupted() -> bool:
@@ -42,6 +43,12 @@ def announce(line: str = "advisor: interrupted") -> None:
 
 def _handler(signum, frame):
     global _first_at
+    if os.getpid() != _owner:
+        # A worker forked with this handler, before its own set-up replaced it: the
+        # parent's stop_all() ends it with SIGTERM, and SIGINT is the parent's business.
+        if signum == signal.SIGTERM:
+            os._exit(128 + signum)
+        return
     if _first_at is None:
         _first_at = time.monotonic()
         raise KeyboardInterrupt
@@ -60,6 +67,8 @@ def _force_exit() -> None:
 
 def install() -> None:
     """Route SIGINT and SIGTERM through `_handler` (main thread only, as `signal` requires)."""
+    global _owner
+    _owner = os.getpid()
     signal.signal(signal.SIGINT, _handler)
     signal.signal(signal.SIGTERM, _handler)
 

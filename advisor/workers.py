@@ -20,14 +20,17 @@ PARALLEL_MIN_FILES = 12
 STOP_GRACE = 1.0  # seconds a terminated worker gets before it is killed
 
 _live: list = []  # pools started and not yet shut down, for stop_all()
+# Blocked while workers are forked: a Ctrl-C for the parent, or stop()'s SIGTERM, waits
+# until the worker has set its own handlers (it inherits the parent's until then).
+_MASKED = {signal.SIGINT, signal.SIGTERM}
 
 
 def _init_worker(initializer: Callable[[], None] | None) -> None:
-    # SIGINT was blocked when this process was forked, so none can arrive before it is ignored.
+    # SIGINT and SIGTERM were blocked when this process was forked: none arrives before this.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler came along with fork
     if hasattr(signal, "pthread_sigmask"):  # not on Windows
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _MASKED)
     if initializer is not None:
         initializer()
 
@@ -40,7 +43,7 @@ def start_pool(workers: int, initializer: Callable[[], None] | None = None):
     # Blocked while the workers are forked (they inherit the mask until _init_worker); a
     # Ctrl-C meanwhile stays pending here, and arrives once the pool is known to stop_all().
     masking = hasattr(signal, "pthread_sigmask")  # not on Windows
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else None
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _MASKED) if masking else None
     try:
         pool = ProcessPoolExecutor(max_workers=workers, initializer=functools.partial(_init_worker, initializer))
         _live.append(pool)
