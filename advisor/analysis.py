@@ -159,6 +159,7 @@ def _analyse_notebook(data, path, rules, target, min_version) -> tuple[FileResul
         mapped.append(replace(f, line=line, end_line=end_line, data={**data_, "cell": cell}))
     result.findings = mapped
     result.errors = [FileError(path, e.message) for e in result.errors]
+    result.errors += [FileError(path, message) for message in virtual.errors]  # cells left out, by cell and line
     return result, analysed
 
 

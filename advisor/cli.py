@@ -19,6 +19,7 @@ from advisor.baseline import write_baseline as write
 from advisor.cache import clean as clean_cache
 from advisor.config import find_project_root
 from advisor.findings import ScanResult
+from advisor.interrupt import announce, run_cli
 from advisor.postprocess import drop_report_only
 from advisor.project import Project, ProjectError, ProjectOptions, cache_root
 from advisor.output.markdown_rules import rules_table
@@ -185,10 +186,8 @@ def fix(
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     run = fix_project(project, unsafe, diff, show=sys.stdout.write)
     if run.interrupted:
-        typer.echo(
-            f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched.",
-            err=True,
-        )
+        # One line, and advisor.interrupt says nothing more (SIGTERM is routed here too).
+        announce(f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched.")
         raise typer.Exit(130)
     for f in run.remaining:
         typer.echo(f"{f.location}: {f.rule} {f.message}")
@@ -316,7 +315,7 @@ def audit(
 
 def main() -> None:
     try:
-        app(prog_name="advisor")
+        run_cli(app, prog_name="advisor")  # Ctrl-C/SIGTERM: one line, exit 130, workers stopped
     except KeyboardInterrupt:
         typer.echo("advisor: interrupted", err=True)
         sys.exit(130)

@@ -27,7 +27,7 @@ class LocalExecutor:
 
     def _get_pool(self):
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            self._pool = start_pool(self.workers)  # workers ignore Ctrl-C; advisor.interrupt stops them
         return self._pool
 
     def submit(self, fn, *args):
@@ -48,8 +48,10 @@ class LocalExecutor:
         return False
 
     def close(self) -> None:
+        from advisor.workers import stop
+
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+            stop(self._pool)
 
 
 class DaskExecutor:

@@ -154,9 +154,13 @@ def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
     source = virtual.source.encode("utf-8")
     inner = _fix_source(source, path, rules, target, min_version, unsafe)
     outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
-    outcome.remaining = inner.remaining
+    outcome.remaining = notebooks.place(inner.remaining, inner.fixed.decode("utf-8"))  # by cell and line
+    outcome.error = outcome.error or "; ".join(virtual.errors) or None  # cells that do not parse: the others are fixed
     if inner.changed and not inner.error:
-        outcome.fixed = notebooks.write(notebooks.from_virtual(nb, virtual, inner.fixed.decode("utf-8")))
+        try:
+            outcome.fixed = notebooks.write(notebooks.from_virtual(nb, virtual, inner.fixed.decode("utf-8")))
+        except notebooks.NotebookError as e:  # a fix reached into an IPython line: write nothing
+            outcome.error, outcome.applied, outcome.held_back = str(e), Counter(), 0
     return outcome
 
 

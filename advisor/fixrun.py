@@ -9,7 +9,6 @@ either untouched or completely fixed.
 from __future__ import annotations
 
 import os
-import signal
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
@@ -84,14 +83,10 @@ def _write(path: str, outcome: FixOutcome) -> str | None:
     return None
 
 
-def _terminate(signum, frame):  # SIGTERM ends the run like Ctrl-C: between files
-    raise KeyboardInterrupt
-
-
 def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callable[[str], None] | None = None) -> FixRun:
     """Fix the project's files; with `diff`, write nothing and pass each file's diff to `show`."""
     run = FixRun(diff=diff, errors=list(project.discovery_errors))
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    # advisor.interrupt turns SIGINT and SIGTERM into KeyboardInterrupt: files are written whole or not at all.
     try:
         # Outcomes are computed in parallel; files are written here, one at a time, in order.
         for outcome in fix_many(_jobs(project, unsafe, run.errors), project.jobs):
@@ -113,7 +108,5 @@ def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callab
             run.changed.append(outcome.path)
     except KeyboardInterrupt:
         run.interrupted = True
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     run.remaining.sort(key=Finding.sort_key)
     return run

@@ -3,10 +3,18 @@
 LibCST can crash the interpreter on input we failed to guard. When a worker dies,
 the job we were waiting for is retried alone in a fresh process, so one bad file
 costs only itself, and the jobs after it go on in a new pool.
+
+Workers ignore SIGINT: a Ctrl-C in a terminal reaches the whole process group, and only
+the parent decides what it means (`advisor.interrupt`). On an interrupt the parent stops
+its pools itself (`stop_all`): it never waits for a worker to finish a file.
 """
 
 from __future__ import annotations
 
+import functools
+import os
+import signal
+import time
 from typing import Any, Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -15,15 +23,90 @@ from concurrent.futures.process import BrokenProcessPool
 PARALLEL_MIN_FILES = 12
 # Seconds one file may take when retried alone after a worker crash (scan and fix alike).
 ISOLATED_TIMEOUT = 300
+STOP_GRACE = 1.0  # seconds a terminated worker gets before it is killed
+
+_live: list = []  # pools started and not yet shut down, for stop_all()
+# Blocked while workers are forked: a Ctrl-C for the parent, or stop()'s SIGTERM, waits
+# until the worker has set its own handlers (it inherits the parent's until then).
+_MASKED = {signal.SIGINT, signal.SIGTERM}
+
+
+def _init_worker(initializer: Callable[[], None] | None) -> None:
+    # SIGINT and SIGTERM were blocked when this process was forked: none arrives before this.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler came along with fork
+    if hasattr(signal, "pthread_sigmask"):  # not on Windows
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _MASKED)
+    if initializer is not None:
+        initializer()
 
 
 def start_pool(workers: int, initializer: Callable[[], None] | None = None):
-    """A process pool; with an initializer, all workers start (and initialise) right away."""
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=initializer)
-    if initializer is not None:
+    """A process pool whose workers all start (and initialise) right away, and ignore SIGINT."""
+    # Blocked while the workers are forked (they inherit the mask until _init_worker); a
+    # Ctrl-C meanwhile stays pending here, and arrives once the pool is known to stop_all().
+    masking = hasattr(signal, "pthread_sigmask")  # not on Windows
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _MASKED) if masking else None
+    try:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=functools.partial(_init_worker, initializer))
+        _live.append(pool)
         for _ in range(workers):
             pool.submit(int)  # processes start on demand: ask for all of them now
+    finally:
+        if masking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
     return pool
+
+
+def _processes(pool) -> list:
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def stop(pool) -> None:
+    """End `pool` now: queued jobs are dropped, running ones are terminated, then killed."""
+    processes = _processes(pool)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        try:
+            p.terminate()
+        except (OSError, ValueError, AttributeError):
+            pass
+    deadline = time.monotonic() + STOP_GRACE
+    for p in processes:
+        try:
+            p.join(max(0.0, deadline - time.monotonic()))
+            if p.is_alive():
+                p.kill()
+                p.join(STOP_GRACE)
+        except (OSError, ValueError, AssertionError):
+            pass
+    if manager is not None:
+        # With its workers gone it ends at once; joined here, it never outlives the interpreter.
+        manager.join(STOP_GRACE)
+    if pool in _live:
+        _live.remove(pool)
+
+
+def stop_all() -> None:
+    for pool in list(_live):
+        stop(pool)
+
+
+def kill_all() -> None:
+    """SIGKILL every worker; safe in a signal handler that interrupted stop_all()."""
+    for pool in list(_live):
+        for p in _processes(pool):
+            try:
+                os.kill(p.pid, signal.SIGKILL)
+            except (OSError, TypeError):
+                pass
+
+
+def _shutdown(pool, wait: bool) -> None:
+    pool.shutdown(wait=wait, cancel_futures=not wait)
+    if pool in _live:
+        _live.remove(pool)
 
 
 def run(
@@ -52,23 +135,35 @@ def run(
                 result = futures[i].result()
             except BrokenProcessPool:
                 result = isolated(fn, job, failed, timeout)
-                pool.shutdown(wait=False, cancel_futures=True)
+                _shutdown(pool, wait=False)
                 pool = new_pool()
                 futures[i + 1:] = [pool.submit(fn, j) for j in jobs[i + 1:]]
             yield job, result
         finished = True
     finally:
-        # Interrupted: drop what is queued. Finished: every future is done, so waiting is free
-        # and leaves no manager thread racing the interpreter's exit.
-        pool.shutdown(wait=finished, cancel_futures=not finished)
+        # Finished: every future is done, so waiting is free and leaves no manager thread
+        # racing the interpreter's exit. Interrupted: end the workers, never wait for them.
+        if finished:
+            _shutdown(pool, wait=True)
+        else:
+            stop(pool)
 
 
 def isolated(fn: Callable[[Any], Any], job: Any, failed: Callable[[Any, str], Any], timeout: int) -> Any:
     """fn(job) alone in a fresh process."""
+    pool = start_pool(1)
+    finished = False
     try:
-        with ProcessPoolExecutor(max_workers=1) as pool:
-            return pool.submit(fn, job).result(timeout=timeout)
+        result = pool.submit(fn, job).result(timeout=timeout)
+        finished = True
+        return result
     except BrokenProcessPool:
+        finished = True
         return failed(job, "crashed")
     except TimeoutError:
         return failed(job, "timeout")
+    finally:
+        if finished:
+            _shutdown(pool, wait=True)
+        else:
+            stop(pool)  # stuck or interrupted: nothing in it is worth waiting for

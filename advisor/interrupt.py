@@ -1,0 +1,110 @@
+"""Ctrl-C: one line on stderr, exit 130, no traceback, no worker left behind.
+
+The parent process alone decides what an interrupt means; worker processes ignore SIGINT
+(see `advisor.workers`). The first SIGINT (or SIGTERM) raises KeyboardInterrupt in the main
+thread, so `finally` blocks run (a file being written is left whole). Then `run_cli` stops
+every worker pool and leaves with `os._exit`: the interpreter's own exit would wait for the
+pools' manager threads, which is where an interrupted run used to hang.
+
+A second signal while that cleanup runs is ignored, since the cleanup is bounded; if the
+first one has not ended the run within a few seconds, the next one forces the exit.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+
+EXIT_CODE = 130
+FORCE_AFTER = 3.0  # seconds: a later signal forces the exit when the first has not ended the run
+
+_first_at: float | None = None
+_announced = False
+_owner = os.getpid()  # the process whose interrupts these are (install() sets it)
+
+
+def interrupted() -> bool:
+    return _first_at is not None
+
+
+def announce(line: str = "advisor: interrupted") -> None:
+    """Write the run's one interrupt line to stderr (only the first call writes)."""
+    global _announced
+    if _announced:
+        return
+    _announced = True
+    try:
+        os.write(2, (line.rstrip("\n") + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+
+
+def _handler(signum, frame):
+    global _first_at
+    if os.getpid() != _owner:
+        # A worker forked with this handler, before its own set-up replaced it: the
+        # parent's stop_all() ends it with SIGTERM, and SIGINT is the parent's business.
+        if signum == signal.SIGTERM:
+            os._exit(128 + signum)
+        return
+    if _first_at is None:
+        _first_at = time.monotonic()
+        raise KeyboardInterrupt
+    if time.monotonic() - _first_at >= FORCE_AFTER:
+        _force_exit()
+    # Otherwise: the run is already stopping; interrupting its cleanup would only print tracebacks.
+
+
+def _force_exit() -> None:
+    from advisor import workers
+
+    workers.kill_all()
+    announce()
+    os._exit(EXIT_CODE)
+
+
+def install() -> None:
+    """Route SIGINT and SIGTERM through `_handler` (main thread only, as `signal` requires)."""
+    global _owner
+    _owner = os.getpid()
+    signal.signal(signal.SIGINT, _handler)
+    signal.signal(signal.SIGTERM, _handler)
+
+
+def _leave() -> None:
+    from advisor import workers
+
+    workers.stop_all()
+    announce()
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    # stdout is not flushed: the reader may have stopped reading (a blocked write is often
+    # what was interrupted), and a partial listing is no result anyway.
+    os._exit(EXIT_CODE)
+
+
+def run_cli(app, **kwargs) -> None:
+    """Run the Typer `app`; an interrupt at any point ends it with `_leave`."""
+    install()
+    try:
+        app(**kwargs)
+    except KeyboardInterrupt:
+        _leave()
+    except SystemExit:
+        if interrupted():  # Typer turns KeyboardInterrupt into a silent Exit(130)
+            _leave()
+        raise
+
+
+def main() -> None:
+    """The `advisor` entry point: the handler is in place before the CLI's imports start."""
+    install()
+    try:
+        from advisor.cli import main as cli_main
+    except KeyboardInterrupt:
+        _leave()
+    cli_main()

@@ -1,0 +1,194 @@
+"""report.html and audit.html as a manager sees them: rendered by a real headless Chromium.
+
+The DOM Chromium builds (not our template text) is checked against findings.json and
+audit.json: the summary numbers, every link (file and #anchor), and the console, which
+must stay silent. A screenshot of each page is saved and its path printed. `.ci/run`
+installs Chromium from the Debian packages; without it these tests skip.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import os
+import shutil
+import subprocess
+import sys
+import urllib.parse
+
+import pytest
+
+from advisor.textfiles import is_text_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
+pytestmark = pytest.mark.skipif(BROWSER is None, reason="no chromium on PATH (.ci/run installs it with apt-get)")
+
+
+class Page(html.parser.HTMLParser):
+    """What the tests need from a rendered DOM: elements' classes and text, links, ids."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.stack: list[dict] = []
+        self.elements: list[dict] = []
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        el = {"tag": tag, "class": (a.get("class") or "").split(), "id": a.get("id"), "text": "", "children": []}
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "a" and a.get("href") is not None:
+            self.links.append(a["href"])
+        if self.stack:
+            self.stack[-1]["children"].append(el)
+        self.elements.append(el)
+        if tag not in ("meta", "link", "br", "img", "input", "hr"):
+            self.stack.append(el)
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()["tag"] == tag:
+                break
+
+    def handle_data(self, data):
+        for el in self.stack:
+            el["text"] += data
+
+    def by_class(self, name):
+        return [e for e in self.elements if name in e["class"]]
+
+    def by_id(self, name):
+        return next(e for e in self.elements if e["id"] == name)
+
+    @staticmethod
+    def descendants(el, tag):
+        for child in el["children"]:
+            if child["tag"] == tag:
+                yield child
+            yield from Page.descendants(child, tag)
+
+
+def render(page: str, shots: str) -> tuple[Page, list[str]]:
+    """(the DOM after load, the page's console messages); saves a screenshot into `shots`."""
+    url = "file://" + urllib.parse.quote(os.path.abspath(page))
+    common = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--no-first-run", "--enable-logging=stderr", "--v=0"]
+    profile = os.path.join(shots, "chromium-profile")
+    dom = subprocess.run(common + [f"--user-data-dir={profile}-dom", "--dump-dom", url],
+                         capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    # Chromium logs each console message as `...:CONSOLE:<line>] "<text>", source: <url> (<line>)`.
+    console = [line for line in dom.stderr.splitlines() if ":CONSOLE" in line]
+    shot = os.path.join(shots, os.path.basename(page) + ".png")
+    subprocess.run(common + [f"--user-data-dir={profile}-shot", "--window-size=1280,1800", f"--screenshot={shot}", url],
+                   capture_output=True, text=True, timeout=120)
+    assert os.path.getsize(shot) > 1000, "no screenshot"
+    print(f"screenshot: {shot}")
+    return Page(dom.stdout), console
+
+
+def check_links(page: Page, page_path: str) -> int:
+    base = os.path.dirname(os.path.abspath(page_path))
+    for href in page.links:
+        parts = urllib.parse.urlsplit(href)
+        assert parts.scheme in ("", "file"), f"a link leaves the report: {href}"
+        target = os.path.join(base, urllib.parse.unquote(parts.path)) if parts.path else os.path.abspath(page_path)
+        assert os.path.isfile(target), f"broken link {href!r}: no {target}"
+        if parts.fragment:
+            with open(target, encoding="utf-8") as f:
+                ids = Page(f.read()).ids
+            assert parts.fragment in ids, f"broken anchor {href!r}"
+    return len(page.links)
+
+
+def test_the_browser_check_sees_console_errors(tmp_path):
+    # The console check is only worth something if it can fail.
+    page = tmp_path / "bad.html"
+    page.write_text('<!doctype html><p id="x">a</p><script>console.error("deliberate")</script>')
+    dom, console = render(str(page), str(tmp_path))
+    assert any("deliberate" in line for line in console), console
+    assert dom.by_id("x")["text"] == "a"
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    # ADVISOR_TEST_ARTIFACTS (set by CI to keep them) or the test's temporary directory.
+    where = os.environ.get("ADVISOR_TEST_ARTIFACTS")
+    if where:
+        os.makedirs(where, exist_ok=True)
+        return where
+    return str(tmp_path_factory.mktemp("screenshots"))
+
+
+def _group(f: dict) -> str:
+    # The report's documented grouping: errors block; otherwise by the fix on offer.
+    if f["severity"] == "error":
+        return "blockers"
+    return {"unsafe": "unsafe", "safe": "safe"}.get(f.get("fix"), "advice")
+
+
+def test_report_html_in_a_browser(tmp_path, shots):
+    root = tmp_path / "project"
+    shutil.copytree(os.path.join(HERE, "fixtures", "project"), root)
+    shutil.copytree(os.path.join(HERE, "fixtures", "mixed"), root / "mixed")
+    (root / "x'\"<img src=x onerror=alert(1)>.py").write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\n")
+    proc = subprocess.run([sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--target-version", "2.12", "--report", "rep"],
+                          cwd=root, capture_output=True, text=True, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr
+    with open(root / "rep" / "findings.json", encoding="utf-8") as f:
+        findings = [x for x in json.load(f)["findings"] if x["rule"] != "ADV900"]
+    assert findings
+
+    page, console = render(str(root / "rep" / "report.html"), shots)
+    assert console == [], console
+    cards = {}
+    for card in page.by_class("card"):
+        number = next(c for c in card["children"] if c["tag"] == "b")["text"].strip()
+        cards[" ".join(k for k in card["class"] if k != "card") or card["text"].replace(number, "", 1).strip()] = int(number)
+    listed = [f for f in findings if not is_text_file(f["path"])]
+    for key in ("blockers", "unsafe", "safe", "advice"):
+        if key in cards:
+            assert cards[key] == sum(1 for f in listed if _group(f) == key), (key, cards)
+    fixable = [v for k, v in cards.items() if k.startswith("auto-fixable")]
+    assert fixable == [sum(1 for f in findings if f.get("fix") in ("safe", "unsafe"))], cards
+    assert sum(v for k, v in cards.items() if not k.startswith("auto-fixable")) == len(listed), cards
+    assert not [e for e in page.elements if e["tag"] == "img"], "a scanned file name became markup"
+    links = check_links(page, str(root / "rep" / "report.html"))
+    hrefs = set(page.links)
+    assert {f"rules/{f['rule']}.md" for f in findings} <= hrefs
+    assert {f"validation/{f['validation']}.py" for f in findings if f.get("validation")} <= hrefs
+    print(f"report.html: {len(cards)} cards, {links} links checked")
+
+
+def test_audit_html_in_a_browser(tmp_path, shots):
+    from tests.test_audit import make_repos
+
+    manifest = make_repos(tmp_path, count=6)
+    out = tmp_path / "dash"
+    proc = subprocess.run([sys.executable, "-m", "advisor", "audit", str(manifest), "--out", str(out), "-j", "2", "--no-cache"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode in (0, 1), proc.stderr
+    with open(out / "audit.json", encoding="utf-8") as f:
+        audit = json.load(f)
+    totals = audit["totals"]
+
+    page, console = render(str(out / "audit.html"), shots)
+    assert console == [], console
+    for key in ("blocked", "failed", "findings", "blocking"):
+        assert int(page.by_id(key)["text"]) == totals[key], key
+    assert page.by_id("share")["text"].strip() == f"{100 * totals['auto_fixable_share']:.0f}%"
+    rows = list(page.descendants(page.by_id("repositories"), "tr"))[1:]  # the browser adds a <tbody>
+    assert len(rows) == len(audit["repositories"]) == totals["repositories"]
+    shown = {}
+    for row in rows:
+        cells = [c for c in row["children"] if c["tag"] == "td"]
+        count = next(c for c in cells if "findings" in c["class"])
+        shown[cells[0]["text"].strip()] = int(count["text"])
+    assert shown == {r["name"]: r["findings"] for r in audit["repositories"]}
+    links = check_links(page, str(out / "audit.html"))
+    assert links == sum(1 for r in audit["repositories"] if r.get("report"))
+    print(f"audit.html: {len(rows)} repositories, {links} links checked")
