@@ -15,18 +15,18 @@ from typing import List, Optional
 import typer
 
 from advisor import __version__
-from advisor.baseline import write_baseline as write
-from advisor.cache import clean as clean_cache
-from advisor.config import find_project_root
-from advisor.findings import ScanResult
+from advisor.run.baseline import write_baseline as write
+from advisor.run.cache import clean as clean_cache
+from advisor.core.config import find_project_root
+from advisor.core.findings import ScanResult
 from advisor.interrupt import announce, run_cli
-from advisor.postprocess import drop_report_only
-from advisor.project import Project, ProjectError, ProjectOptions, cache_root
-from advisor.output.markdown_rules import rules_table
-from advisor.registry import RuleSelectionError, all_rules, rule_by_code
+from advisor.run.postprocess import drop_report_only
+from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
+from advisor.report.output.markdown_rules import rules_table
+from advisor.analysis.registry import RuleSelectionError, all_rules, rule_by_code
 
-# Imported inside the commands that need them, to keep start-up fast: advisor.report,
-# advisor.validation and advisor.audit (Jinja), advisor.executors (Dask), rich (progress bars),
+# Imported inside the commands that need them, to keep start-up fast: advisor.report.render,
+# advisor.report.validation and advisor.audit.runner (Jinja), advisor.audit.executors (Dask), rich (progress bars),
 # the output formats (JUnit's XML escaping pulls in urllib and ssl) and the fixer.
 
 app = typer.Typer(
@@ -122,7 +122,7 @@ def scan(
                                  exclude or [], extend_include or [], config, baseline, device, report=bool(report)))
     result = _scan(setup)
     if report:
-        from advisor.report import write_report
+        from advisor.report.render import write_report
 
         meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
                 "device": setup.device_context.to_json()}
@@ -133,23 +133,23 @@ def scan(
     stream = open(output, "w", encoding="utf-8") if output else sys.stdout
     try:
         if format == "json":
-            from advisor.output import json_format
+            from advisor.report.output import json_format
 
             json_format.render(result, stream, target=setup.target, target_source=setup.target_source, device=setup.device_context)
         elif format == "sarif":
-            from advisor.output import sarif
+            from advisor.report.output import sarif
 
             sarif.render(result, stream, setup.rules)
         elif format == "github":
-            from advisor.output import github
+            from advisor.report.output import github
 
             github.render(result, stream)
         elif format == "junit":
-            from advisor.output import junit
+            from advisor.report.output import junit
 
             junit.render(result, stream)
         else:
-            from advisor.output import text
+            from advisor.report.output import text
 
             colour = stream is sys.stdout and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
             note = f"Target torch {setup.target} ({setup.target_source})."
@@ -180,7 +180,7 @@ def fix(
     jobs: Optional[int] = _JOBS,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
-    from advisor.fixrun import fix_project
+    from advisor.fix.fixrun import fix_project
     project = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, None, True, jobs,
                                    exclude or [], extend_include or [], config))
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
@@ -242,8 +242,8 @@ def validate(
     device: Optional[str] = typer.Option(None, "--device", help="cuda, xpu or cpu (default: what the scripts detect)."),
 ) -> None:
     """Run the report's validation scripts and put the results back into the report."""
-    from advisor.report import render
-    from advisor.validation import run_scripts
+    from advisor.report.render import render
+    from advisor.report.validation import run_scripts
 
     if not os.path.isfile(os.path.join(directory, "findings.json")):
         raise _fail(f"{directory} is not a report directory (no findings.json); run `advisor scan --report {directory}` first")
@@ -276,8 +276,8 @@ def audit(
     no_cache: bool = _NO_CACHE,
 ) -> None:
     """Scan many repositories (each with its own config and target) into one upgrade dashboard."""
-    from advisor.audit import AuditError, read_manifest, run_audit, write_dashboard
-    from advisor.executors import DaskExecutor, LocalExecutor
+    from advisor.audit.runner import AuditError, read_manifest, run_audit, write_dashboard
+    from advisor.audit.executors import DaskExecutor, LocalExecutor
 
     try:
         repos = read_manifest(manifest)

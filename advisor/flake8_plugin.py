@@ -22,11 +22,11 @@ from advisor import __version__
 @functools.lru_cache(maxsize=64)
 def _setup(directory: str):
     """(prefilter, target, min_version, config) for files in `directory`, from its project's config."""
-    from advisor.config import load_config
-    from advisor.prefilter import Prefilter
-    from advisor.registry import select_rules
+    from advisor.core.config import load_config
+    from advisor.analysis.prefilter import Prefilter
+    from advisor.analysis.registry import select_rules
     from advisor.rule import parse_version
-    from advisor.versions import resolve_target
+    from advisor.core.versions import resolve_target
 
     cfg = load_config([directory])
     target, min_version, _ = resolve_target(cfg.target_version, cfg.project_root)
@@ -46,8 +46,8 @@ class Plugin:
         self.lines = lines
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        from advisor.analysis import analyse
-        from advisor.config import per_file_ignored_codes
+        from advisor.analysis.analyse import analyse
+        from advisor.core.config import per_file_ignored_codes
 
         path = self.filename if self.filename not in ("-", "stdin", None) else "stdin.py"
         if path.endswith(".ipynb"):

@@ -1,7 +1,7 @@
 """Ctrl-C: one line on stderr, exit 130, no traceback, no worker left behind.
 
 The parent process alone decides what an interrupt means; worker processes ignore SIGINT
-(see `advisor.workers`). The first SIGINT (or SIGTERM) raises KeyboardInterrupt in the main
+(see `advisor.run.workers`). The first SIGINT (or SIGTERM) raises KeyboardInterrupt in the main
 thread, so `finally` blocks run (a file being written is left whole). Then `run_cli` stops
 every worker pool and leaves with `os._exit`: the interpreter's own exit would wait for the
 pools' manager threads, which is where an interrupted run used to hang.
@@ -58,7 +58,7 @@ def _handler(signum, frame):
 
 
 def _force_exit() -> None:
-    from advisor import workers
+    from advisor.run import workers
 
     workers.kill_all()
     announce()
@@ -73,8 +73,8 @@ def install() -> None:
     signal.signal(signal.SIGTERM, _handler)
 
 
-def _leave() -> None:
-    from advisor import workers
+def leave() -> None:
+    from advisor.run import workers
 
     workers.stop_all()
     announce()
@@ -88,23 +88,13 @@ def _leave() -> None:
 
 
 def run_cli(app, **kwargs) -> None:
-    """Run the Typer `app`; an interrupt at any point ends it with `_leave`."""
+    """Run the Typer `app`; an interrupt at any point ends it with `leave`."""
     install()
     try:
         app(**kwargs)
     except KeyboardInterrupt:
-        _leave()
+        leave()
     except SystemExit:
         if interrupted():  # Typer turns KeyboardInterrupt into a silent Exit(130)
-            _leave()
+            leave()
         raise
-
-
-def main() -> None:
-    """The `advisor` entry point: the handler is in place before the CLI's imports start."""
-    install()
-    try:
-        from advisor.cli import main as cli_main
-    except KeyboardInterrupt:
-        _leave()
-    cli_main()

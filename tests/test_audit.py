@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from advisor.audit import AuditError, read_manifest, run_audit, write_dashboard
-from advisor.executors import DaskExecutor, LocalExecutor
+from advisor.audit.runner import AuditError, read_manifest, run_audit, write_dashboard
+from advisor.audit.executors import DaskExecutor, LocalExecutor
 
 PINS = ["torch==2.11.0", "torch>=2.10,<2.13", "torch==2.12.1", None]
 SNIPPETS = [

@@ -12,7 +12,7 @@ import warnings
 
 import pytest
 
-from advisor.registry import all_rules, rule_by_code
+from advisor.analysis.registry import all_rules, rule_by_code
 
 try:  # not a module-level importorskip: the torch-free checks below must run everywhere
     import torch

@@ -3,8 +3,8 @@
 import os
 import re
 
-from advisor.output.markdown_rules import rules_table
-from advisor.registry import all_rules
+from advisor.report.output.markdown_rules import rules_table
+from advisor.analysis.registry import all_rules
 
 README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
 

@@ -12,7 +12,7 @@ import stat
 
 import pytest
 
-from advisor.fixer import ConcurrentEditError, write_atomic
+from advisor.fix.fixer import ConcurrentEditError, write_atomic
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "fix")
 CASES = sorted(os.path.basename(p)[: -len(".in.py")] for p in glob.glob(os.path.join(FIXTURES, "*.in.py")))
@@ -125,8 +125,8 @@ def test_fix_on_a_copy_of_torch_sources(cli, tmp_path):
 def test_renaming_an_uncalled_function_reference_is_unsafe():
     # `{torch.ger: ...}` -> `{torch.outer: ...}` can collide with an existing key, and
     # tables of functions may be compared by identity: only calls are safe.
-    from advisor.analysis import analyse
-    from advisor.registry import rule_by_code
+    from advisor.analysis.analyse import analyse
+    from advisor.analysis.registry import rule_by_code
 
     code = b"import torch\na = torch.ger(x, y)\ntable = {torch.ger: 1, torch.outer: 2}\n"
     result, _ = analyse(code, "m.py", [rule_by_code("ADV721")], "2.12")

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.analysis import analyse
-from advisor.fixer import fix_bytes
-from advisor.registry import select_rules
+from advisor.analysis.analyse import analyse
+from advisor.fix.fixer import fix_bytes
+from advisor.analysis.registry import select_rules
 
 settings.register_profile("ci", max_examples=40, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 settings.register_profile("long", max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))

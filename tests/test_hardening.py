@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from advisor.engine import ScanOptions, scan
-from advisor.jobs import FileJob
-from advisor.registry import select_rules
+from advisor.run.engine import ScanOptions, scan
+from advisor.core.jobs import FileJob
+from advisor.analysis.registry import select_rules
 
 LINE = "import torch\nx = torch.cuda.memory_cached()\n"
 
@@ -156,7 +156,7 @@ _real_job = None
 
 
 def test_a_crashing_worker_costs_only_its_own_file(tmp_path, monkeypatch):
-    import advisor.engine as engine
+    import advisor.run.engine as engine
 
     global _real_job
     _real_job = engine._analyse_job
@@ -175,7 +175,7 @@ def test_a_crashing_worker_costs_only_its_own_file(tmp_path, monkeypatch):
 
 
 def test_a_syntax_error_is_cached_but_a_crash_is_not(tmp_path, monkeypatch):
-    import advisor.engine as engine
+    import advisor.run.engine as engine
 
     (tmp_path / "broken.py").write_text("import torch\ntorch.cuda.is_current_stream_capturing(\n")
     options = ScanOptions(select_rules(), "2.12", cache_dir=str(tmp_path / "c"), jobs=1)
@@ -207,8 +207,8 @@ def crashing_fix_job(job):
 
 
 def test_parallel_fix_equals_serial_and_a_crash_costs_one_file(tmp_path, monkeypatch):
-    import advisor.fixer as fixer
-    from advisor.registry import rule_by_code
+    import advisor.fix.fixer as fixer
+    from advisor.analysis.registry import rule_by_code
 
     global _real_fix_job
     jobs = []

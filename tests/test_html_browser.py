@@ -18,7 +18,7 @@ import urllib.parse
 
 import pytest
 
-from advisor.textfiles import is_text_file
+from advisor.analysis.textfiles import is_text_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)

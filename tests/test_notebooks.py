@@ -1,6 +1,6 @@
 """Notebooks as IPython reads them: magics in blocks, continued shell lines, cell magics, help.
 
-advisor.notebooks finds IPython-only lines without IPython; the first tests check it
+advisor.analysis.notebooks finds IPython-only lines without IPython; the first tests check it
 against IPython's own input transformer (they skip where IPython is not installed).
 """
 
@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from advisor import notebooks
+from advisor.analysis import notebooks
 
 CELLS = [
     "import torch\nx = torch.ones(2)",

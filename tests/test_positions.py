@@ -7,7 +7,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from advisor.positions import compute_positions
+from advisor.analysis.positions import compute_positions
 
 HERE = os.path.dirname(__file__)
 SOURCES = sorted(glob.glob(os.path.join(HERE, "fixtures", "**", "*.py"), recursive=True))

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from advisor.validation import CHECKS, write_scripts
+from advisor.report.validation import CHECKS, write_scripts
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "project")
 NASTY = "x'\"<img src=x onerror=alert(1)>.py"

@@ -126,7 +126,7 @@ def test_text_files_given_explicitly_are_not_parsed_as_python(cli, tmp_path):
 
 
 def test_text_scanner_reads_assignments_not_uses():
-    from advisor.textfiles import _assignments
+    from advisor.analysis.textfiles import _assignments
 
     text = (
         "# export PYTORCH_HIP_ALLOC_CONF=expandable_segments:False\n"

@@ -6,13 +6,13 @@ import ast
 
 import pytest
 
-from advisor.analysis import analyse
-from advisor.device import apply_scope, find_markers
-from advisor.engine import ScanResult
-from advisor.fixer import fix_bytes
-from advisor.prefilter import Prefilter
-from advisor.registry import all_rules
-from advisor.versions import NEWEST
+from advisor.analysis.analyse import analyse
+from advisor.run.device import apply_scope, find_markers
+from advisor.run.engine import ScanResult
+from advisor.fix.fixer import fix_bytes
+from advisor.analysis.prefilter import Prefilter
+from advisor.analysis.registry import all_rules
+from advisor.core.versions import NEWEST
 
 RULES = all_rules()
 

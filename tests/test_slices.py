@@ -1,4 +1,4 @@
-"""Scanning a very large file in slices (advisor.slices) gives exactly the findings of the whole file."""
+"""Scanning a very large file in slices (advisor.analysis.slices) gives exactly the findings of the whole file."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from advisor import slices
-from advisor.analysis import analyse
-from advisor.registry import all_rules
-from advisor.versions import NEWEST
+from advisor.analysis import slices
+from advisor.analysis.analyse import analyse
+from advisor.analysis.registry import all_rules
+from advisor.core.versions import NEWEST
 
 RULES = [r for r in all_rules() if r.default_enabled]
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
@@ -86,8 +86,8 @@ def test_a_large_file_is_sliced_and_loses_nothing(tmp_path):
     assert len(data) > slices.SLICE_MIN_BYTES
     import ast
 
-    from advisor.prefilter import Prefilter
-    from advisor.references import collect
+    from advisor.analysis.prefilter import Prefilter
+    from advisor.syntax.references import collect
 
     tree = ast.parse(body)
     refs = collect(tree, 400)

@@ -2,8 +2,8 @@
 
 import re
 
-from advisor.output.markdown_rules import rules_table
-from advisor.registry import all_rules
+from advisor.report.output.markdown_rules import rules_table
+from advisor.analysis.registry import all_rules
 from tests.test_docs import README
 
 

@@ -15,9 +15,9 @@ Rules import nothing else from `advisor`. What is here:
 
 from __future__ import annotations
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.names import NameResolver, Scope, any_match, dotted_name
+from advisor.core.findings import Applicability, Severity
+from advisor.core.lazy import cst
+from advisor.syntax.names import NameResolver, Scope, any_match, dotted_name
 from advisor.rule.base import CHECKS, Context, Example, Report, Rule, parse_version
 from advisor.rule.helpers import (
     append_args,
@@ -36,7 +36,7 @@ from advisor.rule.helpers import (
     with_comma,
 )
 from advisor.rule.reference import ReferenceRule, Symbol, SymbolRule
-from advisor.walk import nodes_of
+from advisor.syntax.walk import nodes_of
 
 __all__ = [
     "CHECKS",

@@ -17,13 +17,13 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Sequence
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
-from advisor.names import NameResolver, any_match
-from advisor.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
+from advisor.core.findings import Applicability, Severity
+from advisor.core.lazy import cst
+from advisor.syntax.names import NameResolver, any_match
+from advisor.core.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
 
 # The runtime validation checks a rule may name (`validation = ...`), one per
-# template in advisor/templates/validation/. Checked when a rule class is defined.
+# template in advisor/report/templates/validation/. Checked when a rule class is defined.
 CHECKS = frozenset(
     {
         "stream_capture",
@@ -117,7 +117,7 @@ class Rule:
     # Leave both empty for a rule that cannot say.
     targets: ClassVar[tuple[str, ...]] = ()
     attribute_targets: ClassVar[tuple[str, ...]] = ()
-    # "rocm": report only in code that targets ROCm (see advisor.device); None: everywhere.
+    # "rocm": report only in code that targets ROCm (see advisor.run.device); None: everywhere.
     device: ClassVar[str | None] = None
     # Drop this rule's findings when any scanned file mentions one of these markers
     # (e.g. ADV807 is moot once PYTORCH_ROCM_ARCH is set anywhere in the project).
@@ -166,14 +166,14 @@ class Rule:
 
     @classmethod
     def may_match(cls, refs: Any) -> bool:
-        """Could this rule flag a module with these `advisor.references.References`?"""
+        """Could this rule flag a module with these `advisor.syntax.references.References`?"""
         if not cls.targets and not cls.attribute_targets:
             return True
         return refs.refers_to_any(cls.targets) or not refs.attributes.isdisjoint(cls.attribute_targets)
 
     @classmethod
     def check_env(cls, assignments: Sequence[tuple[int, int, str, str]]) -> Iterable[tuple[int, int, str, str]]:
-        """Findings in a Dockerfile / shell script / .env file (advisor.textfiles).
+        """Findings in a Dockerfile / shell script / .env file (advisor.analysis.textfiles).
 
         `assignments` are (line, column, variable, value) of allocator-config
         variables; yield (line, column, variable, message). Most rules read only Python.

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
-from advisor.lazy import cst
-from advisor.names import dotted_name
-from advisor.walk import nodes_of
+from advisor.core.lazy import cst
+from advisor.syntax.names import dotted_name
+from advisor.syntax.walk import nodes_of
 
 if TYPE_CHECKING:
-    from advisor.names import NameResolver
+    from advisor.syntax.names import NameResolver
 
 
 def get_arg(call: Any, keyword: str | None, position: int | None = None) -> Any:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Collection
 
-from advisor.findings import Applicability
-from advisor.lazy import cst
+from advisor.core.findings import Applicability
+from advisor.core.lazy import cst
 from advisor.rule.base import Rule
 from advisor.rule.helpers import rewrite_reference
-from advisor.walk import nodes_of
+from advisor.syntax.walk import nodes_of
 
 
 class ReferenceRule(Rule):

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.findings import Applicability, Severity
-from advisor.lazy import cst
+from advisor.core.findings import Applicability, Severity
+from advisor.core.lazy import cst
 from advisor.rule.base import Example, Rule
 from advisor.rule.helpers import append_args, expr, get_arg, rewrite_reference
 from advisor.rule.reference import Symbol, SymbolRule

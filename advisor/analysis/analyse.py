@@ -1,0 +1,274 @@
+"""Analyse one file: decode, guard, parse, resolve names, run rules, place findings.
+
+This is where findings get their positions and suppressions are applied. It
+runs inside worker processes, so it returns plain data (`FileResult`), plus,
+for the fixer, the parsed module and the live reports.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import tokenize
+from dataclasses import dataclass, field, replace
+from io import BytesIO
+from typing import Any, Sequence
+
+from advisor.analysis import notebooks
+
+from advisor.analysis import slices
+from advisor.core.findings import Applicability, FileError, FileResult, Finding
+from advisor.core.lazy import cst
+from advisor.syntax.names import NameResolver
+from advisor.analysis.positions import compute_positions
+from advisor.syntax.references import References, collect
+from advisor.rule import Context, Report, Rule, parse_version
+from advisor.analysis.suppressions import Suppressions
+from advisor.syntax.walk import walk
+
+# LibCST's parser recurses natively: deep nesting segfaults it and long operator
+# chains are quadratic. CPython rejects >200 nested brackets itself; we also
+# bound expression depth, which `ast` tells us cheaply.
+MAX_EXPR_DEPTH = 400
+# LibCST needs ~600 bytes of memory per source byte: past this size a file is reported, not parsed.
+MAX_CST_BYTES = int(float(os.environ.get("ADVISOR_MAX_FILE_MB", "4")) * 1024 * 1024)
+
+
+class SourceError(Exception):
+    """The file cannot be analysed; the message says why, for the user."""
+
+
+@dataclass
+class Analysed:
+    module: Any  # libcst.Module
+    resolver: Any  # the names.NameResolver the rules used: the fixer asks it which imports a replaced node used
+    items: list[tuple[Report, Finding]] = field(default_factory=list)  # not suppressed
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """(text, encoding) honouring a BOM or coding cookie."""
+    if b"\x00" in data:
+        raise SourceError("binary file (contains NUL bytes); not analysed")
+    try:
+        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+    except SyntaxError as e:
+        raise SourceError(f"cannot determine encoding: {e}") from None
+    try:
+        return data.decode(encoding), encoding
+    except (UnicodeDecodeError, LookupError) as e:
+        raise SourceError(f"not valid {encoding} text: {e}") from None
+
+
+def guard(text: str, path: str) -> References:
+    """Reject what CPython rejects, and what would crash or hang LibCST; return the cheap references."""
+    return guard_tree(text, path)[1]
+
+
+def guard_tree(text: str, path: str) -> tuple[ast.Module, References]:
+    try:
+        tree = ast.parse(text, filename=path)
+    except SyntaxError as e:
+        where = f" (line {e.lineno}, column {e.offset})" if e.lineno else ""
+        raise SourceError(f"syntax error: {e.msg}{where}") from None
+    except (RecursionError, MemoryError):
+        raise SourceError("code too deeply nested for Python's own parser; not analysed") from None
+    except ValueError as e:
+        raise SourceError(f"cannot parse: {e}") from None
+    refs = collect(tree, MAX_EXPR_DEPTH)
+    if refs.max_depth > MAX_EXPR_DEPTH:
+        raise SourceError(
+            f"expression nesting deeper than {MAX_EXPR_DEPTH} levels; skipped to protect the parser"
+        )
+    return tree, refs
+
+
+def parse(data: bytes, path: str) -> tuple[Any, str]:
+    """(libcst.Module, text). Raises SourceError with a user-facing reason."""
+    text, _ = decode(data)
+    guard(text, path)
+    return parse_cst(data), text
+
+
+def parse_cst(data: bytes) -> Any:
+    try:
+        module = cst.parse_module(data)
+    except Exception as e:  # libcst.ParserSyntaxError and friends
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise SourceError(f"LibCST cannot parse this file: {msg}") from None
+    return module
+
+
+def run_rules(
+    module: Any,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+) -> Context:
+    ctx = Context(
+        path,
+        module,
+        NameResolver(module),
+        parse_version(target),
+        parse_version(min_version) if min_version else None,
+    )
+    walk(module, [r(ctx) for r in rules])
+    return ctx
+
+
+def _code(module: Any, node: Any) -> str:
+    if isinstance(node, cst.FlattenSentinel):
+        return "".join(module.code_for_node(n) for n in node.nodes)
+    return module.code_for_node(node)
+
+
+def _with_fix_range(rep: Report, positions: dict[int, tuple[int, int, int, int]]) -> dict:
+    """The report's data, plus the 1-based range its replacement covers (for SARIF fixes)."""
+    data = dict(rep.data or {})
+    if rep.replacement is not None:
+        sl, sc, el, ec = positions[id(rep.target_node)]
+        data["fix_range"] = [sl, sc + 1, el, ec + 1]
+    return data
+
+
+def analyse(
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+    sliced: bool = False,
+) -> tuple[FileResult, Analysed | None]:
+    """`sliced`: a scan may analyse a very large file in slices (advisor.analysis.slices); a fix never does."""
+    if path.endswith(".ipynb"):
+        return _analyse_notebook(data, path, rules, target, min_version)
+    return analyse_source(data, path, rules, target, min_version, sliced)
+
+
+def _analyse_notebook(data, path, rules, target, min_version) -> tuple[FileResult, Analysed | None]:
+    """Analyse the code cells as one module; report `cell N` and the line within the cell."""
+    try:
+        virtual = notebooks.to_virtual(notebooks.read(data))
+    except notebooks.NotebookError as e:
+        return FileResult(path, errors=[FileError(path, str(e))]), None
+    result, analysed = analyse_source(virtual.source.encode("utf-8"), path, rules, target, min_version)
+    mapped = []
+    for f in result.findings:
+        cell, line = virtual.line_map.get(f.line, (0, f.line))
+        _, end_line = virtual.line_map.get(f.end_line, (cell, f.end_line))
+        data_ = {k: v for k, v in f.data.items() if k != "fix_range"}  # SARIF fixes address .py files only
+        mapped.append(replace(f, line=line, end_line=end_line, data={**data_, "cell": cell}))
+    result.findings = mapped
+    result.errors = [FileError(path, e.message) for e in result.errors]
+    result.errors += [FileError(path, message) for message in virtual.errors]  # cells left out, by cell and line
+    return result, analysed
+
+
+def analyse_source(
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+    sliced: bool = False,
+) -> tuple[FileResult, Analysed | None]:
+    result = FileResult(path)
+    try:
+        text, _ = decode(data)
+        tree, refs = guard_tree(text, path)
+        rules = [r for r in rules if r.may_match(refs)]
+        if not rules:  # nothing here for any rule: skip the LibCST parse
+            return result, None
+        if len(data) > MAX_CST_BYTES:
+            raise SourceError(
+                f"file is {len(data) / 2**20:.1f} MB, over the {MAX_CST_BYTES / 2**20:.0f} MB advisor parses "
+                "(raise ADVISOR_MAX_FILE_MB to analyse it)"
+            )
+        if sliced:
+            parts = slices.plan(text, tree, rules)
+            if parts is not None:
+                del tree
+                return _analyse_slices(parts, text, path, rules, target, min_version, result), None
+        del tree
+        module = parse_cst(data)
+    except SourceError as e:
+        result.errors.append(FileError(path, str(e)))
+        return result, None
+    ctx = run_rules(module, path, rules, target, min_version)
+    analysed = Analysed(module, ctx.resolver)
+    _place(ctx, result, Suppressions(text), min_version, analysed)
+    result.findings.sort(key=Finding.sort_key)
+    return result, analysed
+
+
+def _analyse_slices(parts, text, path, rules, target, min_version, result: FileResult) -> FileResult:
+    """Each slice parsed and checked on its own; a finding counts in the slice that owns its statement."""
+    suppressions = Suppressions(text)
+    for source, owned in parts:
+        try:
+            module = parse_cst(source.encode("utf-8", "surrogatepass"))
+        except SourceError as e:
+            result.errors.append(FileError(path, str(e)))
+            return result
+        ctx = run_rules(module, path, rules, target, min_version)
+        if ctx.reports:
+            positions = compute_positions(module)
+            ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
+            _place(ctx, result, suppressions, min_version, positions=positions)
+        del module, ctx  # one slice's tree at a time
+    result.findings.sort(key=Finding.sort_key)
+    return result
+
+
+def decide_applicability(rule: type[Rule], rep: Report, lowest: Any, lowest_text: str | None) -> tuple[Applicability, str]:
+    """The fix's applicability and the message, decided once, before the `Finding` exists.
+
+    A fix is never safe when the project still supports a torch that lacks the replacement.
+    The fixer reads the result from the finding (`Finding.fix`), never from the report.
+    """
+    if rep.applicability is Applicability.SAFE and lowest is not None and parse_version(rule.since) > lowest:
+        note = f" (fix marked unsafe: the project still supports torch {lowest_text}, the replacement needs {rule.since})"
+        return Applicability.UNSAFE, rep.message + note
+    return rep.applicability, rep.message
+
+
+def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_version: str | None,
+           analysed: Analysed | None = None, positions: dict | None = None) -> None:
+    """Positions, suppressions and Finding objects for the context's reports (kept in `analysed` for the fixer)."""
+    module, path = ctx.module, ctx.path
+    if not ctx.reports:
+        return
+    if positions is None:
+        positions = compute_positions(module)  # id(node) -> (line, col, end line, end col), columns 0-based
+    seen: set[tuple[str, int, int]] = set()
+    for rep in ctx.reports:
+        start_line, start_col, end_line, end_col = positions[id(rep.node)]
+        rule = type(rep.rule)
+        key = (rule.code, start_line, start_col)
+        if key in seen:  # two visit paths reported the same node
+            continue
+        seen.add(key)
+        if suppressions.is_suppressed(rule.code, start_line, end_line):
+            result.suppressed += 1
+            continue
+        applicability, message = decide_applicability(rule, rep, ctx.min_version, min_version)
+        finding = Finding(
+            rule=rule.code,
+            name=rule.name,
+            severity=rule.severity.value,
+            path=path,
+            line=start_line,
+            column=start_col + 1,
+            end_line=end_line,
+            end_column=end_col + 1,
+            message=message,
+            fix=None if applicability is Applicability.NONE else applicability.value,
+            validation=rule.validation,
+            replacement=None if rep.replacement is None else _code(module, rep.replacement),
+            snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
+            data=_with_fix_range(rep, positions),
+        )
+        result.findings.append(finding)
+        if analysed is not None:
+            analysed.items.append((rep, finding))

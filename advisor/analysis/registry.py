@@ -1,0 +1,103 @@
+"""Rule discovery: every `Rule` subclass with a code in the `advisor.rules` package and its subpackages.
+
+No hand-kept list: dropping a file into `rules/` (or a family folder under it)
+registers its rules. Modules whose name starts with `_` hold helpers, not rules.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import pkgutil
+import re
+import sys
+from functools import lru_cache
+
+from advisor.rule import Rule
+
+_CODE = re.compile(r"^ADV\d{3}$")
+
+
+class RuleSelectionError(ValueError):
+    pass
+
+
+def _rules_package():
+    """`advisor.rules`: installed from `rules/`, or (in a source checkout) loaded from it."""
+    try:
+        import advisor.rules as package
+
+        return package
+    except ModuleNotFoundError:
+        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "rules")
+        spec = importlib.util.spec_from_file_location(
+            "advisor.rules", os.path.join(folder, "__init__.py"), submodule_search_locations=[folder]
+        )
+        if spec is None or spec.loader is None:
+            raise
+        package = importlib.util.module_from_spec(spec)
+        sys.modules["advisor.rules"] = package
+        spec.loader.exec_module(package)
+        return package
+
+
+def _rule_modules(package) -> list[str]:
+    """Dotted names of the rule modules under `package`, family subpackages included, sorted."""
+    names = []
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+        if not info.ispkg and not info.name.rpartition(".")[2].startswith("_"):
+            names.append(info.name)
+    return sorted(names)
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> tuple[type[Rule], ...]:
+    found: dict[str, type[Rule]] = {}
+    for name in _rule_modules(_rules_package()):
+        module = importlib.import_module(name)
+        for obj in vars(module).values():
+            if (
+                isinstance(obj, type)
+                and issubclass(obj, Rule)
+                and obj.code
+                and obj.__module__ == module.__name__
+            ):
+                if not _CODE.match(obj.code):
+                    raise RuntimeError(f"{module.__name__}.{obj.__name__}: bad rule code {obj.code!r}")
+                other = found.get(obj.code)
+                if other is not None and other is not obj:
+                    raise RuntimeError(f"rule code {obj.code} is used by {other.__name__} and {obj.__name__}")
+                found[obj.code] = obj
+    return tuple(found[c] for c in sorted(found))
+
+
+def rule_by_code(code: str) -> type[Rule]:
+    for r in all_rules():
+        if r.code == code.upper():
+            return r
+    raise RuleSelectionError(f"unknown rule code: {code}")
+
+
+def _expand(selector: str, rules: tuple[type[Rule], ...]) -> set[str]:
+    sel = selector.strip().upper()
+    if sel in ("ALL", "ADV"):
+        return {r.code for r in rules}
+    codes = {r.code for r in rules if r.code.startswith(sel)}
+    if not codes or not re.match(r"^ADV\d{0,3}$", sel):
+        raise RuleSelectionError(f"unknown rule code or prefix: {selector.strip()}")
+    return codes
+
+
+def select_rules(select: list[str] | None = None, ignore: list[str] | None = None) -> list[type[Rule]]:
+    """Rules picked by `--select` / `--ignore` (codes or prefixes like ADV2)."""
+    rules = all_rules()
+    chosen = set()
+    for s in select or ["ALL"]:
+        picked = _expand(s, rules)
+        if s.strip().upper() in ("ALL", "ADV"):  # opt-in rules need a more specific selector
+            picked = {c for c in picked if rule_by_code(c).default_enabled}
+        chosen |= picked
+    for s in ignore or []:
+        chosen -= _expand(s, rules)
+    return [r for r in rules if r.code in chosen]

@@ -1,0 +1,113 @@
+"""Dockerfiles, shell scripts and `.env` files: allocator settings and ROCm markers, by plain text.
+
+These are not Python, so LibCST never sees them. A line-based scanner finds
+assignments of the allocator-config variables (`export VAR=...`, `VAR=... cmd`,
+`ENV VAR=...`, `ENV VAR value`, `VAR=...` in `.env`) and reports them under the
+same codes as the Python rules (ADV801, ADV802, ADV803). Requirements files are
+read only for ROCm markers (a rocm wheel index). The results are `FileResult`s
+like any other, so scoping, suppressions (`# advisor: ignore[ADV802]`) and
+outputs treat them alike; the report lists them under their own heading.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from typing import Sequence
+
+from advisor.core.markers import find_markers
+from advisor.core.findings import FileError, FileResult, Finding
+from advisor.rule import Rule
+from advisor.analysis.suppressions import Suppressions
+
+# Names this scanner reads (matched against the file's base name).
+TEXT_FILE_PATTERNS = (
+    "Dockerfile", "Dockerfile.*", "*.Dockerfile", "*.dockerfile", "Containerfile",
+    "*.sh", "*.bash", "*.env", ".env", ".env.*",
+    "requirements*.txt", "constraints*.txt",
+)
+_VAR = r"(?P<var>PYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF)"
+_VALUE = r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)"
+# `VAR=value` anywhere a shell word can start (not `$VAR`, not `${VAR:=...}`).
+_ASSIGN = re.compile(r"(?:^|(?<=[\s;&|(]))" + _VAR + r"=" + _VALUE)
+# Dockerfile's legacy `ENV VAR value` form.
+_ENV_SPACE = re.compile(r"^\s*ENV\s+" + _VAR + r"\s+" + _VALUE)
+
+
+# One regex for all patterns: discovery asks this of every file name in the tree.
+_TEXT_NAME = re.compile("|".join(fnmatch.translate(p) for p in TEXT_FILE_PATTERNS))
+
+
+def is_text_file(path: str) -> bool:
+    return _TEXT_NAME.match(os.path.basename(path)) is not None
+
+
+def is_shell_script(path: str) -> bool:
+    """A file named on the command line with a non-Python shebang (`#!/bin/bash`): pre-commit passes these as `shell`."""
+    if path.endswith((".py", ".pyi", ".ipynb")):
+        return False
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(200)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"python" not in first
+
+
+def _assignments(text: str) -> list[tuple[int, int, str, str]]:
+    """(line, column, variable, value) of every allocator-config assignment, comments skipped."""
+    out = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            continue
+        m = _ENV_SPACE.match(line)
+        matches = [m] if m else list(_ASSIGN.finditer(line))
+        for m in matches:
+            value = m.group("value")
+            if value[:1] in "\"'":
+                value = value[1:-1]
+            out.append((lineno, m.start("var") + 1, m.group("var"), value))
+    return out
+
+
+def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]]) -> FileResult:
+    """Markers, and the findings of the rules that read env assignments (`Rule.check_env`), of one file."""
+    result = FileResult(path)
+    if b"\x00" in data:
+        result.errors.append(FileError(path, "binary file (contains NUL bytes); not analysed"))
+        return result
+    result.markers = find_markers(data)
+    if os.path.basename(path).endswith(".txt"):
+        return result  # requirements lists: markers only
+    text = data.decode("utf-8", "replace")
+    assignments = _assignments(text)
+    if not assignments:
+        return result
+    lines = text.splitlines()
+    suppressions = Suppressions(text)
+    for rule in rules:
+        for line, column, var, message in rule.check_env(assignments):
+            if suppressions.is_suppressed(rule.code, line):
+                result.suppressed += 1
+                continue
+            result.findings.append(_finding(rule, path, line, column, len(var), message, lines[line - 1]))
+    result.findings.sort(key=Finding.sort_key)
+    return result
+
+
+def _finding(rule: type[Rule], path: str, line: int, column: int, length: int, message: str, snippet: str) -> Finding:
+    return Finding(
+        rule=rule.code,
+        name=rule.name,
+        severity=rule.severity.value,
+        path=path,
+        line=line,
+        column=column,
+        end_line=line,
+        end_column=column + length,
+        message=message,
+        fix=None,
+        validation=rule.validation,
+        snippet=snippet.strip()[:200],
+    )

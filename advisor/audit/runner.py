@@ -1,0 +1,379 @@
+"""The org-wide audit: many repositories, scanned locally or on a Dask cluster, into one dashboard.
+
+A repository goes through three kinds of task, each plain data in and out, so
+they run the same in a local process pool and on Dask workers:
+
+    plan(repo)                 -> its config, target and file list (on a worker: it reads the checkout)
+    scan_files(repo, chunk)    -> FileResults for one chunk of files (CHUNK_FILES at most), so a
+                                  monorepo is spread over workers instead of serialising the run
+    finish(repo, plan, chunks) -> device scoping, baseline, the repository's own report, a summary
+
+Every repository of the manifest ends up in audit.json, failed ones with their
+error. Timings and the executor live under "run", apart from the results, which
+are identical whichever executor ran them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from advisor.core.config import tomllib
+from advisor.run.device import project_markers
+from advisor.run.discovery import Discovered
+from advisor.core.findings import FileResult, ScanResult, Severity, fix_counts
+from advisor.run.project import Project, ProjectError, ProjectOptions
+from advisor.audit.executors import RETRIES, AuditError  # noqa: F401  (AuditError: part of this module's API)
+from advisor.report.render import FAMILIES, write_report
+from advisor.report.templating import environment
+from advisor.analysis.registry import rule_by_code
+
+CHUNK_FILES = 400
+
+
+@dataclass
+class Repo:
+    path: str
+    name: str
+    owner: str | None = None
+    tags: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "name": self.name, "owner": self.owner, "tags": list(self.tags)}
+
+
+# -- the manifest ----------------------------------------------------------------
+
+
+def read_manifest(path: str) -> list[Repo]:
+    """Repositories from a TOML manifest (`[[repo]]` tables) or a text one (one per line)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise AuditError(f"cannot read manifest {path}: {e.strerror or e}") from None
+    base = os.path.dirname(os.path.abspath(path))
+    entries = _toml_entries(path, data) if path.endswith(".toml") else _text_entries(path, data)
+    repos: list[Repo] = []
+    names: Counter = Counter()
+    for where, entry in entries:
+        raw = entry.get("path")
+        if not isinstance(raw, str) or not raw:
+            raise AuditError(f"{where}: every repository needs a path")
+        full = os.path.normpath(os.path.join(base, os.path.expanduser(raw)))
+        name = entry.get("name") or os.path.basename(full.rstrip(os.sep)) or full
+        tags = entry.get("tags") or []
+        if isinstance(tags, str):
+            tags = [t for t in tags.split(",") if t]
+        if not isinstance(name, str) or not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise AuditError(f"{where}: name must be a string and tags a list of strings")
+        names[name] += 1
+        if names[name] > 1:  # two checkouts with one basename: keep both, apart
+            name = f"{name}-{names[name]}"
+        owner = entry.get("owner") or entry.get("team")
+        repos.append(Repo(full, name, owner if isinstance(owner, str) else None, tags))
+    if not repos:
+        raise AuditError(f"{path}: the manifest lists no repositories")
+    return repos
+
+
+def _toml_entries(path: str, data: bytes) -> list[tuple[str, dict]]:
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise AuditError(f"{path}: invalid TOML: {e}") from None
+    tables = doc.get("repo", doc.get("repositories", []))
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise AuditError(f"{path}: expected [[repo]] tables with path, name, owner, tags")
+    unknown = {k for t in tables for k in t} - {"path", "name", "owner", "team", "tags"}
+    if unknown:
+        raise AuditError(f"{path}: unknown key(s) in [[repo]]: {', '.join(sorted(unknown))}")
+    return [(f"{path}: repo #{i}", t) for i, t in enumerate(tables, 1)]
+
+
+_FIELD = re.compile(r"^(name|owner|team|tags)=(.*)$")
+
+
+def _text_entries(path: str, data: bytes) -> list[tuple[str, dict]]:
+    """`PATH [name=N] [owner=O] [tags=a,b]` per line; `#` starts a comment."""
+    out = []
+    for lineno, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        first, *rest = line.split()
+        entry: dict[str, Any] = {"path": first}
+        for word in rest:
+            m = _FIELD.match(word)
+            if not m:
+                raise AuditError(f"{path}:{lineno}: expected name=, owner= or tags= after the path, got {word!r}")
+            entry[m.group(1)] = m.group(2)
+        out.append((f"{path}:{lineno}", entry))
+    return out
+
+
+# -- the tasks (run in worker processes: module-level functions, plain data) -----------
+
+
+def _where() -> str:
+    try:
+        from distributed import get_worker
+
+        return f"Dask worker {get_worker().address}"
+    except (ImportError, ValueError):
+        return f"host {os.uname().nodename}"
+
+
+def _project(repo: dict, options: dict, found=None, chunk: int | None = None):
+    no_cache = options.get("no_cache") or not os.access(repo["path"], os.W_OK)
+    flags = ProjectOptions([repo["path"]], target_version=options.get("target_version"), no_cache=bool(no_cache), jobs=1)
+    project = Project.load(flags, found)
+    if chunk is not None and project.cache_dir:
+        # Chunks of one repository run at once: each keeps its own cache file.
+        project.cache_dir = os.path.join(project.cache_dir, f"audit-chunk-{chunk}")
+    return project
+
+
+def plan(repo: dict, options: dict) -> dict:
+    """Config, target and files of one repository, as `advisor scan` would see them there."""
+
+    if not os.path.isdir(repo["path"]):
+        return {"error": f"{repo['path']} is not a directory where the audit ran (workers need the checkouts on a shared filesystem)",
+                "failed_on": _where()}
+    try:
+        project = _project(repo, options)
+    except ProjectError as e:
+        return {"error": str(e)}
+    return {
+        "files": sorted(project.files),
+        "text_files": sorted(project.text_files),
+        "discovery_errors": [list(e) for e in project.discovery_errors],
+        "target": project.target,
+        "target_source": project.target_source,
+        "project_markers": [list(m) for m in project_markers(project.config.project_root, project.files + project.text_files)],
+    }
+
+
+def scan_files(repo: dict, options: dict, files: list[str], chunk: int, chunks: int) -> dict:
+    """FileResults (as dicts) for one chunk of a repository's files."""
+    project = _project(repo, options, Discovered(files=files), chunk=chunk if chunks > 1 else None)
+    result = project.scan_raw()
+    return {
+        "results": [{"path": r.path, **r.to_dict()} for r in result.results],
+        "parsed": result.files_parsed,
+        "cached": result.files_cached,
+    }
+
+
+def finish(repo: dict, options: dict, plan_data: dict, chunks: list[dict]) -> dict:
+    """Scope, baseline, the repository's report, and its summary for the dashboard."""
+
+    found = Discovered(files=plan_data["files"], text_files=plan_data["text_files"],
+                       errors=[tuple(e) for e in plan_data["discovery_errors"]])
+    project = _project(repo, options, found)
+    text = project.scan_raw(python=False)  # the text files: a line scan each, here
+    result = ScanResult(
+        results=[FileResult.from_dict(d["path"], d) for c in chunks for d in c["results"]] + text.results,
+        files_scanned=len(plan_data["files"]) + text.files_scanned,
+        files_parsed=sum(c["parsed"] for c in chunks),
+        files_cached=sum(c["cached"] for c in chunks) + text.files_cached,
+    )
+    result.results.sort(key=lambda r: r.path)
+    project.shape(result, project_markers=[tuple(m) for m in plan_data["project_markers"]])
+    root = repo["path"]
+    findings = [replace(f, path=_rel(f.path, root)) for f in result.findings]
+    errors = [{"path": _rel(e.path, root), "message": e.message} for e in result.errors]
+    report = None
+    if options.get("out"):
+        rel = os.path.join("repos", _safe(repo["name"]))
+        directory = os.path.join(options["out"], rel)
+        meta = {"target": project.target, "target_source": project.target_source, "files": result.files_scanned,
+                "report_dir": directory, "device": project.device_context.to_json()}
+        write_report(directory, findings, errors, meta)
+        report = os.path.join(rel, "report.html")
+    summary = summarise(repo, plan_data, result.files_scanned, findings, errors, project.device_context.project_is_rocm, report)
+    summary["_cached"] = result.files_cached  # run statistics, not results: moved under "run"
+    return summary
+
+
+def _rel(path: str, root: str) -> str:
+    rel = os.path.relpath(path, root)
+    return path if rel.startswith("..") else rel
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "repo"
+
+
+# -- summaries -------------------------------------------------------------------------
+
+
+def summarise(repo: dict, plan_data: dict, files: int, findings: list, errors: list, rocm: bool, report: str | None) -> dict:
+    by_rule = Counter(f.rule for f in findings)
+    return {
+        **repo,
+        "status": "ok",
+        "error": None,
+        "target": plan_data["target"],
+        "target_source": plan_data["target_source"],
+        "torch_pin": _pin(plan_data["target_source"]),
+        "files": files,
+        "findings": len(findings),
+        "blocking": sum(1 for f in findings if f.severity == Severity.ERROR),
+        "by_rule": dict(sorted(by_rule.items())),
+        "by_family": dict(sorted(Counter(FAMILIES.get(f.rule[:4], f.rule[:4]) for f in findings).items())),
+        "by_severity": dict(sorted(Counter(f.severity for f in findings).items())),
+        "fixable": fix_counts(findings),
+        "fixable_by_rule": dict(sorted(Counter(f.rule for f in findings if f.fix).items())),
+        "errors": errors,
+        "validation_checks": sorted({f.validation for f in findings if f.validation} | ({"rocm_runtime"} if rocm else set())),
+        "rocm": rocm,
+        "report": report,
+    }
+
+
+def failed(repo: dict, error: str) -> dict:
+    # "failed_on" says which host or Dask worker saw the failure: the one field that depends on the executor.
+    return {**repo, "status": "failed", "error": error, "failed_on": None, "target": None, "target_source": None, "torch_pin": None,
+            "files": 0, "findings": 0, "blocking": 0, "by_rule": {}, "by_family": {}, "by_severity": {},
+            "fixable": {"safe": 0, "unsafe": 0}, "fixable_by_rule": {}, "errors": [], "validation_checks": [], "rocm": False, "report": None}
+
+
+def _pin(target_source: str | None) -> str | None:
+    m = re.search(r"torch pin '([^']+)'", target_source or "")
+    return m.group(1) if m else None
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def run_audit(repos: list[Repo], executor, options: dict, progress: Callable[[int, int, str], None] | None = None) -> dict:
+    """Scan every repository; return the audit.json document (and write reports under options['out'])."""
+    started = time.perf_counter()
+    entries = [r.to_dict() for r in repos]
+    summaries: dict[int, dict] = {}
+    tasks: dict[Any, tuple] = {}  # future -> (kind, repo index, payload, attempt)
+    plans: dict[int, dict] = {}
+    chunk_results: dict[int, dict[int, dict]] = {}
+    chunk_count: dict[int, int] = {}
+    files_total = 0
+    files_cached = 0
+
+    def submit(kind, i, payload, attempt=0):
+        repo = entries[i]
+        if kind == "plan":
+            fut = executor.submit(plan, repo, options)
+        elif kind == "chunk":
+            c, files = payload
+            fut = executor.submit(scan_files, repo, options, files, c, chunk_count[i])
+        else:
+            fut = executor.submit(finish, repo, options, plans[i], [chunk_results[i][c] for c in sorted(chunk_results[i])])
+        tasks[fut] = (kind, i, payload, attempt)
+
+    def done(i, summary):
+        summaries[i] = summary
+        if progress is not None:
+            progress(len(summaries), len(entries), entries[i]["name"])
+
+    for i in range(len(entries)):
+        submit("plan", i, None)
+    try:
+        while tasks:
+            for fut in executor.wait_any(list(tasks)):
+                kind, i, payload, attempt = tasks.pop(fut)
+                if i in summaries:
+                    continue
+                try:
+                    value = fut.result()
+                except Exception as e:  # noqa: BLE001 - a repository's failure is reported, never fatal
+                    if executor.is_crash(e) and attempt < RETRIES:
+                        submit(kind, i, payload, attempt + 1)
+                    else:
+                        done(i, failed(entries[i], f"{kind} failed: {type(e).__name__}: {e}"))
+                    continue
+                if kind == "plan":
+                    if value.get("error"):
+                        done(i, {**failed(entries[i], value["error"]), "failed_on": value.get("failed_on")})
+                        continue
+                    plans[i] = value
+                    files = value["files"]
+                    files_total += len(files) + len(value["text_files"])
+                    size = options.get("chunk_files") or CHUNK_FILES
+                    pieces = [files[k:k + size] for k in range(0, len(files), size)] or [[]]
+                    chunk_count[i] = len(pieces)
+                    chunk_results[i] = {}
+                    for c, piece in enumerate(pieces):
+                        submit("chunk", i, (c, piece))
+                elif kind == "chunk":
+                    chunk_results[i][payload[0]] = value
+                    if len(chunk_results[i]) == chunk_count[i]:
+                        submit("finish", i, None)
+                else:
+                    files_cached += value.pop("_cached", 0)
+                    done(i, value)
+    finally:
+        executor.close()
+    ordered = [summaries[i] for i in range(len(entries))]
+    seconds = time.perf_counter() - started
+    return {
+        "repositories": ordered,
+        "totals": totals(ordered),
+        "run": {
+            "executor": executor.description,
+            "seconds": round(seconds, 3),
+            "repositories_per_second": round(len(ordered) / seconds, 2) if seconds else None,
+            "files_per_second": round(files_total / seconds, 1) if seconds else None,
+            "files": files_total,
+            "files_from_cache": files_cached,
+        },
+    }
+
+
+def totals(repos: list[dict]) -> dict:
+    by_rule: Counter = Counter()
+    fixable_by_rule: Counter = Counter()
+    for r in repos:
+        by_rule.update(r["by_rule"])
+        fixable_by_rule.update(r["fixable_by_rule"])
+    findings = sum(r["findings"] for r in repos)
+    safe = sum(r["fixable"]["safe"] for r in repos)
+    unsafe = sum(r["fixable"]["unsafe"] for r in repos)
+    return {
+        "repositories": len(repos),
+        "failed": sum(1 for r in repos if r["status"] == "failed"),
+        "blocked": sum(1 for r in repos if r["blocking"]),
+        "findings": findings,
+        "blocking": sum(r["blocking"] for r in repos),
+        "fixable": {"safe": safe, "unsafe": unsafe},
+        "auto_fixable_share": round((safe + unsafe) / findings, 4) if findings else 0.0,
+        "by_rule": dict(sorted(by_rule.items())),
+        "fixable_by_rule": dict(sorted(fixable_by_rule.items())),
+        "by_severity": dict(sorted(sum((Counter(r["by_severity"]) for r in repos), Counter()).items())),
+    }
+
+
+def write_dashboard(out: str, audit: dict) -> None:
+    """audit.json, audit.md and audit.html in `out`."""
+
+
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "audit.json"), "w", encoding="utf-8") as f:
+        json.dump(audit, f, indent=2)
+    ranked = sorted(audit["repositories"], key=lambda r: (r["status"] != "failed", -r["blocking"], -r["findings"], r["name"]))
+    top = max(audit["totals"]["by_rule"].values(), default=0)
+    rules = [
+        {"code": code, "name": rule_by_code(code).name, "count": n, "bar": round(40 * n / top) if top else 0,
+         "fixable": audit["totals"]["fixable_by_rule"].get(code, 0),
+         "repos": sum(1 for r in audit["repositories"] if code in r["by_rule"])}
+        for code, n in sorted(audit["totals"]["by_rule"].items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    ctx = {"audit": audit, "ranked": ranked, "rules": rules, "totals": audit["totals"], "run": audit["run"]}
+    env = environment()
+    for name in ("audit.md", "audit.html"):
+        with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+            f.write(env.get_template(f"{name}.j2").render(**ctx))

@@ -1,0 +1,122 @@
+"""`[tool.advisor]` in pyproject.toml, found from the scanned paths upwards.
+
+Read with tomllib only: configuration is data, never code.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.core.findings import Severity
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11
+    import tomli as tomllib  # type: ignore[no-redef]
+
+
+class ConfigError(ValueError):
+    pass
+
+
+SEVERITIES = tuple(sorted((s.value for s in Severity), key=lambda v: Severity(v).rank))  # what fail-on accepts
+DEVICES = ("rocm", "cuda", "xpu", "cpu")  # what --device and `device = ...` accept (advisor.run.device)
+
+
+@dataclass
+class Config:
+    project_root: str
+    path: str | None = None
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    extend_exclude: list[str] = field(default_factory=list)
+    extend_include: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    target_version: str | None = None
+    unsafe_fixes: bool = False
+    fail_on: str = "info"
+    device: str | None = None  # rocm | cuda | xpu | cpu: overrides ROCm detection (advisor.run.device)
+
+
+def _str_list(key: str, value: Any) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"[tool.advisor] {key}: expected a list of strings, got {value!r}")
+    return value
+
+
+def find_project_root(paths: list[str]) -> str:
+    """The nearest directory above the first path holding pyproject.toml or .git."""
+    start = os.path.abspath(paths[0] if paths else ".")
+    cur = start if os.path.isdir(start) else os.path.dirname(start)
+    while True:
+        if os.path.isfile(os.path.join(cur, "pyproject.toml")) or os.path.exists(os.path.join(cur, ".git")):
+            return cur
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return os.path.abspath(".")
+        cur = parent
+
+
+def load_config(paths: list[str], explicit: str | None = None) -> Config:
+    if explicit:
+        if not os.path.isfile(explicit):
+            raise ConfigError(f"config file not found: {explicit}")
+        cfg_path = explicit
+        root = os.path.dirname(os.path.abspath(explicit))
+    else:
+        root = find_project_root(paths)
+        cfg_path = os.path.join(root, "pyproject.toml")
+        if not os.path.isfile(cfg_path):
+            return Config(project_root=root)
+    try:
+        with open(cfg_path, "rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{cfg_path}: invalid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{cfg_path}: cannot read: {e.strerror}") from None
+    section = data.get("tool", {}).get("advisor", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{cfg_path}: [tool.advisor] must be a table")
+    cfg = Config(project_root=root, path=cfg_path)
+    for key, value in section.items():
+        where = f"{cfg_path}: [tool.advisor] {key}"
+        if key in ("select", "ignore", "exclude", "extend-exclude", "extend-include"):
+            setattr(cfg, key.replace("-", "_"), _str_list(key, value))
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: expected a table of glob = [codes]")
+            cfg.per_file_ignores = {k: _str_list(f"{key}.{k}", v) for k, v in value.items()}
+        elif key == "target-version":
+            if not isinstance(value, str):
+                raise ConfigError(f"{where}: expected a version string such as \"2.12\", got {value!r}")
+            cfg.target_version = value
+        elif key == "unsafe-fixes":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}: expected true or false, got {value!r}")
+            cfg.unsafe_fixes = value
+        elif key == "fail-on":
+            if value not in SEVERITIES:
+                raise ConfigError(f"{where}: expected one of {', '.join(SEVERITIES)}, got {value!r}")
+            cfg.fail_on = value
+        elif key == "device":
+            if value not in DEVICES:
+                raise ConfigError(f"{where}: expected one of {', '.join(DEVICES)}, got {value!r}")
+            cfg.device = value
+        else:
+            raise ConfigError(f"{where}: unknown key")
+    return cfg
+
+
+def per_file_ignored_codes(path: str, table: dict[str, list[str]], root: str) -> list[str]:
+    """Codes/prefixes `per-file-ignores` switches off for `path` (globs relative to the project root)."""
+    if not table:
+        return []
+    rel = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+    return [c.upper() for pattern, cs in table.items() if fnmatch.fnmatch(rel, pattern) for c in cs]

@@ -1,0 +1,149 @@
+"""Findings and file errors: the plain data every consumer reads.
+
+A finding is born in `advisor.rule.Rule.report` (called from a rule's visit
+method), gets its position in `advisor.analysis.analyse`, and is printed by the modules
+in `advisor.report.output`. Nothing here knows about libcst.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from collections import Counter
+from typing import Any, Iterable
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return _SEVERITY_RANKS.index(self.value)
+
+
+_SEVERITY_RANKS = ("info", "warning", "error")  # lowest first
+
+
+class Applicability(str, enum.Enum):
+    """How far a rule's fix can be trusted (Ruff's model)."""
+
+    NONE = "none"
+    SAFE = "safe"  # behaviour is preserved on the target torch
+    UNSAFE = "unsafe"  # behaviour, semantics or state may change: review it
+
+
+def fix_counts(findings: "Iterable[Finding]") -> dict[str, int]:
+    """{"safe": n, "unsafe": n}: the findings an automatic fix can rewrite, by applicability."""
+    fixes = Counter(f.fix for f in findings)
+    return {a.value: fixes[a.value] for a in (Applicability.SAFE, Applicability.UNSAFE)}
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    name: str
+    severity: str
+    path: str
+    line: int  # 1-based
+    column: int  # 1-based
+    end_line: int
+    end_column: int
+    message: str
+    fix: str | None  # Applicability.SAFE or .UNSAFE (their values: JSON and the cache are strings); None: no fix
+    validation: str | None
+    replacement: str | None = None  # source text of the fixed node, when there is a fix
+    snippet: str = ""  # normalized source of the flagged node (baselines, reports)
+    data: dict = field(default_factory=dict, hash=False, compare=False)  # rule-specific facts (e.g. literal shapes)
+
+    @property
+    def cell(self) -> int | None:
+        """The notebook cell (1-based) for findings in .ipynb files."""
+        return self.data.get("cell")
+
+    @property
+    def location(self) -> str:
+        """`path:line:col`, or `notebook.ipynb:cell N:line:col`."""
+        where = f"{self.path}:cell {self.cell}" if self.cell else self.path
+        return f"{where}:{self.line}:{self.column}"
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.path, self.cell or 0, self.line, self.column, self.rule, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "message": self.message,
+            "fix": {"applicability": self.fix, "replacement": self.replacement} if self.fix else None,
+            "validation": self.validation,
+            "cell": self.cell,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class FileError:
+    path: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "message": self.message}
+
+
+@dataclass
+class FileResult:
+    """What analysing one file produced. Cached as JSON by content hash."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    suppressed: int = 0
+    markers: list[list] = field(default_factory=list)  # [[ROCm marker text, line], ...] (advisor.run.device)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "findings": [f.to_dict() for f in self.findings],
+            "errors": [e.message for e in self.errors],
+            "suppressed": self.suppressed,
+            "markers": self.markers,
+        }
+
+    @classmethod
+    def from_dict(cls, path: str, data: dict[str, Any]) -> "FileResult":
+        return cls(
+            path=path,
+            findings=[Finding(**{**f, "path": path}) for f in data["findings"]],
+            errors=[FileError(path, m) for m in data["errors"]],
+            suppressed=data.get("suppressed", 0),
+            markers=data.get("markers", []),
+        )
+
+
+@dataclass
+class ScanResult:
+    results: list[FileResult] = field(default_factory=list)
+    files_scanned: int = 0
+    files_parsed: int = 0
+    files_cached: int = 0
+
+    @property
+    def findings(self) -> list[Finding]:
+        return sorted((f for r in self.results for f in r.findings), key=Finding.sort_key)
+
+    @property
+    def errors(self) -> list[FileError]:
+        return sorted((e for r in self.results for e in r.errors), key=lambda e: e.path)
+
+    @property
+    def suppressed(self) -> int:
+        return sum(r.suppressed for r in self.results)

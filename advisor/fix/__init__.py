@@ -1,0 +1,1 @@
+"""Fixes: apply the rules' rewrites until nothing changes, and write files atomically (fix_project -> FixRun)."""

@@ -1,0 +1,247 @@
+"""Apply fixes without ever damaging code.
+
+For each file: analyse, replace the flagged nodes in the LibCST tree (so every
+byte outside the edited spans, and the encoding, BOM and line endings, survive),
+add and remove imports, re-parse the result, and repeat until nothing changes.
+Only a result that parses and converged is written, atomically, and only if
+the file on disk is still what we analysed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from advisor.analysis.analyse import SourceError, analyse_source, parse
+from advisor.core.atomic import replace_file
+from advisor.core.findings import Applicability, Finding
+from advisor.core.jobs import FileJob
+from advisor.core.lazy import cst
+from advisor.analysis.registry import rule_by_code
+from advisor.rule import Rule
+from advisor.syntax.walk import nodes_of
+from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
+from advisor.analysis import notebooks
+
+MAX_PASSES = 8
+
+
+@dataclass
+class FixOutcome:
+    path: str
+    original: bytes
+    fixed: bytes
+    applied: Counter = field(default_factory=Counter)  # rule code -> fixes applied
+    held_back: int = 0  # unsafe fixes not applied
+    remaining: list[Finding] = field(default_factory=list)  # findings still there afterwards
+    error: str | None = None  # the file was not (fully) analysed or fixed
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed != self.original
+
+    def diff(self) -> str:
+        try:
+            a = self.original.decode("utf-8", "replace").splitlines(keepends=True)
+            b = self.fixed.decode("utf-8", "replace").splitlines(keepends=True)
+        except Exception:  # pragma: no cover - decode with replace cannot fail
+            return ""
+        return "".join(difflib.unified_diff(a, b, f"a/{self.path}", f"b/{self.path}"))
+
+
+def _overlaps(a: Finding, b: Finding) -> bool:
+    return not ((a.end_line, a.end_column) <= (b.line, b.column) or (b.end_line, b.end_column) <= (a.line, a.column))
+
+
+def _from_imported_names(resolver: Any, node: Any) -> list[tuple[str, str, str | None]]:
+    """(module, name, asname) of each `from` import a replaced node referred to."""
+    out = []
+    for n in nodes_of(node, cst.Name):
+        for q in resolver.qualnames(n):
+            if "." in q and not q.startswith(("<", ".")):
+                module, _, name = q.rpartition(".")
+                out.append((module, name, n.value if n.value != name else None))
+    return out
+
+
+class _Replace:
+    """A transformer swapping nodes by identity."""
+
+    def __new__(cls, mapping: dict[Any, Any]):
+        class Replacer(cst.CSTTransformer):
+            def on_leave(self, original_node: Any, updated_node: Any) -> Any:
+                new = mapping.get(original_node)
+                return updated_node if new is None else new
+
+        return Replacer()
+
+
+def _apply_once(
+    data: bytes, path: str, rules: Sequence[type[Rule]], target: str, min_version: str | None, unsafe: bool
+) -> tuple[bytes, Counter, int, list[Finding]]:
+    """One pass: (new bytes, fixes applied by rule, unsafe held back, findings left unfixed)."""
+    result, analysed = analyse_source(data, path, rules, target, min_version)
+    if result.errors:
+        raise SourceError(result.errors[0].message)
+    if analysed is None:  # no rule can match this file
+        return data, Counter(), 0, []
+    chosen: list[tuple[Any, Finding]] = []
+    held_back = 0
+    unfixable: list[Finding] = []
+    for rep, finding in analysed.items:
+        if rep.replacement is None:
+            unfixable.append(finding)
+            continue
+        if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (decide_applicability)
+            held_back += 1
+            unfixable.append(finding)
+            continue
+        # Overlapping edits wait for the next pass, when the tree is fresh.
+        if any(_overlaps(finding, other) for _, other in chosen):
+            continue
+        chosen.append((rep, finding))
+    if not chosen:
+        return data, Counter(), held_back, unfixable
+
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+    module = analysed.module
+    resolver = analysed.resolver
+    mapping = {rep.target_node: rep.replacement for rep, _ in chosen}
+    new_module = module.visit(_Replace(mapping))
+    context = CodemodContext()
+    needs_add = False
+    for rep, _ in chosen:
+        for mod, obj in rep.add_imports:
+            AddImportsVisitor.add_needed_import(context, mod, obj)
+            needs_add = True
+    removals = {imp for rep, _ in chosen for imp in _from_imported_names(resolver, rep.target_node)}
+    if needs_add:
+        new_module = AddImportsVisitor(context).transform_module(new_module)
+    if removals:
+        context = CodemodContext()
+        for mod, name, asname in sorted(removals, key=str):
+            RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
+        new_module = RemoveImportsVisitor(context).transform_module(new_module)
+    applied = Counter(type(rep.rule).code for rep, _ in chosen)
+    return new_module.bytes, applied, held_back, unfixable
+
+
+def fix_bytes(
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+    unsafe: bool = False,
+) -> FixOutcome:
+    if path.endswith(".ipynb"):
+        return _fix_notebook(data, path, rules, target, min_version, unsafe)
+    return _fix_source(data, path, rules, target, min_version, unsafe)
+
+
+def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
+    """Fix the code cells through their virtual module; outputs and metadata stay as they were."""
+    try:
+        nb = notebooks.read(data)
+    except notebooks.NotebookError as e:
+        return FixOutcome(path, data, data, error=str(e))
+    virtual = notebooks.to_virtual(nb)
+    source = virtual.source.encode("utf-8")
+    inner = _fix_source(source, path, rules, target, min_version, unsafe)
+    outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
+    outcome.remaining = notebooks.place(inner.remaining, inner.fixed.decode("utf-8"))  # by cell and line
+    outcome.error = outcome.error or "; ".join(virtual.errors) or None  # cells that do not parse: the others are fixed
+    if inner.changed and not inner.error:
+        try:
+            outcome.fixed = notebooks.write(notebooks.from_virtual(nb, virtual, inner.fixed.decode("utf-8")))
+        except notebooks.NotebookError as e:  # a fix reached into an IPython line: write nothing
+            outcome.error, outcome.applied, outcome.held_back = str(e), Counter(), 0
+    return outcome
+
+
+def _fix_source(
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None = None,
+    unsafe: bool = False,
+) -> FixOutcome:
+    outcome = FixOutcome(path, data, data)
+    current = data
+    for _ in range(MAX_PASSES):
+        try:
+            new, applied, held_back, unfixable = _apply_once(current, path, rules, target, min_version, unsafe)
+        except SourceError as e:
+            if current is data:
+                outcome.error = str(e)
+            else:  # our own fix broke the code: keep the file as it was
+                outcome.error = f"a fix produced code that does not parse ({e}); file left untouched"
+                outcome.fixed = data
+            return outcome
+        except Exception as e:  # a bug in a fix: never write anything for this file
+            outcome.error = f"internal error while fixing ({type(e).__name__}: {e}); file left untouched"
+            outcome.fixed = data
+            return outcome
+        outcome.held_back = held_back
+        outcome.remaining = unfixable
+        if new == current:
+            outcome.fixed = current
+            return outcome
+        try:
+            parse(new, path)
+        except SourceError as e:
+            outcome.error = f"a fix produced code that does not parse ({e}); file left untouched"
+            outcome.fixed = data
+            outcome.applied = Counter()
+            return outcome
+        outcome.applied.update(applied)
+        current = new
+    outcome.error = f"fixes did not converge after {MAX_PASSES} passes; file left untouched"
+    outcome.fixed = data
+    outcome.applied = Counter()
+    return outcome
+
+
+class ConcurrentEditError(Exception):
+    pass
+
+
+def write_atomic(path: str, original: bytes, new: bytes) -> None:
+    """Replace `path` with `new` only if it still holds `original`; keep its mode."""
+    with open(path, "rb") as f:
+        if f.read() != original:
+            raise ConcurrentEditError("the file changed on disk while advisor was fixing it; left alone")
+    replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True)
+
+
+def _fix_job(job: FileJob) -> FixOutcome:
+    """Worker entry point: a job in, its outcome (plain data) out."""
+    rules = [rule_by_code(c) for c in job.codes]
+    return fix_bytes(job.data, job.path, rules, job.target, job.min_version, job.unsafe)
+
+
+def _failed_fix(job: FileJob, why: str) -> FixOutcome:
+    message = "the parser crashed on this file; not fixed" if why == "crashed" else f"fixing timed out after {ISOLATED_TIMEOUT} s; not fixed"
+    return FixOutcome(job.path, job.data, job.data, error=message)
+
+
+def fix_many(jobs: list[FileJob], workers: int | None = None):
+    """Outcomes of `jobs`, in order; computed in a process pool when there are enough of them.
+
+    Only outcomes come back: the caller writes files, one at a time, so an interrupted
+    run leaves every file either untouched or completely fixed.
+    """
+    size = min(workers or os.cpu_count() or 1, len(jobs))
+
+    def new_pool():
+        return start_pool(size)
+
+    pool = new_pool() if size > 1 and len(jobs) >= PARALLEL_MIN_FILES else None
+    for _, outcome in run(_fix_job, jobs, pool, new_pool, _failed_fix, ISOLATED_TIMEOUT):
+        yield outcome

@@ -1,0 +1,112 @@
+"""`advisor fix` as a run: choose each file's rules, fix in parallel, write one file at a time.
+
+`fix_project` does the work and returns a `FixRun`, plain data the CLI prints.
+Files are written here, in order, each atomically and only if it still holds
+what was analysed: an interrupted run (Ctrl-C or SIGTERM) leaves every file
+either untouched or completely fixed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+from advisor.run.engine import cannot_read, read_file
+from advisor.core.findings import Finding
+from advisor.fix.fixer import ConcurrentEditError, FixOutcome, fix_many, write_atomic
+from advisor.core.jobs import FileJob
+from advisor.run.project import Project
+
+
+@dataclass
+class FixRun:
+    diff: bool  # outcomes were shown, not written
+    applied: Counter = field(default_factory=Counter)  # rule code -> fixes applied (or that would be)
+    held_back: int = 0  # unsafe fixes not applied
+    remaining: list[Finding] = field(default_factory=list)  # findings still there afterwards
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message)
+    changed: list[str] = field(default_factory=list)  # files fixed (or that would be)
+    interrupted: bool = False
+
+    def summary(self) -> list[str]:
+        """The lines that close the run's output."""
+        verb = "Would fix" if self.diff else "Fixed"
+        total, files = sum(self.applied.values()), len(self.changed)
+        line = f"{verb} {total} finding{'s' if total != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+        if self.applied:
+            line += " (" + ", ".join(f"{code}: {n}" for code, n in sorted(self.applied.items())) + ")"
+        lines = [line + "."]
+        if self.held_back:
+            lines.append(f"{self.held_back} unsafe fix{'es' if self.held_back != 1 else ''} held back; "
+                         "apply with `advisor fix --unsafe-fixes` after review.")
+        no_fix = sum(1 for f in self.remaining if f.fix is None)
+        if no_fix:
+            lines.append(f"{no_fix} finding{'s' if no_fix != 1 else ''} have no automatic fix and need a manual change (listed above).")
+        return lines
+
+    def exit_code(self, exit_zero: bool) -> int:
+        if self.interrupted:
+            return 130
+        if self.diff:
+            return 1 if self.changed or self.errors else 0
+        return 0 if exit_zero or not (self.remaining or self.errors) else 1
+
+
+def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list[FileJob]:
+    # Device-specific rules (ADV8xx) offer no fixes and need the whole project to scope them: `scan` reports them.
+    options = project.scan_options(rules=[r for r in project.rules if r.device is None])
+    jobs = []
+    for path in project.files:
+        try:
+            data = read_file(path)
+        except OSError as e:
+            errors.append((path, cannot_read(path, e).message))
+            continue
+        job = options.job(path, data, unsafe)
+        if job is not None:
+            jobs.append(job)
+    return jobs
+
+
+def _write(path: str, outcome: FixOutcome) -> str | None:
+    """Write one fixed file; the reason when it was not written."""
+    if not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o222:
+        return "read-only file; not modified"
+    try:
+        write_atomic(path, outcome.original, outcome.fixed)
+    except ConcurrentEditError as e:
+        return str(e)
+    except OSError as e:
+        return f"cannot write: {e.strerror or e}"
+    return None
+
+
+def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callable[[str], None] | None = None) -> FixRun:
+    """Fix the project's files; with `diff`, write nothing and pass each file's diff to `show`."""
+    run = FixRun(diff=diff, errors=list(project.discovery_errors))
+    # advisor.interrupt turns SIGINT and SIGTERM into KeyboardInterrupt: files are written whole or not at all.
+    try:
+        # Outcomes are computed in parallel; files are written here, one at a time, in order.
+        for outcome in fix_many(_jobs(project, unsafe, run.errors), project.jobs):
+            if outcome.error:
+                run.errors.append((outcome.path, outcome.error))
+            run.remaining.extend(outcome.remaining)
+            run.held_back += outcome.held_back
+            if not outcome.changed:
+                continue
+            if diff:
+                if show is not None:
+                    show(outcome.diff())
+            else:
+                why = _write(outcome.path, outcome)
+                if why is not None:
+                    run.errors.append((outcome.path, why))
+                    continue
+            run.applied.update(outcome.applied)
+            run.changed.append(outcome.path)
+    except KeyboardInterrupt:
+        run.interrupted = True
+    run.remaining.sort(key=Finding.sort_key)
+    return run

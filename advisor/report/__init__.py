@@ -1,0 +1,1 @@
+"""Outputs of a run: text/JSON/SARIF/GitHub/JUnit, the upgrade report and its validation scripts."""

@@ -1,0 +1,39 @@
+"""The stable JSON format (documented in the README)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any, TextIO
+
+from advisor import __version__
+from advisor.core.findings import ScanResult, fix_counts
+
+
+def as_dict(result: ScanResult, target: str, target_source: str, device: Any = None) -> dict[str, Any]:
+    findings = result.findings
+    out = {
+        "version": __version__,
+        "target_version": target,
+        "target_source": target_source,
+        "findings": [f.to_json() for f in findings],
+        "errors": [e.to_json() for e in result.errors],
+        "summary": {
+            "files": result.files_scanned,
+            "files_parsed": result.files_parsed,
+            "findings": len(findings),
+            "errors": len(result.errors),
+            "suppressed": result.suppressed,
+            "by_rule": dict(sorted(Counter(f.rule for f in findings).items())),
+            "by_severity": dict(sorted(Counter(f.severity for f in findings).items())),
+            "fixable": fix_counts(findings),
+        },
+    }
+    if device is not None:
+        out["device"] = device.to_json()
+    return out
+
+
+def render(result: ScanResult, stream: TextIO, *, target: str, target_source: str, device: Any = None) -> None:
+    json.dump(as_dict(result, target, target_source, device), stream, indent=2)
+    stream.write("\n")

@@ -1,0 +1,88 @@
+"""SARIF 2.1.0, the format GitHub code scanning reads: rules with help, results with fixes."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, TextIO
+
+from advisor import __version__
+from advisor.core.findings import ScanResult
+from advisor.analysis.registry import rule_by_code
+
+DOCS_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/README.md#rules"
+_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def _uri(path: str) -> str:
+    return path.replace(os.sep, "/")
+
+
+def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
+    used = sorted({f.rule for f in result.findings} | {r.code for r in rules})
+    descriptors = []
+    for code in used:
+        rule = rule_by_code(code)
+        descriptors.append(
+            {
+                "id": code,
+                "name": rule.name,
+                "shortDescription": {"text": rule.summary()},
+                "fullDescription": {"text": rule.doc()},
+                "help": {"text": rule.doc(), "markdown": rule.doc()},
+                "helpUri": DOCS_URL,  # the README's rules table: a real heading, unlike per-rule anchors
+                "defaultConfiguration": {"level": _LEVELS[rule.severity.value]},
+                "properties": {"since": rule.since, "fix": rule.fix.value, "validation": rule.validation},
+            }
+        )
+    index = {d["id"]: i for i, d in enumerate(descriptors)}
+    results = []
+    for f in result.findings:
+        region = {"startLine": f.line, "startColumn": f.column, "endLine": f.end_line, "endColumn": f.end_column}
+        entry: dict[str, Any] = {
+            "ruleId": f.rule,
+            "ruleIndex": index[f.rule],
+            "level": _LEVELS[f.severity],
+            "message": {"text": f.message},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(f.path)}, "region": region}}],
+            "properties": {"validation": f.validation, "fixApplicability": f.fix},
+        }
+        if f.fix and f.replacement is not None and f.data.get("fix_range"):
+            r = f.data["fix_range"]
+            entry["fixes"] = [
+                {
+                    "description": {"text": f"{f.fix} fix for {f.rule}"},
+                    "artifactChanges": [
+                        {
+                            "artifactLocation": {"uri": _uri(f.path)},
+                            "replacements": [
+                                {
+                                    "deletedRegion": {"startLine": r[0], "startColumn": r[1], "endLine": r[2], "endColumn": r[3]},
+                                    "insertedContent": {"text": f.replacement},
+                                }
+                            ],
+                        }
+                    ],
+                }
+            ]
+        results.append(entry)
+    notifications = [
+        {"level": "error", "message": {"text": e.message}, "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(e.path)}}}]}
+        for e in result.errors
+    ]
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "torch-upgrade-advisor", "version": __version__, "informationUri": DOCS_URL, "rules": descriptors}},
+                "results": results,
+                "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications}],
+            }
+        ],
+    }
+
+
+def render(result: ScanResult, stream: TextIO, rules: list[type]) -> None:
+    json.dump(as_dict(result, rules), stream, indent=2)
+    stream.write("\n")

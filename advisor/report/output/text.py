@@ -1,0 +1,46 @@
+"""`path:line:col: CODE message` lines and a summary, coloured only on a TTY."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TextIO
+
+from advisor.core.findings import Applicability, ScanResult, fix_counts
+
+_COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
+_BOLD, _RESET = "\033[1m", "\033[0m"
+
+
+def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str = "", statistics: bool = False) -> None:
+    def c(text: str, code: str) -> str:
+        return f"{code}{text}{_RESET}" if colour else text
+
+    for f in result.findings:
+        fix = " [*]" if f.fix == Applicability.SAFE else " [unsafe fix]" if f.fix == Applicability.UNSAFE else ""
+        stream.write(f"{c(f.location, _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {f.message}\n")
+    for e in result.errors:
+        stream.write(f"{c(e.path, _BOLD)}: {c('error', _COLOURS['error'])}: {e.message}\n")
+
+    findings = result.findings
+    if statistics and findings:
+        stream.write("\n")
+        for code, n in sorted(Counter(f.rule for f in findings).items()):
+            name = next(f.name for f in findings if f.rule == code)
+            stream.write(f"{n:6d}  {code}  {name}\n")
+    fixable = fix_counts(findings)
+    safe, unsafe = fixable["safe"], fixable["unsafe"]
+    parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}"]
+    parts.append(f"in {result.files_scanned} file{'s' if result.files_scanned != 1 else ''}")
+    line = " ".join(parts) + "."
+    if result.errors:
+        line += f" {len(result.errors)} file{'s' if len(result.errors) != 1 else ''} could not be analysed."
+    if result.suppressed:
+        line += f" {result.suppressed} suppressed."
+    stream.write(("\n" if findings or result.errors else "") + line + "\n")
+    if safe or unsafe:
+        stream.write(f"[*] {safe} fixable with `advisor fix`")
+        if unsafe:
+            stream.write(f"; {unsafe} more with `advisor fix --unsafe-fixes`")
+        stream.write(".\n")
+    if target_note:
+        stream.write(target_note + "\n")

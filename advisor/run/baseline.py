@@ -1,0 +1,72 @@
+"""Baselines: record today's findings, then report only new ones (gradual adoption).
+
+A finding's fingerprint is (rule, path relative to the project root, the
+normalized source of the flagged expression, its occurrence index among equal
+ones in that file), so it survives lines moving up or down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from typing import Any
+
+from advisor.core.findings import Finding
+
+DEFAULT_NAME = "advisor-baseline.json"
+
+
+def _rel(path: str, root: str) -> str:
+    return os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+
+
+def fingerprints(findings: list[Finding], root: str) -> list[str]:
+    seen: Counter = Counter()
+    out = []
+    for f in sorted(findings, key=Finding.sort_key):
+        key = (f.rule, _rel(f.path, root), f.snippet)
+        occurrence = seen[key]
+        seen[key] += 1
+        out.append(hashlib.sha256(json.dumps([*key, occurrence]).encode()).hexdigest()[:24])
+    return out
+
+
+def write_baseline(path: str, findings: list[Finding], root: str) -> int:
+    ordered = sorted(findings, key=Finding.sort_key)
+    entries = [
+        {"fingerprint": fp, "rule": f.rule, "path": _rel(f.path, root), "snippet": f.snippet}
+        for fp, f in zip(fingerprints(ordered, root), ordered)
+    ]
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump({"tool": "torch-upgrade-advisor", "version": 1, "findings": entries}, fh, indent=1)
+        fh.write("\n")
+    return len(entries)
+
+
+def find_baseline(root: str) -> str | None:
+    path = os.path.join(root, DEFAULT_NAME)
+    return path if os.path.isfile(path) else None
+
+
+def apply_baseline(result: Any, path: str, root: str) -> None:
+    """Drop findings recorded in the baseline (as a multiset), counting them as suppressed."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        known = Counter(e["fingerprint"] for e in data["findings"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"cannot read baseline {path}: {e}") from None
+    for file_result in result.results:
+        if not file_result.findings:
+            continue
+        ordered = sorted(file_result.findings, key=Finding.sort_key)
+        kept = []
+        for fp, f in zip(fingerprints(ordered, root), ordered):
+            if known[fp] > 0:
+                known[fp] -= 1
+                file_result.suppressed += 1
+            else:
+                kept.append(f)
+        file_result.findings = kept

@@ -1,0 +1,203 @@
+"""The run: read each file once, prefilter, analyse candidates (in parallel), cache.
+
+Data flows one way: paths in, `FileResult`s out, sorted by path whatever the
+scheduling. The engine never prints and knows nothing of the CLI.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from advisor.run.cache import Cache, content_hash, options_key
+from advisor.core.config import per_file_ignored_codes
+from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
+from advisor.core.jobs import FileJob
+from advisor.core.lazy import cst
+from advisor.core.markers import find_markers
+from advisor.analysis.prefilter import Prefilter
+from advisor.analysis.registry import all_rules, rule_by_code
+from advisor.rule import Rule
+from advisor.analysis.textfiles import scan_text
+from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
+
+POOL_EARLY_JOBS = 3
+# Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
+# which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
+_TEXT_SALT = b"advisor text file\0"
+_TRANSIENT = ("internal error", "the parser crashed", "analysis timed out", "code too deeply nested to analyse", "file is ")
+
+
+@dataclass
+class ScanOptions:
+    rules: Sequence[type[Rule]]
+    target: str
+    min_version: str | None = None
+    cache_dir: str | None = None  # None: no cache
+    jobs: int | None = None  # None: one per CPU
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    project_root: str = "."
+    progress: Callable[[int, int], None] | None = None  # (files analysed, files to analyse)
+    _prefilter: Prefilter | None = field(default=None, init=False, repr=False, compare=False)
+
+    def rules_for(self, path: str, rules: Sequence[type[Rule]] | None = None) -> list[type[Rule]]:
+        """`rules` (default: all of them) less those `per-file-ignores` switches off for `path`."""
+        rules = self.rules if rules is None else rules
+        off = per_file_ignored_codes(path, self.per_file_ignores, self.project_root)
+        return [r for r in rules if not any(r.code.startswith(c) for c in off)] if off else list(rules)
+
+    def candidates(self, path: str, data: bytes) -> tuple[str, ...]:
+        """Codes of the rules that can match `data`, less those `per-file-ignores` switches off for `path`.
+
+        Scan and fix both choose a file's rules here.
+        """
+        if self._prefilter is None:
+            self._prefilter = Prefilter(self.rules)
+        return tuple(r.code for r in self.rules_for(path, self._prefilter.candidates(data)))
+
+    def job(self, path: str, data: bytes, unsafe: bool = False) -> FileJob | None:
+        """The job for one file, or None when no rule can match it."""
+        codes = self.candidates(path, data)
+        return FileJob(path, data, codes, self.target, self.min_version, unsafe) if codes else None
+
+
+def _analyse_job(job: FileJob) -> dict:
+    """Worker entry point: plain data in, plain data out."""
+    # Lazy: the main process, which only reads and prefilters, never loads the analysis (and LibCST) itself.
+    from advisor.analysis.analyse import analyse
+
+    path = job.path
+    rules = [rule_by_code(c) for c in job.codes]
+    # A LibCST parse allocates millions of small objects, and the collector's passes over them
+    # cost ~25% of the analysis. Trees hold few cycles: collect once, while it is all still young.
+    gc_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        result, _ = analyse(job.data, path, rules, job.target, job.min_version, sliced=True)
+    except RecursionError:
+        result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
+    except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
+        result = FileResult(path, errors=[FileError(path, f"internal error while analysing ({type(e).__name__}: {e}); please report it")])
+    finally:
+        gc.collect(0)
+        if gc_enabled:
+            gc.enable()
+    return result.to_dict()
+
+
+def read_file(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def cannot_read(path: str, e: OSError) -> FileError:
+    return FileError(path, f"cannot read: {e.strerror or e}")
+
+
+def _load(path: str, cache: Cache | None, text: bool) -> tuple[FileResult | None, bytes, str]:
+    """(cached or error result, data, content digest) of one file; data is empty when the result is known."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
+    if cache is not None:
+        digest = cache.hash_for_stat(path, st)
+        cached = cache.get(digest) if digest else None
+        if cached is not None:
+            return FileResult.from_dict(path, cached), b"", digest
+    try:
+        data = read_file(path)
+    except OSError as e:
+        return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
+    # A text file's result is not a Python file's result for the same bytes: keep them apart in the cache.
+    digest = content_hash(_TEXT_SALT + data if text else data)
+    if cache is not None:
+        cache.remember_stat(path, st, digest)
+        cached = cache.get(digest)
+        if cached is not None:
+            return FileResult.from_dict(path, cached), b"", digest
+    return None, data, digest
+
+
+def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] = ()) -> ScanResult:
+    """`paths`: Python files and notebooks; `text_paths`: Dockerfiles, shell scripts, .env (advisor.analysis.textfiles)."""
+    codes = [r.code for r in options.rules]
+    cache = None
+    if options.cache_dir:
+        extra = repr(sorted(options.per_file_ignores.items()))
+        cache = Cache(options.cache_dir, options_key(codes, options.target, options.min_version, extra))
+    out = ScanResult(files_scanned=len(paths) + len(text_paths))
+    done: dict[str, FileResult] = {}
+    jobs: list[FileJob] = []
+    digests: dict[str, str] = {}
+    markers: dict[str, list] = {}
+    workers = options.jobs or os.cpu_count() or 1
+
+    def new_pool():
+        return start_pool(workers, _warm_worker)
+
+    pool = None
+    for path in text_paths:  # a line scan, cheaper than sending the file to a worker
+        known, data, digest = _load(path, cache, text=True)
+        if known is not None:
+            done[path] = known
+            out.files_cached += bool(digest)
+            continue
+        done[path] = scan_text(path, data, options.rules_for(path))
+        if cache is not None:
+            cache.put(digest, done[path].to_dict())
+    for index, path in enumerate(paths):
+        known, data, digest = _load(path, cache, text=False)
+        if known is not None:
+            done[path] = known
+            out.files_cached += bool(digest)
+            continue
+        digests[path] = digest
+        markers[path] = find_markers(data)
+        job = options.job(path, data)
+        if job is None:
+            done[path] = FileResult(path, markers=markers[path])
+            if cache is not None:
+                cache.put(digest, done[path].to_dict())
+            continue
+        jobs.append(job)
+        if pool is None and workers > 1 and len(jobs) == POOL_EARLY_JOBS and len(paths) - index >= PARALLEL_MIN_FILES:
+            # Enough work is showing up: start the workers now, so they import LibCST and the
+            # rules while we read and prefilter the other files.
+            pool = new_pool()
+    if pool is None and workers > 1 and len(jobs) >= PARALLEL_MIN_FILES:
+        pool = new_pool()
+
+    out.files_parsed = len(jobs)
+    # Largest first: one big file started last would leave the other workers idle.
+    jobs.sort(key=lambda job: len(job.data), reverse=True)
+    results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
+    for count, (job, data) in enumerate(results, 1):
+        path = job.path
+        if options.progress is not None:
+            options.progress(count, len(jobs))
+        result = FileResult.from_dict(path, data)
+        result.markers = markers[path]
+        done[path] = result
+        if cache is not None and not any(e.message.startswith(_TRANSIENT) for e in result.errors):
+            cache.put(digests[path], result.to_dict())
+    if cache is not None:
+        cache.flush()
+    out.results = [done[p] for p in sorted(done)]
+    return out
+
+
+def _warm_worker() -> None:
+    """Pool initializer: pay for the imports before the first file arrives."""
+    import advisor.analysis.analyse  # noqa: F401  (lazy on purpose: this runs in the worker, not in the main process)
+
+    cst.parse_module  # noqa: B018  (the lazy module imports libcst on first attribute access)
+    all_rules()
+
+
+def _failed_analysis(job: FileJob, why: str) -> dict:
+    path = job.path
+    message = "the parser crashed on this file; not analysed" if why == "crashed" else f"analysis timed out after {ISOLATED_TIMEOUT} s; not analysed"
+    return FileResult(path, errors=[FileError(path, message)]).to_dict()

@@ -1,0 +1,76 @@
+"""The one step between the engine and every consumer: raw findings in, the run's findings out.
+
+`engine.scan` returns what each file's rules reported (suppressions and fix
+applicability already decided at analysis). Everything that depends on the
+project as a whole, not on one file's content, happens here and only here, in
+this order:
+
+1. device scoping: device-specific rules (ADV8xx) report only in code that targets that device;
+2. discovery errors become file errors, so they reach the outputs and the exit status;
+3. the baseline drops the findings it records;
+4. report-only rules (ADV900) leave the listing unless the user selected them.
+
+A new project-wide step (a release window, a finding kind) is one more
+function called from `shape`. Per-file-ignores are not a step: they choose a
+file's rules before analysis, so an ignored rule never costs a parse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from advisor.run.baseline import apply_baseline, find_baseline
+from advisor.run.device import DeviceContext, apply_scope
+from advisor.core.findings import ScanResult
+from advisor.core.findings import FileError, FileResult
+from advisor.rule import Rule
+
+# Dynamic torch access: listed by the report under "could not be analysed", not a finding to act on.
+DYNAMIC_ACCESS = "ADV900"
+REPORT_ONLY = frozenset({DYNAMIC_ACCESS})
+
+
+class PostprocessError(ValueError):
+    """A project-level input (the baseline) cannot be used; the message is for the user."""
+
+
+@dataclass
+class Shaping:
+    """What `shape` needs to know about the project."""
+
+    project_root: str
+    device: str | None = None  # --device / config: overrides the ROCm markers
+    baseline: str | None = None  # None: advisor-baseline.json at the project root, if present
+    discovery_errors: Sequence[tuple[str, str]] = ()
+    project_markers: list | None = None  # known already (an audit's plan); None: read at the project root
+    listed: frozenset[str] = field(default_factory=frozenset)  # report-only codes the user selected
+
+
+def report_rules(rules: Sequence[type[Rule]], ignored: Sequence[str], by_code) -> tuple[list[type[Rule]], frozenset[str]]:
+    """The rules a `--report` run needs (report-only ones added unless ignored), and the report-only codes selected."""
+    codes = {r.code for r in rules}
+    listed = frozenset(REPORT_ONLY & codes)
+    extra = [by_code(c) for c in sorted(REPORT_ONLY - codes) if not any(c.startswith(i.upper()) for i in ignored)]
+    return [*rules, *extra], listed
+
+
+def shape(result: ScanResult, how: Shaping) -> DeviceContext:
+    """Shape `result` in place (steps 1-3); return what device scoping decided."""
+    root = None if how.project_markers is not None else how.project_root
+    context = apply_scope(result, how.device, root, extra_markers=how.project_markers)
+    for path, reason in how.discovery_errors:
+        result.results.append(FileResult(path, errors=[FileError(path, reason)]))
+    path = how.baseline or find_baseline(how.project_root)
+    if path:
+        try:
+            apply_baseline(result, path, how.project_root)
+        except ValueError as e:
+            raise PostprocessError(str(e)) from None
+    return context
+
+
+def drop_report_only(result: ScanResult, listed: frozenset[str]) -> None:
+    """Step 4, after the report took its share: report-only findings stay only where selected."""
+    for r in result.results:
+        r.findings = [f for f in r.findings if f.rule not in REPORT_ONLY or f.rule in listed]

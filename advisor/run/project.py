@@ -1,0 +1,160 @@
+"""One project, set up as `advisor scan` sees it, and one run over it.
+
+`ProjectOptions` holds what the user asked for (flags; an audit fills it per
+repository). `Project.load` resolves it against the project's `[tool.advisor]`
+config into plain data: the files, the target and lowest supported torch, the
+rules, the device. `Project.scan` is the pipeline: `engine.scan`, then the one
+post-processing step (`advisor.run.postprocess`).
+
+The CLI (`advisor scan`, `advisor fix`) and the org-wide audit (`advisor audit`,
+one project per repository) both go through here, so a repository audited on a
+Dask worker is scanned exactly as `advisor scan` would scan it in its checkout.
+Errors are `ProjectError`s with a message for the user; the CLI turns them into exit 2.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from advisor.core.config import Config, ConfigError, load_config
+from advisor.run.device import DEVICES, DeviceContext
+from advisor.run.discovery import Discovered, DiscoveryError, discover
+from advisor.run.engine import ScanOptions, scan
+from advisor.core.findings import ScanResult, Severity
+from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
+from advisor.analysis.registry import RuleSelectionError, rule_by_code, select_rules
+from advisor.rule import Rule
+from advisor.core.versions import parse_version, resolve_target
+
+
+class ProjectError(ValueError):
+    pass
+
+
+def split_codes(values: Sequence[str] | None) -> list[str]:
+    """`--select A,B --select C` -> [A, B, C]."""
+    out: list[str] = []
+    for v in values or []:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+def cache_root(explicit: str | None, project_root: str) -> str:
+    """Where the cache lives: `--cache-dir`, else $ADVISOR_CACHE_DIR, else .advisor_cache at the project root."""
+    return explicit or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(project_root, ".advisor_cache")
+
+
+@dataclass
+class ProjectOptions:
+    """What the user asked for, before the project's config is read. Lists may hold comma-separated codes."""
+
+    paths: list[str] = field(default_factory=lambda: ["."])
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    target_version: str | None = None
+    cache_dir: str | None = None
+    no_cache: bool = False
+    jobs: int | None = None
+    exclude: list[str] = field(default_factory=list)
+    extend_include: list[str] = field(default_factory=list)
+    config_path: str | None = None
+    baseline: str | None = None
+    device: str | None = None
+    report: bool = False  # a --report run: report-only rules (ADV900) join the scan
+
+
+@dataclass
+class Project:
+    """A project resolved against its config: plain data, nothing left to look up."""
+
+    config: Config
+    target: str
+    min_version: str | None
+    target_source: str
+    rules: list[type[Rule]]
+    found: Discovered
+    cache_dir: str | None
+    jobs: int | None
+    device: str | None
+    baseline: str | None = None
+    listed: frozenset[str] = frozenset()  # report-only codes the user selected (advisor.run.postprocess)
+    device_context: DeviceContext | None = None  # set by `scan`
+
+    @classmethod
+    def load(cls, options: ProjectOptions, found: Discovered | None = None) -> "Project":
+        """`found`: the files, when already known (an audit task is handed them); else they are discovered."""
+        paths = list(options.paths or ["."])
+        try:
+            cfg = load_config(paths, options.config_path)
+            target, min_version, source = resolve_target(options.target_version or cfg.target_version, cfg.project_root)
+            rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore)
+        except (ConfigError, RuleSelectionError, ValueError) as e:
+            raise ProjectError(str(e)) from None
+        newest = parse_version(target)
+        rules = [r for r in rules if parse_version(r.since) <= newest]
+        listed = frozenset()
+        if options.report:
+            rules, listed = report_rules(rules, split_codes(options.ignore), rule_by_code)
+        if options.device is not None and options.device not in DEVICES:
+            raise ProjectError(f"unknown --device {options.device!r} (expected {', '.join(DEVICES)})")
+        if found is None:
+            exclude = [*cfg.exclude, *cfg.extend_exclude, *split_codes(options.exclude)]
+            include = [*cfg.extend_include, *split_codes(options.extend_include)]
+            try:
+                found = discover(paths, exclude=exclude, extend_include=include)
+            except DiscoveryError as e:
+                raise ProjectError(str(e)) from None
+        no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")
+        return cls(cfg, target, min_version, source, rules, found,
+                   None if no_cache else cache_root(options.cache_dir, cfg.project_root), options.jobs,
+                   options.device or cfg.device, options.baseline, listed)
+
+    @property
+    def files(self) -> list[str]:
+        return self.found.files
+
+    @property
+    def text_files(self) -> list[str]:
+        return self.found.text_files
+
+    @property
+    def discovery_errors(self) -> list[tuple[str, str]]:
+        return self.found.errors
+
+    def scan_options(self, rules: Sequence[type[Rule]] | None = None) -> ScanOptions:
+        """The engine's options for this project; `rules`: a subset of the project's rules."""
+        return ScanOptions(
+            list(self.rules if rules is None else rules),
+            self.target,
+            self.min_version,
+            cache_dir=self.cache_dir,
+            jobs=self.jobs,
+            per_file_ignores=self.config.per_file_ignores,
+            project_root=self.config.project_root,
+        )
+
+    def scan_raw(self, progress: Callable[[int, int], None] | None = None, python: bool = True) -> ScanResult:
+        """The engine's findings, before post-processing; `python=False`: the text files only."""
+        options = self.scan_options()
+        options.progress = progress
+        return scan(self.files if python else [], options, self.text_files)
+
+    def shape(self, result: ScanResult, project_markers: list | None = None) -> ScanResult:
+        """The one post-processing step (advisor.run.postprocess); sets `device_context`."""
+        how = Shaping(self.config.project_root, self.device, self.baseline, self.discovery_errors, project_markers, self.listed)
+        try:
+            self.device_context = shape(result, how)
+        except PostprocessError as e:
+            raise ProjectError(str(e)) from None
+        return result
+
+    def scan(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
+        """The whole pipeline: engine, then post-processing."""
+        return self.shape(self.scan_raw(progress))
+
+    def fails(self, result: ScanResult) -> bool:
+        """Findings at or above `fail-on`, or files that could not be analysed, fail the run."""
+        floor = Severity(self.config.fail_on).rank
+        return bool(result.errors) or any(Severity(f.severity).rank >= floor for f in result.findings)

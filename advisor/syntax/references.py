@@ -1,0 +1,154 @@
+"""A cheap superset of the qualified names a module refers to, from `ast`.
+
+The text prefilter lets through every file that merely contains a trigger word
+("jit", "graph", "eigh"...). Before paying for a LibCST parse (~10x slower than
+`ast.parse`, which the parse guard runs anyway), we check that the file really
+refers to something a candidate rule looks for.
+
+This must never drop a file a rule would flag, so it over-approximates: every
+import binding anywhere in the file applies everywhere (no scopes), and string
+constants count as references (rules also match `mock.patch("torch.x.y")`).
+The precise, scope-aware answer comes later from `advisor.syntax.names`.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+_IMPORTING_CALLS = ("importorskip", "import_module", "__import__")
+
+
+class References:
+    def __init__(self) -> None:
+        self.qualnames: set[str] = set()  # resolved dotted references and string constants
+        self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
+        self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
+        self.guard_identifiers: set[str] = set()  # names and attributes in `if` tests and decorators
+        self.imports: set[str] = set()  # every imported module/symbol
+        self.max_depth = 0  # deepest expression nesting
+
+    def identifiers(self) -> set[str]:
+        """Every name, keyword and attribute identifier, and the last part of every import."""
+        return self.names | self.attributes | {q.rsplit(".", 1)[-1] for q in self.imports}
+
+    def has_string_containing(self, fragment: str) -> bool:
+        return any(fragment in q for q in self.qualnames)
+
+    def refers_to_any(self, targets: Iterable[str]) -> bool:
+        for t in targets:
+            if t in self.qualnames:
+                return True
+        return False
+
+    @property
+    def imports_torch(self) -> bool:
+        return any(q == "torch" or q.startswith("torch.") for q in self.imports)
+
+
+def _chain(node: ast.AST) -> list[str] | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        parts.reverse()
+        return parts
+    return None
+
+
+def collect(tree: ast.AST, depth_limit: int) -> References:
+    refs = References()
+    aliases: dict[str, set[str]] = {}
+    stars: list[str] = []
+    chains: list[list[str]] = []
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        is_expr = isinstance(node, ast.expr)
+        d = depth + 1 if is_expr else 0
+        if d > refs.max_depth:
+            refs.max_depth = d
+            if d > depth_limit:
+                return refs  # the caller rejects the file
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    aliases.setdefault(a.asname, set()).add(a.name)
+                else:
+                    head = a.name.split(".")[0]
+                    aliases.setdefault(head, set()).add(head)
+                refs.imports.add(a.name)
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module:
+                for a in node.names:
+                    if a.name == "*":
+                        stars.append(node.module)
+                        continue
+                    q = f"{node.module}.{a.name}"
+                    aliases.setdefault(a.asname or a.name, set()).add(q)
+                    refs.imports.add(q)
+            continue
+        if isinstance(node, ast.Attribute):
+            refs.attributes.add(node.attr)
+            chain = _chain(node)
+            if chain is not None:  # a plain dotted name: nothing below it but its own parts
+                chains.append(chain)
+                refs.names.add(chain[0])
+                refs.attributes.update(chain[1:])
+                refs.max_depth = max(refs.max_depth, d + len(chain))
+                continue
+        elif isinstance(node, ast.Name):
+            chains.append([node.id])
+            refs.names.add(node.id)
+            continue
+        elif isinstance(node, ast.keyword) and node.arg:
+            refs.names.add(node.arg)
+        elif isinstance(node, (ast.If, ast.IfExp)):
+            _identifiers_into(node.test, refs.guard_identifiers)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for dec in node.decorator_list:
+                _identifiers_into(dec, refs.guard_identifiers)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if len(node.value) < 200:
+                refs.qualnames.add(node.value)
+            continue
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            mod = _imported_module(node.value)
+            if mod:
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        aliases.setdefault(t.id, set()).add(mod)
+                        refs.imports.add(mod)
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, d))
+    for chain in chains:
+        bases = aliases.get(chain[0], set()) | {f"{m}.{chain[0]}" for m in stars}
+        rest = chain[1:]
+        for base in bases:
+            q = base
+            refs.qualnames.add(q)
+            for part in rest:
+                q = f"{q}.{part}"
+                refs.qualnames.add(q)
+    return refs
+
+
+def _identifiers_into(node: ast.AST, out: set[str]) -> None:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            out.add(sub.id)
+        elif isinstance(sub, ast.Attribute):
+            out.add(sub.attr)
+
+
+def _imported_module(call: ast.Call) -> str | None:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if name in _IMPORTING_CALLS and call.args:
+        first = call.args[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return first.value
+    return None

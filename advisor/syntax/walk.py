@@ -1,0 +1,118 @@
+"""A read-only traversal of a LibCST tree, ~4x faster than `Module.visit`.
+
+LibCST's own visitor rebuilds every node on the way back up, even for a
+read-only `CSTVisitor`. Scanning never changes the tree, so we walk the
+dataclass fields directly, with an explicit stack (no recursion limit).
+
+Visitors are duck-typed like `libcst.BatchableCSTVisitor`: `get_visitors()`
+returns `visit_<Node>`, `leave_<Node>`, `visit_<Node>_<field>` and
+`leave_<Node>_<field>` methods. A `visit_<Node>` returning False skips the
+node's children (for every visitor in the batch). Optional `before_visit` /
+`after_leave` hooks see every node.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from typing import Any, Callable, Iterable
+
+from advisor.core.lazy import cst
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_IS_NODE: dict[type, bool] = {}  # isinstance() against LibCST's ABC is slow; cache per type
+
+_ENTER, _LEAVE, _ENTER_FIELD, _LEAVE_FIELD = range(4)
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+def walk(
+    root: Any,
+    visitors: Iterable[Any],
+    before_visit: Callable[[Any], None] | None = None,
+    after_leave: Callable[[Any], None] | None = None,
+) -> None:
+    CSTNode = cst.CSTNode  # libcst is imported on first use (see advisor.core.lazy)
+
+    visit: dict[str, list] = defaultdict(list)
+    leave: dict[str, list] = defaultdict(list)
+    field_hooks: dict[str, set[str]] = defaultdict(set)  # node class -> fields with hooks
+    for v in visitors:
+        for name, fn in v.get_visitors().items():
+            kind, _, rest = name.partition("_")
+            (visit if kind == "visit" else leave)[rest].append(fn)
+            if "_" in rest:
+                cls, _, field = rest.partition("_")
+                field_hooks[cls].add(field)
+
+    def is_node(value: Any) -> bool:
+        t = type(value)
+        known = _IS_NODE.get(t)
+        if known is None:
+            known = _IS_NODE[t] = issubclass(t, CSTNode)
+        return known
+
+    stack: list[tuple[int, Any, str | None]] = [(_ENTER, root, None)]
+    push = stack.append
+    while stack:
+        kind, node, field = stack.pop()
+        if kind == _ENTER:
+            cls = type(node).__name__
+            if before_visit is not None:
+                before_visit(node)
+            descend = True
+            for fn in visit.get(cls, ()):
+                if fn(node) is False:
+                    descend = False
+            push((_LEAVE, node, None))
+            if not descend:
+                continue
+            hooked = field_hooks.get(cls)
+            for name in reversed(_fields(type(node))):
+                if hooked and name in hooked:
+                    push((_LEAVE_FIELD, node, name))
+                value = getattr(node, name)
+                if is_node(value):
+                    push((_ENTER, value, None))
+                elif type(value) in (list, tuple):
+                    for child in reversed(value):
+                        if is_node(child):
+                            push((_ENTER, child, None))
+                if hooked and name in hooked:
+                    push((_ENTER_FIELD, node, name))
+        elif kind == _LEAVE:
+            for fn in leave.get(type(node).__name__, ()):
+                fn(node)
+            if after_leave is not None:
+                after_leave(node)
+        elif kind == _ENTER_FIELD:
+            for fn in visit.get(f"{type(node).__name__}_{field}", ()):
+                fn(node)
+        else:
+            for fn in leave.get(f"{type(node).__name__}_{field}", ()):
+                fn(node)
+
+
+def nodes_of(root: Any, *types: type) -> list[Any]:
+    """Every node of `types` in `root`'s subtree, `root` included (order unspecified)."""
+    CSTNode = cst.CSTNode
+
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, types):
+            found.append(node)
+        for name in _fields(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, CSTNode):
+                stack.append(value)
+            elif type(value) in (list, tuple):
+                stack.extend(v for v in value if isinstance(v, CSTNode))
+    return found
