@@ -7,8 +7,10 @@ Both offer the same three calls to `advisor.audit.runner.run_audit`: `submit(fn,
 from __future__ import annotations
 
 import os
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from concurrent.futures.process import BrokenProcessPool
+
+from advisor.run.workers import start_pool
 
 RETRIES = 2  # per task, on top of Dask's own rescheduling when a worker dies
 
