@@ -38,8 +38,9 @@ def read_text(path: str) -> str | None:
 
 
 def line_of(lines: list[str], needle: str, name: str) -> int:
-    """1-based line holding `needle` (TOML/cfg readers know no lines); else the first naming `name`."""
-    for wanted in (needle, name):
+    """1-based line holding `needle` (TOML/cfg readers know no lines): quoted first, then bare;
+    else the first line naming `name`."""
+    for wanted in (f'"{needle}"', f"'{needle}'", needle, name):
         for i, line in enumerate(lines, 1):
             if wanted and wanted in line and not line.lstrip().startswith("#"):
                 return i
@@ -181,7 +182,8 @@ def lock(path: str) -> Iterator[Row]:
     for pkg in data.get("package", []):
         if isinstance(pkg, dict) and isinstance(pkg.get("name"), str) and isinstance(pkg.get("version"), str):
             needle = f'name = "{pkg["name"]}"'
-            yield pkg["name"], "==" + pkg["version"], line_of(lines, needle, ""), "lock"
+            line = next((i for i, text in enumerate(lines, 1) if text.strip() == needle), 1)
+            yield pkg["name"], "==" + pkg["version"], line, "lock"
 
 
 def dynamic_files(path: str) -> list[str]:
@@ -223,8 +225,13 @@ def environment_yml(path: str) -> Iterator[Row]:
     """conda `dependencies:` items (conda match specs) and their `- pip:` list (PEP 508)."""
     lines = (read_text(path) or "").splitlines()
     pip_indent = None
+    in_deps = False
     for n, line in enumerate(lines, 1):
-        m = re.match(r"^(\s*)-\s*(.+?)\s*$", line.split("#", 1)[0])
+        key = re.match(r"^([A-Za-z_][\w-]*)\s*:", line)
+        if key:  # a top-level key: only `dependencies:` holds packages (not `channels:`)
+            in_deps = key.group(1) == "dependencies"
+            continue
+        m = in_deps and re.match(r"^(\s*)-\s*(.+?)\s*$", line.split("#", 1)[0])
         if not m:
             continue
         indent, item = len(m.group(1)), m.group(2).strip("'\"")
