@@ -153,6 +153,8 @@ def scan(
 
             colour = stream is sys.stdout and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
             note = f"Target torch {setup.target} ({setup.target_source})."
+            if setup.min_torch_source:
+                note += f"\n{setup.min_torch_source}."
             note += "\n" + setup.device_context.summary()
             text.render(result, stream, colour=colour, target_note=note, statistics=statistics)
     finally:

@@ -58,7 +58,7 @@ def bounds_from_spec(spec: str) -> tuple[tuple[int, int] | None, tuple[int, int]
         elif op == "<":
             # "<2.13" allows 2.12.x; "<2.13.1" allows 2.13.0.
             patch = ver.split(".")[2:3]
-            upper = v if patch and patch[0] not in ("0", "") else (v[0], v[1] - 1)
+            upper = v if patch and patch[0] not in ("0", "") else (v[0], v[1] - 1) if v[1] else (v[0] - 1, 99)
     return lower, upper
 
 

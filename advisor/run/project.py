@@ -26,7 +26,7 @@ from advisor.core.findings import ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
 from advisor.analysis.registry import RuleSelectionError, rule_by_code, select_rules
 from advisor.rule import Rule
-from advisor.core.versions import parse_version, resolve_target
+from advisor.core.versions import lowest_supported, parse_version, resolve_target
 
 
 class ProjectError(ValueError):
@@ -81,6 +81,7 @@ class Project:
     baseline: str | None = None
     listed: frozenset[str] = frozenset()  # report-only codes the user selected (advisor.run.postprocess)
     device_context: DeviceContext | None = None  # set by `scan`
+    min_torch_source: str | None = None  # "Lowest supported torch 2.1 (requirements/pytorch/base.txt:4)"
 
     @classmethod
     def load(cls, options: ProjectOptions, found: Discovered | None = None) -> "Project":
@@ -107,9 +108,11 @@ class Project:
             except DiscoveryError as e:
                 raise ProjectError(str(e)) from None
         no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")
+        lowest, lowest_line = lowest_supported(cfg.project_root) if min_version else (None, None)
         return cls(cfg, target, min_version, source, rules, found,
                    None if no_cache else cache_root(options.cache_dir, cfg.project_root), options.jobs,
-                   options.device or cfg.device, options.baseline, listed)
+                   options.device or cfg.device, options.baseline, listed,
+                   min_torch_source=lowest_line if lowest == min_version else None)
 
     @property
     def files(self) -> list[str]:
