@@ -86,7 +86,7 @@ def test_setup_py_literals_names_fstrings_join_never_executed(tmp_path):
             pathlib.Path("EXECUTED").write_text("setup.py ran")
             TORCH_MIN = "2.2"
             vision = "0.17"
-            reqs = [">=".join(["torch", TORCH_MIN]), f"torchvision>={vision}", "torchaudio" + ">=2.2,<2.9"]
+            reqs = [">=".join(["torch", TORCH_MIN]), "torchvision>={}".format(vision), "torchaudio" + ">=2.2,<2.9"]
             setup(name="x", install_requires=reqs)
         """,
     })
@@ -283,11 +283,15 @@ TRUTH = "/work/realcode/lower_bounds.json"
 @pytest.mark.parametrize("repo", ["apex", "lmdeploy", "pytorch-lightning", "diffusers", "gpytorch", "Megatron-LM",
                                   "TransformerEngine", "DeepSpeed", "torchtune", "torchtitan", "ao"])
 def test_real_repositories_match_the_hand_read_bounds(repo):
-    want = json.load(open(TRUTH))[repo]
+    with open(TRUTH) as f:
+        want = json.load(f)[repo]
     if not os.path.isdir(os.path.join(REPOS, repo)):
         pytest.skip(f"{repo} not checked out")
     b = find_bounds(os.path.join(REPOS, repo)).get("torch")
-    minor = lambda v: ".".join(v.split(".")[:2]) if v else None  # noqa: E731
+
+    def minor(v):
+        return ".".join(v.split(".")[:2]) if v else None
+
     assert (b.lower_text if b else None) == minor(want["min"])
     if want.get("max"):
         assert b.upper_text == minor(want["max"])

@@ -14,7 +14,7 @@ import configparser
 import glob
 import os
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 try:
     import tomllib
@@ -280,8 +280,8 @@ class _Strings:
                 items = [self.value(e, depth + 1) for e in node.args[0].elts]
                 return None if None in items else owner.join(items)  # type: ignore[arg-type]
             if owner is not None and node.func.attr == "format":
-                items = [self.value(a, depth + 1) for a in node.args]
-                return re.sub(r"\{[^}]*\}", lambda m, it=iter(items): next(it, None) or "*", owner)
+                items = iter([self.value(a, depth + 1) for a in node.args])
+                return re.sub(r"\{[^}]*\}", lambda _: next(items, None) or "*", owner)
         return None
 
 

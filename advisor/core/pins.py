@@ -114,7 +114,10 @@ def find_pins(root: str) -> list[Pin]:
     """Every torch / torchvision / torchaudio requirement the project declares, in reading order."""
     rows: list[tuple[str, tuple]] = []  # (file, row)
     extra_files: list[str] = []
-    join = lambda name: os.path.join(root, name)  # noqa: E731
+
+    def join(name: str) -> str:
+        return os.path.join(root, name)
+
     if os.path.isfile(join("pyproject.toml")):
         rows += [(join("pyproject.toml"), r) for r in pinfiles.pyproject(join("pyproject.toml"))]
         extra_files += [join(f) for f in pinfiles.dynamic_files(join("pyproject.toml"))]

@@ -9,7 +9,12 @@ unsafe). Otherwise the newest version the catalogue knows.
 
 from __future__ import annotations
 
-from advisor.core.pins import Bounds, bounds_from_spec, find_bounds, lowest_supported_line  # noqa: F401 (re-exported)
+from advisor.core.pins import (  # noqa: F401 (re-exported)
+    Bounds,
+    bounds_from_spec,
+    find_bounds,
+    lowest_supported_line,
+)
 
 KNOWN_VERSIONS = ("2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13")
 NEWEST = KNOWN_VERSIONS[-1]
