@@ -99,6 +99,7 @@ def requirements(path: str, tier: str, seen: set[str]) -> Iterator[tuple[str, st
             line = line.rstrip()[:-1] + " " + lines[i]
         i += 1
         line = re.split(r"(^|\s)#", line, maxsplit=1)[0].strip()
+        line = re.split(r"\s--?[A-Za-z]", line, maxsplit=1)[0] if not line.startswith("-") else line  # --hash=...
         include = re.match(r"^(-r|-c|--requirement|--constraint)[\s=]*(\S+)", line)
         if include:
             target = os.path.join(os.path.dirname(path), include.group(2))

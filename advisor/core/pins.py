@@ -110,8 +110,9 @@ def _requirement_files(root: str) -> list[str]:
     return sorted(set(found))
 
 
-def find_pins(root: str) -> list[Pin]:
-    """Every torch / torchvision / torchaudio requirement the project declares, in reading order."""
+def find_pins(root: str, locks: bool = True) -> list[Pin]:
+    """Every torch / torchvision / torchaudio requirement the project declares, in reading order
+    (`locks=False`: without uv.lock / poetry.lock, which can be large and rank last)."""
     rows: list[tuple[str, tuple]] = []  # (file, row)
     extra_files: list[str] = []
 
@@ -137,7 +138,7 @@ def find_pins(root: str) -> list[Pin]:
     seen: set[str] = set()
     for path in _requirement_files(root) + extra_files:
         rows += [(f, (n, s, line, t)) for f, n, s, line, t in pinfiles.requirements(path, "install", seen)]
-    for name in ("uv.lock", "poetry.lock"):
+    for name in ("uv.lock", "poetry.lock") if locks else ():
         if os.path.isfile(join(name)):
             rows += [(join(name), r) for r in pinfiles.lock(join(name))]
     pins: list[Pin] = []
@@ -166,10 +167,13 @@ def combine(pins: list[Pin]) -> Bounds | None:
 
 def find_bounds(root: str) -> dict[str, Bounds]:
     """{library: Bounds} for the libraries the project bounds (unpinned ones are absent)."""
-    pins = find_pins(root)
+    pins = find_pins(root, locks=False)
     out = {}
     for library in LIBRARIES:
         bounds = combine([p for p in pins if p.library == library])
+        if bounds is None:  # only now read the locks (the lowest rank)
+            pins = pins if any(p.tier == "lock" for p in pins) else find_pins(root)
+            bounds = combine([p for p in pins if p.library == library])
         if bounds is not None:
             out[library] = bounds
     return out
