@@ -298,3 +298,14 @@ def test_real_repositories_match_the_hand_read_bounds(repo):
     if want.get("max_exclusive"):
         major, minor_ = map(int, want["max_exclusive"].split(".")[:2])
         assert b.upper == (major, minor_ - 1)
+
+
+def test_cli_target_option_sets_companions_and_rejects_bad_values(cli, tmp_path):
+    write(tmp_path, {"m.py": "import torch\n", "requirements.txt": "torch>=2.4,<2.12\n"})
+    (tmp_path / ".git").mkdir()
+    proc = cli("scan", "m.py", "--no-cache", "--target", "torchvision=0.25", cwd=tmp_path)
+    assert "Companion targets: torchvision 0.25 (--target), torchaudio 2.11 (from torch 2.11)." in proc.stdout
+    bad = cli("scan", "m.py", "--no-cache", "--target", "torchtext=0.18", cwd=tmp_path)
+    assert bad.returncode == 2 and "expected LIB=X.Y" in bad.stderr
+    clash = cli("fix", "m.py", "--diff", "--target", "torch=2.9", "--target-version", "2.10", cwd=tmp_path)
+    assert clash.returncode == 2 and "disagree" in clash.stderr
