@@ -83,6 +83,7 @@ _PATHS = typer.Argument(None, help="Files or directories (default: the current d
 _SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run (e.g. ADV1,ADV201).")
 _IGNORE = typer.Option(None, "--ignore", help="Rule codes or prefixes to skip.")
 _TARGET = typer.Option(None, "--target-version", help="Torch version you upgrade to (default: from the project's pin).")
+_TARGETS = typer.Option(None, "--target", help="Per-library target, e.g. torchvision=0.29 (default: what the torch target brings).")
 _CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .advisor_cache at the project root).")
 _NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
 _JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
@@ -104,6 +105,7 @@ def scan(
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
     statistics: bool = typer.Option(False, "--statistics", help="Print counts per rule."),
     target_version: Optional[str] = _TARGET,
+    targets: Optional[List[str]] = _TARGETS,
     cache_dir: Optional[str] = _CACHE_DIR,
     no_cache: bool = _NO_CACHE,
     jobs: Optional[int] = _JOBS,
@@ -119,7 +121,8 @@ def scan(
     if format not in FORMATS:
         raise _fail(f"unknown --format {format!r} (expected {', '.join(FORMATS)})")
     setup = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, cache_dir, no_cache, jobs,
-                                 exclude or [], extend_include or [], config, baseline, device, report=bool(report)))
+                                 exclude or [], extend_include or [], config, baseline, device, report=bool(report),
+                                 targets=targets or []))
     result = _scan(setup)
     if report:
         from advisor.report.render import write_report
@@ -153,6 +156,12 @@ def scan(
 
             colour = stream is sys.stdout and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
             note = f"Target torch {setup.target} ({setup.target_source})."
+            if setup.min_torch_source:
+                note += f"\n{setup.min_torch_source}."
+            if setup.companion_overrides:
+                note += "\nCompanion targets: " + ", ".join(
+                    f"{lib} {v} ({'--target' if lib in setup.companion_overrides else 'from torch ' + setup.target})"
+                    for lib, v in setup.companion_targets.items()) + "."
             note += "\n" + setup.device_context.summary()
             text.render(result, stream, colour=colour, target_note=note, statistics=statistics)
     finally:
@@ -173,6 +182,7 @@ def fix(
     select: Optional[List[str]] = _SELECT,
     ignore: Optional[List[str]] = _IGNORE,
     target_version: Optional[str] = _TARGET,
+    targets: Optional[List[str]] = _TARGETS,
     exclude: Optional[List[str]] = _EXCLUDE,
     extend_include: Optional[List[str]] = _EXTEND_INCLUDE,
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
@@ -182,7 +192,7 @@ def fix(
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
     from advisor.fix.fixrun import fix_project
     project = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, None, True, jobs,
-                                   exclude or [], extend_include or [], config))
+                                   exclude or [], extend_include or [], config, targets=targets or []))
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     run = fix_project(project, unsafe, diff, show=sys.stdout.write)
     if run.interrupted:

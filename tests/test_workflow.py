@@ -122,7 +122,7 @@ def test_target_from_requirements_pin(cli, project):
     (project / ".git").mkdir()
     proc = cli("scan", "m.py", "--no-cache", cwd=project)
     assert "ADV101" not in proc.stdout  # Stream.is_capturing needs 2.12
-    assert "Target torch 2.11 (torch pin 'torch>=2.4,<2.12' in requirements.txt)" in proc.stdout
+    assert "Target torch 2.11 (torch pin 'torch>=2.4,<2.12' in requirements.txt:2)" in proc.stdout
 
 
 def test_lower_bound_downgrades_newer_fixes_to_unsafe(cli, project):

@@ -26,7 +26,8 @@ from advisor.core.findings import ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
 from advisor.analysis.registry import RuleSelectionError, rule_by_code, select_rules
 from advisor.rule import Rule
-from advisor.core.versions import parse_version, resolve_target
+from advisor.core.pins import parse_target_overrides, resolve_companions
+from advisor.core.versions import lowest_supported, parse_version, resolve_target
 
 
 class ProjectError(ValueError):
@@ -46,6 +47,13 @@ def cache_root(explicit: str | None, project_root: str) -> str:
     return explicit or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(project_root, ".advisor_cache")
 
 
+def _explicit_target(flag: str | None, from_targets: str | None) -> str | None:
+    """`--target-version X` and `--target torch=Y` name the same thing: they must agree."""
+    if flag and from_targets and flag != from_targets:
+        raise ValueError(f"--target-version {flag} and --target torch={from_targets} disagree")
+    return flag or from_targets
+
+
 @dataclass
 class ProjectOptions:
     """What the user asked for, before the project's config is read. Lists may hold comma-separated codes."""
@@ -63,6 +71,7 @@ class ProjectOptions:
     baseline: str | None = None
     device: str | None = None
     report: bool = False  # a --report run: report-only rules (ADV900) join the scan
+    targets: list[str] = field(default_factory=list)  # `--target torchvision=0.29` (advisor.core.pins)
 
 
 @dataclass
@@ -81,6 +90,9 @@ class Project:
     baseline: str | None = None
     listed: frozenset[str] = frozenset()  # report-only codes the user selected (advisor.run.postprocess)
     device_context: DeviceContext | None = None  # set by `scan`
+    min_torch_source: str | None = None  # "Lowest supported torch 2.1 (requirements/pytorch/base.txt:4)"
+    companion_targets: dict[str, str] = field(default_factory=dict)  # torchvision/torchaudio, from the torch target
+    companion_overrides: frozenset[str] = frozenset()  # the companions set by --target
 
     @classmethod
     def load(cls, options: ProjectOptions, found: Discovered | None = None) -> "Project":
@@ -88,7 +100,10 @@ class Project:
         paths = list(options.paths or ["."])
         try:
             cfg = load_config(paths, options.config_path)
-            target, min_version, source = resolve_target(options.target_version or cfg.target_version, cfg.project_root)
+            overrides = parse_target_overrides(options.targets)
+            explicit = _explicit_target(options.target_version, overrides.get("torch")) or cfg.target_version
+            target, min_version, source = resolve_target(explicit, cfg.project_root)
+            companions = resolve_companions(target, overrides)
             rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore)
         except (ConfigError, RuleSelectionError, ValueError) as e:
             raise ProjectError(str(e)) from None
@@ -107,9 +122,12 @@ class Project:
             except DiscoveryError as e:
                 raise ProjectError(str(e)) from None
         no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")
+        lowest, lowest_line = lowest_supported(cfg.project_root) if min_version else (None, None)
         return cls(cfg, target, min_version, source, rules, found,
                    None if no_cache else cache_root(options.cache_dir, cfg.project_root), options.jobs,
-                   options.device or cfg.device, options.baseline, listed)
+                   options.device or cfg.device, options.baseline, listed,
+                   min_torch_source=lowest_line if lowest == min_version else None,
+                   companion_targets=companions, companion_overrides=frozenset(overrides) - {"torch"})
 
     @property
     def files(self) -> list[str]:
