@@ -1,0 +1,439 @@
+"""The language server: pygls over stdio. Protocol only; advisor itself is reached through `adapter`.
+
+Each open buffer is analysed on open, on save and, debounced, after edits stop; only
+that buffer. Analyses run one at a time in a worker thread, so the server keeps
+answering while a big file is analysed, and a result for an outdated version of a
+buffer is dropped rather than published. Per buffer the server keeps only its last
+findings, so memory does not grow with edits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+from pygls.workspace.position_codec import PositionCodec
+
+from advisor import __version__
+from advisor.server import adapter
+
+DEBOUNCE_S = 0.25  # after the last keystroke; `initializationOptions.debounceMs` changes it
+FIX_ALL = "source.fixAll.advisor"
+STATUS = "advisor/status"  # a custom request: what the server holds (for benchmarks and debugging)
+SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "info": types.DiagnosticSeverity.Information,
+}
+PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _State:
+    version: int | None
+    analysis: adapter.Analysis
+
+
+class AdvisorServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("advisor", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.debounce = DEBOUNCE_S
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="advisor")
+        self.state: dict[str, _State] = {}  # uri -> last published analysis
+        self.pending: dict[str, asyncio.Task] = {}  # uri -> debounced analysis
+        self.analyses: dict[str, int] = {}  # uri -> analyses run (advisor/status)
+
+    async def run(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+
+
+server = AdvisorServer()
+
+
+def _path(uri: str) -> str | None:
+    """The file a buffer stands for; None for what we do not analyse (notebook cells, other schemes)."""
+    if uri.startswith("file:"):
+        return to_fs_path(uri)
+    if uri.startswith("untitled:"):  # a new buffer: scanned with the config of the workspace root
+        root = server.workspace.root_path or os.getcwd()
+        return os.path.join(root, "untitled.py")
+    return None
+
+
+def _wanted(doc) -> bool:
+    path = _path(doc.uri)
+    if path is None:
+        return False
+    return doc.language_id == "python" or path.endswith(PYTHON_SUFFIXES)
+
+
+def _log(message: str, kind=types.MessageType.Log) -> None:
+    server.window_log_message(types.LogMessageParams(type=kind, message=f"advisor: {message}"))
+
+
+# -- positions --------------------------------------------------------------
+
+
+class _Lines:
+    """Code-point columns (advisor) <-> the client's units (UTF-16 unless negotiated)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = adapter.line_starts(text)
+        self.codec = PositionCodec(server.workspace.position_encoding)
+        self._lines: list[str] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            ends = self.starts[1:] + [len(self.text)]
+            self._lines = [self.text[s:e] for s, e in zip(self.starts, ends)]
+        return self._lines
+
+    def position(self, line: int, column: int) -> types.Position:
+        if line >= len(self.starts):
+            return types.Position(line=len(self.starts) - 1, character=len(self.lines[-1]))
+        text = self.lines[line]
+        if text.isascii():
+            return types.Position(line=line, character=column)
+        return self.codec.position_to_client_units(self.lines, types.Position(line=line, character=column))
+
+    def at_offset(self, offset: int) -> types.Position:
+        import bisect
+
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return self.position(line, offset - self.starts[line])
+
+    def from_client(self, pos: types.Position) -> tuple[int, int]:
+        if pos.line >= len(self.starts):
+            return pos.line, pos.character
+        if self.lines[pos.line].isascii():
+            return pos.line, pos.character
+        p = self.codec.position_from_client_units(self.lines, types.Position(line=pos.line, character=pos.character))
+        return p.line, p.character
+
+
+def _range(lines: _Lines, issue: adapter.Issue) -> types.Range:
+    return types.Range(start=lines.position(issue.line, issue.column), end=lines.position(issue.end_line, issue.end_column))
+
+
+# -- diagnostics ------------------------------------------------------------
+
+
+def _message(issue: adapter.Issue) -> str:
+    when = []
+    if issue.warns_from:
+        when.append(f"warns from torch {issue.warns_from}")
+    if issue.breaks_in:
+        when.append(f"breaks in torch {issue.breaks_in}")
+    return issue.message + (f" ({'; '.join(when)})" if when else "")
+
+
+def _diagnostic(lines: _Lines, issue: adapter.Issue) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=_range(lines, issue),
+        message=_message(issue),
+        severity=SEVERITY.get(issue.severity, types.DiagnosticSeverity.Warning),
+        code=issue.code,
+        code_description=types.CodeDescription(href=adapter.docs_url(issue.code)),
+        source="advisor",
+        tags=[types.DiagnosticTag.Deprecated] if issue.kind == "deprecated" else None,
+        data={
+            "name": issue.name,
+            "kind": issue.kind,
+            "fix": issue.fix,
+            "warns_from": issue.warns_from,
+            "breaks_in": issue.breaks_in,
+            "validation": issue.validation,
+            "key": issue.key,
+        },
+    )
+
+
+def _analyse(text: str, path: str) -> adapter.Analysis:
+    """Runs in the worker thread. Never raises: a failure is this buffer's error."""
+    try:
+        return adapter.analyse_buffer(text, path, adapter.settings_for(path))
+    except adapter.SettingsError as e:
+        return adapter.Analysis(error=f"config: {e}")
+    except Exception as e:  # a bug of ours must not end the server
+        log.exception("analysis failed")
+        return adapter.Analysis(error=f"internal error ({type(e).__name__}: {e}); please report it")
+
+
+async def _refresh(uri: str) -> None:
+    """Analyse the buffer's current text and publish its diagnostics, unless it changed meanwhile."""
+    doc = server.workspace.text_documents.get(uri)
+    if doc is None or not _wanted(doc):
+        return
+    version, text = doc.version, doc.source
+    analysis = await server.run(_analyse, text, _path(uri))
+    server.analyses[uri] = server.analyses.get(uri, 0) + 1
+    current = server.workspace.text_documents.get(uri)
+    if current is None or current.version != version:
+        return  # closed or edited: a newer analysis is on its way
+    if analysis.error:
+        # No stale squiggles: a buffer that cannot be analysed has no diagnostics.
+        _log(f"{uri}: not analysed: {analysis.error}", types.MessageType.Info)
+    server.state[uri] = _State(version, analysis)
+    lines = _Lines(text)
+    server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+        uri=uri, version=version, diagnostics=[_diagnostic(lines, i) for i in analysis.issues],
+    ))
+
+
+def _schedule(uri: str, delay: float) -> None:
+    old = server.pending.pop(uri, None)
+    if old is not None:
+        old.cancel()
+
+    async def later():
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            await _refresh(uri)
+        finally:
+            if server.pending.get(uri) is task:
+                del server.pending[uri]
+
+    task = asyncio.ensure_future(later())
+    server.pending[uri] = task
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: AdvisorServer, params: types.InitializeParams) -> None:
+    options = params.initialization_options or {}
+    if isinstance(options, dict) and isinstance(options.get("debounceMs"), (int, float)):
+        ls.debounce = max(0.0, options["debounceMs"] / 1000)
+
+
+@server.feature(types.INITIALIZED)
+def initialized(ls: AdvisorServer, params: types.InitializedParams) -> None:
+    # libcst and the rules load in the worker now, before the first buffer needs them.
+    ls.worker.submit(adapter.warm)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+async def did_open(ls: AdvisorServer, params: types.DidOpenTextDocumentParams) -> None:
+    _schedule(params.text_document.uri, 0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+async def did_change(ls: AdvisorServer, params: types.DidChangeTextDocumentParams) -> None:
+    _schedule(params.text_document.uri, ls.debounce)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+async def did_save(ls: AdvisorServer, params: types.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if not uri.endswith(".py"):  # pyproject.toml, requirements, a baseline: settings may have changed
+        adapter.forget_settings()
+        for open_uri in list(ls.state):
+            _schedule(open_uri, 0)
+        return
+    _schedule(uri, 0)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+async def did_change_watched(ls: AdvisorServer, params: types.DidChangeWatchedFilesParams) -> None:
+    adapter.forget_settings()
+    for uri in list(ls.state):
+        _schedule(uri, 0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+async def did_close(ls: AdvisorServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    task = ls.pending.pop(uri, None)
+    if task is not None:
+        task.cancel()
+    if ls.state.pop(uri, None) is not None:
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+# -- code actions -----------------------------------------------------------
+
+
+async def _current(uri: str) -> tuple[Any, adapter.Analysis] | None:
+    """The buffer and its analysis, for its current version (analysed now if the last one is stale)."""
+    doc = server.workspace.text_documents.get(uri)
+    if doc is None or not _wanted(doc):
+        return None
+    version = doc.version
+    state = server.state.get(uri)
+    if state is not None and state.version == version:
+        return doc, state.analysis
+    analysis = await server.run(_analyse, doc.source, _path(uri))
+    if server.workspace.text_documents.get(uri) is not doc or doc.version != version:
+        return None
+    return doc, analysis
+
+
+def _edit(uri: str, version: int | None, old: str, new: str) -> types.WorkspaceEdit:
+    start, end, text = adapter.changed_span(old, new)
+    lines = _Lines(old)
+    edit = types.TextEdit(range=types.Range(start=lines.at_offset(start), end=lines.at_offset(end)), new_text=text)
+    return types.WorkspaceEdit(document_changes=[
+        types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version), edits=[edit]
+        )
+    ])
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    def key(p):
+        return (p.line, p.character)
+
+    return not (key(a.end) < key(b.start) or key(b.end) < key(a.start))
+
+
+def _wants(only: list[str] | None, kind: str) -> bool:
+    return not only or any(kind == k or kind.startswith(k + ".") for k in only)
+
+
+def _lazy(ls: AdvisorServer) -> bool:
+    """Does the client resolve an action's edit later (codeAction/resolve)? Then edits are computed on demand."""
+    caps = ls.client_capabilities.text_document
+    support = caps and caps.code_action and caps.code_action.resolve_support
+    return bool(support and "edit" in support.properties)
+
+
+async def _fix_edit(ls: AdvisorServer, uri: str, data: dict) -> types.WorkspaceEdit | None:
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is None or doc.version != data.get("version"):
+        return None  # the buffer changed since the action was offered
+    path = _path(uri)
+    try:
+        settings = adapter.settings_for(path)
+    except adapter.SettingsError:
+        return None
+    text = doc.source
+    if data.get("all"):
+        new = await ls.run(adapter.fix_all, text, path, settings)
+    else:
+        new = await ls.run(adapter.fix_one, text, path, settings, data["key"])
+    if new is None or ls.workspace.text_documents.get(uri) is not doc or doc.version != data["version"]:
+        return None
+    return _edit(uri, doc.version, text, new)
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True),
+)
+async def code_action(ls: AdvisorServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    uri = params.text_document.uri
+    current = await _current(uri)
+    if current is None:
+        return None
+    doc, analysis = current
+    try:
+        settings = adapter.settings_for(_path(uri))
+    except adapter.SettingsError:
+        return None
+    only = params.context.only
+    lines = _Lines(doc.source)
+    offers: list[tuple[types.CodeAction, dict]] = []
+    if _wants(only, types.CodeActionKind.QuickFix):
+        for issue in analysis.issues:
+            # Unsafe fixes are offered only where the project's config allows them (`unsafe-fixes = true`).
+            if issue.fix is None or (issue.fix == "unsafe" and not settings.unsafe_fixes):
+                continue
+            diag = _diagnostic(lines, issue)
+            if not _overlaps(diag.range, params.range):
+                continue
+            safety = "safe fix" if issue.fix == "safe" else "unsafe fix: may change behaviour, review it"
+            action = types.CodeAction(
+                title=f"advisor: fix {issue.code} {issue.name} ({safety})",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diag],
+                is_preferred=issue.fix == "safe",
+            )
+            offers.append((action, {"uri": uri, "version": doc.version, "key": issue.key}))
+    if (_wants(only, FIX_ALL) if only else True) and any(i.fix == "safe" for i in analysis.issues):
+        action = types.CodeAction(title="advisor: apply all safe fixes", kind=FIX_ALL)
+        offers.append((action, {"uri": uri, "version": doc.version, "all": True}))
+    actions = []
+    lazy = _lazy(ls)
+    for action, data in offers:
+        if lazy:
+            action.data = data
+        else:
+            action.edit = await _fix_edit(ls, uri, data)
+            if action.edit is None:
+                continue
+        actions.append(action)
+    return actions
+
+
+@server.feature(types.CODE_ACTION_RESOLVE)
+async def resolve_code_action(ls: AdvisorServer, action: types.CodeAction) -> types.CodeAction:
+    data = action.data if isinstance(action.data, dict) else {}
+    if "uri" in data:
+        action.edit = await _fix_edit(ls, data["uri"], data)
+    return action
+
+
+# -- hover ------------------------------------------------------------------
+
+
+def _hover_text(issue: adapter.Issue) -> str:
+    info = adapter.rule_info(issue.code)
+    head = f"**{info.code} {info.name}** ({info.severity}; since torch {info.since}; fix: {info.fix})"
+    parts = [head, _message(issue), "---", info.doc]
+    if info.validation:
+        parts.append(
+            f"**After upgrading**, run the `{info.validation}` validation check in the upgraded environment: "
+            "`advisor scan --report advisor-report` then `advisor validate advisor-report`."
+        )
+    parts.append(f"[{info.code} in the rule docs]({info.url})")
+    return "\n\n".join(parts)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+async def hover(ls: AdvisorServer, params: types.HoverParams) -> types.Hover | None:
+    uri = params.text_document.uri
+    state = ls.state.get(uri)
+    doc = ls.workspace.text_documents.get(uri)
+    if state is None or doc is None or state.version != doc.version:
+        return None
+    lines = _Lines(doc.source)
+    line, col = lines.from_client(params.position)
+    hits = [i for i in state.analysis.issues if (i.line, i.column) <= (line, col) <= (i.end_line, i.end_column)]
+    if not hits:
+        return None
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(_hover_text(i) for i in hits)),
+        range=_range(lines, hits[0]),
+    )
+
+
+@server.feature(STATUS)
+def status(ls: AdvisorServer, params: Any) -> dict:
+    return {
+        "open": len(ls.workspace.text_documents),
+        "held": len(ls.state),
+        "pending": len(ls.pending),
+        "analyses": dict(ls.analyses),
+    }
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: AdvisorServer, params: Any) -> None:
+    for task in ls.pending.values():
+        task.cancel()
+    ls.pending.clear()
+    ls.worker.shutdown(wait=False, cancel_futures=True)
+
+
+def serve() -> None:
+    server.start_io()
