@@ -423,7 +423,7 @@ def status(ls: AdvisorServer, params: Any) -> dict:
         "open": len(ls.workspace.text_documents),
         "held": len(ls.state),
         "pending": len(ls.pending),
-        "analyses": dict(ls.analyses),
+        "analyses": sorted([uri, n] for uri, n in ls.analyses.items()),  # a list: URIs are not identifiers
     }
 
 
