@@ -129,14 +129,15 @@ class Session:
         self.last_cpu = cpu_s(self.pid) - c0
         return t1 - t0, params
 
-    async def edit(self, uri: str, version: int, line: int, new_text: str) -> tuple[float, types.PublishDiagnosticsParams]:
-        """Replace the start of `line` (an insertion of `new_text`)."""
+    async def edit(self, uri: str, version: int, line: int, new_text: str, end_line: int | None = None) -> tuple[float, types.PublishDiagnosticsParams]:
+        """Replace lines `line` up to `end_line` (default: none, an insertion) with `new_text`."""
         fut = self.expect(uri, version)
         t0 = time.perf_counter()
-        pos = types.Position(line=line, character=0)
+        start = types.Position(line=line, character=0)
+        end = types.Position(line=line if end_line is None else end_line, character=0)
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[types.TextDocumentContentChangePartial(range=types.Range(start=pos, end=pos), text=new_text)],
+            content_changes=[types.TextDocumentContentChangePartial(range=types.Range(start=start, end=end), text=new_text)],
         ))
         t1, params = await asyncio.wait_for(fut, 120)
         return t1 - t0, params
@@ -204,9 +205,11 @@ async def run(args) -> dict:
         samples = [(0, rss_kib(s.pid))]
         edit_times = []
         for n in range(1, args.edits + 1):
-            # Alternately add and blank out a line inside a function body: the text keeps its size.
-            new = f"    counter_{n} = {n}\n" if n % 2 else ""
-            t, _ = await s.edit(uri, n + 1, 8, new)
+            # Alternately insert a line in a function body and delete it again: the text keeps its size.
+            if n % 2:
+                t, _ = await s.edit(uri, n + 1, 8, f"    counter_{n} = {n}\n")
+            else:
+                t, _ = await s.edit(uri, n + 1, 8, "", end_line=9)
             edit_times.append(t)
             if n % 50 == 0:
                 await s.client.text_document_code_action_async(types.CodeActionParams(
