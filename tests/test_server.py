@@ -242,6 +242,18 @@ async def test_workspace_config_is_honoured(configured: LanguageClient, tmp_path
     ]
 
 
+@pytest.mark.asyncio
+async def test_config_change_reanalyses_open_buffers(client: LanguageClient, tmp_path):
+    uri = _open(client, tmp_path / "a.py", OLD)
+    assert [d.code for d in await _diagnostics(client, uri)] == ["ADV701"]
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[project]\nname = "demo"\n\n[tool.advisor]\nignore = ["ADV701"]\n')
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Changed)]
+    ))
+    assert await _diagnostics(client, uri) == []
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def bare(lsp_client: LanguageClient, tmp_path):
     await _start(lsp_client, tmp_path)

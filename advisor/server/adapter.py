@@ -83,14 +83,22 @@ _settings: dict[str, Settings] = {}
 _lock = threading.Lock()
 
 
+# What a cached `Settings` depends on: the config and the pins the target is read from (advisor.versions).
+# The baseline and the ROCm project files are read afresh by every analysis.
+SETTINGS_FILES = ("pyproject.toml", "requirements*.txt", "uv.lock", "poetry.lock")
+WATCHED = "**/{pyproject.toml,requirements*.txt,uv.lock,poetry.lock,advisor-baseline.json}"
+
+
 def _stamp(root: str) -> tuple:
-    """What a cached `Settings` depends on: the config file and the pins the target is read from."""
+    import glob
+
     out = []
-    for name in ("pyproject.toml", "setup.cfg", "setup.py", "requirements.txt", "advisor-baseline.json"):
-        try:
-            out.append(os.stat(os.path.join(root, name)).st_mtime_ns)
-        except OSError:
-            out.append(None)
+    for pattern in SETTINGS_FILES:
+        for path in sorted(glob.glob(os.path.join(glob.escape(root), pattern))):
+            try:
+                out.append((path, os.stat(path).st_mtime_ns))
+            except OSError:
+                pass
     return tuple(out)
 
 

@@ -220,6 +220,15 @@ def initialize(ls: AdvisorServer, params: types.InitializeParams) -> None:
 def initialized(ls: AdvisorServer, params: types.InitializedParams) -> None:
     # libcst and the rules load in the worker now, before the first buffer needs them.
     ls.worker.submit(adapter.warm)
+    # Re-analyse open buffers when the config, pins or baseline change (where the client can watch files).
+    caps = ls.client_capabilities.workspace
+    if caps and caps.did_change_watched_files and caps.did_change_watched_files.dynamic_registration:
+        watchers = [types.FileSystemWatcher(glob_pattern=adapter.WATCHED)]
+        ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
+            id="advisor-settings-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )]))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -256,6 +265,7 @@ async def did_close(ls: AdvisorServer, params: types.DidCloseTextDocumentParams)
     task = ls.pending.pop(uri, None)
     if task is not None:
         task.cancel()
+    ls.analyses.pop(uri, None)
     if ls.state.pop(uri, None) is not None:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
