@@ -32,10 +32,10 @@ OLD = textwrap.dedent(
 NEW = OLD.replace("torch.cuda.amp.autocast(dtype=torch.bfloat16)", 'torch.amp.autocast("cuda", dtype=torch.bfloat16)')
 
 
-async def _start(client: LanguageClient, root: Path, options: dict | None = None) -> None:
+async def _start(client: LanguageClient, root: Path, options: dict | None = None, capabilities=None) -> None:
     await client.initialize_session(
         types.InitializeParams(
-            capabilities=types.ClientCapabilities(),
+            capabilities=capabilities or types.ClientCapabilities(),
             root_uri=root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="project")],
             initialization_options=options or {"debounceMs": 50},
@@ -125,6 +125,41 @@ async def test_diagnostics_quick_fix_and_clear(client: LanguageClient, tmp_path)
 
     _replace_all(client, uri, fixed, 2)
     assert await _diagnostics(client, uri) == []
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def vscode(lsp_client: LanguageClient, tmp_path):
+    # VS Code's recorded capabilities: it resolves a code action's edit lazily (codeAction/resolve),
+    # and lets servers register file watchers.
+    lsp_client.registrations = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def _register(client: LanguageClient, params: types.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)
+
+    await _start(lsp_client, tmp_path, capabilities=pytest_lsp.client_capabilities("visual-studio-code"))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_quick_fix_resolved_lazily_for_vscode(vscode: LanguageClient, tmp_path):
+    client = vscode
+    uri = _open(client, tmp_path / "train.py", OLD)
+    (diag,) = await _diagnostics(client, uri)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diag.range,
+            context=types.CodeActionContext(diagnostics=[diag], only=[types.CodeActionKind.QuickFix]),
+        )
+    )
+    (action,) = actions
+    assert action.edit is None  # computed only when the user picks it
+    resolved = await client.code_action_resolve_async(action)
+    assert _apply(OLD, resolved.edit) == NEW
+    # the config and pin files are watched
+    assert [r.method for r in client.registrations] == [types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
 
 
 @pytest.mark.asyncio

@@ -32,6 +32,8 @@ SEVERITY = {
     "warning": types.DiagnosticSeverity.Warning,
     "info": types.DiagnosticSeverity.Information,
 }
+# Editors strike deprecated APIs through and fade code that only runs on old torch (a compat fallback).
+TAGS = {"deprecated": types.DiagnosticTag.Deprecated, "compat": types.DiagnosticTag.Unnecessary}
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 
 log = logging.getLogger(__name__)
@@ -146,7 +148,7 @@ def _diagnostic(lines: _Lines, issue: adapter.Issue) -> types.Diagnostic:
         code=issue.code,
         code_description=types.CodeDescription(href=adapter.docs_url(issue.code)),
         source="advisor",
-        tags=[types.DiagnosticTag.Deprecated] if issue.kind == "deprecated" else None,
+        tags=[TAGS[issue.kind]] if issue.kind in TAGS else None,
         data={
             "name": issue.name,
             "kind": issue.kind,
