@@ -289,6 +289,16 @@ async def test_config_change_reanalyses_open_buffers(client: LanguageClient, tmp
     assert await _diagnostics(client, uri) == []
 
 
+@pytest.mark.asyncio
+async def test_invalid_config_is_shown_and_nothing_stale(client: LanguageClient, tmp_path):
+    uri = _open(client, tmp_path / "a.py", OLD)
+    assert len(await _diagnostics(client, uri)) == 1
+    (tmp_path / "pyproject.toml").write_text('[tool.advisor]\nfail-on = "sometimes"\n')
+    _replace_all(client, uri, OLD + "\n", 2)
+    assert await _diagnostics(client, uri) == []
+    assert any("fail-on" in m.message for m in client.messages)
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def bare(lsp_client: LanguageClient, tmp_path):
     await _start(lsp_client, tmp_path)

@@ -53,6 +53,7 @@ class AdvisorServer(LanguageServer):
         self.state: dict[str, _State] = {}  # uri -> last published analysis
         self.pending: dict[str, asyncio.Task] = {}  # uri -> debounced analysis
         self.analyses: dict[str, int] = {}  # uri -> analyses run (advisor/status)
+        self.shown: set[str] = set()  # config errors already shown to the user
 
     async def run(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
@@ -179,13 +180,18 @@ async def _refresh(uri: str) -> None:
         return
     version, text = doc.version, doc.source
     analysis = await server.run(_analyse, text, _path(uri))
-    server.analyses[uri] = server.analyses.get(uri, 0) + 1
     current = server.workspace.text_documents.get(uri)
-    if current is None or current.version != version:
-        return  # closed or edited: a newer analysis is on its way
+    if current is None:
+        return
+    server.analyses[uri] = server.analyses.get(uri, 0) + 1
+    if current.version != version:
+        return  # edited meanwhile: a newer analysis is on its way
     if analysis.error:
         # No stale squiggles: a buffer that cannot be analysed has no diagnostics.
         _log(f"{uri}: not analysed: {analysis.error}", types.MessageType.Info)
+        if analysis.error.startswith("config:") and analysis.error not in server.shown:
+            server.shown.add(analysis.error)  # say it once, not at every keystroke
+            server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"advisor: {analysis.error}"))
     server.state[uri] = _State(version, analysis)
     lines = _Lines(text)
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
