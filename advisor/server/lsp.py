@@ -58,6 +58,19 @@ class AdvisorServer(LanguageServer):
     async def run(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
 
+    def forget_finished(self) -> None:
+        """Drop pygls's futures of handled notifications.
+
+        pygls 2.1 files every handler it runs under a fresh id and removes the entry only when
+        it answers a request, so each notification (every keystroke's didChange) would stay
+        there for good. A finished request has already been answered, so dropping what is done is safe.
+        """
+        futures = getattr(self.protocol, "_request_futures", None)
+        if isinstance(futures, dict):
+            for key in [k for k, f in futures.items() if f.done()]:
+                futures.pop(key, None)
+
+
 
 server = AdvisorServer()
 
@@ -193,6 +206,7 @@ async def _refresh(uri: str) -> None:
             server.shown.add(analysis.error)  # say it once, not at every keystroke
             server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"advisor: {analysis.error}"))
     server.state[uri] = _State(version, analysis)
+    server.forget_finished()
     lines = _Lines(text)
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
         uri=uri, version=version, diagnostics=[_diagnostic(lines, i) for i in analysis.issues],
@@ -240,17 +254,17 @@ def initialized(ls: AdvisorServer, params: types.InitializedParams) -> None:
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-async def did_open(ls: AdvisorServer, params: types.DidOpenTextDocumentParams) -> None:
+def did_open(ls: AdvisorServer, params: types.DidOpenTextDocumentParams) -> None:
     _schedule(params.text_document.uri, 0)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-async def did_change(ls: AdvisorServer, params: types.DidChangeTextDocumentParams) -> None:
+def did_change(ls: AdvisorServer, params: types.DidChangeTextDocumentParams) -> None:
     _schedule(params.text_document.uri, ls.debounce)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
-async def did_save(ls: AdvisorServer, params: types.DidSaveTextDocumentParams) -> None:
+def did_save(ls: AdvisorServer, params: types.DidSaveTextDocumentParams) -> None:
     uri = params.text_document.uri
     if not uri.endswith(".py"):  # pyproject.toml, requirements, a baseline: settings may have changed
         adapter.forget_settings()
@@ -261,14 +275,14 @@ async def did_save(ls: AdvisorServer, params: types.DidSaveTextDocumentParams) -
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-async def did_change_watched(ls: AdvisorServer, params: types.DidChangeWatchedFilesParams) -> None:
+def did_change_watched(ls: AdvisorServer, params: types.DidChangeWatchedFilesParams) -> None:
     adapter.forget_settings()
     for uri in list(ls.state):
         _schedule(uri, 0)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-async def did_close(ls: AdvisorServer, params: types.DidCloseTextDocumentParams) -> None:
+def did_close(ls: AdvisorServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     task = ls.pending.pop(uri, None)
     if task is not None:
