@@ -311,8 +311,12 @@ async def test_shutdown_and_exit(bare: LanguageClient, tmp_path):
     try:
         uri = _open(client, tmp_path / "a.py", OLD)
         await _diagnostics(client, uri)
+        for version in range(2, 42):  # what the server keeps does not grow with edits
+            _replace_all(client, uri, OLD + "\n" * (version % 2), version)
+            await _diagnostics(client, uri)
         status = await client.protocol.send_request_async("advisor/status", None)
         assert status.held == 1
+        assert status.futures < 5
     finally:
         await client.shutdown_session()  # shutdown, then exit; waits for the process
     assert client._server.returncode == 0

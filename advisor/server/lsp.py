@@ -455,6 +455,7 @@ def status(ls: AdvisorServer, params: Any) -> dict:
         "open": len(ls.workspace.text_documents),
         "held": len(ls.state),
         "pending": len(ls.pending),
+        "futures": len(getattr(ls.protocol, "_request_futures", ())),  # pygls's bookkeeping: must not grow with edits
         "analyses": sorted([uri, n] for uri, n in ls.analyses.items()),  # a list: URIs are not identifiers
     }
 
