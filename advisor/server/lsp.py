@@ -146,12 +146,13 @@ def _range(lines: _Lines, issue: adapter.Issue) -> types.Range:
 
 
 def _message(issue: adapter.Issue) -> str:
+    # As the text output words it: "... (warns from 2.13, breaks in 2.14)".
     when = []
     if issue.warns_from:
-        when.append(f"warns from torch {issue.warns_from}")
+        when.append(f"warns from {issue.warns_from}")
     if issue.breaks_in:
-        when.append(f"breaks in torch {issue.breaks_in}")
-    return issue.message + (f" ({'; '.join(when)})" if when else "")
+        when.append(f"breaks in {issue.breaks_in}")
+    return issue.message + (f" ({', '.join(when)})" if when else "")
 
 
 def _diagnostic(lines: _Lines, issue: adapter.Issue) -> types.Diagnostic:
