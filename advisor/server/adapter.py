@@ -12,14 +12,25 @@ Nothing here imports libcst at module level; `warm()` pays for it in the backgro
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor.analysis.analyse import SourceError, analyse_source, parse
+from advisor.analysis.registry import all_rules, rule_by_code
+from advisor.core.config import find_project_root
+from advisor.core.findings import FileResult, ScanResult
+from advisor.core.markers import find_markers
+from advisor.core.versions import parse_version
+from advisor.fix.fixer import _from_imported_names, _Replace, fix_bytes
+from advisor.run.discovery import Discovered
+from advisor.run.engine import ScanOptions, _analyse_job
+from advisor.run.project import Project, ProjectError, ProjectOptions
+
 DOCS_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/README.md#rules"  # as in SARIF
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
 
 
@@ -61,10 +72,10 @@ class Analysis:
 class Settings:
     """One project's options, as `advisor scan` resolves them."""
 
-    project: Any  # advisor.project.Project
+    project: Project
     stamp: tuple
-    prefilter: Any
-    fix_prefilter: Any
+    options: ScanOptions  # the scan's rules
+    fix_options: ScanOptions  # `advisor fix`'s: device-specific rules (ADV8xx) offer no fixes
 
     @property
     def root(self) -> str:
@@ -90,8 +101,6 @@ WATCHED = "**/{pyproject.toml,requirements*.txt,uv.lock,poetry.lock,advisor-base
 
 
 def _stamp(root: str) -> tuple:
-    import glob
-
     out = []
     for pattern in SETTINGS_FILES:
         for path in sorted(glob.glob(os.path.join(glob.escape(root), pattern))):
@@ -104,25 +113,19 @@ def _stamp(root: str) -> tuple:
 
 def settings_for(path: str) -> Settings:
     """The settings `advisor scan PATH` would use: config from the nearest pyproject.toml upwards."""
-    from advisor.config import find_project_root
-
     root = find_project_root([path])
     stamp = _stamp(root)
     with _lock:
         cached = _settings.get(root)
         if cached is not None and cached.stamp == stamp:
             return cached
-    from advisor.discovery import Discovered
-    from advisor.prefilter import Prefilter
-    from advisor.project import Project, ProjectError
-
     try:
         # found=: the buffer is the file list; nothing is discovered on disk.
-        project = Project([path], no_cache=True, found=Discovered())
+        project = Project.load(ProjectOptions(paths=[path], no_cache=True), found=Discovered())
     except ProjectError as e:
         raise SettingsError(str(e)) from None
-    fix_rules = [r for r in project.rules if r.device is None]  # as `advisor fix`: ADV8xx offer no fixes
-    settings = Settings(project, stamp, Prefilter(project.rules), Prefilter(fix_rules))
+    fix_options = project.scan_options(rules=[r for r in project.rules if r.device is None])
+    settings = Settings(project, stamp, project.scan_options(), fix_options)
     with _lock:
         _settings[root] = settings
     return settings
@@ -151,15 +154,13 @@ def encode(text: str) -> tuple[bytes, str]:
 
 
 def _rule(code: str):
-    from advisor.registry import rule_by_code
-
     return rule_by_code(code)
 
 
 def _versions(finding: Any, rule: Any) -> tuple[str | None, str | None]:
     """(warns_from, breaks_in): from the finding where it says, else from the rule's metadata."""
-    warns = getattr(finding, "warns_from", None) or finding.data.get("warns_from") or getattr(rule, "warns_from", None) or rule.deprecated_in
-    breaks = getattr(finding, "breaks_in", None) or finding.data.get("breaks_in") or getattr(rule, "breaks_in", None) or rule.removed_in
+    warns = getattr(finding, "warns_from", None) or finding.data.get("warns_from") or rule.deprecated_in
+    breaks = getattr(finding, "breaks_in", None) or finding.data.get("breaks_in") or rule.removed_in
     return warns, breaks
 
 
@@ -167,8 +168,6 @@ def _kind(finding: Any, rule: Any, target: str, warns: str | None, breaks: str |
     kind = getattr(finding, "kind", None) or finding.data.get("kind")
     if kind:
         return str(getattr(kind, "value", kind))
-    from advisor.rule import parse_version
-
     t = parse_version(target)
     if breaks and parse_version(breaks) <= t:
         return "breaking"
@@ -179,20 +178,12 @@ def _kind(finding: Any, rule: Any, target: str, warns: str | None, breaks: str |
 
 def analyse_buffer(text: str, path: str, settings: Settings) -> Analysis:
     """Findings for `text` as `advisor scan path` would report them if `text` were on disk."""
-    from advisor.device import find_markers
-    from advisor.engine import ScanResult, _analyse_job
-    from advisor.findings import FileResult
-
     project = settings.project
     data, _ = encode(text)
-    options = project.scan_options()
-    rules = options.rules_for(path, settings.prefilter.candidates(data))
-    if rules:
-        result = FileResult.from_dict(path, _analyse_job((path, data, tuple(r.code for r in rules), project.target, project.min_version)))
-    else:
-        result = FileResult(path)
+    job = settings.options.job(path, data)  # the prefilter and per-file-ignores choose the rules
+    result = FileResult(path) if job is None else FileResult.from_dict(path, _analyse_job(job))
     result.markers = find_markers(data)
-    scanned = project.finish(ScanResult(results=[result], files_scanned=1))
+    scanned = project.shape(ScanResult(results=[result], files_scanned=1))  # ROCm scoping, baseline
     out = Analysis(error="; ".join(e.message for e in scanned.errors) or None)
     for f in scanned.findings:
         rule = _rule(f.rule)
@@ -207,13 +198,11 @@ def analyse_buffer(text: str, path: str, settings: Settings) -> Analysis:
 
 
 def _fix_rules(data: bytes, path: str, settings: Settings) -> list:
-    return settings.project.scan_options().rules_for(path, settings.fix_prefilter.candidates(data))
+    return [rule_by_code(c) for c in settings.fix_options.candidates(path, data)]
 
 
 def fix_all(text: str, path: str, settings: Settings) -> str | None:
     """`text` with every safe fix applied (as `advisor fix` without unsafe fixes), or None if nothing changes."""
-    from advisor.fixer import fix_bytes
-
     data, encoding = encode(text)
     rules = _fix_rules(data, path, settings)
     if not rules:
@@ -231,8 +220,6 @@ def fix_one(text: str, path: str, settings: Settings, key: list) -> str | None:
     One pass of the fixer's edit for one report: the node swapped, imports added and
     removed, and the result checked to parse, as `advisor fix` does.
     """
-    from advisor.analysis import SourceError, analyse_source, parse
-
     code, line, column = key
     data, encoding = encode(text)
     rules = [r for r in _fix_rules(data, path, settings) if r.code == code]
@@ -244,7 +231,7 @@ def fix_one(text: str, path: str, settings: Settings, key: list) -> str | None:
         return None
     for rep, finding in analysed.items:
         if (finding.rule, finding.line - 1, finding.column - 1) == (code, line, column) and rep.replacement is not None:
-            new = _apply_report(analysed.module, rep)
+            new = _apply_report(analysed.module, analysed.resolver, rep)
             try:
                 parse(new, path)
             except SourceError:
@@ -253,12 +240,10 @@ def fix_one(text: str, path: str, settings: Settings, key: list) -> str | None:
     return None
 
 
-def _apply_report(module: Any, rep: Any) -> bytes:
-    # The edit step of advisor.fixer._apply_once, for one chosen report.
-    from libcst.codemod import CodemodContext
+def _apply_report(module: Any, resolver: Any, rep: Any) -> bytes:
+    # The edit step of advisor.fix.fixer._apply_once, for one chosen report.
+    from libcst.codemod import CodemodContext  # lazy: LibCST loads in the worker, after start-up
     from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-
-    from advisor.fixer import _from_imported_names, _Replace
 
     new_module = module.visit(_Replace({rep.target_node: rep.replacement}))
     if rep.add_imports:
@@ -266,7 +251,7 @@ def _apply_report(module: Any, rep: Any) -> bytes:
         for mod, obj in rep.add_imports:
             AddImportsVisitor.add_needed_import(context, mod, obj)
         new_module = AddImportsVisitor(context).transform_module(new_module)
-    removals = set(_from_imported_names(rep.rule.ctx.resolver, rep.target_node))
+    removals = set(_from_imported_names(resolver, rep.target_node))
     if removals:
         context = CodemodContext()
         for mod, name, asname in sorted(removals, key=str):
@@ -303,35 +288,5 @@ def docs_url(code: str) -> str:
 
 def warm() -> None:
     """Import and run what the first analysis needs (libcst, the rules), off the critical path."""
-    from advisor.analysis import analyse_source
-    from advisor.registry import all_rules
-
     rules = all_rules()
     analyse_source(b"import torch\nwith torch.cuda.amp.autocast():\n    pass\n", "warm.py", list(rules), "2.12")
-
-
-# -- positions ------------------------------------------------------------------
-
-
-def line_starts(text: str) -> list[int]:
-    """Offset of each line's first character; lines end at \\r\\n, \\r or \\n, as for LibCST and LSP."""
-    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
-
-
-def changed_span(old: str, new: str) -> tuple[int, int, str]:
-    """(start, end, replacement): the one edit of `old` that gives `new`, as small as a prefix/suffix match makes it."""
-    limit = min(len(old), len(new))
-    start = 0
-    while start < limit and old[start] == new[start]:
-        start += 1
-    end_old, end_new = len(old), len(new)
-    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
-        end_old -= 1
-        end_new -= 1
-    # Never split a \r\n pair: the edit's ends must be positions in both texts.
-    if start > 0 and old[start - 1] == "\r" and start < len(old) and old[start] == "\n":
-        start -= 1
-    if end_old < len(old) and old[end_old] == "\n" and end_old > 0 and old[end_old - 1] == "\r":
-        end_old += 1
-        end_new += 1
-    return start, end_old, new[start:end_new]

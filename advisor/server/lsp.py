@@ -19,21 +19,13 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
-from pygls.workspace.position_codec import PositionCodec
 
 from advisor import __version__
-from advisor.server import adapter
+from advisor.server import adapter, convert
 
 DEBOUNCE_S = 0.25  # after the last keystroke; `initializationOptions.debounceMs` changes it
 FIX_ALL = "source.fixAll.advisor"
 STATUS = "advisor/status"  # a custom request: what the server holds (for benchmarks and debugging)
-SEVERITY = {
-    "error": types.DiagnosticSeverity.Error,
-    "warning": types.DiagnosticSeverity.Warning,
-    "info": types.DiagnosticSeverity.Information,
-}
-# Editors strike deprecated APIs through and fade code that only runs on old torch (a compat fallback).
-TAGS = {"deprecated": types.DiagnosticTag.Deprecated, "compat": types.DiagnosticTag.Unnecessary}
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 
 log = logging.getLogger(__name__)
@@ -71,7 +63,6 @@ class AdvisorServer(LanguageServer):
                 futures.pop(key, None)
 
 
-
 server = AdvisorServer()
 
 
@@ -92,88 +83,15 @@ def _wanted(doc) -> bool:
     return doc.language_id == "python" or path.endswith(PYTHON_SUFFIXES)
 
 
+def _lines(text: str) -> convert.Lines:
+    return convert.Lines(text, server.workspace.position_encoding)
+
+
 def _log(message: str, kind=types.MessageType.Log) -> None:
     server.window_log_message(types.LogMessageParams(type=kind, message=f"advisor: {message}"))
 
 
-# -- positions --------------------------------------------------------------
-
-
-class _Lines:
-    """Code-point columns (advisor) <-> the client's units (UTF-16 unless negotiated)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.starts = adapter.line_starts(text)
-        self.codec = PositionCodec(server.workspace.position_encoding)
-        self._lines: list[str] | None = None
-
-    @property
-    def lines(self) -> list[str]:
-        if self._lines is None:
-            ends = self.starts[1:] + [len(self.text)]
-            self._lines = [self.text[s:e] for s, e in zip(self.starts, ends)]
-        return self._lines
-
-    def position(self, line: int, column: int) -> types.Position:
-        if line >= len(self.starts):
-            return types.Position(line=len(self.starts) - 1, character=len(self.lines[-1]))
-        text = self.lines[line]
-        if text.isascii():
-            return types.Position(line=line, character=column)
-        return self.codec.position_to_client_units(self.lines, types.Position(line=line, character=column))
-
-    def at_offset(self, offset: int) -> types.Position:
-        import bisect
-
-        line = bisect.bisect_right(self.starts, offset) - 1
-        return self.position(line, offset - self.starts[line])
-
-    def from_client(self, pos: types.Position) -> tuple[int, int]:
-        if pos.line >= len(self.starts):
-            return pos.line, pos.character
-        if self.lines[pos.line].isascii():
-            return pos.line, pos.character
-        p = self.codec.position_from_client_units(self.lines, types.Position(line=pos.line, character=pos.character))
-        return p.line, p.character
-
-
-def _range(lines: _Lines, issue: adapter.Issue) -> types.Range:
-    return types.Range(start=lines.position(issue.line, issue.column), end=lines.position(issue.end_line, issue.end_column))
-
-
 # -- diagnostics ------------------------------------------------------------
-
-
-def _message(issue: adapter.Issue) -> str:
-    # As the text output words it: "... (warns from 2.13, breaks in 2.14)".
-    when = []
-    if issue.warns_from:
-        when.append(f"warns from {issue.warns_from}")
-    if issue.breaks_in:
-        when.append(f"breaks in {issue.breaks_in}")
-    return issue.message + (f" ({', '.join(when)})" if when else "")
-
-
-def _diagnostic(lines: _Lines, issue: adapter.Issue) -> types.Diagnostic:
-    return types.Diagnostic(
-        range=_range(lines, issue),
-        message=_message(issue),
-        severity=SEVERITY.get(issue.severity, types.DiagnosticSeverity.Warning),
-        code=issue.code,
-        code_description=types.CodeDescription(href=adapter.docs_url(issue.code)),
-        source="advisor",
-        tags=[TAGS[issue.kind]] if issue.kind in TAGS else None,
-        data={
-            "name": issue.name,
-            "kind": issue.kind,
-            "fix": issue.fix,
-            "warns_from": issue.warns_from,
-            "breaks_in": issue.breaks_in,
-            "validation": issue.validation,
-            "key": issue.key,
-        },
-    )
 
 
 def _analyse(text: str, path: str) -> adapter.Analysis:
@@ -205,12 +123,14 @@ async def _refresh(uri: str) -> None:
         _log(f"{uri}: not analysed: {analysis.error}", types.MessageType.Info)
         if analysis.error.startswith("config:") and analysis.error not in server.shown:
             server.shown.add(analysis.error)  # say it once, not at every keystroke
-            server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"advisor: {analysis.error}"))
+            server.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=f"advisor: {analysis.error}")
+            )
     server.state[uri] = _State(version, analysis)
     server.forget_finished()
-    lines = _Lines(text)
+    lines = _lines(text)
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-        uri=uri, version=version, diagnostics=[_diagnostic(lines, i) for i in analysis.issues],
+        uri=uri, version=version, diagnostics=[convert.diagnostic(lines, i) for i in analysis.issues],
     ))
 
 
@@ -311,24 +231,6 @@ async def _current(uri: str) -> tuple[Any, adapter.Analysis] | None:
     return doc, analysis
 
 
-def _edit(uri: str, version: int | None, old: str, new: str) -> types.WorkspaceEdit:
-    start, end, text = adapter.changed_span(old, new)
-    lines = _Lines(old)
-    edit = types.TextEdit(range=types.Range(start=lines.at_offset(start), end=lines.at_offset(end)), new_text=text)
-    return types.WorkspaceEdit(document_changes=[
-        types.TextDocumentEdit(
-            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version), edits=[edit]
-        )
-    ])
-
-
-def _overlaps(a: types.Range, b: types.Range) -> bool:
-    def key(p):
-        return (p.line, p.character)
-
-    return not (key(a.end) < key(b.start) or key(b.end) < key(a.start))
-
-
 def _wants(only: list[str] | None, kind: str) -> bool:
     return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
@@ -356,7 +258,7 @@ async def _fix_edit(ls: AdvisorServer, uri: str, data: dict) -> types.WorkspaceE
         new = await ls.run(adapter.fix_one, text, path, settings, data["key"])
     if new is None or ls.workspace.text_documents.get(uri) is not doc or doc.version != data["version"]:
         return None
-    return _edit(uri, doc.version, text, new)
+    return convert.workspace_edit(uri, doc.version, text, new, server.workspace.position_encoding)
 
 
 @server.feature(
@@ -374,15 +276,15 @@ async def code_action(ls: AdvisorServer, params: types.CodeActionParams) -> list
     except adapter.SettingsError:
         return None
     only = params.context.only
-    lines = _Lines(doc.source)
+    lines = _lines(doc.source)
     offers: list[tuple[types.CodeAction, dict]] = []
     if _wants(only, types.CodeActionKind.QuickFix):
         for issue in analysis.issues:
             # Unsafe fixes are offered only where the project's config allows them (`unsafe-fixes = true`).
             if issue.fix is None or (issue.fix == "unsafe" and not settings.unsafe_fixes):
                 continue
-            diag = _diagnostic(lines, issue)
-            if not _overlaps(diag.range, params.range):
+            diag = convert.diagnostic(lines, issue)
+            if not convert.overlaps(diag.range, params.range):
                 continue
             safety = "safe fix" if issue.fix == "safe" else "unsafe fix: may change behaviour, review it"
             action = types.CodeAction(
@@ -419,19 +321,6 @@ async def resolve_code_action(ls: AdvisorServer, action: types.CodeAction) -> ty
 # -- hover ------------------------------------------------------------------
 
 
-def _hover_text(issue: adapter.Issue) -> str:
-    info = adapter.rule_info(issue.code)
-    head = f"**{info.code} {info.name}** ({info.severity}; since torch {info.since}; fix: {info.fix})"
-    parts = [head, _message(issue), "---", info.doc]
-    if info.validation:
-        parts.append(
-            f"**After upgrading**, run the `{info.validation}` validation check in the upgraded environment: "
-            "`advisor scan --report advisor-report` then `advisor validate advisor-report`."
-        )
-    parts.append(f"[{info.code} in the rule docs]({info.url})")
-    return "\n\n".join(parts)
-
-
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: AdvisorServer, params: types.HoverParams) -> types.Hover | None:
     uri = params.text_document.uri
@@ -439,14 +328,16 @@ async def hover(ls: AdvisorServer, params: types.HoverParams) -> types.Hover | N
     doc = ls.workspace.text_documents.get(uri)
     if state is None or doc is None or state.version != doc.version:
         return None
-    lines = _Lines(doc.source)
+    lines = _lines(doc.source)
     line, col = lines.from_client(params.position)
     hits = [i for i in state.analysis.issues if (i.line, i.column) <= (line, col) <= (i.end_line, i.end_column)]
     if not hits:
         return None
     return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(_hover_text(i) for i in hits)),
-        range=_range(lines, hits[0]),
+        contents=types.MarkupContent(
+            kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(convert.hover_text(i) for i in hits)
+        ),
+        range=convert.to_range(lines, hits[0]),
     )
 
 
