@@ -323,6 +323,18 @@ def audit(
     raise typer.Exit(1 if t["failed"] or any(r["errors"] for r in result["repositories"]) else 0)
 
 
+@app.command()
+def server() -> None:
+    """Run the language server (LSP over stdio) for editors; needs the `server` extra."""
+    try:
+        from advisor.server.lsp import serve
+    except ModuleNotFoundError as e:
+        if e.name not in ("pygls", "lsprotocol", "cattrs", "attrs"):
+            raise
+        raise _fail("`advisor server` needs pygls: pip install \"torch-upgrade-advisor[server]\"")
+    serve()
+
+
 def main() -> None:
     try:
         run_cli(app, prog_name="advisor")  # Ctrl-C/SIGTERM: one line, exit 130, workers stopped
