@@ -125,4 +125,4 @@ def test_every_check_is_well_formed():
             expectation(c, v)  # raises on overlapping windows
         if c.kind == "source":
             # a source check reads the wheel's files and never imports torch (no GPU code path runs)
-            assert "import torch" not in c.code and "src(" in c.code or "binary_has(" in c.code, c.id
+            assert "import torch" not in c.code and ("src(" in c.code or "binary_has(" in c.code), c.id

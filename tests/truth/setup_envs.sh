@@ -16,7 +16,7 @@
 # the CUDA libraries directly. What is installed is exactly the set those libraries
 # need at load time (ldd), at the versions the wheel pins: no triton, cuda-bindings,
 # cupti, cusolver (only libtorch_cuda_linalg.so, loaded on first CUDA linalg call),
-# nvtx. 2.15 no longer links curand. See docs in tests/truth/README.md.
+# nvtx. 2.15 no longer links curand. See tests/truth/README.md.
 #
 # A machine-wide pip constraint may cap torch (here /etc/xdg/pip/constraints.txt:
 # torch<=2.14.1); it is overridden with PIP_CONSTRAINT=/dev/null for the 2.15.0
@@ -42,7 +42,9 @@ REQ_2150=("torch==2.15.0"
   "cuda-toolkit[cublas,cufft,cufile,cusparse,nvjitlink,nvrtc]==13.2.2"
   "nvidia-cudnn-cu13==9.26.0.51" "nvidia-cusparselt-cu13==0.8.1"
   "nvidia-nccl-cu13==2.30.7" "nvidia-nvshmem-cu13==3.7.2")
-CPU_INDEX="https://download.pytorch.org/whl/cpu"
+# Where the 2.13.0 CPU build comes from; set ADVISOR_TRUTH_CPU_INDEX= (empty) where it is
+# already reachable through pip's configured find-links or indexes (or offline).
+CPU_INDEX="${ADVISOR_TRUTH_CPU_INDEX-https://download.pytorch.org/whl/cpu}"
 
 have() {  # have VENV VERSION: the venv's torch imports and is that release
   [ -x "$1/bin/python" ] && "$1/bin/python" -c "import sys, torch; sys.exit(not torch.__version__.startswith('$2'))" 2>/dev/null
@@ -61,7 +63,7 @@ build() {  # build NAME VERSION REQ...
   "$PY" -m venv "$venv"
   local pip=("$venv/bin/python" -m pip)
   local extra=()
-  [ "$version" = "2.13.0" ] && extra=(--extra-index-url "$CPU_INDEX")
+  if [ "$version" = "2.13.0" ] && [ -n "$CPU_INDEX" ]; then extra=(--extra-index-url "$CPU_INDEX"); fi
   # 1. torch itself, without its dependencies (the CUDA ones are chosen below).
   "${pip[@]}" download -q --no-deps -d "$WHEELS" "${extra[@]}" "$1"
   # 2. the load-time CUDA libraries, resolved with their own small dependencies.
