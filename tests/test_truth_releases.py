@@ -59,21 +59,34 @@ PYTHONS = interpreters()
 
 
 @lru_cache(maxsize=None)
-def observe(label: str) -> dict:
-    """Run every check once in the interpreter `label`; the runner's JSON."""
+def _observe(label: str) -> dict:
+    """Run every check once in the interpreter `label`: the runner's JSON, or {"error": why}.
+
+    Cached, failures included, so a broken interpreter costs one run, not one per check.
+    """
     python = PYTHONS[label]
     if not Path(python).exists():
-        pytest.fail(f"{label}: interpreter {python} does not exist")
+        return {"error": f"{label}: interpreter {python} does not exist"}
     payload = json.dumps({"checks": [{"id": c.id, "code": c.code, "isolate": c.isolate} for c in CHECKS], "timeout": 300})
     env = {**os.environ, "PYTHONWARNINGS": "", "CUDA_VISIBLE_DEVICES": os.environ.get("CUDA_VISIBLE_DEVICES", "")}
     env.pop("PYTHONPATH", None)  # the runner must see the venv's torch, not ours
-    p = subprocess.run([python, str(RUNNER)], input=payload, capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd="/")
+    try:
+        p = subprocess.run([python, str(RUNNER)], input=payload, capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd="/")
+    except subprocess.TimeoutExpired:
+        return {"error": f"{label}: runner timed out after {TIMEOUT}s"}
     try:
         out = json.loads(p.stdout)
     except ValueError:
-        pytest.fail(f"{label}: runner failed (rc={p.returncode}):\n{p.stderr[-3000:]}")
+        return {"error": f"{label}: runner failed (rc={p.returncode}):\n{p.stderr[-3000:]}"}
     if "torch_error" in out:
-        pytest.fail(f"{label}: torch does not import in {python}: {out['torch_error']}")
+        return {"error": f"{label}: torch does not import in {python}: {out['torch_error']}"}
+    return out
+
+
+def observe(label: str) -> dict:
+    out = _observe(label)
+    if "error" in out:
+        pytest.fail(out["error"])
     return out
 
 
