@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "2"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "3"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -601,6 +601,8 @@ class Release:
             return False
         if name in a["defined"] or f"{mod}.{name}" in self.modules:
             return True
+        if a["all"] is not None and name in a["all"]:
+            return True  # still promised: bound at run time (e.g. by the C extension), as before
         if a["has_getattr"] and name in a["getattr_strings"]:
             return True
         _seen = _seen or set()
@@ -658,10 +660,18 @@ class Release:
         return best
 
 
-def build_release(src: Source, cache: Cache) -> Release:
+def _may_matter(rel: str, data: bytes) -> bool:
+    """For sites only: files with no warning, no deprecation word and no re-exports add nothing."""
+    return (b"warn" in data or b"eprecat" in data or b"ropping" in data
+            or rel.endswith("/__init__.py") or b"__all__" in data)
+
+
+def build_release(src: Source, cache: Cache, sites_only: bool = False) -> Release:
     modules, paths, errors = {}, {}, {}
     for rel in sorted(src.files):
         data = src.files[rel]
+        if sites_only and not _may_matter(rel, data):
+            continue
         a = cache.get(rel, data)
         mod = module_name(rel)
         if "error" in a:
@@ -699,6 +709,13 @@ def sites_of(rel: Release) -> list[dict]:
     return out
 
 
+def mine_sites(src: Source, cache: Cache | None = None) -> dict:
+    """One version's warn and decorator items, parsing only the files that can hold them (fast:
+    what tests/test_coverage_ledger.py runs over the installed torch)."""
+    rel = build_release(src, cache or Cache(None), sites_only=True)
+    return mine([Source(src.dist, src.version, src.origin)], Cache(None), _prebuilt={src.dist: rel})
+
+
 def removals(old: Release, new: Release) -> list[dict]:
     out = []
     old_aliases = old.aliases()
@@ -716,9 +733,12 @@ def removals(old: Release, new: Release) -> list[dict]:
     for m in sorted(old.modules):
         if m not in new.modules or is_private(m) or is_excluded_path(old.paths[m]):
             continue
+        oa = old.modules[m]
         for name, line in sorted(old.exported(m).items()):
             if new.resolvable(m, name):
                 continue
+            how = ("def/class/assignment" if name in oa["public_defs"] else
+                   "import" if name in oa["imported"] else "listed in __all__ only")
             api = canonical_api(f"{m}.{name}", old_aliases)
             if is_private(api):
                 continue
@@ -726,7 +746,7 @@ def removals(old: Release, new: Release) -> list[dict]:
             cmod, _, cname = api.rpartition(".")
             if api != f"{m}.{name}" and cmod in new.modules and new.resolvable(cmod, cname):
                 api = f"{m}.{name}"
-            out.append({"kind": "removed", "api": api, "message": f"no longer defined in {m}",
+            out.append({"kind": "removed", "api": api, "message": f"no longer defined in {m} (was: {how})",
                         "path": old.paths[m], "line": line})
     return out
 
@@ -737,7 +757,7 @@ def item_id(dist: str, kind: str, api: str) -> str:
     return f"{dist}:{kind}:{api}"
 
 
-def mine(sources: Iterable, cache: Cache, log=None) -> dict:
+def mine(sources: Iterable, cache: Cache, log=None, _prebuilt: dict | None = None) -> dict:
     """Items over several versions of one or more distributions, merged by id.
 
     `sources` holds Source objects or (dist, version, loader) triples, loaded one at a time."""
@@ -756,7 +776,7 @@ def mine(sources: Iterable, cache: Cache, log=None) -> dict:
         for _d, _v, loader in srcs:
             t0 = time.perf_counter()
             s = loader()
-            rel = build_release(s, cache)
+            rel = (_prebuilt or {}).get(dist) or build_release(s, cache)
             s.files.clear()  # release the bytes early
             covered[dist].append(rel.version)
             if rel.errors:
