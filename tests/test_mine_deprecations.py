@@ -239,3 +239,40 @@ def test_bad_input_is_a_clear_error(tmp_path):
         miner.load(str(tmp_path / "x.txt"))
     with pytest.raises(SystemExit, match="needs --dist"):
         miner.load(str(tmp_path))
+
+
+def test_a_decorator_whose_body_warns_deprecates_what_it_decorates(tmp_path):
+    files = {
+        "torchvision/__init__.py": "",
+        "torchvision/models/__init__.py": "from .resnet import *\n",
+        "torchvision/models/_utils.py": '''
+            import functools, warnings
+            def handle_legacy_interface(**weights):
+                def outer(builder):
+                    @functools.wraps(builder)
+                    def inner(*args, **kwargs):
+                        if "pretrained" in kwargs:
+                            warnings.warn("The parameter 'pretrained' is deprecated since 0.13.")
+                        return builder(*args, **kwargs)
+                    return inner
+                return outer
+            def plain(f):
+                return f
+        ''',
+        "torchvision/models/resnet.py": '''
+            from ._utils import handle_legacy_interface, plain
+            __all__ = ["resnet18", "resnet34"]
+            @handle_legacy_interface(weights=("pretrained", None))
+            def resnet18(*, weights=None, **kwargs):
+                pass
+            @plain
+            def resnet34(*, weights=None, **kwargs):
+                pass
+        ''',
+    }
+    items = by_id(run(make_wheel(tmp_path, "0.99.0", files, dist="torchvision")))
+    it = items["torchvision:deprecated-decorator:torchvision.models.resnet18"]
+    assert it["via"] == "handle_legacy_interface"
+    assert it["message"] == "The parameter 'pretrained' is deprecated since 0.13."
+    assert it["evidence"] == ["0.99.0:torchvision/models/resnet.py:5"]  # the def line
+    assert not any("resnet34" in i for i in items)

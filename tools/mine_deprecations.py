@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "3"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "4"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -247,6 +247,7 @@ class FileVisitor(ast.NodeVisitor):
         self.all_line = 0
         self.has_getattr = False
         self.strings: set[str] = set()
+        self.decorators: list[dict] = []
 
     # -- bookkeeping of names
     def _resolve_from(self, node: ast.ImportFrom) -> str:
@@ -380,6 +381,9 @@ class FileVisitor(ast.NodeVisitor):
                     call = d if isinstance(d, ast.Call) else None
                     self._site("deprecated-decorator", api, call, node.lineno, via=_last_name(d))
             else:
+                callee = _dotted(d.func if isinstance(d, ast.Call) else d)
+                if callee:  # resolved later: a decorator whose body warns about deprecation
+                    self.decorators.append({"callee": callee, "api": self._api_for(node.name, node), "line": node.lineno})
                 self.visit(d)
         self.scope.append((kind, node))
         saved = self.ifs
@@ -534,6 +538,7 @@ def analyse(rel: str, data: bytes) -> dict:
         "all_line": v.all_line,
         "has_getattr": v.has_getattr,
         "getattr_strings": sorted(v.strings) if v.has_getattr else [],
+        "decorators": v.decorators,
     }
 
 
@@ -694,9 +699,40 @@ def canonical_api(api: str, aliases: dict[str, str]) -> str:
     return base + (f"({param}" if param else "")
 
 
+def _resolve(callee: str, mod: str, a: dict) -> str:
+    head, _, rest = callee.partition(".")
+    if head in a["imported"]:
+        src, name, _line = a["imported"][head]
+        return f"{src}.{name}" + (f".{rest}" if rest else "")
+    if head in a["defined"]:
+        return f"{mod}.{callee}"
+    return callee
+
+
 def sites_of(rel: Release) -> list[dict]:
     aliases = rel.aliases()
     out = []
+    # Functions whose body warns about deprecation (private helpers included): a decorator that is
+    # one of them deprecates what it decorates (torchvision's @handle_legacy_interface(...)).
+    helpers: dict[str, dict] = {}
+    for mod, a in rel.modules.items():
+        for s in a["sites"]:
+            if s["kind"] == "warn" and "." in s["api"] and s["api"] != mod:
+                helpers.setdefault(s["api"].split("(")[0], s)
+    for mod, a in rel.modules.items():
+        path = rel.paths[mod]
+        if is_excluded_path(path):
+            continue
+        for d in a.get("decorators", ()):
+            h = helpers.get(_resolve(d["callee"], mod, a))
+            if h is None:
+                continue
+            api = canonical_api(d["api"], aliases)
+            if is_private(api):
+                continue
+            out.append({"kind": "deprecated-decorator", "api": api, "line": d["line"], "path": path,
+                        "message": h["message"], "category": h.get("category", ""),
+                        "via": d["callee"].rpartition(".")[2]})
     for mod, a in rel.modules.items():
         path = rel.paths[mod]
         if is_excluded_path(path):
