@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "4"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "5"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -380,6 +380,7 @@ class FileVisitor(ast.NodeVisitor):
                 if api:
                     call = d if isinstance(d, ast.Call) else None
                     self._site("deprecated-decorator", api, call, node.lineno, via=_last_name(d))
+                    self.sites[-1]["callee"] = _dotted(d.func if isinstance(d, ast.Call) else d)
             else:
                 callee = _dotted(d.func if isinstance(d, ast.Call) else d)
                 if callee:  # resolved later: a decorator whose body warns about deprecation
@@ -503,10 +504,10 @@ class FileVisitor(ast.NodeVisitor):
             if category in DEPRECATION_CATEGORIES or WORDING.search(msg):
                 self._emit_warn(node, category)
         elif self._is_deprecator(node) and "set_warn" not in _last_name(node):
-            self._emit_warn(node, "", via=_last_name(node))
+            self._emit_warn(node, "", via=_last_name(node), callee=_dotted(node.func))
         self.generic_visit(node)
 
-    def _emit_warn(self, node: ast.Call, category: str, via: str = ""):
+    def _emit_warn(self, node: ast.Call, category: str, via: str = "", callee: str = ""):
         if not self.scope:
             base = [self.mod]  # module-level: warns on import
         else:
@@ -518,6 +519,8 @@ class FileVisitor(ast.NodeVisitor):
         keyed = not (fn is not None and fn.name == "__getattr__")  # its parameter is the looked-up name
         for api in base:
             self._site("warn", api, node, node.lineno, via=via, category=category, keyed=keyed)
+            if callee:
+                self.sites[-1]["callee"] = callee
 
 
 def analyse(rel: str, data: bytes) -> dict:
@@ -741,7 +744,14 @@ def sites_of(rel: Release) -> list[dict]:
             api = canonical_api(s["api"], aliases)
             if is_private(api.split("(")[0]):
                 continue
-            out.append({**s, "api": api, "path": path})
+            s = {**s, "api": api, "path": path}
+            if s.get("callee") and (not s["message"] or s["message"] == "{…}"):
+                # `_warn_deprecated()` / `@dropping_support`: the helper's own warning says what
+                h = helpers.get(_resolve(s["callee"], mod, a))
+                if h is not None:
+                    s["message"] = h["message"]
+            s.pop("callee", None)
+            out.append(s)
     return out
 
 
