@@ -69,6 +69,9 @@ def dump(items: dict[str, dict], path: Path = LEDGER) -> None:
 
 # ----------------------------------------------------------------------------- probing the rules
 
+MISSING_ARG = re.compile(r"implicit|explicitly|without|not (?:passed|specified|set)|must (?:pass|specify)|should be passed|default value", re.I)
+
+
 def snippets(item: dict) -> list[str]:
     """Small programs that use the API the way user code does; a rule covers the item when it
     reports on one of them."""
@@ -84,6 +87,10 @@ def snippets(item: dict) -> list[str]:
         out.append(f"from {mod} import {name}\n" if mod else f"import {base}\n")
         return out
     out.append(f"import {top}\n{base}({args})\n")
+    if param and MISSING_ARG.search(item.get("message", "")):
+        # the warning is about leaving the argument out ("Implicit dimension choice", "should be
+        # passed explicitly"): user code that triggers it does not pass it
+        out.append(f"import {top}\n{base}(x)\n")
     if mod:
         out.append(f"from {mod} import {name}\n{name}({args})\n")
     # a method or attribute: user code reaches it through an instance
