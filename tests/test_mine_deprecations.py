@@ -143,34 +143,34 @@ BASE = {
 
 def test_warn_sites_and_their_apis(tmp_path):
     items = by_id(run(make_wheel(tmp_path, "9.0.0", BASE)))
-    up = items["torch:warn:torch.nn.upsample"]  # canonical name: re-exported by torch.nn's star import
+    up = items["torch:deprecated:torch.nn.upsample"]  # canonical name: re-exported by torch.nn's star import
     assert up["category"] == "UserWarning"
     assert up["message"] == "`upsample` is deprecated. Use `interpolate`."
     assert up["evidence"] == ["9.0.0:torch/nn/functional.py:7"]
     assert up["versions"] == ["9.0.0"]
     # `from warnings import warn as _w`, guarded by `if dim is None`: keyed on the parameter
-    assert "torch:warn:torch.nn.softmax(dim=)" in items
-    assert "torch:warn:torch.nn.quiet(old_arg=)" in items
-    assert items["torch:warn:torch.nn.quiet(old_arg=)"]["category"] == "FutureWarning"
+    assert "torch:deprecated:torch.nn.softmax(dim=)" in items
+    assert "torch:deprecated:torch.nn.quiet(old_arg=)" in items
+    assert items["torch:deprecated:torch.nn.quiet(old_arg=)"]["category"] == "FutureWarning"
     # a UserWarning without deprecation wording is not a deprecation
     assert not any("keep" in i for i in items)
 
 
 def test_private_definitions_count_only_when_reexported(tmp_path):
     items = by_id(run(make_wheel(tmp_path, "9.0.0", BASE)))
-    assert "torch:warn:torch.hidden_public" in items
-    assert items["torch:warn:torch.hidden_public"]["evidence"] == ["9.0.0:torch/_impl.py:4"]
+    assert "torch:deprecated:torch.hidden_public" in items
+    assert items["torch:deprecated:torch.hidden_public"]["evidence"] == ["9.0.0:torch/_impl.py:4"]
     assert not any("hidden_private" in i for i in items)
 
 
 def test_decorators_wrappers_getattr_and_constructors(tmp_path):
     items = by_id(run(make_wheel(tmp_path, "9.0.0", BASE)))
-    assert items["torch:deprecated-decorator:torch.deco.old_fn"]["message"] == "`old_fn` is deprecated, use `new_fn`."
-    assert "torch:deprecated-decorator:torch.deco.OldCls" in items
-    assert items["torch:deprecated-decorator:torch.deco.normal"]["via"] == "_make_deprecate"
-    assert "torch:warn:torch.lazy.gone_soon" in items  # module __getattr__ keyed on the compared name
-    assert "torch:warn:torch.cls.Sched(verbose=)" in items  # __init__ warnings belong to the class
-    assert "torch:warn:torch.cls.Sched.step(epoch=)" in items
+    assert items["torch:deprecated:torch.deco.old_fn"]["message"] == "`old_fn` is deprecated, use `new_fn`."
+    assert "torch:deprecated:torch.deco.OldCls" in items
+    assert items["torch:deprecated:torch.deco.normal"]["via"] == "_make_deprecate"
+    assert "torch:deprecated:torch.lazy.gone_soon" in items  # module __getattr__ keyed on the compared name
+    assert "torch:deprecated:torch.cls.Sched(verbose=)" in items  # __init__ warnings belong to the class
+    assert "torch:deprecated:torch.cls.Sched.step(epoch=)" in items
 
 
 def test_tests_directories_are_not_user_facing(tmp_path):
@@ -199,8 +199,8 @@ def test_removed_names_and_modules(tmp_path):
     assert b["version"] == "9.1.0"
     assert b["evidence"] == ["9.0.0:torch/sub/__init__.py:4"]  # where the old version defined it
     # a site seen in both versions keeps one id, both versions, and the newest evidence
-    assert items["torch:warn:torch.nn.upsample"]["versions"] == ["9.0.0", "9.1.0"]
-    assert items["torch:warn:torch.nn.upsample"]["evidence"] == ["9.1.0:torch/nn/functional.py:7"]
+    assert items["torch:deprecated:torch.nn.upsample"]["versions"] == ["9.0.0", "9.1.0"]
+    assert items["torch:deprecated:torch.nn.upsample"]["evidence"] == ["9.1.0:torch/nn/functional.py:7"]
 
 
 def test_installed_tree_equals_wheel_and_output_is_deterministic(tmp_path):
@@ -230,7 +230,7 @@ def test_unparsable_files_are_recorded_not_fatal(tmp_path):
     files["torch/newsyntax.py"] = "def f(:\n"
     res = run(make_wheel(tmp_path, "9.0.0", files))
     assert "torch/newsyntax.py" in res["parse_errors"]["torch==9.0.0"]
-    assert "torch:warn:torch.nn.upsample" in by_id(res)
+    assert "torch:deprecated:torch.nn.upsample" in by_id(res)
 
 
 def test_bad_input_is_a_clear_error(tmp_path):
@@ -271,8 +271,35 @@ def test_a_decorator_whose_body_warns_deprecates_what_it_decorates(tmp_path):
         ''',
     }
     items = by_id(run(make_wheel(tmp_path, "0.99.0", files, dist="torchvision")))
-    it = items["torchvision:deprecated-decorator:torchvision.models.resnet18"]
+    it = items["torchvision:deprecated:torchvision.models.resnet18"]
     assert it["via"] == "handle_legacy_interface"
     assert it["message"] == "The parameter 'pretrained' is deprecated since 0.13."
     assert it["evidence"] == ["0.99.0:torchvision/models/resnet.py:5"]  # the def line
     assert not any("resnet34" in i for i in items)
+
+
+def test_warn_then_decorator_is_one_item_and_stubs_show_c_removals(tmp_path):
+    v1 = {
+        "torch/__init__.py": "import warnings\n__all__ = ['old']\ndef old():\n    warnings.warn('old is deprecated', FutureWarning)\n",
+        "torch/_C/_VariableFunctions.pyi": "def cholesky(a): ...\ndef qr(a): ...\ndef _private(a): ...\n",
+        "torch/_C/__init__.pyi": "class TensorBase:\n    def cholesky(self): ...\n    def add(self, o): ...\n",
+    }
+    v2 = {
+        "torch/__init__.py": (
+            "from typing_extensions import deprecated\n__all__ = ['old']\n"
+            "_deprecated_attrs = {'has_cuda': 'x'}\n"
+            "@deprecated('old is deprecated', category=FutureWarning)\ndef old():\n    pass\n"
+            "def __getattr__(name):\n    import warnings\n    if name in _deprecated_attrs:\n"
+            "        warnings.warn(f'{name} is deprecated', FutureWarning)\n"
+        ),
+        "torch/_C/_VariableFunctions.pyi": "def qr(a): ...\n",
+        "torch/_C/__init__.pyi": "class TensorBase:\n    def add(self, o): ...\n",
+    }
+    items = by_id(run(make_wheel(tmp_path, "9.0.0", v1), make_wheel(tmp_path, "9.1.0", v2)))
+    old = items["torch:deprecated:torch.old"]
+    assert old["kinds"] == ["warn", "deprecated-decorator"] and old["kind"] == "deprecated-decorator"
+    assert old["versions"] == ["9.0.0", "9.1.0"]
+    assert "torch:deprecated:torch.has_cuda" in items  # `if name in <module-level dict>` in __getattr__
+    removed = {i for i in items if ":removed:" in i}
+    assert removed == {"torch:removed:torch.cholesky", "torch:removed:torch.Tensor.cholesky"}
+    assert items["torch:removed:torch.cholesky"]["evidence"] == ["9.0.0:torch/_C/_VariableFunctions.pyi:1"]

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "5"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "6"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -66,6 +66,12 @@ WORDING = re.compile(
     r"|will be dropped|legacy .* will",
     re.I,
 )
+# Type stubs of the C extension: the only static record of names bound in C++
+# (`torch.cholesky`, `Tensor.qr`). stub path -> (public name prefix, class holding the names or None)
+STUBS = {
+    "torch/_C/_VariableFunctions.pyi": ("torch", None),
+    "torch/_C/__init__.pyi": ("torch.Tensor", ("TensorBase", "_TensorBase")),
+}
 EXCLUDED_DIRS = {"test", "tests", "benchmarks", "third_party", "_vendor", "_vendored"}
 # Class methods whose warnings belong to the class (calling the class runs them).
 CTOR_METHODS = {"__init__", "__new__", "__post_init__", "__init_subclass__"}
@@ -106,7 +112,7 @@ def load_wheel(path: Path) -> Source:
         src = Source(dist, version.split("+", 1)[0], path.name)
         tops = TOP_PACKAGES.get(dist, (dist,))
         for n in names:
-            if n.endswith(".py") and n.split("/", 1)[0] in tops:
+            if (n.endswith(".py") and n.split("/", 1)[0] in tops) or n in STUBS:
                 src.files[n] = zf.read(n)
     return src
 
@@ -127,6 +133,9 @@ def load_tree(site: Path, dist: str) -> Source:
             continue
         for p in root.rglob("*.py"):
             src.files[p.relative_to(site).as_posix()] = p.read_bytes()
+    for rel in STUBS:
+        if (site / rel).is_file():
+            src.files[rel] = (site / rel).read_bytes()
     return src
 
 
@@ -248,6 +257,7 @@ class FileVisitor(ast.NodeVisitor):
         self.has_getattr = False
         self.strings: set[str] = set()
         self.decorators: list[dict] = []
+        self.str_colls: dict[str, list[str]] = {}  # module-level list/set/tuple/dict of strings
 
     # -- bookkeeping of names
     def _resolve_from(self, node: ast.ImportFrom) -> str:
@@ -304,6 +314,11 @@ class FileVisitor(ast.NodeVisitor):
                             self.all_line = line
                     if t.id == "__getattr__":
                         self.has_getattr = True
+                    if value is not None and _str_list(value):
+                        self.str_colls[t.id] = _str_list(value)
+                    elif isinstance(value, ast.Dict) and value.keys and all(
+                            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys):
+                        self.str_colls[t.id] = [k.value for k in value.keys]
                 elif isinstance(value, ast.Constant) and isinstance(value.value, str):
                     self.consts.setdefault(t.id, value.value)
             elif isinstance(t, (ast.Tuple, ast.List)) and self._top_level():
@@ -479,7 +494,9 @@ class FileVisitor(ast.NodeVisitor):
                         out.extend(_str_list(rhs))
                     elif isinstance(rhs, ast.Dict):
                         out.extend(k.value for k in rhs.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
-        return out
+                    elif isinstance(rhs, ast.Name) and rhs.id in self.str_colls:
+                        out.extend(self.str_colls[rhs.id])  # `if name in _deprecated_attrs:`
+        return sorted(set(out))
 
     def _site(self, kind: str, api: str, call: ast.Call | None, line: int, via: str = "", category: str = "",
               keyed: bool = True):
@@ -587,6 +604,7 @@ class Release:
     modules: dict[str, dict]  # module -> analysis
     paths: dict[str, str]  # module -> relpath
     errors: dict[str, str]
+    stubs: dict = field(default_factory=dict)  # public prefix -> (stub path, {name: line})
 
     def exported(self, mod: str) -> dict[str, int]:
         """Public names a module promises: a literal __all__, else its public top-level definitions."""
@@ -674,10 +692,32 @@ def _may_matter(rel: str, data: bytes) -> bool:
             or rel.endswith("/__init__.py") or b"__all__" in data)
 
 
+def stub_names(rel: str, data: bytes) -> dict[str, int]:
+    """Public function names a C-extension stub declares (top level, or in the given class)."""
+    prefix, classes = STUBS[rel]
+    try:
+        tree = ast.parse(data)
+    except SyntaxError:
+        return {}
+    body = tree.body
+    if classes:
+        body = next((n.body for n in tree.body if isinstance(n, ast.ClassDef) and n.name in classes), [])
+    out: dict[str, int] = {}
+    for n in body:
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_"):
+            out.setdefault(n.name, n.lineno)
+    return out
+
+
 def build_release(src: Source, cache: Cache, sites_only: bool = False) -> Release:
     modules, paths, errors = {}, {}, {}
+    stubs: dict[str, tuple[str, dict[str, int]]] = {}
     for rel in sorted(src.files):
         data = src.files[rel]
+        if rel in STUBS:
+            if not sites_only:
+                stubs[STUBS[rel][0]] = (rel, stub_names(rel, data))
+            continue
         if sites_only and not _may_matter(rel, data):
             continue
         a = cache.get(rel, data)
@@ -687,7 +727,13 @@ def build_release(src: Source, cache: Cache, sites_only: bool = False) -> Releas
             continue
         modules[mod] = a
         paths[mod] = rel
-    return Release(src.dist, src.version, src.origin, modules, paths, errors)
+    tensor_py = src.files.get("torch/_tensor.py", b"").decode("utf-8", "replace")
+    if "torch.Tensor" in stubs:  # methods torch/_tensor.py's Tensor adds on top of TensorBase
+        stubs["torch.Tensor"][1].update({m: 0 for m in re.findall(r"^    def (\w+)\(", tensor_py, re.M)
+                                         if m not in stubs["torch.Tensor"][1]})
+    r = Release(src.dist, src.version, src.origin, modules, paths, errors)
+    r.stubs = stubs
+    return r
 
 
 def canonical_api(api: str, aliases: dict[str, str]) -> str:
@@ -764,6 +810,19 @@ def mine_sites(src: Source, cache: Cache | None = None) -> dict:
 
 def removals(old: Release, new: Release) -> list[dict]:
     out = []
+    for prefix, (path, names) in sorted(old.stubs.items()):
+        if prefix not in new.stubs:
+            continue  # the new wheel has no such stub: nothing to compare
+        new_names = new.stubs[prefix][1]
+        for name, line in sorted(names.items()):
+            if name in new_names or name.startswith("_"):
+                continue
+            if prefix == "torch" and new.resolvable("torch", name):
+                continue  # now defined in Python (torch/__init__.py, torch/functional.py, ...)
+            if line == 0:  # a Python method of torch/_tensor.py's Tensor
+                continue
+            out.append({"kind": "removed", "api": f"{prefix}.{name}", "path": path, "line": line,
+                        "message": f"no longer declared by the C extension ({path})"})
     old_aliases = old.aliases()
     gone_modules = sorted(m for m in old.modules if m not in new.modules and not is_private(m)
                           and not is_excluded_path(old.paths[m]))
@@ -800,7 +859,9 @@ def removals(old: Release, new: Release) -> list[dict]:
 # ----------------------------------------------------------------------------- items
 
 def item_id(dist: str, kind: str, api: str) -> str:
-    return f"{dist}:{kind}:{api}"
+    """`warn` and `deprecated-decorator` share an id: torch 2.4 turned many warnings.warn calls into
+    @deprecated, and that is still one deprecation to triage."""
+    return f"{dist}:{'removed' if kind == 'removed' else 'deprecated'}:{api}"
 
 
 def mine(sources: Iterable, cache: Cache, log=None, _prebuilt: dict | None = None) -> dict:
@@ -837,9 +898,12 @@ def mine(sources: Iterable, cache: Cache, log=None, _prebuilt: dict | None = Non
                 if it is None:
                     it = items[iid] = {"id": iid, "dist": dist, "kind": f["kind"], "api": f["api"],
                                        "version": f["version"], "versions": [], "message": f["message"],
-                                       "category": f.get("category", ""), "evidence": [], "via": f.get("via", "")}
+                                       "category": f.get("category", ""), "evidence": [], "via": f.get("via", ""),
+                                       "kinds": []}
                 if f["version"] not in it["versions"]:
                     it["versions"].append(f["version"])
+                if f["kind"] not in it["kinds"]:
+                    it["kinds"].append(f["kind"])
                 # newest evidence wins; several sites in one version are all kept
                 tag = f"{f.get('evidence_version', f['version'])}:{ev}"
                 if f["version"] == it["versions"][-1]:
@@ -848,6 +912,7 @@ def mine(sources: Iterable, cache: Cache, log=None, _prebuilt: dict | None = Non
                         it["_ev_version"] = f["version"]
                         it["message"] = f["message"] or it["message"]
                         it["category"] = f.get("category", "") or it["category"]
+                        it["kind"] = f["kind"]  # the newest version's mechanism
                     if tag not in it["evidence"]:
                         it["evidence"].append(tag)
             if log:
