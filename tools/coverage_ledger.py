@@ -159,7 +159,7 @@ def entry_from(item: dict) -> dict:
     versions = item["versions"]
     return {
         "dist": item["dist"], "kind": item["kind"], "api": item["api"],
-        "first": versions[0], "last": versions[-1],
+        "first": versions[0], "last": versions[-1], "kinds": item.get("kinds", [item["kind"]]),
         "message": item.get("message", ""), "evidence": item["evidence"][0] if item["evidence"] else "",
     }
 
@@ -215,7 +215,7 @@ def summary_text(ledger: dict[str, dict]) -> str:
         by_kind: dict[str, list[int]] = {}
         for e in ledger.values():
             if e["dist"] == dist and e["status"] != "not-user-facing":
-                k = by_kind.setdefault(e["kind"], [0, 0])
+                k = by_kind.setdefault("removed" if e["kind"] == "removed" else "deprecated", [0, 0])
                 k[1] += 1
                 k[0] += e["status"] == "rule"
         kinds = ", ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(by_kind.items()))
