@@ -303,3 +303,13 @@ def test_warn_then_decorator_is_one_item_and_stubs_show_c_removals(tmp_path):
     removed = {i for i in items if ":removed:" in i}
     assert removed == {"torch:removed:torch.cholesky", "torch:removed:torch.Tensor.cholesky"}
     assert items["torch:removed:torch.cholesky"]["evidence"] == ["9.0.0:torch/_C/_VariableFunctions.pyi:1"]
+
+
+def test_an_optional_import_from_outside_does_not_keep_a_name_alive(tmp_path):
+    v1 = {"torchvision/__init__.py": "", "torchvision/io/__init__.py": "from .video_reader import VideoReader\n__all__ = ['VideoReader']\n",
+          "torchvision/io/video_reader.py": "class VideoReader:\n    pass\n"}
+    v2 = {"torchvision/__init__.py": "",
+          "torchvision/io/__init__.py": "try:\n    from fb_only.io import VideoReader\nexcept ImportError:\n    pass\n__all__ = []\n"}
+    items = by_id(run(make_wheel(tmp_path, "0.25.0", v1, dist="torchvision"), make_wheel(tmp_path, "0.26.0", v2, dist="torchvision")))
+    assert "torchvision:removed:torchvision.io.VideoReader" in items
+    assert "torchvision:removed:torchvision.io.video_reader" in items

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "6"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "7"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -257,6 +257,7 @@ class FileVisitor(ast.NodeVisitor):
         self.has_getattr = False
         self.strings: set[str] = set()
         self.decorators: list[dict] = []
+        self.conditional: set[str] = set()  # names imported inside try/except ImportError
         self.str_colls: dict[str, list[str]] = {}  # module-level list/set/tuple/dict of strings
 
     # -- bookkeeping of names
@@ -373,6 +374,25 @@ class FileVisitor(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant):
         if isinstance(node.value, str) and len(node.value) < 80:
             self.strings.add(node.value)
+
+    def visit_Try(self, node: ast.Try):
+        # `try: from elsewhere import X / except ImportError: pass`: X may well be unbound
+        catches_import = any(
+            h.type is None or any(_last_name(t) in ("ImportError", "ModuleNotFoundError", "Exception")
+                                  for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]))
+            for h in node.handlers)
+        before = set(self.imported)
+        for s_ in node.body:
+            self.visit(s_)
+        if catches_import and self._top_level():
+            for local in set(self.imported) - before:
+                self.conditional.add(local)
+        for h in node.handlers:
+            self.visit(h)
+        for s_ in node.orelse + node.finalbody:
+            self.visit(s_)
+
+    visit_TryStar = visit_Try
 
     def visit_If(self, node: ast.If):
         self.visit(node.test)
@@ -559,6 +579,7 @@ def analyse(rel: str, data: bytes) -> dict:
         "has_getattr": v.has_getattr,
         "getattr_strings": sorted(v.strings) if v.has_getattr else [],
         "decorators": v.decorators,
+        "conditional": sorted(v.conditional),
     }
 
 
@@ -625,8 +646,15 @@ class Release:
         a = self.modules.get(mod)
         if a is None:
             return False
-        if name in a["defined"] or f"{mod}.{name}" in self.modules:
+        if f"{mod}.{name}" in self.modules:
             return True
+        if name in a["defined"]:
+            src = a["imported"].get(name, ("",))[0]
+            top = mod.split(".")[0]
+            # only an optional import from outside the distribution (torchvision 0.26's
+            # `try: from pytorch.vision.fb.io import VideoReader except ImportError: pass`)
+            if not (name in a.get("conditional", ()) and src.split(".")[0] != top):
+                return True
         if a["all"] is not None and name in a["all"]:
             return True  # still promised: bound at run time (e.g. by the C extension), as before
         if a["has_getattr"] and name in a["getattr_strings"]:
