@@ -313,3 +313,15 @@ def test_an_optional_import_from_outside_does_not_keep_a_name_alive(tmp_path):
     items = by_id(run(make_wheel(tmp_path, "0.25.0", v1, dist="torchvision"), make_wheel(tmp_path, "0.26.0", v2, dist="torchvision")))
     assert "torchvision:removed:torchvision.io.VideoReader" in items
     assert "torchvision:removed:torchvision.io.video_reader" in items
+
+
+def test_an_unquoted_parameter_named_as_deprecated_keys_the_item(tmp_path):
+    files = {"torch/__init__.py": "", "torch/prof.py": '''
+        import warnings
+        def profile(use_cuda=None, with_stack=False, with_modules=False):
+            if with_stack or with_modules:
+                if with_modules:
+                    warnings.warn("with_modules is deprecated and will be removed.", FutureWarning)
+    '''}
+    items = by_id(run(make_wheel(tmp_path, "9.0.0", files)))
+    assert "torch:deprecated:torch.prof.profile(with_modules=)" in items

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "7"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "8"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -476,6 +476,13 @@ class FileVisitor(ast.NodeVisitor):
             return None
         a = fn.args
         params = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs if x.arg not in ("self", "cls")]
+        # "<param> is deprecated" (quoted or not) names the parameter outright
+        for p in sorted(params, key=lambda p: (message.find(p) if p in message else 1 << 30)):
+            if len(p) >= 2 and re.search(
+                    rf"\b{re.escape(p)}\b[`'\"]?\s*(?:=\s*[\w.]+\s*)?(?:argument |parameter |flag |option |kwarg )?"
+                    r"(?:is|are|was|has been|have been)\s+(?:now\s+|being\s+|going to be\s+)?"
+                    r"(?:deprecat|renamed|removed|ignored|no longer)", message):
+                return p
         # the quoted identifier that the message says is deprecated/renamed ("`max_value` is deprecated")
         m = re.search(r"[`'\"]([A-Za-z_]\w*)=?[`'\"](?: (?:argument|parameter|kwarg|keyword|flag|option))? (?:is|are|was|has been) (?:being |now )?(?:deprecat|renamed|removed|ignored|no longer)", message)
         if m and (m.group(1) in params or a.kwarg is not None) and len(m.group(1)) >= 2:
