@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "8"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "9"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -72,6 +72,12 @@ STUBS = {
     "torch/_C/_VariableFunctions.pyi": ("torch", None),
     "torch/_C/__init__.pyi": ("torch.Tensor", ("TensorBase", "_TensorBase")),
 }
+# A raise with this wording marks a removed API (or a removed argument of a live one).
+REMOVED_WORDING = re.compile(
+    r"(?:has|have) been removed|was removed|is (?:now )?removed|are (?:now )?removed|removed in (?:pytorch|version|v?\d)"
+    r"|no longer (?:available|supported|exists)",
+    re.I,
+)
 EXCLUDED_DIRS = {"test", "tests", "benchmarks", "third_party", "_vendor", "_vendored"}
 # Class methods whose warnings belong to the class (calling the class runs them).
 CTOR_METHODS = {"__init__", "__new__", "__post_init__", "__init_subclass__"}
@@ -534,11 +540,21 @@ class FileVisitor(ast.NodeVisitor):
             if kind == "deprecated-decorator" and not msg:
                 # torchaudio-style deprecated(direction, version=...): join the string args
                 msg = " ".join(render(a, self.consts) for a in call.args if isinstance(a, ast.Constant))
-        param = self._param_of(msg) if kind == "warn" and keyed else None
+        param = self._param_of(msg) if kind in ("warn", "removed") and keyed else None
         if param:
             api = f"{api}({param}=)"
         self.sites.append({"kind": kind, "api": api, "line": line, "message": fragment(msg),
                            "category": category, "via": via})
+
+    def visit_Raise(self, node: ast.Raise):
+        # a function kept only to fail with a removal message: `torch.cholesky` in 2.14
+        # (torch/_linalg_utils.py, re-exported by torch/__init__.py) raises "...is now removed"
+        exc = node.exc
+        if self.scope and isinstance(exc, ast.Call) and exc.args:
+            msg = render(exc.args[0], self.consts)
+            if REMOVED_WORDING.search(msg):
+                self._site("removed", self._api_for(None), exc, node.lineno, via=_last_name(exc))
+        self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call):
         if self._is_warn(node):
