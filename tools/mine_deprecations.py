@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "9"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "10"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -240,6 +240,20 @@ def _str_list(node: ast.AST) -> list[str] | None:
                 return None
         return out
     return None
+
+
+def _only_raises(body: list[ast.stmt]) -> bool:
+    """A stub body: a docstring, then only raises (possibly under ifs), and at least one raise."""
+    stmts = [b for b in body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+    if not stmts:
+        return False
+    for b in stmts:
+        if isinstance(b, ast.Raise):
+            continue
+        if isinstance(b, ast.If) and _only_raises(b.body) and (not b.orelse or _only_raises(b.orelse)):
+            continue
+        return False
+    return True
 
 
 class FileVisitor(ast.NodeVisitor):
@@ -540,7 +554,7 @@ class FileVisitor(ast.NodeVisitor):
             if kind == "deprecated-decorator" and not msg:
                 # torchaudio-style deprecated(direction, version=...): join the string args
                 msg = " ".join(render(a, self.consts) for a in call.args if isinstance(a, ast.Constant))
-        param = self._param_of(msg) if kind in ("warn", "removed") and keyed else None
+        param = self._param_of(msg) if kind == "warn" and keyed else None
         if param:
             api = f"{api}({param}=)"
         self.sites.append({"kind": kind, "api": api, "line": line, "message": fragment(msg),
@@ -550,10 +564,12 @@ class FileVisitor(ast.NodeVisitor):
         # a function kept only to fail with a removal message: `torch.cholesky` in 2.14
         # (torch/_linalg_utils.py, re-exported by torch/__init__.py) raises "...is now removed"
         exc = node.exc
-        if self.scope and isinstance(exc, ast.Call) and exc.args:
+        fn = self._outer_function()
+        if fn is not None and isinstance(exc, ast.Call) and exc.args and _only_raises(fn.body):
             msg = render(exc.args[0], self.consts)
             if REMOVED_WORDING.search(msg):
-                self._site("removed", self._api_for(None), exc, node.lineno, via=_last_name(exc))
+                # the whole function is the stub: not keyed on a parameter
+                self._site("removed", self._api_for(None), exc, node.lineno, via=_last_name(exc), keyed=False)
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call):
