@@ -332,6 +332,7 @@ def test_a_function_kept_only_to_raise_a_removal_message_is_removed(tmp_path):
         "torch/__init__.py": "from torch._linalg_utils import cholesky, solve, live\n",
         "torch/_linalg_utils.py": '''
             def cholesky(A, upper=False, *, out=None):
+                name = "upper" if upper else "lower"
                 raise RuntimeError("This function was deprecated since version 1.9 and is now removed. Use torch.linalg.cholesky.")
             def solve(A, B, upper=False):
                 if upper:
@@ -346,7 +347,7 @@ def test_a_function_kept_only_to_raise_a_removal_message_is_removed(tmp_path):
     items = by_id(run(make_wheel(tmp_path, "9.0.0", files)))
     it = items["torch:removed:torch.cholesky"]
     assert it["kind"] == "removed" and it["versions"] == ["9.0.0"]
-    assert it["evidence"] == ["9.0.0:torch/_linalg_utils.py:3"]
+    assert it["evidence"] == ["9.0.0:torch/_linalg_utils.py:4"]
     assert "torch:removed:torch.solve" in items  # a stub is one removal, not one per branch
     assert not any(i.startswith("torch:removed:torch.solve(") for i in items)
     assert not any("live" in i for i in items)  # a live function raising about run-time state

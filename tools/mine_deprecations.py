@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "10"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "11"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -243,13 +243,16 @@ def _str_list(node: ast.AST) -> list[str] | None:
 
 
 def _only_raises(body: list[ast.stmt]) -> bool:
-    """A stub body: a docstring, then only raises (possibly under ifs), and at least one raise."""
+    """A stub body: a docstring, assignments that build the message, then only raises (possibly
+    under ifs)."""
     stmts = [b for b in body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
     if not stmts:
         return False
     for b in stmts:
         if isinstance(b, ast.Raise):
             continue
+        if isinstance(b, (ast.Assign, ast.AnnAssign)) and b is not stmts[-1]:
+            continue  # building the message: `reduced = "reduced" if some else "complete"`
         if isinstance(b, ast.If) and _only_raises(b.body) and (not b.orelse or _only_raises(b.orelse)):
             continue
         return False
