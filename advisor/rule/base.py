@@ -35,6 +35,8 @@ CHECKS = frozenset(
         "profiler_events",
         "amp_migration",
         "rocm_runtime",
+        "audio_io",
+        "vision_weights",
     }
 )
 
