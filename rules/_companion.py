@@ -86,9 +86,12 @@ class CompanionRefs(Rule):
             if hit:
                 self.found(node, *hit)
             return
+        whole = lookup(self.apis, {module})  # the module itself is gone: one finding for the statement
+        if whole:
+            self.found(node.module, *whole)
         for alias in node.names:
             hit = lookup(self.apis, {f"{module}.{dotted_name(alias.name)}"})
-            if hit:
+            if hit and (whole is None or hit[0] != whole[0]):
                 self.found(alias, *hit)
 
     def visit_Attribute(self, node: Any) -> None:
