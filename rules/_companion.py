@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from advisor.rule import Rule, cst, dotted_name, nodes_of
+from advisor.rule import Applicability, Rule, cst, dotted_name, nodes_of
 
 
 def lookup(table: dict, quals: set[str]) -> tuple[str, str] | None:
@@ -114,3 +114,49 @@ class CompanionRefs(Rule):
         if isinstance(base, cst.Name) and lookup(self.apis, self.qualnames(base)):
             return
         self.found(node, *hit)
+
+
+class NoopCalls(Rule):
+    """Base: calls of `noops` (qualname -> message) that do nothing; a call that is a statement is deleted."""
+
+    library: ClassVar[str] = ""
+    noops: ClassVar[dict[str, str]] = {}
+    # qualnames whose deletion is only behaviour-preserving from a later version than `since`: unsafe fix
+    unsafe_noops: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.targets = tuple(cls.noops)
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self._statements: dict = {}  # call node -> (statement line, replacement)
+
+    def visit_Module(self, node: Any) -> None:
+        self._bodies(node.body)
+
+    def visit_IndentedBlock(self, node: Any) -> None:
+        self._bodies(node.body)
+
+    def _bodies(self, body: Any) -> None:
+        for line in body:
+            if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+                continue
+            stmt = line.body[0]
+            if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+                keep = len(body) == 1 or line.trailing_whitespace.comment is not None or any(
+                    ll.comment is not None for ll in line.leading_lines
+                )
+                new = line.with_changes(body=[cst.Pass()]) if keep else cst.FlattenSentinel([])
+                self._statements[stmt.value] = (line, new)
+
+    def visit_Call(self, node: Any) -> None:
+        qualname = self.match(node.func, self.noops)
+        if qualname is None:
+            return
+        if node in self._statements:
+            line, new = self._statements[node]
+            unsafe = Applicability.UNSAFE if qualname in self.unsafe_noops else None
+            self.report(node, self.noops[qualname], replacement=new, fix_node=line, applicability=unsafe)
+        else:
+            self.report(node, self.noops[qualname])

@@ -1,6 +1,6 @@
-from typing import Any
+from advisor.rule import Applicability, Example, Severity
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst
+from .._companion import NoopCalls
 
 NOOPS = {
     "torchaudio.set_audio_backend": "`set_audio_backend` has been a no-op since the dispatcher (torchaudio <= 2.4: "
@@ -13,7 +13,7 @@ NOOPS = {
 }
 
 
-class TorchaudioNoopCalls(Rule):
+class TorchaudioNoopCalls(NoopCalls):
     """`torchaudio.set_audio_backend(...)` / `init_sox_effects()`: no-ops, removed in torchaudio 2.9.
 
     What it finds: calls of `torchaudio.set_audio_backend`, `torchaudio.sox_effects.init_sox_effects`
@@ -43,7 +43,7 @@ class TorchaudioNoopCalls(Rule):
     fix = Applicability.SAFE
     validation = "audio_io"
     triggers = ("set_audio_backend", "init_sox_effects", "shutdown_sox_effects")
-    targets = tuple(NOOPS)
+    noops = NOOPS
     valid = ["import torchaudio\ntorchaudio.load('a.wav')\n", "def set_audio_backend(b):\n    pass\nset_audio_backend('x')\n"]
     invalid = [
         Example("import torchaudio\ntorchaudio.set_audio_backend('sox_io')\nx = 1\n", fixed="import torchaudio\nx = 1\n",
@@ -53,35 +53,3 @@ class TorchaudioNoopCalls(Rule):
         Example("import torchaudio.sox_effects as fx\nfx.init_sox_effects()\n", fixed="import torchaudio.sox_effects as fx\n"),
         Example("import torchaudio\nb = torchaudio.set_audio_backend(None)\n", message="delete"),
     ]
-
-    def __init__(self, ctx: Any) -> None:
-        super().__init__(ctx)
-        self._statements: dict = {}  # call node -> (statement line, replacement)
-
-    def visit_Module(self, node: Any) -> None:
-        self._bodies(node.body)
-
-    def visit_IndentedBlock(self, node: Any) -> None:
-        self._bodies(node.body)
-
-    def _bodies(self, body: Any) -> None:
-        for line in body:
-            if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
-                continue
-            stmt = line.body[0]
-            if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
-                keep = len(body) == 1 or line.trailing_whitespace.comment is not None or any(
-                    ll.comment is not None for ll in line.leading_lines
-                )
-                new = line.with_changes(body=[cst.Pass()]) if keep else cst.FlattenSentinel([])
-                self._statements[stmt.value] = (line, new)
-
-    def visit_Call(self, node: Any) -> None:
-        qualname = self.match(node.func, NOOPS)
-        if qualname is None:
-            return
-        if node in self._statements:
-            line, new = self._statements[node]
-            self.report(node, NOOPS[qualname], replacement=new, fix_node=line)
-        else:
-            self.report(node, NOOPS[qualname])
