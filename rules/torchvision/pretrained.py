@@ -118,10 +118,15 @@ class TorchvisionPretrained(Rule):
             imports += needs
         if not notes:
             return
+        # For the `vision_weights` check: builders whose plain `pretrained=True` the fix reproduces.
+        weights = spec.get("weights")
+        data = {"library": self.library, "builder": qualname,
+                "weights": [weights[1]] if weights and weights[1] and not weights[2] else []}
         if fixable:
-            self.report(node, "; ".join(notes), replacement=node.with_changes(args=new_args), add_imports=imports)
+            self.report(node, "; ".join(notes), replacement=node.with_changes(args=new_args), add_imports=imports,
+                        data=data)
         else:
-            self.report(node, "; ".join(notes))
+            self.report(node, "; ".join(notes), data=data)
 
     def _convert(self, call: Any, spec: dict, arg: Any, position: int | None) -> tuple[Any, str | None, list]:
         """(the Arg to write instead, None when it cannot be rewritten; a note when deprecated; imports)."""
