@@ -39,7 +39,7 @@ class TorchvisionVideoIO(CompanionRefs):
             "read_video", "read_video_timestamps", "write_video", "VideoReader", "video", "video_reader",
             "_read_video_from_file", "_read_video_timestamps_from_file", "_probe_video_from_file",
             "_read_video_from_memory", "_read_video_timestamps_from_memory", "_probe_video_from_memory",
-            "_read_video_clip_from_memory", "_read_video_meta_data", "_HAS_VIDEO_OPT", "VideoMetaData", "Timebase",
+            "_HAS_VIDEO_OPT", "VideoMetaData", "Timebase",
         )},
         **{f"torchvision.datasets.video_utils.{n}": f"`{{name}}` was {_GONE}{_PORT}" for n in (
             "read_video", "read_video_timestamps", "pts_convert",
