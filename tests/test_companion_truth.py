@@ -97,9 +97,11 @@ def binds(dist: str, version: str, qualname: str) -> bool:
 # -- torchaudio ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("api", sorted(rule_by_code("ADV950").apis))
-def test_adv950_present_in_2_8_and_gone_from_2_9(api):
-    assert binds("torchaudio", "2.8.0", api) or binds("torchaudio", "2.4.0", api), api
-    for version in ("2.9.0", "2.10.0", "2.11.1"):
+def test_adv950_present_before_and_gone_from_its_removal(api):
+    removed = rule_by_code("ADV950").windows.get(api, {}).get("removed_in", "2.9")
+    before = {"2.9": "2.8.0", "2.1": "2.0.1"}[removed]
+    assert binds("torchaudio", before, api), api
+    for version in (f"{removed}.0", "2.10.0", "2.11.1"):
         assert not binds("torchaudio", version, api), (api, version)
 
 
@@ -256,6 +258,18 @@ def test_adv916_datapoints_became_tv_tensors():
     for name in ("BoundingBoxes", "TVTensor", "Image", "Video", "Mask", "BoundingBoxFormat"):
         assert binds("torchvision", "0.16.0", f"torchvision.tv_tensors.{name}"), name
     assert "canvas_size" in source("torchvision", "0.16.0", "torchvision/tv_tensors/_bounding_boxes.py")
+
+
+def test_adv919_prototype_only_in_0_16_and_0_22():
+    for version, present in (("0.16.0", True), ("0.17.0", False), ("0.21.0", False), ("0.22.0", True),
+                             ("0.23.0", False), ("0.29.2", False)):
+        assert binds("torchvision", version, "torchvision.prototype") is present, version
+
+
+def test_adv920_future_warning_is_in_0_29_2():
+    for path, text in (("googlenet.py", "The default weight initialization of GoogleNet will be changed"),
+                       ("inception.py", "The default weight initialization of inception_v3 will be changed")):
+        assert text in source("torchvision", "0.29.2", f"torchvision/models/{path}")
 
 
 def _body(dist, version, path, name):

@@ -90,6 +90,8 @@ def test_docs_state_the_generated_figure():
     text = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
     figure = ledger_tool.summary_text(LEDGER)
     assert figure and figure in text, f"docs/coverage.md must contain the output of `coverage_ledger.py summary`:\n{figure}"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert figure in readme, "README.md must state the same figure: run `coverage_ledger.py summary --write-doc`"
 
 
 def test_update_probes_rules_keeps_hand_triage_and_files_new_items_as_todo(tmp_path):

@@ -58,6 +58,8 @@ class TorchaudioRemoved(CompanionRefs):
         "torchaudio.prototype": "`{name}`: `torchaudio.prototype` is " + _NONE.rstrip("; "),
         "torchaudio.functional.apply_codec": "`apply_codec` was removed in torchaudio 2.9 with no replacement "
         "(deprecated before 2.4)",
+        "torchaudio.functional.compute_kaldi_pitch": "`compute_kaldi_pitch` was removed in torchaudio 2.1; "
+        "torchaudio has no replacement",
         "torchaudio.utils.download_asset": _NONE + "download the file yourself (only the private "
         "`_download_asset` remains)",
     }
@@ -69,6 +71,7 @@ class TorchaudioRemoved(CompanionRefs):
         "torchaudio.functional.apply_codec": {"deprecated_in": "2.0"},
         "torchaudio.get_audio_backend": {"deprecated_in": "2.0"},
         "torchaudio.AudioMetaData": {"deprecated_in": "2.8"},
+        "torchaudio.functional.compute_kaldi_pitch": {"deprecated_in": None, "removed_in": "2.1"},
     }
     valid = [
         "import torchaudio\nwav, sr = torchaudio.load('a.wav')\n",

@@ -12,8 +12,11 @@ def _aliases() -> dict[str, dict]:
     table = dict(BY_MODULE)
     for name, params in BY_MODULE.items():
         module, builder = name.rsplit(".", 1)
+        package = module.rsplit(".", 1)[0]
         if not module.endswith("backbone_utils"):  # no package star-imports backbone_utils
-            table[f"{module.rsplit('.', 1)[0]}.{builder}"] = params
+            table[f"{package}.{builder}"] = params
+        if module.endswith((".mobilenetv2", ".mobilenetv3")):  # `models.mobilenet` star-imports both
+            table[f"{package}.mobilenet.{builder}"] = params
     return table
 
 
@@ -91,6 +94,10 @@ class TorchvisionPretrained(Rule):
                 message="`weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1 if flag else None`"),
         Example("import torchvision\nm = torchvision.models.resnet50(True, True, 10)\n", message="positional"),
         Example("import torchvision\nm = torchvision.models.vit_h_14(pretrained=True)\n", message="no legacy weights"),
+        Example("from torchvision.models.mobilenet import mobilenet_v2\nm = mobilenet_v2(pretrained=False)\n",
+                fixed="from torchvision.models.mobilenet import mobilenet_v2\nm = mobilenet_v2(weights=None)\n"),
+        Example("from torchvision.models.detection.backbone_utils import resnet_fpn_backbone as r\nb = r('resnet50', True)\n",
+                message="by keyword"),
     ]
 
     def visit_Call(self, node: Any) -> None:
@@ -107,6 +114,9 @@ class TorchvisionPretrained(Rule):
         if len(positional) > 2 and not dynamic:
             notes.append("positional arguments are deprecated since 0.13; beyond the first two (`weights`, "
                          "`progress`) their order depends on the builder: pass them by keyword")
+            fixable = False
+        elif positional and dynamic:  # keyword-only since 0.13: `backbone_name`, `weights`, ...
+            notes.append("positional arguments are deprecated since 0.13: pass `backbone_name=`, `weights=` ... by keyword")
             fixable = False
         for index, arg in enumerate(node.args):
             position = index if arg.keyword is None and not dynamic else None
