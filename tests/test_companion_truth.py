@@ -285,3 +285,26 @@ def test_adv917_noops():
                                                        "set_video_backend"))
     assert not all(isinstance(s, ast.Pass) for s in _body("torchvision", "0.25.0", "torchvision/__init__.py",
                                                            "set_video_backend"))
+
+
+def test_adv921_legacy_apis():
+    from advisor.rules.torchvision.legacy_apis import ARCHS
+
+    for arch in ARCHS:
+        assert not binds("torchvision", "0.15.1", f"torchvision.models.{arch}.model_urls"), arch
+    assert binds("torchvision", "0.29.2", "torchvision.models.video.resnet.model_urls")
+    utils = source("torchvision", "0.29.2", "torchvision/models/_utils.py")
+    assert "Accessing the model URLs via the internal dictionary of the module is deprecated since 0.13" in utils
+    for m in ("_functional_video", "_transforms_video"):
+        assert "is deprecated since 0.12" in source("torchvision", "0.29.2", f"torchvision/transforms/{m}.py"), m
+    for path in ("torchvision/transforms/v2/_misc.py", "torchvision/transforms/v2/functional/_misc.py"):
+        assert "[DEPRECATED]" in source("torchvision", "0.29.2", path), path
+        assert "[DEPRECATED]" not in source("torchvision", "0.15.1", path), path
+
+
+def test_adv922_dataset_changes():
+    video = source("torchvision", "0.26.0", "torchvision/datasets/video_utils.py")
+    assert "Video decoding capabilities were removed from torchvision and migrated " in video
+    assert "import torchcodec" in video and "import torchcodec" not in source("torchvision", "0.25.0", "torchvision/datasets/video_utils.py")
+    assert "no longer available" in source("torchvision", "0.23.0", "torchvision/datasets/lfw.py")
+    assert "no longer available" not in source("torchvision", "0.22.0", "torchvision/datasets/lfw.py")
