@@ -308,3 +308,12 @@ def test_adv922_dataset_changes():
     assert "import torchcodec" in video and "import torchcodec" not in source("torchvision", "0.25.0", "torchvision/datasets/video_utils.py")
     assert "no longer available" in source("torchvision", "0.23.0", "torchvision/datasets/lfw.py")
     assert "no longer available" not in source("torchvision", "0.22.0", "torchvision/datasets/lfw.py")
+
+
+def test_every_companion_rule_has_a_truth_check():
+    from advisor.analysis.registry import all_rules
+
+    checked = {name.split("_")[1].upper() for name in globals() if name.startswith("test_adv")}
+    style_only = {"ADV918"}  # TorchFix's TOR203 import style: no claim about the library
+    companions = {r.code for r in all_rules() if getattr(r, "library", None)}
+    assert companions - style_only <= checked, sorted(companions - style_only - checked)
