@@ -31,7 +31,6 @@ def lookup(table: dict, quals: set[str]) -> tuple[str, str] | None:
 
 
 class CompanionRefs(Rule):
-    library: ClassVar[str] = ""
     undeprecated_in: ClassVar[str | None] = None
     # qualified name (a module covers what is under it) -> message
     apis: ClassVar[dict[str, str]] = {}
@@ -51,7 +50,7 @@ class CompanionRefs(Rule):
 
     @classmethod
     def metadata(cls) -> dict[str, Any]:
-        return {**super().metadata(), "library": cls.library, "undeprecated_in": cls.undeprecated_in}
+        return {**super().metadata(), "undeprecated_in": cls.undeprecated_in}
 
     def found(self, node: Any, key: str, qualname: str) -> None:
         """Report one site. Rules override this for fixes."""
@@ -119,7 +118,6 @@ class CompanionRefs(Rule):
 class NoopCalls(Rule):
     """Base: calls of `noops` (qualname -> message) that do nothing; a call that is a statement is deleted."""
 
-    library: ClassVar[str] = ""
     noops: ClassVar[dict[str, str]] = {}
     # qualnames whose deletion is only behaviour-preserving from a later version than `since`: unsafe fix
     unsafe_noops: ClassVar[frozenset[str]] = frozenset()
