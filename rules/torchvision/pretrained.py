@@ -50,7 +50,8 @@ class TorchvisionPretrained(Rule):
     `weights=` and `progress=`. A non-literal value, a `quantize=` that is not a literal, a
     builder whose legacy weights depend on `backbone_name`, or a third positional argument:
     reported with the exact replacement, no fix. `vit_h_14` and `regnet_y_128gf` had no legacy
-    weights (`pretrained=True` raises ValueError): only `False` is rewritten.
+    weights (`pretrained=True` raises ValueError): only `False` is rewritten. A call that passes
+    both `pretrained=` and `weights=` is reported without a fix.
 
     Validation: `vision_weights` compares the `*_V1` weights with `pretrained=True`.
     """
@@ -93,6 +94,8 @@ class TorchvisionPretrained(Rule):
         Example("import torchvision\nm = torchvision.models.resnet50(pretrained=flag)\n",
                 message="`weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1 if flag else None`"),
         Example("import torchvision\nm = torchvision.models.resnet50(True, True, 10)\n", message="positional"),
+        Example("import torchvision\nm = torchvision.models.resnet50(pretrained=True, weights=w)\n",
+                fixed="import torchvision\nm = torchvision.models.resnet50(pretrained=True, weights=w)\n"),
         Example("import torchvision\nm = torchvision.models.vit_h_14(pretrained=True)\n", message="no legacy weights"),
         Example("from torchvision.models.mobilenet import mobilenet_v2\nm = mobilenet_v2(pretrained=False)\n",
                 fixed="from torchvision.models.mobilenet import mobilenet_v2\nm = mobilenet_v2(weights=None)\n"),
@@ -132,6 +135,8 @@ class TorchvisionPretrained(Rule):
         weights = spec.get("weights")
         data = {"library": self.library, "builder": qualname,
                 "weights": [weights[1]] if weights and weights[1] and not weights[2] else []}
+        keywords = [a.keyword.value for a in new_args if a.keyword is not None]
+        fixable = fixable and len(keywords) == len(set(keywords))  # `pretrained=` next to `weights=`: a person decides
         if fixable:
             self.report(node, "; ".join(notes), replacement=node.with_changes(args=new_args), add_imports=imports,
                         data=data)
