@@ -237,10 +237,12 @@ def explain(code: str = typer.Argument(..., help="A rule code, e.g. ADV101.")) -
     m = rule.metadata()
     typer.echo(f"{rule.code} ({rule.name})")
     typer.echo(
-        f"severity: {m['severity']}   since: torch {m['since']}   fix: {m['fix']}   validation: {m['validation'] or '-'}"
+        f"severity: {m['severity']}   since: {m['library'] or 'torch'} {m['since']}   fix: {m['fix']}   "
+        f"validation: {m['validation'] or '-'}"
     )
     if rule.deprecated_in or rule.removed_in:
-        typer.echo(f"deprecated in: {rule.deprecated_in or '-'}   removed in: {rule.removed_in or '-'}")
+        lib = f"{m['library']} " if m["library"] else ""
+        typer.echo(f"deprecated in: {lib}{rule.deprecated_in or '-'}   removed in: {lib}{rule.removed_in or '-'}")
     typer.echo("")
     typer.echo(rule.doc())
 

@@ -113,6 +113,9 @@ def test_replacement_exists(qualname):
 def test_every_rule_is_covered_by_a_truth_check():
     covered = set(REPLACEMENTS) | set(WARNINGS) | set(NO_WARNING) | set(SOURCE_FACTS) | set(REMOVED) | set(HEADER_FACTS)
     covered |= {c for c, r in RULES.items() if getattr(r, "row", None) is not None}
+    # torchvision / torchaudio rules are checked against their wheels (tests/test_companion_truth.py,
+    # which fails when one of them has no check there)
+    covered |= {c for c, r in RULES.items() if getattr(r, "library", None)}
     assert set(RULES) <= covered, sorted(set(RULES) - covered)
 
 
@@ -403,3 +406,34 @@ def test_superset_of_torchfix(symbol):
 @pytest.mark.torch_free
 def test_torchfix_require_grad_check_is_covered():
     assert "require_grad" in RULES["ADV743"].attribute_targets
+
+
+# TorchFix 0.7's three torchvision rules (TOR201 pretrained, TOR202 v2.ToTensor, TOR203 singleton
+# import), each with the rule that covers it here, and TOR201's two verified bugs (facts file §6):
+# the second positional argument is `progress`, not `pretrained_backbone`, and a call with more
+# positional arguments must not be rewritten into `f(weights=None, True)`.
+TORCHFIX_TORCHVISION = [
+    ("TOR201", "ADV910", "import torchvision\nm = torchvision.models.resnet50(pretrained=True)\n",
+     "import torchvision\nm = torchvision.models.resnet50(weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1)\n"),
+    ("TOR201-bug2", "ADV910", "from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(False, False)\n",
+     "from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(weights=None, progress=False)\n"),
+    ("TOR201-bug3", "ADV910", "import torchvision\nm = torchvision.models.resnet50(False, True, 10)\n", None),
+    ("TOR202", "ADV911", "from torchvision.transforms.v2 import ToTensor\nt = ToTensor()\n", None),
+    ("TOR203", "ADV918", "import torchvision.models as models\n", "from torchvision import models\n"),
+]
+
+
+@pytest.mark.torch_free
+@pytest.mark.parametrize("tor,code,source,fixed", TORCHFIX_TORCHVISION, ids=[c[0] for c in TORCHFIX_TORCHVISION])
+def test_superset_of_torchfix_torchvision(tor, code, source, fixed):
+    from advisor.analysis.analyse import analyse
+    from advisor.core.versions import NEWEST
+    from advisor.fix.fixer import fix_bytes
+
+    rule = RULES[code]
+    result, _ = analyse(source.encode(), "t.py", [rule], NEWEST)
+    assert [f.rule for f in result.findings] == [code], result.findings
+    out = fix_bytes(source.encode(), "t.py", [rule], NEWEST, unsafe=True)
+    assert out.error is None
+    compile(out.fixed, "t.py", "exec")  # never invalid code (TOR201 produced `f(weights=None, True)`)
+    assert out.fixed.decode() == (fixed if fixed is not None else source)

@@ -29,7 +29,10 @@ CHECKS = (
     "profiler_events",
     "amp_migration",
     "rocm_runtime",
+    "audio_io",
+    "vision_weights",
 )
+DEFAULT_MODELS = [["torchvision.models.resnet18", "torchvision.models.ResNet18_Weights.IMAGENET1K_V1"]]
 DEFAULT_SHAPES = [[8, 16], [2, 64]]
 DEFAULT_DTYPES = ["float32", "float64"]
 MAX_SITES = 50
@@ -46,6 +49,9 @@ def _params(check: str, findings: list[Finding]) -> dict[str, Any]:
         dtypes = sorted({d for f in mine for d in f.data.get("dtypes", [])})
         params["shapes"] = [list(s) for s in shapes[:6]] or DEFAULT_SHAPES
         params["dtypes"] = dtypes or DEFAULT_DTYPES
+    if check == "vision_weights":
+        models = sorted({(f.data["builder"], w) for f in mine for w in f.data.get("weights", [])})
+        params["models"] = [list(m) for m in models[:MAX_SITES]] or DEFAULT_MODELS
     return params
 
 

@@ -35,6 +35,8 @@ CHECKS = frozenset(
         "profiler_events",
         "amp_migration",
         "rocm_runtime",
+        "audio_io",
+        "vision_weights",
     }
 )
 
@@ -109,6 +111,8 @@ class Rule:
     since: ClassVar[str] = "2.0"  # torch version where the replacement/behaviour first exists
     deprecated_in: ClassVar[str | None] = None
     removed_in: ClassVar[str | None] = None
+    # None: the window is in torch versions; "torchvision" / "torchaudio": in that library's versions
+    library: ClassVar[str | None] = None
     fix: ClassVar[Applicability] = Applicability.NONE
     validation: ClassVar[str | None] = None
     triggers: ClassVar[tuple[str, ...]] = ()  # text the prefilter looks for
@@ -158,6 +162,7 @@ class Rule:
             "since": cls.since,
             "deprecated_in": cls.deprecated_in,
             "removed_in": cls.removed_in,
+            "library": cls.library,
             "fix": cls.fix.value,
             "validation": cls.validation,
             "device": cls.device,
