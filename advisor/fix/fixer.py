@@ -36,7 +36,8 @@ class FixOutcome:
     fixed: bytes
     applied: Counter = field(default_factory=Counter)  # rule code -> fixes applied
     held_back: int = 0  # unsafe fixes not applied
-    remaining: list[Finding] = field(default_factory=list)  # findings still there afterwards
+    remaining: list[Finding] = field(default_factory=list)  # findings still there afterwards (lines of `fixed`)
+    on_disk: list[Finding] | None = None  # the same findings at the lines of `original` (what --diff reports)
     error: str | None = None  # the file was not (fully) analysed or fixed
 
     @property
@@ -50,6 +51,26 @@ class FixOutcome:
         except Exception:  # pragma: no cover - decode with replace cannot fail
             return ""
         return "".join(difflib.unified_diff(a, b, f"a/{self.path}", f"b/{self.path}"))
+
+
+def map_back(findings: list[Finding], fixed: str, original: str) -> list[Finding]:
+    """`findings` placed on `fixed`, moved to the lines they occupy in `original`.
+
+    Unchanged lines map one to one; a line inside a rewritten block maps to that block's first line.
+    """
+    from dataclasses import replace
+
+    if fixed == original or not findings:
+        return list(findings)
+    blocks = difflib.SequenceMatcher(None, original.splitlines(), fixed.splitlines(), autojunk=False).get_opcodes()
+
+    def line_of(n: int) -> int:
+        for tag, i1, i2, j1, j2 in blocks:
+            if j1 < n <= j2:
+                return i1 + (n - j1) if tag == "equal" else i1 + 1
+        return n
+
+    return [replace(f, line=line_of(f.line), end_line=max(line_of(f.line), line_of(f.end_line))) for f in findings]
 
 
 def _overlaps(a: Finding, b: Finding) -> bool:
@@ -155,6 +176,7 @@ def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
     inner = _fix_source(source, path, rules, target, min_version, unsafe)
     outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
     outcome.remaining = notebooks.place(inner.remaining, inner.fixed.decode("utf-8"))  # by cell and line
+    outcome.on_disk = notebooks.place(inner.on_disk or [], virtual.source)
     outcome.error = outcome.error or "; ".join(virtual.errors) or None  # cells that do not parse: the others are fixed
     if inner.changed and not inner.error:
         try:
@@ -192,6 +214,7 @@ def _fix_source(
         outcome.remaining = unfixable
         if new == current:
             outcome.fixed = current
+            outcome.on_disk = map_back(unfixable, _text(current), _text(data))
             return outcome
         try:
             parse(new, path)
@@ -206,6 +229,10 @@ def _fix_source(
     outcome.fixed = data
     outcome.applied = Counter()
     return outcome
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 class ConcurrentEditError(Exception):

@@ -49,9 +49,11 @@ class FixRun:
     def exit_code(self, exit_zero: bool) -> int:
         if self.interrupted:
             return 130
+        if exit_zero:
+            return 0
         if self.diff:
             return 1 if self.changed or self.errors else 0
-        return 0 if exit_zero or not (self.remaining or self.errors) else 1
+        return 0 if not (self.remaining or self.errors) else 1
 
 
 def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list[FileJob]:
@@ -92,7 +94,9 @@ def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callab
         for outcome in fix_many(_jobs(project, unsafe, run.errors), project.jobs):
             if outcome.error:
                 run.errors.append((outcome.path, outcome.error))
-            run.remaining.extend(outcome.remaining)
+            # --diff writes nothing: what remains is reported at the lines of the file on disk.
+            on_disk = outcome.on_disk if diff and outcome.on_disk is not None else outcome.remaining
+            run.remaining.extend(on_disk)
             run.held_back += outcome.held_back
             if not outcome.changed:
                 continue
