@@ -243,12 +243,16 @@ def validate(
 ) -> None:
     """Run the report's validation scripts and put the results back into the report."""
     from advisor.report.render import render
-    from advisor.report.validation import run_scripts
+    from advisor.report.validation import InterpreterError, probe_torch, run_scripts
 
     if not os.path.isfile(os.path.join(directory, "findings.json")):
         raise _fail(f"{directory} is not a report directory (no findings.json); run `advisor scan --report {directory}` first")
     if device not in (None, "cuda", "xpu", "cpu"):
         raise _fail(f"unknown --device {device!r} (expected cuda, xpu or cpu)")
+    try:  # before anything runs: earlier results stay as they are
+        probe_torch(python)
+    except InterpreterError as e:
+        raise _fail(str(e))
     summary = run_scripts(directory, python, device)
     for c in summary["checks"]:
         typer.echo(f"{c['status']:5} {c['name']}: {c['detail']}")

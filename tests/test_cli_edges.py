@@ -53,3 +53,35 @@ def test_fix_diff_exit_zero(cli, tmp_path):
     proc = cli("fix", "a.py", "--diff", "--exit-zero", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "@torch.amp.custom_fwd" in proc.stdout
+
+
+# --- bug 4: validate never passes while checking nothing ---------------------------
+
+@pytest.fixture
+def report_dir(cli, tmp_path):
+    (tmp_path / "a.py").write_text(SHIFTING)
+    assert cli("scan", "a.py", "--no-cache", "--report", "rep", cwd=tmp_path).returncode == 1
+    good = {"torch": "2.13.0", "device": "cpu", "python": "x", "checks": [{"name": "amp_migration", "status": "PASS"}]}
+    (tmp_path / "rep" / "validation-results.json").write_text(json.dumps(good))
+    return tmp_path / "rep"
+
+
+def test_validate_with_missing_interpreter_is_a_usage_error_and_keeps_results(cli, report_dir):
+    before = (report_dir / "validation-results.json").read_text()
+    proc = cli("validate", str(report_dir), "--python", "/no/such/file")
+    assert proc.returncode == 2
+    assert "/no/such/file" in proc.stderr and "Traceback" not in proc.stderr
+    assert (report_dir / "validation-results.json").read_text() == before
+
+
+def test_validate_without_torch_says_so_and_fails(cli, report_dir, tmp_path):
+    # An interpreter without torch: this one, without its site-packages.
+    wrapper = tmp_path / "python-without-torch"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -S "$@"\n')
+    wrapper.chmod(0o755)
+    before = (report_dir / "validation-results.json").read_text()
+    proc = cli("validate", str(report_dir), "--python", str(wrapper))
+    assert proc.returncode != 0
+    assert "cannot import torch" in proc.stderr
+    assert "SKIP" not in proc.stdout and "report updated" not in proc.stderr
+    assert (report_dir / "validation-results.json").read_text() == before
