@@ -38,6 +38,7 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     target_version: str | None = None
     unsafe_fixes: bool = False
+    force_exclude: bool = False  # exclude files named on the command line too (Ruff's force-exclude)
     fail_on: str = "info"
     device: str | None = None  # rocm | cuda | xpu | cpu: overrides ROCm detection (advisor.run.device)
 
@@ -97,10 +98,10 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
             if not isinstance(value, str):
                 raise ConfigError(f"{where}: expected a version string such as \"2.12\", got {value!r}")
             cfg.target_version = value
-        elif key == "unsafe-fixes":
+        elif key in ("unsafe-fixes", "force-exclude"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}: expected true or false, got {value!r}")
-            cfg.unsafe_fixes = value
+            setattr(cfg, key.replace("-", "_"), value)
         elif key == "fail-on":
             if value not in SEVERITIES:
                 raise ConfigError(f"{where}: expected one of {', '.join(SEVERITIES)}, got {value!r}")

@@ -109,6 +109,7 @@ class FileResult:
     errors: list[FileError] = field(default_factory=list)
     suppressed: int = 0
     markers: list[list] = field(default_factory=list)  # [[ROCm marker text, line], ...] (advisor.run.device)
+    parsed: bool = False  # the file was parsed (not just prefiltered), on this run or the one cached
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -116,6 +117,7 @@ class FileResult:
             "errors": [e.message for e in self.errors],
             "suppressed": self.suppressed,
             "markers": self.markers,
+            "parsed": self.parsed,
         }
 
     @classmethod
@@ -126,6 +128,7 @@ class FileResult:
             errors=[FileError(path, m) for m in data["errors"]],
             suppressed=data.get("suppressed", 0),
             markers=data.get("markers", []),
+            parsed=data.get("parsed", False),
         )
 
 

@@ -63,6 +63,7 @@ class ProjectOptions:
     baseline: str | None = None
     device: str | None = None
     report: bool = False  # a --report run: report-only rules (ADV900) join the scan
+    force_exclude: bool = False  # `exclude` applies to paths named on the command line too (Ruff's --force-exclude)
 
 
 @dataclass
@@ -103,7 +104,8 @@ class Project:
             exclude = [*cfg.exclude, *cfg.extend_exclude, *split_codes(options.exclude)]
             include = [*cfg.extend_include, *split_codes(options.extend_include)]
             try:
-                found = discover(paths, exclude=exclude, extend_include=include)
+                found = discover(paths, exclude=exclude, extend_include=include,
+                                 force_exclude=options.force_exclude or cfg.force_exclude)
             except DiscoveryError as e:
                 raise ProjectError(str(e)) from None
         no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")

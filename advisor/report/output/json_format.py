@@ -20,7 +20,8 @@ def as_dict(result: ScanResult, target: str, target_source: str, device: Any = N
         "errors": [e.to_json() for e in result.errors],
         "summary": {
             "files": result.files_scanned,
-            "files_parsed": result.files_parsed,
+            "files_parsed": result.files_parsed,  # files that needed a parse, whether on this run or from the cache
+            "files_cached": result.files_cached,
             "findings": len(findings),
             "errors": len(result.errors),
             "suppressed": result.suppressed,
