@@ -8,6 +8,7 @@ in `advisor.report.output`. Nothing here knows about libcst.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import asdict, dataclass, field
 from collections import Counter
 from typing import Any, Iterable
@@ -91,10 +92,19 @@ class Finding:
         return asdict(self)
 
 
+_AT = re.compile(r"\(line (\d+), column (\d+)\)$")
+
+
 @dataclass(frozen=True)
 class FileError:
     path: str
     message: str
+
+    @property
+    def location(self) -> str:
+        """`path:line:col` when the message ends with the parser's "(line N, column M)", else `path`."""
+        m = _AT.search(self.message)
+        return f"{self.path}:{m.group(1)}:{m.group(2)}" if m else self.path
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "message": self.message}

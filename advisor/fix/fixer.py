@@ -101,7 +101,8 @@ class _Replace:
 
 
 def _apply_once(
-    data: bytes, path: str, rules: Sequence[type[Rule]], target: str, min_version: str | None, unsafe: bool
+    data: bytes, path: str, rules: Sequence[type[Rule]], target: str, min_version: str | None, unsafe: bool,
+    no_fix: Sequence[str] = (),
 ) -> tuple[bytes, Counter, int, list[Finding]]:
     """One pass: (new bytes, fixes applied by rule, unsafe held back, findings left unfixed)."""
     result, analysed = analyse_source(data, path, rules, target, min_version)
@@ -113,7 +114,7 @@ def _apply_once(
     held_back = 0
     unfixable: list[Finding] = []
     for rep, finding in analysed.items:
-        if rep.replacement is None:
+        if rep.replacement is None or finding.rule in no_fix:
             unfixable.append(finding)
             continue
         if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (decide_applicability)
@@ -159,13 +160,14 @@ def fix_bytes(
     target: str,
     min_version: str | None = None,
     unsafe: bool = False,
+    no_fix: Sequence[str] = (),
 ) -> FixOutcome:
     if path.endswith(".ipynb"):
-        return _fix_notebook(data, path, rules, target, min_version, unsafe)
-    return _fix_source(data, path, rules, target, min_version, unsafe)
+        return _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix)
+    return _fix_source(data, path, rules, target, min_version, unsafe, no_fix)
 
 
-def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
+def _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix=()) -> FixOutcome:
     """Fix the code cells through their virtual module; outputs and metadata stay as they were."""
     try:
         nb = notebooks.read(data)
@@ -173,7 +175,7 @@ def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
         return FixOutcome(path, data, data, error=str(e))
     virtual = notebooks.to_virtual(nb)
     source = virtual.source.encode("utf-8")
-    inner = _fix_source(source, path, rules, target, min_version, unsafe)
+    inner = _fix_source(source, path, rules, target, min_version, unsafe, no_fix)
     outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
     outcome.remaining = notebooks.place(inner.remaining, inner.fixed.decode("utf-8"))  # by cell and line
     outcome.on_disk = notebooks.place(inner.on_disk or [], virtual.source)
@@ -193,12 +195,13 @@ def _fix_source(
     target: str,
     min_version: str | None = None,
     unsafe: bool = False,
+    no_fix: Sequence[str] = (),
 ) -> FixOutcome:
     outcome = FixOutcome(path, data, data)
     current = data
     for _ in range(MAX_PASSES):
         try:
-            new, applied, held_back, unfixable = _apply_once(current, path, rules, target, min_version, unsafe)
+            new, applied, held_back, unfixable = _apply_once(current, path, rules, target, min_version, unsafe, no_fix)
         except SourceError as e:
             if current is data:
                 outcome.error = str(e)
@@ -250,7 +253,7 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
 def _fix_job(job: FileJob) -> FixOutcome:
     """Worker entry point: a job in, its outcome (plain data) out."""
     rules = [rule_by_code(c) for c in job.codes]
-    return fix_bytes(job.data, job.path, rules, job.target, job.min_version, job.unsafe)
+    return fix_bytes(job.data, job.path, rules, job.target, job.min_version, job.unsafe, job.no_fix)
 
 
 def _failed_fix(job: FileJob, why: str) -> FixOutcome:

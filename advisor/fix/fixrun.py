@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from advisor.run.engine import cannot_read, read_file
@@ -28,6 +28,7 @@ class FixRun:
     remaining: list[Finding] = field(default_factory=list)  # findings still there afterwards
     errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message)
     changed: list[str] = field(default_factory=list)  # files fixed (or that would be)
+    per_file: list[tuple[str, Counter]] = field(default_factory=list)  # (path, fixes by rule): `--show-fixes`
     interrupted: bool = False
 
     def summary(self) -> list[str]:
@@ -58,7 +59,9 @@ class FixRun:
 
 def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list[FileJob]:
     # Device-specific rules (ADV8xx) offer no fixes and need the whole project to scope them: `scan` reports them.
-    options = project.scan_options(rules=[r for r in project.rules if r.device is None])
+    rules = [r for r in project.rules if r.device is None]
+    options = project.scan_options(rules=rules)
+    no_fix = tuple(project.unfixable_codes(rules))
     jobs = []
     for path in project.files:
         try:
@@ -68,7 +71,7 @@ def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list
             continue
         job = options.job(path, data, unsafe)
         if job is not None:
-            jobs.append(job)
+            jobs.append(replace(job, no_fix=no_fix) if no_fix else job)
     return jobs
 
 
@@ -110,6 +113,7 @@ def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callab
                     continue
             run.applied.update(outcome.applied)
             run.changed.append(outcome.path)
+            run.per_file.append((outcome.path, outcome.applied))
     except KeyboardInterrupt:
         run.interrupted = True
     run.remaining.sort(key=Finding.sort_key)

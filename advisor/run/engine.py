@@ -191,6 +191,15 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     return out
 
 
+def scan_bytes(path: str, data: bytes, options: ScanOptions) -> ScanResult:
+    """One file's text that is not on disk (`advisor scan -`, an editor's buffer), analysed as `path`."""
+    job = options.job(path, data)
+    result = FileResult.from_dict(path, _analyse_job(job)) if job is not None else FileResult(path)
+    result.markers = find_markers(data)
+    result.parsed = job is not None
+    return ScanResult([result], files_scanned=1, files_parsed=int(job is not None))
+
+
 def _warm_worker() -> None:
     """Pool initializer: pay for the imports before the first file arrives."""
     import advisor.analysis.analyse  # noqa: F401  (lazy on purpose: this runs in the worker, not in the main process)
