@@ -26,7 +26,7 @@ from advisor.report.output.markdown_rules import rules_table
 from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
     CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
-    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, codes, explain_rules, fail,
+    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, add_suppressions, codes, explain_rules, fail,
     read_stdin, render, warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
@@ -129,17 +129,9 @@ def scan(
             warn_if_nothing_to_scan(setup, paths)
         result = _scan(setup)
     if add_noqa:
-        from advisor.fix.noqa import add_noqa as add
-
         if stdin is not None:
             raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
-        done = add(result.findings)
-        for path, message in done.errors:
-            typer.echo(f"{path}: error: {message}", err=True)
-        for f in done.skipped:
-            typer.echo(f"{f.location}: {f.rule} no safe place for a comment (inside a string or a notebook); left as it is", err=True)
-        typer.echo(f"Added {done.added} suppression comment{'s' if done.added != 1 else ''}.", err=True)
-        raise typer.Exit(1 if done.errors else 0)
+        raise typer.Exit(add_suppressions(result))
     if report:
         from advisor.report.render import write_report
 

@@ -114,3 +114,16 @@ def explain_rules(selector: Optional[str], every: bool) -> List[str]:
     except RuleSelectionError as e:
         raise fail(str(e))
     return [explain_text(r) for r in rules]
+
+
+def add_suppressions(result: ScanResult) -> int:
+    """`scan --add-noqa`: a suppression comment on each finding's line; the exit code."""
+    from advisor.fix.noqa import add_noqa
+
+    done = add_noqa(result.findings)
+    for path, message in done.errors:
+        typer.echo(f"{path}: error: {message}", err=True)
+    for f in done.skipped:
+        typer.echo(f"{f.location}: {f.rule} no safe place for a comment (inside a string or a notebook); left as it is", err=True)
+    typer.echo(f"Added {done.added} suppression comment{'s' if done.added != 1 else ''}.", err=True)
+    return 1 if done.errors else 0

@@ -158,5 +158,10 @@ class ScanResult:
         return sorted((e for r in self.results for e in r.errors), key=lambda e: e.path)
 
     @property
+    def files_needing_parse(self) -> int:
+        """Files whose analysis parsed them, on this run or on the run whose result was cached."""
+        return sum(r.parsed for r in self.results)
+
+    @property
     def suppressed(self) -> int:
         return sum(r.suppressed for r in self.results)

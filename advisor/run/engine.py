@@ -153,7 +153,6 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         if known is not None:
             done[path] = known
             out.files_cached += bool(digest)
-            out.files_parsed += known.parsed  # parsed when it was cached: a warm run reports what a cold one does
             continue
         digests[path] = digest
         markers[path] = find_markers(data)
@@ -171,7 +170,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     if pool is None and workers > 1 and len(jobs) >= PARALLEL_MIN_FILES:
         pool = new_pool()
 
-    out.files_parsed += len(jobs)
+    out.files_parsed = len(jobs)  # on this run (run statistics); the JSON summary counts cached parses too
     # Largest first: one big file started last would leave the other workers idle.
     jobs.sort(key=lambda job: len(job.data), reverse=True)
     results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
