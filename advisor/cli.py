@@ -27,7 +27,7 @@ from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
     CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
     OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, add_suppressions, codes, explain_rules, fail,
-    read_stdin, render, warn_if_nothing_to_scan,
+    read_stdin, render, stdin_excluded, warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
 
@@ -123,6 +123,8 @@ def scan(
                                  report=bool(report), extend_select=codes(extend_select), force_exclude=force_exclude),
                   found=Discovered() if stdin is not None else None)
     if stdin is not None:
+        if stdin_excluded(setup, stdin_path, codes(exclude), force_exclude):
+            raise typer.Exit(0)
         result = setup.scan_stdin(stdin_path, stdin)
     else:
         if not quiet:
@@ -205,7 +207,7 @@ def fix(
 
 
 @app.command()
-def rules(format: str = typer.Option("table", "--format", help="table, json or markdown (the README's table).")) -> None:
+def rules(format: str = typer.Option("table", "--output-format", "--format", help="table, json or markdown (the README's table).")) -> None:
     """List every rule: code, name, severity, since, fix and validation check."""
     rows = [r.metadata() for r in all_rules()]
     if format == "json":

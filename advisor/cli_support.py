@@ -127,3 +127,13 @@ def add_suppressions(result: ScanResult) -> int:
         typer.echo(f"{f.location}: {f.rule} no safe place for a comment (inside a string or a notebook); left as it is", err=True)
     typer.echo(f"Added {done.added} suppression comment{'s' if done.added != 1 else ''}.", err=True)
     return 1 if done.errors else 0
+
+
+def stdin_excluded(setup, stdin_path: str, exclude: List[str], force_exclude: bool) -> bool:
+    """`scan - --stdin-filename P --force-exclude`: P excluded means nothing to report (as in Ruff)."""
+    from advisor.run.discovery import excluded
+    from advisor.run.project import split_codes
+
+    if not (force_exclude or setup.config.force_exclude):
+        return False
+    return excluded(os.path.normpath(stdin_path), [*setup.config.exclude, *setup.config.extend_exclude, *split_codes(exclude)])

@@ -226,6 +226,9 @@ def test_scan_stdin_with_stdin_filename(tmp_path):
     assert "src/model.py:13:5: ADV717" in proc.stdout and proc.returncode == 1
     assert "ADV717" not in scan_stdin("tests/test_model.py").stdout  # the config sees the file's name
     assert not (tmp_path / "src").exists()
+    forced = subprocess.run([sys.executable, "-m", "advisor", "scan", "-", "--stdin-filename", "gen/x.py", "--exclude", "gen",
+                             "--force-exclude"], input=SHIFTING, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert forced.returncode == 0 and forced.stdout == ""
 
 
 def test_extend_select_and_unfixable(cli, tmp_path):

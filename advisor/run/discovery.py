@@ -71,6 +71,11 @@ class _GitIgnores:
         return False
 
 
+def excluded(path: str, patterns: Iterable[str]) -> bool:
+    """Whether `path` matches one of the `exclude` globs (by name, by path, or as a folder on its way)."""
+    return _excluded(path, patterns)
+
+
 def _excluded(path: str, patterns: Iterable[str]) -> bool:
     norm = path.replace(os.sep, "/")
     name = os.path.basename(norm)
