@@ -116,6 +116,8 @@ def scan(
     if output_format not in FORMATS:
         raise _fail(f"unknown --output-format {output_format!r} (expected {', '.join(FORMATS)})")
     paths = paths or ["."]
+    if add_noqa and "-" in paths:
+        raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
     stdin = read_stdin(paths, stdin_filename)
     stdin_path = stdin_filename or "stdin.py"
     setup = _load(ProjectOptions([stdin_path] if stdin is not None else paths, codes(select), codes(ignore), target_version,
@@ -131,8 +133,6 @@ def scan(
             warn_if_nothing_to_scan(setup, paths)
         result = _scan(setup)
     if add_noqa:
-        if stdin is not None:
-            raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
         raise typer.Exit(add_suppressions(result))
     if report:
         from advisor.report.render import write_report

@@ -97,20 +97,24 @@ def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callab
         for outcome in fix_many(_jobs(project, unsafe, run.errors), project.jobs):
             if outcome.error:
                 run.errors.append((outcome.path, outcome.error))
-            # --diff writes nothing: what remains is reported at the lines of the file on disk.
-            on_disk = outcome.on_disk if diff and outcome.on_disk is not None else outcome.remaining
-            run.remaining.extend(on_disk)
             run.held_back += outcome.held_back
+            # What remains is reported at the lines of the file as it is on disk afterwards:
+            # the fixed text once written; the original with --diff or when the write was refused.
+            on_disk = outcome.on_disk if outcome.on_disk is not None else outcome.remaining
             if not outcome.changed:
+                run.remaining.extend(outcome.remaining)
                 continue
             if diff:
+                run.remaining.extend(on_disk)
                 if show is not None:
                     show(outcome.diff())
             else:
                 why = _write(outcome.path, outcome)
                 if why is not None:
+                    run.remaining.extend(on_disk)
                     run.errors.append((outcome.path, why))
                     continue
+                run.remaining.extend(outcome.remaining)
             run.applied.update(outcome.applied)
             run.changed.append(outcome.path)
             run.per_file.append((outcome.path, outcome.applied))
