@@ -31,7 +31,7 @@ def _setup(directory: str):
     cfg = load_config([directory])
     target, min_version, _ = resolve_target(cfg.target_version, cfg.project_root)
     tgt = parse_version(target)
-    rules = [r for r in select_rules(cfg.select or None, cfg.ignore)
+    rules = [r for r in select_rules(cfg.select or None, cfg.ignore, cfg.extend_select)
              if parse_version(r.since) <= tgt and r.device is None]
     return Prefilter(rules), target, min_version, cfg
 

@@ -123,6 +123,25 @@ def _code(module: Any, node: Any) -> str:
     return module.code_for_node(node)
 
 
+def _fix_text(module: Any, node: Any) -> str:
+    """The replacement's text for the span the fix range covers (SARIF, JSON).
+
+    A decorator's or statement's range starts at its first token and ends before its
+    newline: its leading blank lines, trailing comment and newline stay where they are.
+    """
+    if isinstance(node, cst.FlattenSentinel):
+        return _code(module, node)
+    changes: dict[str, Any] = {}
+    if hasattr(node, "leading_lines"):
+        changes["leading_lines"] = ()
+    if isinstance(getattr(node, "trailing_whitespace", None), cst.TrailingWhitespace):
+        changes["trailing_whitespace"] = cst.TrailingWhitespace()
+    text = module.code_for_node(node.with_changes(**changes) if changes else node)
+    if "trailing_whitespace" in changes:
+        text = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith(("\n", "\r")) else text
+    return text
+
+
 def _with_fix_range(rep: Report, positions: dict[int, tuple[int, int, int, int]]) -> dict:
     """The report's data, plus the 1-based range its replacement covers (for SARIF fixes)."""
     data = dict(rep.data or {})
@@ -265,7 +284,7 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
             message=message,
             fix=None if applicability is Applicability.NONE else applicability.value,
             validation=rule.validation,
-            replacement=None if rep.replacement is None else _code(module, rep.replacement),
+            replacement=None if rep.replacement is None else _fix_text(module, rep.replacement),
             snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
             data=_with_fix_range(rep, positions),
         )

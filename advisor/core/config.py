@@ -31,6 +31,9 @@ class Config:
     project_root: str
     path: str | None = None
     select: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    fixable: list[str] = field(default_factory=list)  # empty: every rule's fix may apply
+    unfixable: list[str] = field(default_factory=list)  # findings reported, never fixed
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     extend_exclude: list[str] = field(default_factory=list)
@@ -38,6 +41,7 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     target_version: str | None = None
     unsafe_fixes: bool = False
+    force_exclude: bool = False  # exclude files named on the command line too (Ruff's force-exclude)
     fail_on: str = "info"
     device: str | None = None  # rocm | cuda | xpu | cpu: overrides ROCm detection (advisor.run.device)
 
@@ -46,7 +50,7 @@ def _str_list(key: str, value: Any) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"[tool.advisor] {key}: expected a list of strings, got {value!r}")
+        raise ConfigError(f"{key}: expected a list of strings, got {value!r}")
     return value
 
 
@@ -87,20 +91,20 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
     cfg = Config(project_root=root, path=cfg_path)
     for key, value in section.items():
         where = f"{cfg_path}: [tool.advisor] {key}"
-        if key in ("select", "ignore", "exclude", "extend-exclude", "extend-include"):
-            setattr(cfg, key.replace("-", "_"), _str_list(key, value))
+        if key in ("select", "extend-select", "ignore", "fixable", "unfixable", "exclude", "extend-exclude", "extend-include"):
+            setattr(cfg, key.replace("-", "_"), _str_list(where, value))
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: expected a table of glob = [codes]")
-            cfg.per_file_ignores = {k: _str_list(f"{key}.{k}", v) for k, v in value.items()}
+            cfg.per_file_ignores = {k: _str_list(f"{where}.{k}", v) for k, v in value.items()}
         elif key == "target-version":
             if not isinstance(value, str):
                 raise ConfigError(f"{where}: expected a version string such as \"2.12\", got {value!r}")
             cfg.target_version = value
-        elif key == "unsafe-fixes":
+        elif key in ("unsafe-fixes", "force-exclude"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}: expected true or false, got {value!r}")
-            cfg.unsafe_fixes = value
+            setattr(cfg, key.replace("-", "_"), value)
         elif key == "fail-on":
             if value not in SEVERITIES:
                 raise ConfigError(f"{where}: expected one of {', '.join(SEVERITIES)}, got {value!r}")

@@ -8,6 +8,7 @@ in `advisor.report.output`. Nothing here knows about libcst.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import asdict, dataclass, field
 from collections import Counter
 from typing import Any, Iterable
@@ -91,10 +92,19 @@ class Finding:
         return asdict(self)
 
 
+_AT = re.compile(r"\(line (\d+), column (\d+)\)$")
+
+
 @dataclass(frozen=True)
 class FileError:
     path: str
     message: str
+
+    @property
+    def location(self) -> str:
+        """`path:line:col` when the message ends with the parser's "(line N, column M)", else `path`."""
+        m = _AT.search(self.message)
+        return f"{self.path}:{m.group(1)}:{m.group(2)}" if m else self.path
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "message": self.message}
@@ -109,6 +119,7 @@ class FileResult:
     errors: list[FileError] = field(default_factory=list)
     suppressed: int = 0
     markers: list[list] = field(default_factory=list)  # [[ROCm marker text, line], ...] (advisor.run.device)
+    parsed: bool = False  # the file was parsed (not just prefiltered), on this run or the one cached
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -116,6 +127,7 @@ class FileResult:
             "errors": [e.message for e in self.errors],
             "suppressed": self.suppressed,
             "markers": self.markers,
+            "parsed": self.parsed,
         }
 
     @classmethod
@@ -126,6 +138,7 @@ class FileResult:
             errors=[FileError(path, m) for m in data["errors"]],
             suppressed=data.get("suppressed", 0),
             markers=data.get("markers", []),
+            parsed=data.get("parsed", False),
         )
 
 
@@ -143,6 +156,11 @@ class ScanResult:
     @property
     def errors(self) -> list[FileError]:
         return sorted((e for r in self.results for e in r.errors), key=lambda e: e.path)
+
+    @property
+    def files_needing_parse(self) -> int:
+        """Files whose analysis parsed them, on this run or on the run whose result was cached."""
+        return sum(r.parsed for r in self.results)
 
     @property
     def suppressed(self) -> int:

@@ -87,6 +87,32 @@ def _status(results: list[dict]) -> str:
     return "SKIP"
 
 
+class InterpreterError(ValueError):
+    """The interpreter cannot run the checks: no such file, or no torch. Nothing was run or written."""
+
+
+def probe_torch(python: str | None, timeout: int = 300) -> str:
+    """The torch version `python` imports; InterpreterError (with the reason) when it cannot."""
+    own = "advisor's own interpreter " if python is None else ""
+    python = python or sys.executable
+    if os.sep in python and not (os.path.isfile(python) and os.access(python, os.X_OK)):
+        raise InterpreterError(f"--python {python}: no such executable file")
+    code = "import torch, sys; sys.stdout.write(torch.__version__)"
+    try:
+        proc = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise InterpreterError(f"{python}: `import torch` did not finish in {timeout} s") from None
+    except OSError as e:
+        raise InterpreterError(f"--python {python}: cannot run it ({e.strerror or e})") from None
+    if proc.returncode != 0 or not proc.stdout.strip():
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        raise InterpreterError(
+            f"{own}{python} cannot import torch ({tail[0][:200]}), so no check would run; "
+            "pass --python with the interpreter of the environment that has the upgraded torch"
+        )
+    return proc.stdout.strip()
+
+
 def run_scripts(directory: str, python: str | None = None, device: str | None = None, timeout: int = 900) -> dict:
     """Run every script under DIR/validation and write DIR/validation-results.json."""
     out_dir = os.path.join(directory, "validation")

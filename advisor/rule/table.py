@@ -173,7 +173,7 @@ def _rename_doc(row: Row) -> str:
                    " callback) is rewritten only with --unsafe-fixes, since identity checks or"
                    " duplicate keys could change behaviour")
     return (
-        f"{olds} {'is' if len(row.entries) == 1 else 'are'} deprecated: use {target}.\n\n"
+        f"{olds} {'is' if len(row.entries) == 1 else 'are'} deprecated: {target if target.startswith('use ') else 'use ' + target}.\n\n"
         f"    What it finds: references to {olds} (through aliases and `from` imports).\n\n"
         f"    Why: {row.why}{example}\n\n"
         f"    Fix safety: {safety}; {row.fix_note}"

@@ -170,7 +170,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     if pool is None and workers > 1 and len(jobs) >= PARALLEL_MIN_FILES:
         pool = new_pool()
 
-    out.files_parsed = len(jobs)
+    out.files_parsed = len(jobs)  # on this run (run statistics); the JSON summary counts cached parses too
     # Largest first: one big file started last would leave the other workers idle.
     jobs.sort(key=lambda job: len(job.data), reverse=True)
     results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
@@ -180,6 +180,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
             options.progress(count, len(jobs))
         result = FileResult.from_dict(path, data)
         result.markers = markers[path]
+        result.parsed = True
         done[path] = result
         if cache is not None and not any(e.message.startswith(_TRANSIENT) for e in result.errors):
             cache.put(digests[path], result.to_dict())
@@ -187,6 +188,15 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         cache.flush()
     out.results = [done[p] for p in sorted(done)]
     return out
+
+
+def scan_bytes(path: str, data: bytes, options: ScanOptions) -> ScanResult:
+    """One file's text that is not on disk (`advisor scan -`, an editor's buffer), analysed as `path`."""
+    job = options.job(path, data)
+    result = FileResult.from_dict(path, _analyse_job(job)) if job is not None else FileResult(path)
+    result.markers = find_markers(data)
+    result.parsed = job is not None
+    return ScanResult([result], files_scanned=1, files_parsed=int(job is not None))
 
 
 def _warm_worker() -> None:

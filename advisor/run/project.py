@@ -21,10 +21,10 @@ from typing import Callable, Sequence
 from advisor.core.config import Config, ConfigError, load_config
 from advisor.run.device import DEVICES, DeviceContext
 from advisor.run.discovery import Discovered, DiscoveryError, discover
-from advisor.run.engine import ScanOptions, scan
+from advisor.run.engine import ScanOptions, scan, scan_bytes
 from advisor.core.findings import ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
-from advisor.analysis.registry import RuleSelectionError, rule_by_code, select_rules
+from advisor.analysis.registry import RuleSelectionError, check_codes, rule_by_code, select_rules
 from advisor.rule import Rule
 from advisor.core.pins import parse_target_overrides, resolve_companions
 from advisor.core.versions import lowest_supported, parse_version, resolve_target
@@ -72,6 +72,21 @@ class ProjectOptions:
     device: str | None = None
     report: bool = False  # a --report run: report-only rules (ADV900) join the scan
     targets: list[str] = field(default_factory=list)  # `--target torchvision=0.29` (advisor.core.pins)
+    extend_select: list[str] = field(default_factory=list)
+    fixable: list[str] = field(default_factory=list)
+    unfixable: list[str] = field(default_factory=list)
+    force_exclude: bool = False  # `exclude` applies to paths named on the command line too (Ruff's --force-exclude)
+
+
+def _check_config_codes(cfg: Config) -> None:
+    """A bad code in pyproject.toml is reported with the file and key it comes from."""
+    keys = {"select": cfg.select, "extend-select": cfg.extend_select, "ignore": cfg.ignore, "fixable": cfg.fixable,
+            "unfixable": cfg.unfixable, **{f"per-file-ignores.{k}": v for k, v in cfg.per_file_ignores.items()}}
+    for key, codes in keys.items():
+        try:
+            check_codes(codes)
+        except RuleSelectionError as e:
+            raise ConfigError(f"{cfg.path}: [tool.advisor] {key}: {e}") from None
 
 
 @dataclass
@@ -93,6 +108,8 @@ class Project:
     min_torch_source: str | None = None  # "Lowest supported torch 2.1 (requirements/pytorch/base.txt:4)"
     companion_targets: dict[str, str] = field(default_factory=dict)  # torchvision/torchaudio, from the torch target
     companion_overrides: frozenset[str] = frozenset()  # the companions set by --target
+    fixable: list[str] = field(default_factory=list)  # `fix --fixable` / `--unfixable` (added to the config's)
+    unfixable: list[str] = field(default_factory=list)
 
     @classmethod
     def load(cls, options: ProjectOptions, found: Discovered | None = None) -> "Project":
@@ -100,11 +117,14 @@ class Project:
         paths = list(options.paths or ["."])
         try:
             cfg = load_config(paths, options.config_path)
+            _check_config_codes(cfg)
+            check_codes(split_codes(options.fixable) + split_codes(options.unfixable) + split_codes(options.extend_select))
             overrides = parse_target_overrides(options.targets)
             explicit = _explicit_target(options.target_version, overrides.get("torch")) or cfg.target_version
             target, min_version, source = resolve_target(explicit, cfg.project_root)
             companions = resolve_companions(target, overrides)
-            rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore)
+            rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore,
+                                 cfg.extend_select + split_codes(options.extend_select))
         except (ConfigError, RuleSelectionError, ValueError) as e:
             raise ProjectError(str(e)) from None
         newest = parse_version(target)
@@ -118,7 +138,8 @@ class Project:
             exclude = [*cfg.exclude, *cfg.extend_exclude, *split_codes(options.exclude)]
             include = [*cfg.extend_include, *split_codes(options.extend_include)]
             try:
-                found = discover(paths, exclude=exclude, extend_include=include)
+                found = discover(paths, exclude=exclude, extend_include=include,
+                                 force_exclude=options.force_exclude or cfg.force_exclude)
             except DiscoveryError as e:
                 raise ProjectError(str(e)) from None
         no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")
@@ -127,7 +148,8 @@ class Project:
                    None if no_cache else cache_root(options.cache_dir, cfg.project_root), options.jobs,
                    options.device or cfg.device, options.baseline, listed,
                    min_torch_source=lowest_line if lowest == min_version else None,
-                   companion_targets=companions, companion_overrides=frozenset(overrides) - {"torch"})
+                   companion_targets=companions, companion_overrides=frozenset(overrides) - {"torch"},
+                   fixable=list(options.fixable), unfixable=list(options.unfixable))
 
     @property
     def files(self) -> list[str]:
@@ -168,9 +190,21 @@ class Project:
             raise ProjectError(str(e)) from None
         return result
 
+    def scan_stdin(self, path: str, data: bytes) -> ScanResult:
+        """`advisor scan -`: the text read from stdin, analysed as `path` and post-processed as a scan."""
+        return self.shape(scan_bytes(path, data, self.scan_options()))
+
     def scan(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
         """The whole pipeline: engine, then post-processing."""
         return self.shape(self.scan_raw(progress))
+
+    def unfixable_codes(self, rules: Sequence[type[Rule]]) -> list[str]:
+        """Codes whose findings `fix` reports but never fixes: not `fixable`, or `unfixable` (flags add to config)."""
+        fixable = [*self.config.fixable, *split_codes(self.fixable)]
+        unfixable = [*self.config.unfixable, *split_codes(self.unfixable)]
+        return [r.code for r in rules
+                if (fixable and not any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in fixable))
+                or any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in unfixable)]
 
     def fails(self, result: ScanResult) -> bool:
         """Findings at or above `fail-on`, or files that could not be analysed, fail the run."""

@@ -20,7 +20,9 @@ def as_dict(result: ScanResult, target: str, target_source: str, device: Any = N
         "errors": [e.to_json() for e in result.errors],
         "summary": {
             "files": result.files_scanned,
-            "files_parsed": result.files_parsed,
+            # Files that needed a parse, on this run or on the one cached: a warm run says what a cold one does.
+            "files_parsed": result.files_needing_parse,
+            "files_cached": result.files_cached,
             "findings": len(findings),
             "errors": len(result.errors),
             "suppressed": result.suppressed,
