@@ -130,7 +130,9 @@ class Finding:
     def when(self) -> str:
         """"warns from 2.13, breaks in 2.14" (either part may be absent; "" when neither)."""
         parts = [f"warns from {self.warns_from}"] if self.warns_from else []
-        parts += [f"breaks in {self.breaks_in}"] if self.breaks_in else []
+        # Not twice: a finding already broken on the target says so first ("breaks in 2.11: ...").
+        if self.breaks_in and not self.message.startswith(f"breaks in {self.breaks_in}:"):
+            parts.append(f"breaks in {self.breaks_in}")
         return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
