@@ -13,7 +13,7 @@ fixer, the cache and every output read one decision. Pure: no libcst, no torch.
 | `undeprecated_in` <= T                      | not reported                              |
 | T < `deprecated_in`                         | not reported (the upgrade path lists it)  |
 | the rule declares a kind                    | that kind  | per kind | the rule's own   |
-| `deprecated_in` <= T                        | deprecated | warning, or the rule's lower one |
+| `deprecated_in` <= T, or `removed_in` > T   | deprecated | warning, or the rule's lower one |
 | no window: from the rule's severity         | error: breaking, warning: deprecated, info: advice |
 
 Fix: never on compat; never SAFE when the replacement (`since`) is newer than the
@@ -71,7 +71,7 @@ def kind_for(window: Window, kind: Kind | None, severity: Severity, target: Vers
         return None
     if kind is not None:
         return kind
-    if deprecated is not None:
+    if deprecated is not None or removed is not None:  # warns now, or is on its way out
         return Kind.DEPRECATED
     return _KIND_OF[severity]
 
