@@ -174,3 +174,41 @@ def test_rules_for_a_target_lists_kind(proj):
     out = _advisor("rules", "--target-version", "2.11", "--format", "json", cwd=proj).stdout
     rows = {r["code"]: r for r in json.loads(out)}
     assert rows["ADV404"]["kind"] == "breaking" and rows["ADV404"]["severity"] == "error"
+
+
+# --- the upgrade path (report) ------------------------------------------------------------
+
+def _finding(rule, line, *, warns=None, breaks=None, fix=None, validation=None, kind="deprecated"):
+    from advisor.core.findings import Finding
+
+    return Finding(rule, "n", "warning", "m.py", line, 1, line, 2, f"{rule} msg", fix, validation,
+                   kind=kind, warns_from=warns, breaks_in=breaks)
+
+
+def test_upgrade_path_hops():
+    from advisor.report.upgrade_path import hops
+
+    findings = [
+        _finding("ADV1", 1, warns="2.13", breaks="2.14", fix="safe", validation="profiler_events", kind="breaking"),
+        _finding("ADV2", 2, warns="2.10"),
+        _finding("ADV3", 3, fix="unsafe", validation="amp_migration"),  # no window: the target
+        _finding("ADV4", 4, kind="compat"),  # old-torch branch: not on the path
+    ]
+    path = hops(findings, "2.4", "2.15")
+    assert [(h["from"], h["to"]) for h in path] == [("2.4", "2.10"), ("2.13", "2.14"), ("2.14", "2.15")]
+    first, breaking, last = path
+    assert [e["rule"] for e in first["warns"]] == ["ADV2"] and first["breaks"] == []
+    assert [e["rule"] for e in breaking["breaks"]] == ["ADV1"]
+    assert [e["rule"] for e in breaking["fix_before"]] == ["ADV1"] and breaking["checks"] == ["profiler_events"]
+    assert [e["rule"] for e in last["review"]] == ["ADV3"] and last["fix_before"] == []
+
+
+def test_report_shows_the_upgrade_path(tmp_path):
+    demo = os.path.join(os.path.dirname(__file__), "..", "examples", "demo")
+    out = tmp_path / "rep"
+    proc = _advisor("scan", demo, "--no-cache", "--report", str(out), "--min-torch", "2.4", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    md = (out / "report.md").read_text()
+    assert "## Upgrade path from 2.4 to 2.15" in md and "### 2.4 → 2.10" in md and "Starts warning at 2.10" in md
+    assert "Upgrade path from 2.4 to 2.15" in (out / "report.html").read_text()
+    assert "By kind:" in md
