@@ -193,7 +193,8 @@ def finish(repo: dict, options: dict, plan_data: dict, chunks: list[dict]) -> di
         rel = os.path.join("repos", _safe(repo["name"]))
         directory = os.path.join(options["out"], rel)
         meta = {"target": project.target, "target_source": project.target_source, "files": result.files_scanned,
-                "report_dir": directory, "device": project.device_context.to_json()}
+                "report_dir": directory, "device": project.device_context.to_json(),
+                "min_torch": project.min_version, "min_torch_source": project.min_torch_source}
         write_report(directory, findings, errors, meta)
         report = os.path.join(rel, "report.html")
     summary = summarise(repo, plan_data, result.files_scanned, findings, errors, project.device_context.project_is_rocm, report)
