@@ -121,7 +121,8 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
         "silent_changes": ROCM_SILENT_CHANGES if device["rocm"] else (),
         "kinds": kind_counts(real),
         "lowest": meta.get("min_torch") or "2.0",
-        "hops": hops(real, meta.get("min_torch") or "2.0", meta.get("target") or "2.15"),
+        # Shell/Docker/env findings have their own section, after the Python ones.
+        "hops": hops([i["f"] for i in items if not i["text_file"]], meta.get("min_torch") or "2.0", meta.get("target") or "2.15"),
     }
 
 
