@@ -12,7 +12,7 @@ import pytest
 from advisor.analysis.analyse import analyse
 from advisor.core import policy
 from advisor.core.findings import Applicability, Kind, Severity, Window
-from advisor.rule import Rule, SymbolRule, Symbol
+from advisor.rule import SymbolRule, Symbol
 
 SAFE, UNSAFE, NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -212,3 +212,37 @@ def test_report_shows_the_upgrade_path(tmp_path):
     assert "## Upgrade path from 2.4 to 2.15" in md and "### 2.4 → 2.10" in md and "Starts warning at 2.10" in md
     assert "Upgrade path from 2.4 to 2.15" in (out / "report.html").read_text()
     assert "By kind:" in md
+
+
+class _SymbolSince(SymbolRule):
+    """Test rule: a symbol whose replacement is newer than the rule's `since`."""
+
+    code, name, severity, fix = "ADV998", "test-symbol-since", Severity.WARNING, SAFE
+    names = {"torch.old_fn": Symbol("`{old}` old", "torch.new_fn", since="2.6")}
+
+
+def test_a_symbols_own_since_decides_fix_safety():
+    code = b"import torch\ntorch.old_fn(x)\n"
+    (f,) = analyse(code, "m.py", [_SymbolSince], "2.15", "2.4")[0].findings
+    assert f.fix == "unsafe" and "needs torch 2.6" in f.message
+    (f,) = analyse(code, "m.py", [_SymbolSince], "2.15", "2.6")[0].findings
+    assert f.fix == "safe"
+    (f,) = analyse(code, "m.py", [_SymbolSince], "2.5", "2.4")[0].findings  # replacement not in the target: no fix
+    assert f.fix is None
+
+
+def test_table_entries_carry_their_own_windows():
+    from advisor.rule.table import Entry, Row, generate
+
+    ns = {"__name__": "tests.test_policy"}
+    generate((Row("ADV997", "test-table-windows", (
+        Entry("torch.gone_api", "torch.new_api", deprecated_in="2.13", removed_in="2.14"),
+        Entry("torch.back_api", "torch.new_api", deprecated_in="2.13", undeprecated_in="2.15"),
+    ), why="test", since="2.13"),), ns)
+    rule = ns["test-table-windows"]
+    assert [w.removed_in for w in rule.windows()] == ["2.14", None]
+    code = b"import torch\ntorch.gone_api(x)\ntorch.back_api(x)\n"
+    at = {t: [(f.line, f.kind) for f in analyse(code, "m.py", [rule], t)[0].findings] for t in ("2.13", "2.14", "2.15")}
+    assert at == {"2.13": [(2, "deprecated"), (3, "deprecated")], "2.14": [(2, "breaking"), (3, "deprecated")],
+                  "2.15": [(2, "breaking")]}
+    assert policy.rule_kind(rule.windows(), rule.kind, rule.severity, (2, 12)) is None  # replacement from 2.13
