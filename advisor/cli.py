@@ -259,8 +259,11 @@ def explain(code: str = typer.Argument(..., help="A rule code, e.g. ADV101.")) -
     typer.echo(
         f"severity: {m['severity']}   since: torch {m['since']}   fix: {m['fix']}   validation: {m['validation'] or '-'}"
     )
-    if rule.deprecated_in or rule.removed_in:
-        typer.echo(f"deprecated in: {rule.deprecated_in or '-'}   removed in: {rule.removed_in or '-'}")
+    if rule.deprecated_in or rule.removed_in or rule.undeprecated_in:
+        line = f"deprecated in: {rule.deprecated_in or '-'}   removed in: {rule.removed_in or '-'}"
+        typer.echo(line + (f"   un-deprecated in: {rule.undeprecated_in}" if rule.undeprecated_in else ""))
+    if rule.kind:
+        typer.echo(f"kind: {rule.kind.value}")
     typer.echo("")
     typer.echo(rule.doc())
 
