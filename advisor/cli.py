@@ -18,7 +18,7 @@ from advisor import __version__
 from advisor.run.baseline import write_baseline as write
 from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
-from advisor.core.findings import ScanResult
+from advisor.core.findings import ScanResult, Severity
 from advisor.interrupt import announce, run_cli
 from advisor.run.postprocess import drop_report_only
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
@@ -26,7 +26,7 @@ from advisor.report.output.markdown_rules import rules_table
 from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
     CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
-    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, add_suppressions, codes, explain_rules, fail,
+    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, codes, explain_rules, fail,
     read_stdin, render, stdin_excluded, warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
@@ -61,11 +61,14 @@ def _root(
 
 
 def _load(options: "ProjectOptions", found: "Discovered | None" = None) -> "Project":
-    """The project, or exit 2 with the reason."""
+    """The project, or exit 2 with the reason. Says, in one line, when no lower bound was found."""
     try:
-        return Project.load(options, found)
+        project = Project.load(options, found)
     except ProjectError as e:
         raise _fail(str(e))
+    if project.lower_bound_note:
+        typer.echo(project.lower_bound_note, err=True)
+    return project
 
 
 def _scan(project: "Project") -> "ScanResult":
@@ -109,6 +112,8 @@ def scan(
     write_baseline: Optional[str] = typer.Option(None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."),
     add_noqa: bool = typer.Option(False, "--add-noqa", help="Add `# advisor: ignore[CODE]` to every line with a finding, and exit 0."),
     device: Optional[str] = DEVICE,
+    min_torch: Optional[str] = MIN_TORCH,
+    fail_on: Optional[str] = FAIL_ON,
     fix_flag: bool = typer.Option(False, "--fix", hidden=True),  # Ruff's `check --fix`: point to `advisor fix`
 ) -> None:
     """Report every place the PyTorch upgrade touches."""
@@ -124,7 +129,7 @@ def scan(
     setup = _load(ProjectOptions([stdin_path] if stdin is not None else paths, codes(select), codes(ignore), target_version,
                                  cache_dir, no_cache, jobs, codes(exclude), codes(extend_include), config, baseline, device,
                                  report=bool(report), extend_select=codes(extend_select), force_exclude=force_exclude,
-                                 targets=targets or []),
+                                 targets=targets or [], min_torch=min_torch, fail_on=fail_on),
                   found=Discovered() if stdin is not None else None)
     if stdin is not None:
         if stdin_excluded(setup, stdin_path, codes(exclude), force_exclude):
@@ -140,6 +145,7 @@ def scan(
         from advisor.report.render import write_report
 
         meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
+                "min_torch": setup.min_version, "min_torch_source": setup.min_torch_source,
                 "device": setup.device_context.to_json()}
         write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
         typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
@@ -179,6 +185,7 @@ def fix(
     quiet: bool = QUIET,
     config: Optional[str] = CONFIG,
     jobs: Optional[int] = JOBS,
+    min_torch: Optional[str] = MIN_TORCH,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
     from advisor.fix.fixrun import fix_project
@@ -188,7 +195,7 @@ def fix(
     project = _load(ProjectOptions(paths, codes(select), codes(ignore), target_version, None, True, jobs,
                                    codes(exclude), codes(extend_include), config, extend_select=codes(extend_select),
                                    fixable=codes(fixable), unfixable=codes(unfixable), force_exclude=force_exclude,
-                                   targets=targets or []))
+                                   targets=targets or [], min_torch=min_torch))
     if not quiet:
         warn_if_nothing_to_scan(project, paths)
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
@@ -211,19 +218,39 @@ def fix(
 
 
 @app.command()
-def rules(format: str = typer.Option("table", "--output-format", "--format", help="table, json or markdown (the README's table).")) -> None:
-    """List every rule: code, name, severity, since, fix and validation check."""
-    rows = [r.metadata() for r in all_rules()]
+def rules(
+    format: str = typer.Option("table", "--output-format", "--format", help="table, json or markdown (the README's table)."),
+    target_version: Optional[str] = typer.Option(None, "--target-version", help="List only what applies to this torch release, with its kind there."),
+) -> None:
+    """List every rule: code, name, severity, since, fix and validation check (and kind, for a target)."""
+    catalogue = all_rules()
+    if target_version is not None:
+        from advisor.core import policy
+        from advisor.core.versions import normalise, parse_version
+
+        try:
+            target = parse_version(normalise(target_version))
+        except ValueError as e:
+            raise _fail(str(e))
+        kinds = {r.code: policy.rule_kind(r.windows(), r.kind, r.severity, target) for r in catalogue}
+        catalogue = [r for r in catalogue if kinds[r.code] is not None and r.default_enabled]
+    rows = [r.metadata() for r in catalogue]
+    columns = ("code", "name", "severity", "since", "fix", "validation")
+    if target_version is not None:
+        for row in rows:
+            row["kind"] = kinds[row["code"]].value
+            row["severity"] = policy.severity_for(kinds[row["code"]], Severity(row["severity"])).value
+        columns = ("code", "name", "kind", "severity", "since", "fix", "validation")
     if format == "json":
         typer.echo(json.dumps(rows, indent=2))
         return
     if format == "markdown":
-        typer.echo(rules_table(all_rules()), nl=False)
+        typer.echo(rules_table(catalogue), nl=False)
         return
     if format != "table":
         raise _fail(f"unknown --format {format!r} (expected table, json or markdown)")
-    header = ("code", "name", "severity", "since", "fix", "validation")
-    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in ("code", "name", "severity", "since", "fix", "validation")) for r in rows]
+    header = columns
+    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in columns) for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
         typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())

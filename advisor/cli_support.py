@@ -24,7 +24,9 @@ PATHS = typer.Argument(None, help="Files or directories (default: the current di
 SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run instead of the default set (e.g. ADV1,ADV201).")
 EXTEND_SELECT = typer.Option(None, "--extend-select", help="Rule codes or prefixes to run on top of the selection (e.g. opt-in rules).")
 IGNORE = typer.Option(None, "--ignore", help="Rule codes or prefixes to skip.")
-TARGET = typer.Option(None, "--target-version", help="Torch version you upgrade to (default: from the project's pin).")
+TARGET = typer.Option(None, "--target-version", help="Torch release you upgrade to, 2.0 to 2.15 (default: from the project's pin, else 2.15).")
+MIN_TORCH = typer.Option(None, "--min-torch", help="The lowest torch the project supports (default: from its pins, else 2.0).")
+FAIL_ON = typer.Option(None, "--fail-on", help="Kinds that fail the run, comma-separated: breaking, deprecated, advice, compat (default breaking,deprecated); or a severity.")
 TARGETS = typer.Option(None, "--target", help="Per-library target, e.g. torchvision=0.29 (default: what the torch target brings).")
 CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .advisor_cache at the project root).")
 NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
@@ -81,9 +83,8 @@ def render(fmt: str, result: ScanResult, stream: TextIO, setup, *, statistics: b
         from advisor.report.output import text
 
         colour = stream is sys.stdout and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        note = f"Target torch {setup.target} ({setup.target_source})."
-        if setup.min_torch_source:
-            note += f"\n{setup.min_torch_source}."
+        note = (f"Target torch {setup.target} ({setup.target_source}); "
+                f"lowest supported torch {setup.min_version} ({setup.min_torch_source}).")
         if setup.companion_overrides:
             note += "\nCompanion targets: " + ", ".join(
                 f"{lib} {v} ({'--target' if lib in setup.companion_overrides else 'from torch ' + setup.target})"
@@ -107,8 +108,11 @@ def explain_text(rule) -> str:
     lib = m["library"] or "torch"
     lines = [f"{rule.code} ({rule.name})",
              f"severity: {m['severity']}   since: {lib} {m['since']}   fix: {m['fix']}   validation: {m['validation'] or '-'}"]
-    if rule.deprecated_in or rule.removed_in:
-        lines.append(f"deprecated in: {lib} {rule.deprecated_in or '-'}   removed in: {lib} {rule.removed_in or '-'}")
+    if rule.deprecated_in or rule.removed_in or rule.undeprecated_in:
+        line = f"deprecated in: {lib} {rule.deprecated_in or '-'}   removed in: {lib} {rule.removed_in or '-'}"
+        lines.append(line + (f"   un-deprecated in: {lib} {rule.undeprecated_in}" if rule.undeprecated_in else ""))
+    if rule.kind:
+        lines.append(f"kind: {rule.kind.value}")
     return "\n".join(lines) + "\n\n" + rule.doc()
 
 

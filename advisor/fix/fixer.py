@@ -114,10 +114,10 @@ def _apply_once(
     held_back = 0
     unfixable: list[Finding] = []
     for rep, finding in analysed.items:
-        if rep.replacement is None or finding.rule in no_fix:
+        if rep.replacement is None or finding.fix is None or finding.rule in no_fix:  # no fix, withdrawn by the policy (compat), or --unfixable
             unfixable.append(finding)
             continue
-        if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (decide_applicability)
+        if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (advisor.core.policy)
             held_back += 1
             unfixable.append(finding)
             continue

@@ -18,16 +18,16 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from advisor.core.config import Config, ConfigError, load_config
+from advisor.core.config import Config, ConfigError, load_config, parse_fail_on
 from advisor.run.device import DEVICES, DeviceContext
 from advisor.run.discovery import Discovered, DiscoveryError, discover
 from advisor.run.engine import ScanOptions, scan, scan_bytes
-from advisor.core.findings import ScanResult, Severity
+from advisor.core.findings import KINDS, ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
 from advisor.analysis.registry import RuleSelectionError, check_codes, rule_by_code, select_rules
 from advisor.rule import Rule
 from advisor.core.pins import parse_target_overrides, resolve_companions
-from advisor.core.versions import lowest_supported, parse_version, resolve_target
+from advisor.core.versions import NO_LOWER_BOUND, OLDEST, parse_version, resolve_bounds
 
 
 class ProjectError(ValueError):
@@ -75,6 +75,8 @@ class ProjectOptions:
     extend_select: list[str] = field(default_factory=list)
     fixable: list[str] = field(default_factory=list)
     unfixable: list[str] = field(default_factory=list)
+    min_torch: str | None = None  # --min-torch: the lowest torch the project supports
+    fail_on: str | None = None  # --fail-on: kinds (or a severity), comma-separated
     force_exclude: bool = False  # `exclude` applies to paths named on the command line too (Ruff's --force-exclude)
 
 
@@ -95,7 +97,7 @@ class Project:
 
     config: Config
     target: str
-    min_version: str | None
+    min_version: str  # the lowest supported torch, "2.4" (min_torch as text)
     target_source: str
     rules: list[type[Rule]]
     found: Discovered
@@ -105,11 +107,21 @@ class Project:
     baseline: str | None = None
     listed: frozenset[str] = frozenset()  # report-only codes the user selected (advisor.run.postprocess)
     device_context: DeviceContext | None = None  # set by `scan`
-    min_torch_source: str | None = None  # "Lowest supported torch 2.1 (requirements/pytorch/base.txt:4)"
+    min_torch_source: str = ""  # where the lowest supported torch came from (printed)
+    min_torch_found: bool = True  # False: none found, the conservative default (NO_LOWER_BOUND says so)
     companion_targets: dict[str, str] = field(default_factory=dict)  # torchvision/torchaudio, from the torch target
     companion_overrides: frozenset[str] = frozenset()  # the companions set by --target
     fixable: list[str] = field(default_factory=list)  # `fix --fixable` / `--unfixable` (added to the config's)
     unfixable: list[str] = field(default_factory=list)
+
+    @property
+    def min_torch(self) -> tuple[int, int]:
+        return parse_version(self.min_version)
+
+    @property
+    def lower_bound_note(self) -> str | None:
+        """The one line printed when no lower bound was found, else None."""
+        return None if self.min_torch_found else NO_LOWER_BOUND.format(oldest=OLDEST)
 
     @classmethod
     def load(cls, options: ProjectOptions, found: Discovered | None = None) -> "Project":
@@ -121,8 +133,11 @@ class Project:
             check_codes(split_codes(options.fixable) + split_codes(options.unfixable) + split_codes(options.extend_select))
             overrides = parse_target_overrides(options.targets)
             explicit = _explicit_target(options.target_version, overrides.get("torch")) or cfg.target_version
-            target, min_version, source = resolve_target(explicit, cfg.project_root)
+            target, source, min_version, min_source, min_found = resolve_bounds(
+                explicit, options.min_torch or cfg.min_torch, cfg.project_root)
             companions = resolve_companions(target, overrides)
+            if options.fail_on:
+                cfg.fail_on = parse_fail_on(options.fail_on)
             rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore,
                                  cfg.extend_select + split_codes(options.extend_select))
         except (ConfigError, RuleSelectionError, ValueError) as e:
@@ -143,11 +158,10 @@ class Project:
             except DiscoveryError as e:
                 raise ProjectError(str(e)) from None
         no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")
-        lowest, lowest_line = lowest_supported(cfg.project_root) if min_version else (None, None)
         return cls(cfg, target, min_version, source, rules, found,
                    None if no_cache else cache_root(options.cache_dir, cfg.project_root), options.jobs,
                    options.device or cfg.device, options.baseline, listed,
-                   min_torch_source=lowest_line if lowest == min_version else None,
+                   min_torch_source=min_source, min_torch_found=min_found,
                    companion_targets=companions, companion_overrides=frozenset(overrides) - {"torch"},
                    fixable=list(options.fixable), unfixable=list(options.unfixable))
 
@@ -207,6 +221,10 @@ class Project:
                 or any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in unfixable)]
 
     def fails(self, result: ScanResult) -> bool:
-        """Findings at or above `fail-on`, or files that could not be analysed, fail the run."""
-        floor = Severity(self.config.fail_on).rank
-        return bool(result.errors) or any(Severity(f.severity).rank >= floor for f in result.findings)
+        """Findings of a `fail-on` kind (or at or above a `fail-on` severity), or files that could not be analysed."""
+        kinds = {v for v in self.config.fail_on if v in KINDS}
+        floors = [Severity(v).rank for v in self.config.fail_on if v not in KINDS]
+        floor = min(floors) if floors else None
+        return bool(result.errors) or any(
+            f.kind in kinds or (floor is not None and Severity(f.severity).rank >= floor) for f in result.findings
+        )

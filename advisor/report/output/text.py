@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, TextIO
 
-from advisor.core.findings import Applicability, ScanResult, fix_counts
+from advisor.core.findings import Applicability, ScanResult, fix_counts, kind_counts
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
@@ -44,7 +44,8 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
     files: dict[str, list[str] | None] = {}
     for f in result.findings:
         fix = " [*]" if f.fix == Applicability.SAFE else " [unsafe fix]" if f.fix == Applicability.UNSAFE else ""
-        stream.write(f"{c(f.location, _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {f.message}\n")
+        when = f" ({f.when})" if f.when else ""
+        stream.write(f"{c(f.location, _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {f.message}{when}\n")
         if full and f.cell is None:  # a notebook's lines are its cells': the location says where
             if f.path not in files:
                 files[f.path] = source(f.path)
@@ -66,6 +67,9 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
     parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}"]
     parts.append(f"in {result.files_scanned} file{'s' if result.files_scanned != 1 else ''}")
     line = " ".join(parts) + "."
+    kinds = kind_counts(findings)
+    if findings:
+        line = line[:-1] + ": " + ", ".join(f"{n} {k}" for k, n in kinds.items() if n) + "."
     if result.errors:
         line += f" {len(result.errors)} file{'s' if len(result.errors) != 1 else ''} could not be analysed."
     if result.suppressed:
