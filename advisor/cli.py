@@ -26,7 +26,7 @@ from advisor.report.output.markdown_rules import rules_table
 from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
     CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
-    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, codes, explain_rules, fail,
+    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, print_fix_run, codes, explain_rules, fail,
     read_stdin, render, stdin_excluded, warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
@@ -200,21 +200,7 @@ def fix(
         warn_if_nothing_to_scan(project, paths)
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     run = fix_project(project, unsafe, diff, show=sys.stdout.write)
-    if run.interrupted:
-        # One line, and advisor.interrupt says nothing more (SIGTERM is routed here too).
-        announce(f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched.")
-        raise typer.Exit(130)
-    for f in run.remaining:
-        typer.echo(f"{f.location}: {f.rule} {f.message}")
-    for path, message in run.errors:
-        typer.echo(f"{path}: error: {message}", err=True)
-    if show_fixes:
-        for path, counts in run.per_file:
-            typer.echo(f"{'Would fix' if diff else 'Fixed'} {path}: " + ", ".join(f"{c} x{n}" for c, n in sorted(counts.items())), err=diff)
-    if not quiet:
-        for line in run.summary():
-            typer.echo(line, err=diff)
-    raise typer.Exit(run.exit_code(exit_zero))
+    raise typer.Exit(print_fix_run(run, diff=diff, show_fixes=show_fixes, quiet=quiet, exit_zero=exit_zero))
 
 
 @app.command()
@@ -232,7 +218,8 @@ def rules(
             target = parse_version(normalise(target_version))
         except ValueError as e:
             raise _fail(str(e))
-        kinds = {r.code: policy.rule_kind(r.windows(), r.kind, r.severity, target) for r in catalogue}
+        kinds = {r.code: policy.rule_kind([policy.torch_window(w, r.library) for w in r.windows()], r.kind, r.severity, target)
+                 for r in catalogue}
         catalogue = [r for r in catalogue if kinds[r.code] is not None and r.default_enabled]
     rows = [r.metadata() for r in catalogue]
     columns = ("code", "name", "severity", "since", "fix", "validation")

@@ -150,3 +150,22 @@ def stdin_excluded(setup, stdin_path: str, exclude: List[str], force_exclude: bo
     if not (force_exclude or setup.config.force_exclude):
         return False
     return excluded(os.path.normpath(stdin_path), [*setup.config.exclude, *setup.config.extend_exclude, *split_codes(exclude)])
+
+
+def print_fix_run(run, *, diff: bool, show_fixes: bool, quiet: bool, exit_zero: bool) -> int:
+    """What `advisor fix` prints about its run (stderr with --diff, whose stdout is the diff); the exit code."""
+    if run.interrupted:
+        # One line, and advisor.interrupt says nothing more (SIGTERM is routed here too).
+        announce(f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched.")
+        return 130
+    for f in run.remaining:
+        typer.echo(f"{f.location}: {f.rule} {f.message}")
+    for path, message in run.errors:
+        typer.echo(f"{path}: error: {message}", err=True)
+    if show_fixes:
+        for path, counts in run.per_file:
+            typer.echo(f"{'Would fix' if diff else 'Fixed'} {path}: " + ", ".join(f"{c} x{n}" for c, n in sorted(counts.items())), err=diff)
+    if not quiet:
+        for line in run.summary():
+            typer.echo(line, err=diff)
+    return run.exit_code(exit_zero)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from advisor.rule import Applicability, Rule, cst, dotted_name, nodes_of
+from advisor.rule import Applicability, Rule, Window, cst, dotted_name, nodes_of
 
 
 def lookup(table: dict, quals: set[str]) -> tuple[str, str] | None:
@@ -35,7 +35,7 @@ class CompanionRefs(Rule):
     # qualified name (a module covers what is under it) -> message
     apis: ClassVar[dict[str, str]] = {}
     # per-entry windows where they differ from the class's: key -> {"deprecated_in": ..., "removed_in": ...}
-    windows: ClassVar[dict[str, dict]] = {}
+    entry_windows: ClassVar[dict[str, dict]] = {}  # per-entry overrides (not `windows()`, the policy's list)
     # qualnames under an `apis` key that another rule reports (and fixes)
     exclude: ClassVar[frozenset[str]] = frozenset()
 
@@ -56,7 +56,8 @@ class CompanionRefs(Rule):
         """Report one site. Rules override this for fixes."""
         if qualname in self.exclude:
             return
-        self.report(node, self.apis[key].format(name=qualname), data=self.facts(key))
+        facts = self.facts(key)
+        self.report(node, self.apis[key].format(name=qualname), data=facts, window=Window(**facts["window"]))
 
     def facts(self, key: str) -> dict:
         window = {
@@ -64,7 +65,7 @@ class CompanionRefs(Rule):
             "deprecated_in": self.deprecated_in,
             "removed_in": self.removed_in,
             "undeprecated_in": self.undeprecated_in,
-            **self.windows.get(key, {}),
+            **self.entry_windows.get(key, {}),
         }
         return {"library": self.library, "api": key, "window": window}
 

@@ -30,7 +30,7 @@ y = F.softmax(torch.ones(3))
 
 def test_fix_diff_reports_remaining_findings_at_lines_on_disk(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
-    proc = cli("fix", "a.py", "--diff", cwd=tmp_path)
+    proc = cli("fix", "a.py", "--min-torch", "2.4", "--diff", cwd=tmp_path)
     assert "a.py:13:5: ADV717" in proc.stdout, proc.stdout  # line 13 on disk (12 in the never-written text)
     assert (tmp_path / "a.py").read_text() == SHIFTING
     scan = cli("scan", "a.py", "--no-cache", "--select", "ADV717", cwd=tmp_path)
@@ -39,7 +39,7 @@ def test_fix_diff_reports_remaining_findings_at_lines_on_disk(cli, tmp_path):
 
 def test_fix_reports_remaining_findings_at_lines_of_the_written_file(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
-    proc = cli("fix", "a.py", cwd=tmp_path)
+    proc = cli("fix", "a.py", "--min-torch", "2.4", cwd=tmp_path)
     assert "a.py:12:5: ADV717" in proc.stdout, proc.stdout  # the file now written has it at line 12
     assert (tmp_path / "a.py").read_text().splitlines()[11].startswith("y = F.softmax")
 
@@ -48,8 +48,8 @@ def test_fix_reports_remaining_findings_at_lines_of_the_written_file(cli, tmp_pa
 
 def test_fix_diff_exit_zero(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
-    assert cli("fix", "a.py", "--diff", cwd=tmp_path).returncode == 1
-    proc = cli("fix", "a.py", "--diff", "--exit-zero", cwd=tmp_path)
+    assert cli("fix", "a.py", "--min-torch", "2.4", "--diff", cwd=tmp_path).returncode == 1
+    proc = cli("fix", "a.py", "--min-torch", "2.4", "--diff", "--exit-zero", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "@torch.amp.custom_fwd" in proc.stdout
 
@@ -236,15 +236,15 @@ def test_extend_select_and_unfixable(cli, tmp_path):
     only = cli("scan", "a.py", "--no-cache", "--select", "ADV717", "--extend-select", "ADV703", "-q", cwd=tmp_path).stdout
     assert "ADV703" in only and "ADV717" in only
     (tmp_path / "pyproject.toml").write_text('[tool.advisor]\nunfixable = ["ADV703"]\n')
-    proc = cli("fix", "a.py", cwd=tmp_path)
+    proc = cli("fix", "a.py", "--min-torch", "2.4", cwd=tmp_path)
     assert (tmp_path / "a.py").read_text() == SHIFTING and "a.py:8:5: ADV703" in proc.stdout
-    proc = cli("fix", "a.py", "--fixable", "ADV7", "--show-fixes", cwd=tmp_path)
+    proc = cli("fix", "a.py", "--min-torch", "2.4", "--fixable", "ADV7", "--show-fixes", cwd=tmp_path)
     assert (tmp_path / "a.py").read_text() == SHIFTING  # config's unfixable still applies
 
 
 def test_show_fixes_lists_each_file(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
-    proc = cli("fix", "a.py", "--show-fixes", cwd=tmp_path)
+    proc = cli("fix", "a.py", "--min-torch", "2.4", "--show-fixes", cwd=tmp_path)
     assert "Fixed a.py: ADV703 x1" in proc.stdout
 
 

@@ -247,7 +247,7 @@ def test_cli_prints_where_the_lower_bound_came_from(cli, tmp_path):
     write(tmp_path, {"m.py": "import torch\n", "setup.py": 'torch_min = "2.1"\nsetup(install_requires=[f"torch>={torch_min}"])\n'})
     (tmp_path / ".git").mkdir()
     proc = cli("scan", "m.py", "--no-cache", cwd=tmp_path)
-    assert "Lowest supported torch 2.1 (setup.py:2)." in proc.stdout, proc.stdout + proc.stderr
+    assert "lowest supported torch 2.1 (torch pin 'torch>=2.1' in setup.py:2)." in proc.stdout, proc.stdout + proc.stderr
 
 
 # --- companions ------------------------------------------------------------------------------

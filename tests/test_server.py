@@ -45,7 +45,7 @@ async def _start(client: LanguageClient, root: Path, options: dict | None = None
 
 @pytest_lsp.fixture(config=SERVER)
 async def client(lsp_client: LanguageClient, tmp_path):
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\n')
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\ndependencies = ["torch>=2.4"]\n')
     await _start(lsp_client, tmp_path)
     yield
     await lsp_client.shutdown_session()
@@ -137,6 +137,8 @@ async def vscode(lsp_client: LanguageClient, tmp_path):
     def _register(client: LanguageClient, params: types.RegistrationParams) -> None:
         client.registrations.extend(params.registrations)
 
+    # torch>=2.4: the amp fixes are safe only where the lowest supported torch has torch.amp
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\ndependencies = ["torch>=2.4"]\n')
     await _start(lsp_client, tmp_path, capabilities=pytest_lsp.client_capabilities("visual-studio-code"))
     yield
     await lsp_client.shutdown_session()

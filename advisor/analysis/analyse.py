@@ -248,7 +248,8 @@ def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision 
     None: the report does not apply to this target (replacement too new, not yet
     deprecated, un-deprecated). The fixer reads the result from the finding (`Finding.fix`), never from the report.
     """
-    return policy.decide(rep.window or rule.window(), rep.kind or rule.kind, rule.severity, rep.applicability,
+    window = policy.torch_window(rep.window or rule.window(), rule.library)
+    return policy.decide(window, rep.kind or rule.kind, rule.severity, rep.applicability,
                          rep.message, target, lowest, rep.compat_until, rep.compat)
 
 

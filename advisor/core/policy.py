@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.core.pins import COMPANIONS
 from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.core.versions import parse_version
 
@@ -120,6 +121,28 @@ def decide(
         applicability = Applicability.UNSAFE
         message += UNSAFE_NOTE.format(since=window.since, lowest=f"{lowest[0]}.{lowest[1]}")
     return Decision(decided, severity_for(decided, severity), applicability, message, warns, breaks)
+
+
+def torch_window(window: Window, library: str | None) -> Window:
+    """A companion rule's window (torchvision / torchaudio versions) in the torch releases that bring them.
+
+    Each version becomes the first torch release whose companion (`pins.COMPANIONS`: what pip resolves
+    with it) is at least that version; one newer than every known pairing becomes None (not reached).
+    Torch rules (library None) keep their window.
+    """
+    if library is None:
+        return window
+    column = 0 if library == "torchvision" else 1
+    pairs = sorted((parse_version(t), parse_version(libs[column]), t) for t, libs in COMPANIONS.items())
+
+    def brings(version: str | None) -> str | None:
+        if version is None:
+            return None
+        wanted = parse_version(version)
+        return next((t for _, lib, t in pairs if lib >= wanted), None)
+
+    return Window(since=brings(window.since) or pairs[0][2], deprecated_in=brings(window.deprecated_in),
+                  removed_in=brings(window.removed_in), undeprecated_in=brings(window.undeprecated_in))
 
 
 def rule_kind(windows: "list[Window]", kind: Kind | None, severity: Severity, target: Version) -> Kind | None:

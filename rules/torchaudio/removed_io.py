@@ -66,7 +66,7 @@ class TorchaudioRemoved(CompanionRefs):
     exclude = frozenset(  # ADV951 deletes these calls
         {"torchaudio.sox_effects.init_sox_effects", "torchaudio.sox_effects.shutdown_sox_effects"}
     )
-    windows = {
+    entry_windows = {
         "torchaudio.backend": {"deprecated_in": "2.0"},  # warned before 2.4 (oldest wheel read: 2.4.0)
         "torchaudio.functional.apply_codec": {"deprecated_in": "2.0"},
         "torchaudio.get_audio_backend": {"deprecated_in": "2.0"},

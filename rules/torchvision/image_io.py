@@ -49,7 +49,7 @@ class TorchvisionImageIO(CompanionRefs):
     deprecated_in = "0.29"
     triggers = ("torchvision",)
     apis = _apis()
-    windows = {"torchvision.io.ImageReadMode": {"deprecated_in": None}, "torchvision.io.image.ImageReadMode": {
+    entry_windows = {"torchvision.io.ImageReadMode": {"deprecated_in": None}, "torchvision.io.image.ImageReadMode": {
         "deprecated_in": None}}  # docs only: advice
     valid = [
         "from torchcodec.decoders import decode_image\nimg = decode_image('a.jpg')\n",

@@ -58,7 +58,7 @@ class TorchvisionLegacyApis(CompanionRefs):
     deprecated_in = "0.13"
     triggers = ("model_urls", "_functional_video", "_transforms_video", "ConvertImageDtype", "convert_image_dtype")
     apis = _apis()
-    windows = {
+    entry_windows = {
         **{f"torchvision.models.{a}.model_urls": {"deprecated_in": None, "removed_in": "0.15"} for a in ARCHS},
         "torchvision.transforms._functional_video": {"deprecated_in": "0.12"},
         "torchvision.transforms._transforms_video": {"deprecated_in": "0.12"},
