@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from advisor.core.findings import Applicability, Severity
 from advisor.core.lazy import cst
+from advisor.core.windows import Window
 from advisor.syntax.names import NameResolver, Scope, any_match, dotted_name
 from advisor.rule.base import CHECKS, Context, Example, Report, Rule, parse_version
 from advisor.rule.helpers import (
@@ -51,6 +52,7 @@ __all__ = [
     "Severity",
     "Symbol",
     "SymbolRule",
+    "Window",
     "any_match",
     "append_args",
     "bool_value",

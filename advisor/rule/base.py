@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from advisor.core.findings import Applicability, Severity
 from advisor.core.lazy import cst
+from advisor.core.windows import Window
 from advisor.syntax.names import NameResolver, any_match
 from advisor.core.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
 
@@ -71,6 +72,7 @@ class Report:
     add_imports: Sequence[tuple[str, str | None]] = ()  # (module, name) pairs
     fix_node: Any = None  # the node `replacement` replaces, when not `node` itself
     data: dict | None = None  # facts for the report and validation scripts (JSON-able)
+    window: Window | None = None  # this report's release window, when not the rule's
 
     @property
     def target_node(self) -> Any:
@@ -109,6 +111,7 @@ class Rule:
     since: ClassVar[str] = "2.0"  # torch version where the replacement/behaviour first exists
     deprecated_in: ClassVar[str | None] = None
     removed_in: ClassVar[str | None] = None
+    undeprecated_in: ClassVar[str | None] = None
     fix: ClassVar[Applicability] = Applicability.NONE
     validation: ClassVar[str | None] = None
     triggers: ClassVar[tuple[str, ...]] = ()  # text the prefilter looks for
@@ -158,6 +161,7 @@ class Rule:
             "since": cls.since,
             "deprecated_in": cls.deprecated_in,
             "removed_in": cls.removed_in,
+            "undeprecated_in": cls.undeprecated_in,
             "fix": cls.fix.value,
             "validation": cls.validation,
             "device": cls.device,
@@ -216,6 +220,7 @@ class Rule:
         add_imports: Sequence[tuple[str, str | None]] = (),
         fix_node: Any = None,
         data: dict | None = None,
+        window: Window | None = None,
     ) -> None:
         """Record a finding at `node`. A `replacement` (for `fix_node`, default `node`) makes it fixable."""
         if replacement is None:
@@ -232,6 +237,7 @@ class Rule:
                 add_imports=add_imports,
                 fix_node=fix_node,
                 data=data,
+                window=window,
             )
         )
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from advisor.core.findings import Applicability, Severity
 from advisor.core.lazy import cst
+from advisor.core.windows import Window
 from advisor.rule.base import Example, Rule
 from advisor.rule.helpers import append_args, expr, get_arg, rewrite_reference
 from advisor.rule.reference import Symbol, SymbolRule
@@ -35,6 +36,12 @@ class Entry:
     suffix: str = ""  # appended to the new name: "()" turns an attribute into a call
     kwargs: str = ""  # keyword arguments added to a call, e.g. 'mode="nearest"'
     is_call: bool = True  # how the examples use it
+    # This entry's release window where it differs from the row's (CONTRACT.md names; None: the row's).
+    since: str | None = None
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    undeprecated_in: str | None = None
+    message: str = ""  # this entry's message template ({old}, {new}), where it differs from the row's
 
 
 def calls(*funcs: str) -> tuple[Entry, ...]:
@@ -53,6 +60,8 @@ class Row:
     since: str = "2.0"  # the replacement exists from this torch version
     deprecated_in: str | None = None
     removed_in: str | None = None
+    undeprecated_in: str | None = None
+    message: str = ""  # the message template ({old}, {new}); default "`{old}` is deprecated; use `{new}`"
     severity: Severity = Severity.WARNING
     validation: str | None = None
     advice: str = ""  # what to do when there is no replacement
@@ -70,18 +79,19 @@ class Rename(SymbolRule):
 
     def on_reference(self, node: Any, qualname: str) -> None:
         entry, message = self._entries[qualname], self.names[qualname].message
+        window = self.names[qualname].window
         if node in self._no_fix:
-            self.report(node, message + " (assigned to here: not rewritten)")
+            self.report(node, message + " (assigned to here: not rewritten)", window=window)
             return
         if entry.new is None or entry.kwargs or type(self).fix is NONE:
-            self.report(node, message)  # calls with kwargs are fixed in on_call
+            self.report(node, message, window=window)  # calls with kwargs are fixed in on_call
             return
         new, imports = rewrite_reference(self.ctx.resolver, node, entry.new)
         if entry.suffix:
             new = expr(self.ctx.code_for(new) + entry.suffix)
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
         applicability = self.reference_applicability(node, None) if entry.is_call else None
-        self.report(node, message, replacement=new, add_imports=imports, applicability=applicability)
+        self.report(node, message, replacement=new, add_imports=imports, applicability=applicability, window=window)
 
     def on_call(self, node: Any, qualname: str) -> None:
         entry = self._entries[qualname]
@@ -91,7 +101,8 @@ class Rename(SymbolRule):
         self._called.add(node.func)
         func, imports = rewrite_reference(self.ctx.resolver, node.func, entry.new)
         new = append_args(node.with_changes(func=func), list(expr(f"f({entry.kwargs})").args))
-        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports)
+        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports,
+                    window=self.names[qualname].window)
 
     @property
     def _entries(self) -> dict[str, Entry]:
@@ -146,9 +157,18 @@ def _common_attrs(row: Row, module: str) -> dict[str, Any]:
         since=row.since,
         deprecated_in=row.deprecated_in,
         removed_in=row.removed_in,
+        undeprecated_in=row.undeprecated_in,
         fix=row.fix,
         validation=row.validation,
     )
+
+
+def entry_window(row: Row, entry: Entry) -> Window | None:
+    """The entry's own window, or None when it is the row's."""
+    fields = ("since", "deprecated_in", "removed_in", "undeprecated_in")
+    if all(getattr(entry, f) is None for f in fields):
+        return None
+    return Window(**{f: getattr(entry, f) if getattr(entry, f) is not None else getattr(row, f) for f in fields})
 
 
 def _class_name(row: Row) -> str:
@@ -192,7 +212,8 @@ def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
         if entry.new and row.fix is not NONE and entry.new.split(".")[0] == top:
             new_call = f"(x, {entry.kwargs})" if entry.kwargs else call
             fixed = f"import {top}\nvalue = {entry.new}{entry.suffix}{new_call}\n"
-        stated = dict(message=f"`{entry.old}` is deprecated", line=2, column=9)
+        text = f"`{entry.old}`" if row.message or entry.message else f"`{entry.old}` is deprecated"
+        stated = dict(message=text, line=2, column=9, target=_example_target(row, entry))
         invalid.append(Example(f"import {top}\nvalue = {entry.old}{call}\n", fixed=fixed, **stated))
         invalid.append(Example(f"from {module} import {name} as alias_\nvalue = alias_{call}\n", **stated))
         valid.append(f"def f({top}):\n    return {entry.old}{call}\n")
@@ -201,8 +222,18 @@ def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
     return valid, invalid
 
 
+def _example_target(row: Row, entry: Entry) -> str | None:
+    """The newest release the entry's window names: its examples run for that target."""
+    found = [v for v in (entry.since, entry.deprecated_in, entry.removed_in, row.since, row.deprecated_in, row.removed_in)
+             if v is not None]
+    newest = max(found, key=lambda v: tuple(int(p) for p in v.split("."))) if found else None
+    return newest if newest and tuple(int(p) for p in newest.split(".")) > (2, 13) else None
+
+
 def _rename_class(row: Row, module: str) -> type:
-    if len(row.entries) == 1 and row.entries[0].new is None:
+    if row.message:
+        message = row.message
+    elif len(row.entries) == 1 and row.entries[0].new is None:
         message = "`{old}` is deprecated; " + row.advice
     elif row.fix is not NONE:
         message = "`{old}` is deprecated; use `{new}`"
@@ -210,9 +241,9 @@ def _rename_class(row: Row, module: str) -> type:
         message = "`{old}` is deprecated; " + (row.advice or "use `{new}`")
     symbols = {}
     for e in row.entries:
-        msg = message if e.new else "`{old}` is deprecated; " + row.advice
+        msg = e.message or (message if e.new or row.message else "`{old}` is deprecated; " + row.advice)
         msg = msg.replace("{new}", f"{e.new}{e.suffix}" if e.new else "")
-        symbols[e.old] = Symbol(msg.replace("{old}", e.old), e.new)
+        symbols[e.old] = Symbol(msg.replace("{old}", e.old), e.new, since=e.since, window=entry_window(row, e))
     valid, invalid = _rename_examples(row)
     attrs = _common_attrs(row, module)
     attrs.update(
