@@ -42,6 +42,8 @@ class Entry:
     removed_in: str | None = None
     undeprecated_in: str | None = None
     message: str = ""  # this entry's message template ({old}, {new}), where it differs from the row's
+    # The new name's module is not loaded by `import <top>`: a rewrite that needs an import imports that module.
+    import_module: bool = False
 
 
 def calls(*funcs: str) -> tuple[Entry, ...]:
@@ -67,6 +69,7 @@ class Row:
     advice: str = ""  # what to do when there is no replacement
     keyword: str | None = None  # set: a keyword change of the calls in `entries`
     new_keyword: str | None = None  # its new name; None drops it (or advises, when fix is NONE)
+    only_truthy: bool = False  # keyword changes: a literal False / None / 0 is not reported (torch ignores it)
     example_call: str = "(x, {kw}=v)"  # keyword changes: the arguments the examples pass
     extra_valid: tuple[str, ...] = ()
     extra_invalid: tuple[Example, ...] = field(default_factory=tuple)
@@ -87,6 +90,8 @@ class Rename(SymbolRule):
             self.report(node, message, window=window)  # calls with kwargs are fixed in on_call
             return
         new, imports = rewrite_reference(self.ctx.resolver, node, entry.new)
+        if imports and entry.import_module:
+            imports = [(entry.new.rpartition(".")[0], None)]
         if entry.suffix:
             new = expr(self.ctx.code_for(new) + entry.suffix)
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
@@ -120,13 +125,15 @@ class KeywordChange(Rule):
         if qualname is None:
             return
         arg = get_arg(node, row.keyword)
-        if arg is None:
+        if arg is None or (row.only_truthy and _falsy_literal(arg.value)):
             return
-        if row.new_keyword:
+        if row.message:
+            what = ""
+        elif row.new_keyword:
             what = f"rename it to `{row.new_keyword}`"
         else:
             what = "drop it" if row.fix is not NONE else "see the rule docs"
-        message = f"`{row.keyword}=` of `{qualname}` is deprecated; {what}"
+        message = row.message.format(old=qualname) if row.message else f"`{row.keyword}=` of `{qualname}` is deprecated; {what}"
         if row.fix is NONE:
             self.report(node, message)
         elif row.new_keyword:
@@ -138,6 +145,12 @@ class KeywordChange(Rule):
             if index == len(args) and args:  # it was last: the new last argument takes its comma
                 args[-1] = args[-1].with_changes(comma=arg.comma)
             self.report(node, message, replacement=node.with_changes(args=args))
+
+
+def _falsy_literal(value: Any) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value in ("False", "None")
+    return isinstance(value, cst.Integer) and value.value == "0"
 
 
 def generate(rows: tuple[Row, ...], namespace: dict[str, Any]) -> None:
@@ -212,7 +225,8 @@ def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
         if entry.new and row.fix is not NONE and entry.new.split(".")[0] == top:
             new_call = f"(x, {entry.kwargs})" if entry.kwargs else call
             fixed = f"import {top}\nvalue = {entry.new}{entry.suffix}{new_call}\n"
-        text = f"`{entry.old}`" if row.message or entry.message else f"`{entry.old}` is deprecated"
+        template = entry.message or row.message
+        text = f"`{entry.old}` is deprecated" if not template else f"`{entry.old}`" if "{old}" in template else template[:40]
         stated = dict(message=text, line=2, column=9, target=_example_target(row, entry))
         invalid.append(Example(f"import {top}\nvalue = {entry.old}{call}\n", fixed=fixed, **stated))
         invalid.append(Example(f"from {module} import {name} as alias_\nvalue = alias_{call}\n", **stated))
@@ -284,7 +298,8 @@ def _keyword_class(row: Row, module: str) -> type:
         f"    Example:\n        {short}{call}\n\n"
         f"    Fix safety: {'no automatic fix' if row.fix is NONE else row.fix.value}; {row.fix_note}"
     )
-    stated = dict(message=f"`{row.keyword}=` of `{func}` is deprecated", line=2, column=9)
+    text = row.message[:30] if row.message else f"`{row.keyword}=` of `{func}` is deprecated"
+    stated = dict(message=text, line=2, column=9, target=_example_target(row, Entry(func)))
     attrs = _common_attrs(row, module)
     attrs.update(
         __doc__=doc,
