@@ -1,9 +1,8 @@
 from __future__ import annotations
 
-from advisor.rule import (
-    Applicability, Example, Severity, Symbol, SymbolRule, Window, bool_value, cst, has_star_args, kwarg,
-    rewrite_reference,
-)
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule, Window, rewrite_reference
+
+from ._linalg_args import linalg_args
 
 _REMOVED = "`{old}` was removed (calling it raises RuntimeError since 2.0); use `{new}`"
 _DEPRECATED = "`{old}` is deprecated (it warns) in favour of `{new}` (check the argument and return differences)"
@@ -84,7 +83,7 @@ class LegacyLinalg(SymbolRule):
 
     def on_call(self, node, qualname) -> None:
         symbol = self.names[qualname]
-        args = None if qualname not in ("torch.cholesky", "torch.qr") else _linalg_args(node, qualname)
+        args = None if qualname not in ("torch.cholesky", "torch.qr") else linalg_args(node, qualname)
         if args is None:
             super().on_call(node, qualname)
             return
@@ -116,32 +115,3 @@ class LegacyLinalg(SymbolRule):
         Example("import torch\nn = torch.norm(x, dim=1)\n"),
     ]
 
-
-def _linalg_args(node, qualname: str):
-    """The arguments of the `torch.linalg` call, or None when no safe rewrite exists."""
-    if has_star_args(node):
-        return None
-    args = list(node.args)
-    keyword = "upper" if qualname == "torch.cholesky" else "some"
-    out = []
-    for i, arg in enumerate(args):
-        name = arg.keyword.value if arg.keyword else ("input" if i == 0 else keyword if i == 1 else None)
-        if name in ("input", "A", "out"):
-            out.append(arg)
-        elif name == keyword == "upper":
-            out.append(kwarg("upper", _code(arg.value)).with_changes(comma=arg.comma))
-        elif name == keyword == "some":
-            some = bool_value(arg.value)
-            if some is None:
-                return None  # a non-literal `some` has no literal `mode`
-            if not some:
-                out.append(kwarg("mode", '"complete"').with_changes(comma=arg.comma))
-        else:
-            return None
-    if out and out[-1].comma is not cst.MaybeSentinel.DEFAULT and len(out) < len(args):
-        out[-1] = out[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return out
-
-
-def _code(node) -> str:
-    return cst.Module([]).code_for_node(node)
