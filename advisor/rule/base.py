@@ -34,6 +34,7 @@ CHECKS = frozenset(
         "export_roundtrip",
         "compiled_numerics",
         "profiler_events",
+        "nccl_backend",
         "amp_migration",
         "rocm_runtime",
     }
