@@ -241,6 +241,8 @@ def _example_target(row: Row, entry: Entry) -> str | None:
     found = [v for v in (entry.since, entry.deprecated_in, entry.removed_in, row.since, row.deprecated_in, row.removed_in)
              if v is not None]
     newest = max(found, key=lambda v: tuple(int(p) for p in v.split("."))) if found else None
+    if entry.undeprecated_in or row.undeprecated_in:
+        return newest  # inside the window: from the undeprecation on there is nothing to report
     return newest if newest and tuple(int(p) for p in newest.split(".")) > (2, 13) else None
 
 

@@ -5,6 +5,7 @@ from advisor.rule import Applicability, Example, Rule, Severity, Window, cst, ex
 from ._linalg_args import linalg_args
 
 METHODS = ("cholesky", "qr")
+_WINDOW = Window(deprecated_in="1.9", removed_in="2.14")  # UserWarning up to 2.13, RuntimeError from 2.14
 # Packages whose objects have their own `.cholesky()` / `.qr()` (lazy tensors, linear operators).
 OTHER_LINALG = ("gpytorch", "linear_operator")
 
@@ -42,6 +43,7 @@ class TensorQrCholeskyMethod(Rule):
     message = "`Tensor.{m}()` was removed in 2.14 (RuntimeError) if `{recv}` is a tensor; use `torch.linalg.{m}({recv}...)`"
     severity = Severity.WARNING  # never error: the receiver's type is unknown
     since = "2.0"
+    deprecated_in = "1.9"
     removed_in = "2.14"
     fix = Applicability.UNSAFE
     triggers = METHODS
@@ -78,11 +80,11 @@ class TensorQrCholeskyMethod(Rule):
         pseudo = node.with_changes(args=[cst.Arg(receiver), *node.args])  # as the function form would be called
         args = linalg_args(pseudo, f"torch.{method}")
         if args is None:
-            self.report(node, message, window=Window(removed_in="2.14"))
+            self.report(node, message, window=_WINDOW)
             return
         new_func, imports = rewrite_reference(self.ctx.resolver, expr("torch"), f"torch.linalg.{method}")
         self.report(node, message, replacement=node.with_changes(func=new_func, args=args), add_imports=imports,
-                    window=Window(removed_in="2.14"))
+                    window=_WINDOW)
 
     def _imports_other_linalg(self) -> bool:
         return any(q.split(".")[0] in OTHER_LINALG for q in self.ctx.resolver.module_imports())
