@@ -86,7 +86,8 @@ class Rename(SymbolRule):
         if node in self._no_fix:
             self.report(node, message + " (assigned to here: not rewritten)", window=window)
             return
-        if entry.new is None or entry.kwargs or type(self).fix is NONE:
+        newer = entry.since is not None and not self.target_at_least(entry.since)  # no replacement on the target
+        if entry.new is None or entry.kwargs or type(self).fix is NONE or newer:
             self.report(node, message, window=window)  # calls with kwargs are fixed in on_call
             return
         new, imports = rewrite_reference(self.ctx.resolver, node, entry.new)
