@@ -27,6 +27,7 @@ CHECKS = (
     "export_roundtrip",
     "compiled_numerics",
     "profiler_events",
+    "nccl_backend",
     "amp_migration",
     "rocm_runtime",
     "audio_io",
@@ -44,6 +45,8 @@ def _params(check: str, findings: list[Finding]) -> dict[str, Any]:
         "version": __version__,
         "sites": [[f.path, f.line] for f in mine[:MAX_SITES]],
     }
+    if check == "nccl_backend":  # the attributes the scanned code uses on the NCCL backend object
+        params["attrs"] = sorted({a for f in mine for a in f.data.get("attrs", [])})
     if check == "linalg_eigh":
         shapes = sorted({tuple(s) for f in mine for s in f.data.get("shapes", [])})
         dtypes = sorted({d for f in mine for d in f.data.get("dtypes", [])})

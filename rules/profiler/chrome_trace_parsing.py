@@ -13,11 +13,13 @@ class ChromeTraceParsing(Rule):
 
     Why: 2.12 exposes on `prof.events()` the fields people used to dig out of
     the trace JSON: `activity_type`, `flow_id` / `flow_type` / `flow_start`,
-    `external_id`, `linked_correlation_id`, and `event_metadata` (kernel
-    launch data, memory bandwidth, NCCL fields such as `seq`). Reading them
+    `external_id`, `linked_correlation_id`, and the event metadata
+    (`event_metadata`, deprecated in 2.15 in favour of the `metadata` dict, new
+    in 2.14: kernel launch data, memory bandwidth, NCCL fields such as `seq`). Reading them
     directly avoids writing and re-parsing a large file. Note that with
     `with_stack=True`, `events()` also holds Python-function events (filter on
-    `e.activity_type == "cpu_op"`).
+    `e.activity_type == "cpu_op"`). From 2.14 `key_averages()` leaves them out
+    unless `include_python_functions=True` (verified: tests/truth B14-1/*).
 
     Example:
         prof.export_chrome_trace("t.json"); trace = json.load(open("t.json"))
@@ -31,7 +33,7 @@ class ChromeTraceParsing(Rule):
 
     code = "ADV602"
     name = "chrome-trace-parsing"
-    message = "the exported Chrome trace is parsed back with `{call}`; torch 2.12's `prof.events()` exposes `activity_type`, `flow_id` and `event_metadata` (e.g. NCCL `seq`) directly"
+    message = "the exported Chrome trace is parsed back with `{call}`; `prof.events()` exposes `activity_type`, `flow_id` and the event metadata (`metadata` from 2.14, `event_metadata` before; e.g. NCCL `seq`) directly"
     severity = Severity.INFO
     since = "2.12"
     fix = Applicability.NONE
