@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from advisor.analysis import notebooks
 
-from advisor.analysis import slices
+from advisor.analysis import compat, slices
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver
@@ -114,6 +114,7 @@ def run_rules(
         parse_version(min_version) if min_version else None,
     )
     walk(module, [r(ctx) for r in rules])
+    compat.mark(module, ctx.resolver, ctx.reports)  # old-torch-only branches: kind compat, never fixed
     return ctx
 
 
@@ -253,10 +254,15 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
             result.suppressed += 1
             continue
         applicability, message = decide_applicability(rule, rep, ctx.min_version, min_version)
+        severity, data = rule.severity.value, _with_fix_range(rep, positions)
+        if rep.compat:  # the old API is there on purpose: reported, never fixed, never failing a default run
+            applicability, severity = Applicability.NONE, "info"
+            message = f"{compat.message(rep.compat_until)}: {rep.message}"
+            data = {**data, "kind": "compat", "compat_until": rep.compat_until}
         finding = Finding(
             rule=rule.code,
             name=rule.name,
-            severity=rule.severity.value,
+            severity=severity,
             path=path,
             line=start_line,
             column=start_col + 1,
@@ -267,7 +273,7 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
             validation=rule.validation,
             replacement=None if rep.replacement is None else _code(module, rep.replacement),
             snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
-            data=_with_fix_range(rep, positions),
+            data=data,
         )
         result.findings.append(finding)
         if analysed is not None:

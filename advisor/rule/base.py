@@ -71,6 +71,10 @@ class Report:
     add_imports: Sequence[tuple[str, str | None]] = ()  # (module, name) pairs
     fix_node: Any = None  # the node `replacement` replaces, when not `node` itself
     data: dict | None = None  # facts for the report and validation scripts (JSON-able)
+    # Set by analysis (advisor.analysis.compat), never by a rule: the node sits in code that runs only on an
+    # older torch. `compat_until`: the release from which that branch is dead (None: unknown).
+    compat: bool = False
+    compat_until: str | None = None
 
     @property
     def target_node(self) -> Any:
