@@ -9,7 +9,7 @@ class CheckpointUseReentrant(Rule):
     """`torch.utils.checkpoint.checkpoint(...)` without `use_reentrant=`.
 
     What it finds: `checkpoint` and `checkpoint_sequential` calls that do not
-    pass `use_reentrant`.
+    pass `use_reentrant` (TorchFix TOR003).
 
     Why: UserWarning on 2.13: "torch.utils.checkpoint: the use_reentrant
     parameter should be passed explicitly. Starting in PyTorch 2.9, calling
