@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from advisor.analysis import notebooks
 
-from advisor.analysis import compat, slices
+from advisor.analysis import compat, own_attributes, slices
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver
@@ -114,6 +114,7 @@ def run_rules(
         parse_version(min_version) if min_version else None,
     )
     walk(module, [r(ctx) for r in rules])
+    ctx.reports = own_attributes.drop(module, ctx.reports)  # `.cuda_time` on the user's own class is theirs
     compat.mark(module, ctx.resolver, ctx.reports)  # old-torch-only branches: kind compat, never fixed
     return ctx
 
