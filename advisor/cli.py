@@ -18,7 +18,7 @@ from advisor import __version__
 from advisor.run.baseline import write_baseline as write
 from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
-from advisor.core.findings import ScanResult
+from advisor.core.findings import ScanResult, Severity
 from advisor.interrupt import announce, run_cli
 from advisor.run.postprocess import drop_report_only
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
@@ -57,11 +57,14 @@ def _root(
 
 
 def _load(options: "ProjectOptions") -> "Project":
-    """The project, or exit 2 with the reason."""
+    """The project, or exit 2 with the reason. Says, in one line, when no lower bound was found."""
     try:
-        return Project.load(options)
+        project = Project.load(options)
     except ProjectError as e:
         raise _fail(str(e))
+    if project.lower_bound_note:
+        typer.echo(project.lower_bound_note, err=True)
+    return project
 
 
 def _scan(project: "Project") -> "ScanResult":
@@ -82,7 +85,9 @@ def _scan(project: "Project") -> "ScanResult":
 _PATHS = typer.Argument(None, help="Files or directories (default: the current directory).")
 _SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run (e.g. ADV1,ADV201).")
 _IGNORE = typer.Option(None, "--ignore", help="Rule codes or prefixes to skip.")
-_TARGET = typer.Option(None, "--target-version", help="Torch version you upgrade to (default: from the project's pin).")
+_TARGET = typer.Option(None, "--target-version", help="Torch release you upgrade to, 2.0 to 2.15 (default: from the project's pin, else 2.15).")
+_MIN_TORCH = typer.Option(None, "--min-torch", help="The lowest torch the project supports (default: from its pins, else 2.0).")
+_FAIL_ON = typer.Option(None, "--fail-on", help="Kinds that fail the run, comma-separated: breaking, deprecated, advice, compat (default breaking,deprecated); or a severity.")
 _CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .advisor_cache at the project root).")
 _NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
 _JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
@@ -114,17 +119,21 @@ def scan(
     baseline: Optional[str] = typer.Option(None, "--baseline", help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present)."),
     write_baseline: Optional[str] = typer.Option(None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."),
     device: Optional[str] = _DEVICE,
+    min_torch: Optional[str] = _MIN_TORCH,
+    fail_on: Optional[str] = _FAIL_ON,
 ) -> None:
     """Report every place the PyTorch upgrade touches."""
     if format not in FORMATS:
         raise _fail(f"unknown --format {format!r} (expected {', '.join(FORMATS)})")
     setup = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, cache_dir, no_cache, jobs,
-                                 exclude or [], extend_include or [], config, baseline, device, report=bool(report)))
+                                 exclude or [], extend_include or [], config, baseline, device, report=bool(report),
+                                 min_torch=min_torch, fail_on=fail_on))
     result = _scan(setup)
     if report:
         from advisor.report.render import write_report
 
         meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
+                "min_torch": setup.min_version, "min_torch_source": setup.min_torch_source,
                 "device": setup.device_context.to_json()}
         write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
         typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
@@ -152,7 +161,7 @@ def scan(
             from advisor.report.output import text
 
             colour = stream is sys.stdout and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-            note = f"Target torch {setup.target} ({setup.target_source})."
+            note = f"Target torch {setup.target} ({setup.target_source}); lowest supported torch {setup.min_version} ({setup.min_torch_source})."
             note += "\n" + setup.device_context.summary()
             text.render(result, stream, colour=colour, target_note=note, statistics=statistics)
     finally:
@@ -178,11 +187,12 @@ def fix(
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
     config: Optional[str] = _CONFIG,
     jobs: Optional[int] = _JOBS,
+    min_torch: Optional[str] = _MIN_TORCH,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
     from advisor.fix.fixrun import fix_project
     project = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, None, True, jobs,
-                                   exclude or [], extend_include or [], config))
+                                   exclude or [], extend_include or [], config, min_torch=min_torch))
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     run = fix_project(project, unsafe, diff, show=sys.stdout.write)
     if run.interrupted:
@@ -199,19 +209,39 @@ def fix(
 
 
 @app.command()
-def rules(format: str = typer.Option("table", "--format", help="table, json or markdown (the README's table).")) -> None:
-    """List every rule: code, name, severity, since, fix and validation check."""
-    rows = [r.metadata() for r in all_rules()]
+def rules(
+    format: str = typer.Option("table", "--format", help="table, json or markdown (the README's table)."),
+    target_version: Optional[str] = typer.Option(None, "--target-version", help="List only what applies to this torch release, with its kind there."),
+) -> None:
+    """List every rule: code, name, severity, since, fix and validation check (and kind, for a target)."""
+    catalogue = all_rules()
+    if target_version is not None:
+        from advisor.core import policy
+        from advisor.core.versions import normalise, parse_version
+
+        try:
+            target = parse_version(normalise(target_version))
+        except ValueError as e:
+            raise _fail(str(e))
+        kinds = {r.code: policy.rule_kind(r.windows(), r.kind, r.severity, target) for r in catalogue}
+        catalogue = [r for r in catalogue if kinds[r.code] is not None and r.default_enabled]
+    rows = [r.metadata() for r in catalogue]
+    columns = ("code", "name", "severity", "since", "fix", "validation")
+    if target_version is not None:
+        for row in rows:
+            row["kind"] = kinds[row["code"]].value
+            row["severity"] = policy.severity_for(kinds[row["code"]], Severity(row["severity"])).value
+        columns = ("code", "name", "kind", "severity", "since", "fix", "validation")
     if format == "json":
         typer.echo(json.dumps(rows, indent=2))
         return
     if format == "markdown":
-        typer.echo(rules_table(all_rules()), nl=False)
+        typer.echo(rules_table(catalogue), nl=False)
         return
     if format != "table":
         raise _fail(f"unknown --format {format!r} (expected table, json or markdown)")
-    header = ("code", "name", "severity", "since", "fix", "validation")
-    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in ("code", "name", "severity", "since", "fix", "validation")) for r in rows]
+    header = columns
+    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in columns) for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
         typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())

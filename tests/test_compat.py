@@ -26,11 +26,10 @@ def _by_line(findings):
 
 
 def _compat(f, until):
-    assert f.data.get("kind") == "compat", f
+    assert f.kind == "compat", f
     assert f.data.get("compat_until") == until
     assert f.fix is None and f.replacement is None and f.severity == "info"
-    prefix = "compat fallback: delete this branch when your lowest supported torch"
-    assert f.message.startswith(prefix)
+    assert f.message.startswith("compat fallback: delete this branch when your lowest supported torch")
     if until:
         assert f"is >= {until}" in f.message
 
@@ -47,7 +46,7 @@ def test_conditional_expression_on_an_imported_flag():
         plain = torch.cuda.amp.GradScaler()
         """))
     _compat(found[5], "2.4")
-    assert found[7].data.get("kind") is None and found[7].fix == "safe"
+    assert found[7].kind != "compat" and found[7].fix == "safe"
 
 
 def test_if_else_on_a_module_level_flag_defined_by_packaging_version():
@@ -108,7 +107,7 @@ def test_version_tests(test, branch_is_body, until):
 def test_tests_that_are_not_old_torch_gates(test):
     code = f"import torch\nimport apex\nif {test}:\n    s = 1\nelse:\n    s = torch.cuda.amp.GradScaler()\n"
     (f,) = _scan(code)
-    assert f.data.get("kind") is None and f.fix == "safe"
+    assert f.kind != "compat" and f.fix == "safe"
 
 
 def test_import_fallback_in_try_except():
@@ -125,7 +124,7 @@ def test_import_fallback_in_try_except():
             custom_bwd = torch.cuda.amp.custom_bwd
         """))
     _compat(found[5], None)
-    assert found[9].data.get("kind") is None  # the try imported nothing from torch: not a torch fallback
+    assert found[9].kind != "compat"  # the try imported nothing from torch: not a torch fallback
 
 
 def test_hasattr_on_an_aliased_torch_module_and_elif_chains():

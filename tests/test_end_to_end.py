@@ -69,7 +69,10 @@ def test_json_format_is_stable(cli, project):
     assert set(data["device"]) == {"rocm", "source", "markers"}
     assert data["target_version"] == "2.12"
     f = data["findings"][0]
-    assert set(f) == {"rule", "name", "severity", "path", "line", "column", "end_line", "end_column", "message", "fix", "validation", "cell"}
+    assert set(f) == {"rule", "name", "severity", "path", "line", "column", "end_line", "end_column", "message", "fix", "validation", "cell",
+                      "kind", "warns_from", "breaks_in"}
+    assert f["kind"] in ("breaking", "deprecated", "advice", "compat")
+    assert set(data["summary"]["by_kind"]) == {"breaking", "deprecated", "advice", "compat"}
     assert f["line"] >= 1 and f["column"] >= 1
     assert f["fix"] is None or f["fix"]["applicability"] in ("safe", "unsafe")
     assert data["summary"]["findings"] == len(data["findings"])

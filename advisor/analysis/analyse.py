@@ -18,6 +18,8 @@ from typing import Any, Sequence
 from advisor.analysis import notebooks
 
 from advisor.analysis import compat, own_attributes, slices
+from advisor.core import policy
+from advisor.core.policy import Decision
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver
@@ -223,16 +225,14 @@ def _analyse_slices(parts, text, path, rules, target, min_version, result: FileR
     return result
 
 
-def decide_applicability(rule: type[Rule], rep: Report, lowest: Any, lowest_text: str | None) -> tuple[Applicability, str]:
-    """The fix's applicability and the message, decided once, before the `Finding` exists.
+def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision | None:
+    """Kind, severity, fix applicability and message, decided once (advisor.core.policy), before the `Finding` exists.
 
-    A fix is never safe when the project still supports a torch that lacks the replacement.
-    The fixer reads the result from the finding (`Finding.fix`), never from the report.
+    None: the report does not apply to this target (replacement too new, not yet
+    deprecated, un-deprecated). The fixer reads the result from the finding (`Finding.fix`), never from the report.
     """
-    if rep.applicability is Applicability.SAFE and lowest is not None and parse_version(rule.since) > lowest:
-        note = f" (fix marked unsafe: the project still supports torch {lowest_text}, the replacement needs {rule.since})"
-        return Applicability.UNSAFE, rep.message + note
-    return rep.applicability, rep.message
+    return policy.decide(rep.window or rule.window(), rep.kind or rule.kind, rule.severity, rep.applicability,
+                         rep.message, target, lowest, rep.compat_until, rep.compat)
 
 
 def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_version: str | None,
@@ -254,16 +254,14 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
         if suppressions.is_suppressed(rule.code, start_line, end_line):
             result.suppressed += 1
             continue
-        applicability, message = decide_applicability(rule, rep, ctx.min_version, min_version)
-        severity, data = rule.severity.value, _with_fix_range(rep, positions)
-        if rep.compat:  # the old API is there on purpose: reported, never fixed, never failing a default run
-            applicability, severity = Applicability.NONE, "info"
-            message = f"{compat.message(rep.compat_until)}: {rep.message}"
-            data = {**data, "kind": "compat", "compat_until": rep.compat_until}
+        decision = decide(rule, rep, ctx.target, ctx.min_version)
+        if decision is None:
+            continue
+        applicability, message = decision.applicability, decision.message
         finding = Finding(
             rule=rule.code,
             name=rule.name,
-            severity=severity,
+            severity=decision.severity.value,
             path=path,
             line=start_line,
             column=start_col + 1,
@@ -272,9 +270,12 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
             message=message,
             fix=None if applicability is Applicability.NONE else applicability.value,
             validation=rule.validation,
-            replacement=None if rep.replacement is None else _code(module, rep.replacement),
+            replacement=None if rep.replacement is None or applicability is Applicability.NONE else _code(module, rep.replacement),
             snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
-            data=data,
+            data=_with_fix_range(rep, positions) | ({"compat_until": rep.compat_until} if rep.compat else {}),
+            kind=decision.kind.value,
+            warns_from=decision.warns_from,
+            breaks_in=decision.breaks_in,
         )
         result.findings.append(finding)
         if analysed is not None:

@@ -4,7 +4,7 @@ A report whose node sits in the old-torch branch of a version gate is a *compat
 fallback*: the old API is there on purpose, for the torch releases the project
 still supports, so it is never migrated (a "fix" would break exactly those
 releases). `mark` sets `Report.compat` / `Report.compat_until` on such reports;
-`advisor.analysis.analyse` turns them into kind `compat` findings with no fix.
+`advisor.core.policy` turns them into kind `compat` findings with no fix (and words the message).
 
 Gates recognised (statically, from the test expression alone):
 
@@ -239,8 +239,3 @@ def mark(module: Any, resolver: Any, reports: list[Any]) -> None:
                 rep.replacement, rep.fix_node, rep.add_imports = None, None, ()  # never migrated
                 rep.applicability = Applicability.NONE
 
-
-def message(until: str | None) -> str:
-    if until is None:
-        return "compat fallback: delete this branch when your lowest supported torch has the API its gate tests for"
-    return f"compat fallback: delete this branch when your lowest supported torch is >= {until}"

@@ -34,6 +34,39 @@ class Applicability(str, enum.Enum):
     UNSAFE = "unsafe"  # behaviour, semantics or state may change: review it
 
 
+class Kind(str, enum.Enum):
+    """What a finding means for the target torch (decided by `advisor.core.policy`)."""
+
+    BREAKING = "breaking"  # fails on the target
+    DEPRECATED = "deprecated"  # warns on the target
+    ADVICE = "advice"  # nothing fails or warns: review it when convenient
+    COMPAT = "compat"  # old API in code that runs only on old torch: never fixed
+
+
+KINDS = tuple(k.value for k in Kind)
+
+
+@dataclass(frozen=True)
+class Window:
+    """When an API changed, as torch releases ("2.4"); None: never.
+
+    `since`: the replacement exists from this release; `deprecated_in`: first release
+    that warns; `removed_in`: first release where using it fails; `undeprecated_in`:
+    first release where the deprecation was withdrawn.
+    """
+
+    since: str = "2.0"
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    undeprecated_in: str | None = None
+
+
+def kind_counts(findings: "Iterable[Finding]") -> dict[str, int]:
+    """{"breaking": n, "deprecated": n, "advice": n, "compat": n}."""
+    kinds = Counter(f.kind for f in findings)
+    return {k: kinds[k] for k in KINDS}
+
+
 def fix_counts(findings: "Iterable[Finding]") -> dict[str, int]:
     """{"safe": n, "unsafe": n}: the findings an automatic fix can rewrite, by applicability."""
     fixes = Counter(f.fix for f in findings)
@@ -56,6 +89,9 @@ class Finding:
     replacement: str | None = None  # source text of the fixed node, when there is a fix
     snippet: str = ""  # normalized source of the flagged node (baselines, reports)
     data: dict = field(default_factory=dict, hash=False, compare=False)  # rule-specific facts (e.g. literal shapes)
+    kind: str = Kind.ADVICE.value  # a Kind's value (advisor.core.policy)
+    warns_from: str | None = None  # the window's deprecated_in
+    breaks_in: str | None = None  # the window's removed_in
 
     @property
     def cell(self) -> int | None:
@@ -85,7 +121,19 @@ class Finding:
             "fix": {"applicability": self.fix, "replacement": self.replacement} if self.fix else None,
             "validation": self.validation,
             "cell": self.cell,
+            "kind": self.kind,
+            "warns_from": self.warns_from,
+            "breaks_in": self.breaks_in,
         }
+
+    @property
+    def when(self) -> str:
+        """"warns from 2.13, breaks in 2.14" (either part may be absent; "" when neither)."""
+        parts = [f"warns from {self.warns_from}"] if self.warns_from else []
+        # Not twice: a finding already broken on the target says so first ("breaks in 2.11: ...").
+        if self.breaks_in and not self.message.startswith(f"breaks in {self.breaks_in}:"):
+            parts.append(f"breaks in {self.breaks_in}")
+        return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

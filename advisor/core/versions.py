@@ -15,7 +15,10 @@ import re
 
 from advisor.core.config import tomllib
 
-KNOWN_VERSIONS = ("2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13")
+KNOWN_VERSIONS = (
+    "2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "2.14", "2.15",
+)
+OLDEST = KNOWN_VERSIONS[0]  # the oldest release the catalogue covers: the lower bound when none is found
 NEWEST = KNOWN_VERSIONS[-1]
 _SPEC = re.compile(r"(==|~=|>=|<=|<|>|!=)\s*([0-9][0-9.*]*)")
 _TORCH_REQ = re.compile(r"^\s*torch\s*(\[[^\]]*\])?\s*(?P<spec>[<>=!~][^;#]*)?", re.IGNORECASE)
@@ -29,11 +32,19 @@ def parse_version(text: str) -> tuple[int, int]:
         raise ValueError(f"not a torch version: {text!r} (expected e.g. 2.12)") from None
 
 
-def normalise(text: str) -> str:
-    major, minor = parse_version(text)
-    if (major, minor) < (2, 0):
-        raise ValueError(f"target version {text} is older than 2.0, which the catalogue starts from")
-    return f"{major}.{minor}"
+def normalise(text: str, what: str = "target version") -> str:
+    """"2.14.1" -> "2.14"; a release the catalogue does not know (2.16, 3.0, abc) is a usage error naming those it knows."""
+    try:
+        major, minor = parse_version(text)
+    except ValueError:
+        major = minor = None
+    release = f"{major}.{minor}"
+    if release not in KNOWN_VERSIONS:
+        raise ValueError(
+            f"unknown {what} {text!r}: the catalogue knows torch {KNOWN_VERSIONS[0]} to {NEWEST} "
+            f"({', '.join(KNOWN_VERSIONS)})"
+        )
+    return release
 
 
 def _minor(text: str) -> tuple[int, int] | None:
@@ -127,3 +138,39 @@ def resolve_target(explicit: str | None, project_root: str) -> tuple[str, str | 
         if lower:
             return NEWEST, min_version, f"newest known; torch pin {('torch' + spec.strip())!r} in {source} has no upper bound"
     return NEWEST, None, "default: newest version the catalogue knows"
+
+
+NO_LOWER_BOUND = (
+    "advisor: no torch lower bound found; assuming torch {oldest}, the oldest release the catalogue covers "
+    "(set `min-torch` in [tool.advisor] or pass --min-torch)"
+)
+
+
+def _lower_from_pins(project_root: str) -> tuple[str, str] | None:
+    """(lowest supported release, where it came from) from the project's pins, or None."""
+    for spec, source in _pins(project_root):
+        lower, _ = bounds_from_spec(spec)
+        if lower:
+            release = f"{lower[0]}.{lower[1]}" if lower >= parse_version(OLDEST) else OLDEST
+            return release, f"torch pin {('torch' + spec.strip())!r} in {source}"
+    return None
+
+
+def resolve_bounds(target: str | None, min_torch: str | None, project_root: str) -> tuple[str, str, str, str, bool]:
+    """(target, its source, lowest supported torch, its source, whether that bound was found).
+
+    The lowest supported torch: `min_torch` (config / --min-torch), else the project's
+    pins, else the oldest release the catalogue covers: a conservative bound, so a fix
+    whose replacement is newer is never safe (the caller prints NO_LOWER_BOUND once).
+    """
+    resolved, _, target_source = resolve_target(target, project_root)
+    pinned = None if min_torch else _lower_from_pins(project_root)
+    if min_torch:
+        lowest, source, found = normalise(min_torch, "min-torch"), "min-torch (config or --min-torch)", True
+    elif pinned is None:
+        lowest, source, found = OLDEST, "default: no lower bound found, the oldest release the catalogue covers", False
+    else:
+        (lowest, source), found = pinned, True
+    if parse_version(lowest) > parse_version(resolved):
+        raise ValueError(f"the lowest supported torch {lowest} ({source}) is newer than the target {resolved}")
+    return resolved, target_source, lowest, source, found

@@ -92,10 +92,10 @@ def _apply_once(
     held_back = 0
     unfixable: list[Finding] = []
     for rep, finding in analysed.items:
-        if rep.replacement is None:
+        if rep.replacement is None or finding.fix is None:  # no fix, or the policy withdrew it (compat)
             unfixable.append(finding)
             continue
-        if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (decide_applicability)
+        if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (advisor.core.policy)
             held_back += 1
             unfixable.append(finding)
             continue

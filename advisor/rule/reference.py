@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Collection
 
-from advisor.core.findings import Applicability
+from advisor.core.findings import Applicability, Window
 from advisor.core.lazy import cst
 from advisor.rule.base import Rule
 from advisor.rule.helpers import rewrite_reference
@@ -72,6 +72,7 @@ class Symbol:
     replacement: str | None = None  # qualified name, for a plain rename
     applicability: Applicability | None = None  # defaults to the rule's `fix`
     since: str | None = None  # replacement exists from this torch version
+    window: Window | None = None  # this name's release window, where it differs from the rule's
 
 
 class SymbolRule(ReferenceRule):
@@ -122,7 +123,7 @@ class SymbolRule(ReferenceRule):
         symbol = self.names[qualname]
         message = symbol.message.format(old=qualname, new=symbol.replacement)
         if node in self._no_fix:
-            self.report(node, message + " (assigned to here: not rewritten)")
+            self.report(node, message + " (assigned to here: not rewritten)", window=symbol.window)
             return
         replacement = None
         imports: list = []
@@ -136,4 +137,5 @@ class SymbolRule(ReferenceRule):
             replacement=replacement,
             applicability=self.reference_applicability(node, symbol.applicability),
             add_imports=imports,
+            window=symbol.window,
         )

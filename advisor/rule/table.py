@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.core.findings import Applicability, Severity
+from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.core.lazy import cst
 from advisor.rule.base import Example, Rule
 from advisor.rule.helpers import append_args, expr, get_arg, rewrite_reference
@@ -35,6 +35,16 @@ class Entry:
     suffix: str = ""  # appended to the new name: "()" turns an attribute into a call
     kwargs: str = ""  # keyword arguments added to a call, e.g. 'mode="nearest"'
     is_call: bool = True  # how the examples use it
+    # This entry's release window, where it differs from the row's (None: the row's value).
+    since: str | None = None
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    undeprecated_in: str | None = None
+
+    def window(self, row: "Row") -> Window:
+        pick = lambda mine, rows: rows if mine is None else mine  # noqa: E731
+        return Window(pick(self.since, row.since), pick(self.deprecated_in, row.deprecated_in),
+                      pick(self.removed_in, row.removed_in), pick(self.undeprecated_in, row.undeprecated_in))
 
 
 def calls(*funcs: str) -> tuple[Entry, ...]:
@@ -53,6 +63,8 @@ class Row:
     since: str = "2.0"  # the replacement exists from this torch version
     deprecated_in: str | None = None
     removed_in: str | None = None
+    undeprecated_in: str | None = None
+    kind: Kind | None = None  # None: from the window, else from `severity` (advisor.core.policy)
     severity: Severity = Severity.WARNING
     validation: str | None = None
     advice: str = ""  # what to do when there is no replacement
@@ -70,18 +82,19 @@ class Rename(SymbolRule):
 
     def on_reference(self, node: Any, qualname: str) -> None:
         entry, message = self._entries[qualname], self.names[qualname].message
+        window = entry.window(self.row)
         if node in self._no_fix:
-            self.report(node, message + " (assigned to here: not rewritten)")
+            self.report(node, message + " (assigned to here: not rewritten)", window=window)
             return
         if entry.new is None or entry.kwargs or type(self).fix is NONE:
-            self.report(node, message)  # calls with kwargs are fixed in on_call
+            self.report(node, message, window=window)  # calls with kwargs are fixed in on_call
             return
         new, imports = rewrite_reference(self.ctx.resolver, node, entry.new)
         if entry.suffix:
             new = expr(self.ctx.code_for(new) + entry.suffix)
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
         applicability = self.reference_applicability(node, None) if entry.is_call else None
-        self.report(node, message, replacement=new, add_imports=imports, applicability=applicability)
+        self.report(node, message, replacement=new, add_imports=imports, applicability=applicability, window=window)
 
     def on_call(self, node: Any, qualname: str) -> None:
         entry = self._entries[qualname]
@@ -91,11 +104,15 @@ class Rename(SymbolRule):
         self._called.add(node.func)
         func, imports = rewrite_reference(self.ctx.resolver, node.func, entry.new)
         new = append_args(node.with_changes(func=func), list(expr(f"f({entry.kwargs})").args))
-        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports)
+        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports, window=entry.window(self.row))
 
     @property
     def _entries(self) -> dict[str, Entry]:
         return {e.old: e for e in self.row.entries}
+
+    @classmethod
+    def windows(cls) -> list[Window]:
+        return [e.window(cls.row) for e in cls.row.entries]
 
 
 class KeywordChange(Rule):
@@ -116,17 +133,23 @@ class KeywordChange(Rule):
         else:
             what = "drop it" if row.fix is not NONE else "see the rule docs"
         message = f"`{row.keyword}=` of `{qualname}` is deprecated; {what}"
+        window = next(e for e in row.entries if e.old == qualname).window(row)
         if row.fix is NONE:
-            self.report(node, message)
+            self.report(node, message, window=window)
         elif row.new_keyword:
-            self.report(node, message, replacement=arg.with_changes(keyword=cst.Name(row.new_keyword)), fix_node=arg)
+            self.report(node, message, replacement=arg.with_changes(keyword=cst.Name(row.new_keyword)), fix_node=arg,
+                        window=window)
         else:
             args = list(node.args)
             index = args.index(arg)
             del args[index]
             if index == len(args) and args:  # it was last: the new last argument takes its comma
                 args[-1] = args[-1].with_changes(comma=arg.comma)
-            self.report(node, message, replacement=node.with_changes(args=args))
+            self.report(node, message, replacement=node.with_changes(args=args), window=window)
+
+    @classmethod
+    def windows(cls) -> list[Window]:
+        return [e.window(cls.row) for e in cls.row.entries]
 
 
 def generate(rows: tuple[Row, ...], namespace: dict[str, Any]) -> None:
@@ -146,6 +169,8 @@ def _common_attrs(row: Row, module: str) -> dict[str, Any]:
         since=row.since,
         deprecated_in=row.deprecated_in,
         removed_in=row.removed_in,
+        undeprecated_in=row.undeprecated_in,
+        kind=row.kind,
         fix=row.fix,
         validation=row.validation,
     )

@@ -18,15 +18,15 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from advisor.core.config import Config, ConfigError, load_config
+from advisor.core.config import Config, ConfigError, load_config, parse_fail_on
 from advisor.run.device import DEVICES, DeviceContext
 from advisor.run.discovery import Discovered, DiscoveryError, discover
 from advisor.run.engine import ScanOptions, scan
-from advisor.core.findings import ScanResult, Severity
+from advisor.core.findings import KINDS, ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
 from advisor.analysis.registry import RuleSelectionError, rule_by_code, select_rules
 from advisor.rule import Rule
-from advisor.core.versions import parse_version, resolve_target
+from advisor.core.versions import NO_LOWER_BOUND, OLDEST, parse_version, resolve_bounds
 
 
 class ProjectError(ValueError):
@@ -63,6 +63,8 @@ class ProjectOptions:
     baseline: str | None = None
     device: str | None = None
     report: bool = False  # a --report run: report-only rules (ADV900) join the scan
+    min_torch: str | None = None  # --min-torch: the lowest torch the project supports
+    fail_on: str | None = None  # --fail-on: kinds (or a severity), comma-separated
 
 
 @dataclass
@@ -71,7 +73,7 @@ class Project:
 
     config: Config
     target: str
-    min_version: str | None
+    min_version: str  # the lowest supported torch, "2.4" (min_torch as text)
     target_source: str
     rules: list[type[Rule]]
     found: Discovered
@@ -81,6 +83,17 @@ class Project:
     baseline: str | None = None
     listed: frozenset[str] = frozenset()  # report-only codes the user selected (advisor.run.postprocess)
     device_context: DeviceContext | None = None  # set by `scan`
+    min_torch_source: str = ""  # where the lowest supported torch came from (printed)
+    min_torch_found: bool = True  # False: none found, the conservative default (NO_LOWER_BOUND says so)
+
+    @property
+    def min_torch(self) -> tuple[int, int]:
+        return parse_version(self.min_version)
+
+    @property
+    def lower_bound_note(self) -> str | None:
+        """The one line printed when no lower bound was found, else None."""
+        return None if self.min_torch_found else NO_LOWER_BOUND.format(oldest=OLDEST)
 
     @classmethod
     def load(cls, options: ProjectOptions, found: Discovered | None = None) -> "Project":
@@ -88,7 +101,10 @@ class Project:
         paths = list(options.paths or ["."])
         try:
             cfg = load_config(paths, options.config_path)
-            target, min_version, source = resolve_target(options.target_version or cfg.target_version, cfg.project_root)
+            target, source, min_version, min_source, min_found = resolve_bounds(
+                options.target_version or cfg.target_version, options.min_torch or cfg.min_torch, cfg.project_root)
+            if options.fail_on:
+                cfg.fail_on = parse_fail_on(options.fail_on)
             rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore)
         except (ConfigError, RuleSelectionError, ValueError) as e:
             raise ProjectError(str(e)) from None
@@ -109,7 +125,8 @@ class Project:
         no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")
         return cls(cfg, target, min_version, source, rules, found,
                    None if no_cache else cache_root(options.cache_dir, cfg.project_root), options.jobs,
-                   options.device or cfg.device, options.baseline, listed)
+                   options.device or cfg.device, options.baseline, listed,
+                   min_torch_source=min_source, min_torch_found=min_found)
 
     @property
     def files(self) -> list[str]:
@@ -155,6 +172,10 @@ class Project:
         return self.shape(self.scan_raw(progress))
 
     def fails(self, result: ScanResult) -> bool:
-        """Findings at or above `fail-on`, or files that could not be analysed, fail the run."""
-        floor = Severity(self.config.fail_on).rank
-        return bool(result.errors) or any(Severity(f.severity).rank >= floor for f in result.findings)
+        """Findings of a `fail-on` kind (or at or above a `fail-on` severity), or files that could not be analysed."""
+        kinds = {v for v in self.config.fail_on if v in KINDS}
+        floors = [Severity(v).rank for v in self.config.fail_on if v not in KINDS]
+        floor = min(floors) if floors else None
+        return bool(result.errors) or any(
+            f.kind in kinds or (floor is not None and Severity(f.severity).rank >= floor) for f in result.findings
+        )

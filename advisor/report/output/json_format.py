@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, TextIO
 
 from advisor import __version__
-from advisor.core.findings import ScanResult, fix_counts
+from advisor.core.findings import ScanResult, fix_counts, kind_counts
 
 
 def as_dict(result: ScanResult, target: str, target_source: str, device: Any = None) -> dict[str, Any]:
@@ -26,6 +26,7 @@ def as_dict(result: ScanResult, target: str, target_source: str, device: Any = N
             "suppressed": result.suppressed,
             "by_rule": dict(sorted(Counter(f.rule for f in findings).items())),
             "by_severity": dict(sorted(Counter(f.severity for f in findings).items())),
+            "by_kind": kind_counts(findings),
             "fixable": fix_counts(findings),
         },
     }

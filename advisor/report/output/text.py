@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TextIO
 
-from advisor.core.findings import Applicability, ScanResult, fix_counts
+from advisor.core.findings import Applicability, ScanResult, fix_counts, kind_counts
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
@@ -17,7 +17,8 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
 
     for f in result.findings:
         fix = " [*]" if f.fix == Applicability.SAFE else " [unsafe fix]" if f.fix == Applicability.UNSAFE else ""
-        stream.write(f"{c(f.location, _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {f.message}\n")
+        when = f" ({f.when})" if f.when else ""
+        stream.write(f"{c(f.location, _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {f.message}{when}\n")
     for e in result.errors:
         stream.write(f"{c(e.path, _BOLD)}: {c('error', _COLOURS['error'])}: {e.message}\n")
 
@@ -32,6 +33,9 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
     parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}"]
     parts.append(f"in {result.files_scanned} file{'s' if result.files_scanned != 1 else ''}")
     line = " ".join(parts) + "."
+    kinds = kind_counts(findings)
+    if findings:
+        line = line[:-1] + ": " + ", ".join(f"{n} {k}" for k, n in kinds.items() if n) + "."
     if result.errors:
         line += f" {len(result.errors)} file{'s' if len(result.errors) != 1 else ''} could not be analysed."
     if result.suppressed:
