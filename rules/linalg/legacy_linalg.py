@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
+from advisor.rule import Applicability, Example, Kind, Severity, Symbol, SymbolRule
 
 _REMOVED = "`{old}` was removed (calling it raises RuntimeError since 2.0); use `{new}`"
 _DEPRECATED = "`{old}` is deprecated (it warns) in favour of `{new}` (check the argument and return differences)"
@@ -15,7 +15,7 @@ class LegacyLinalg(SymbolRule):
     "This function was deprecated since version 1.9 and is now removed"), and
     `torch.qr`, `torch.cholesky`, `torch.lu`, `torch.lu_solve`,
     `torch.triangular_solve` (which warn), `torch.svd` and `torch.norm`
-    (deprecated in their docs).
+    (deprecated in their docs only: reported as advice, which does not fail a run).
 
     Why: the `torch.linalg` versions are the maintained ones, and on CUDA they
     are the ones that 2.12's cuSOLVER dispatch (and its removal of MAGMA paths)
@@ -60,8 +60,10 @@ class LegacyLinalg(SymbolRule):
 
     def on_reference(self, node, qualname) -> None:
         symbol = self.names[qualname]
-        # Report only: none of these is a plain rename (see Fix safety).
-        self.report(node, symbol.message.format(old=qualname, new=symbol.replacement))
+        # Report only: none of these is a plain rename (see Fix safety). A docs-only deprecation
+        # neither warns nor fails: advice, which does not fail a run by default.
+        kind = Kind.ADVICE if symbol.message is _DOCS else None
+        self.report(node, symbol.message.format(old=qualname, new=symbol.replacement), kind=kind)
 
     valid = [
         "import torch\nw, v = torch.linalg.eigh(a)",
@@ -75,5 +77,5 @@ class LegacyLinalg(SymbolRule):
         Example("import torch\nq, r = torch.qr(a)\nu, s, v = torch.svd(a)\n", count=2),
         Example("from torch import cholesky as chol\nL = chol(a)\n"),
         Example("import torch\nx, _ = torch.solve(b, a)\n"),
-        Example("import torch\nn = torch.norm(x, dim=1)\n"),
+        Example("import torch\nn = torch.norm(x, dim=1)\n", message="in its documentation (no warning yet)"),
     ]
