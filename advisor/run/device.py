@@ -62,7 +62,7 @@ class DeviceContext:
             return "No ROCm markers seen: ROCm-specific rules (ADV8xx) stay silent (use --device rocm to force them)."
         shown = ", ".join(f"{m} ({p}:{ln})" for p, ln, m in self.markers[:3])
         more = f" and {len(self.markers) - 3} more" if len(self.markers) > 3 else ""
-        return f"ROCm markers seen: {shown}{more}; ROCm-specific rules are on."
+        return f"ROCm markers seen: {shown}{more}; ROCm-specific rules are on below each marker's directory (everywhere for project files)."
 
     def to_json(self) -> dict:
         return {
