@@ -127,6 +127,22 @@ def test_import_fallback_in_try_except():
     assert found[9].kind != "compat"  # the try imported nothing from torch: not a torch fallback
 
 
+def test_bare_except_after_a_gated_try():
+    # Megatron's tensor_parallel layers: a version gate inside `try`, the old API again under a bare `except:`.
+    found = _by_line(_scan("""\
+        import torch
+        try:
+            if is_torch_min_version("2.4.0a0"):
+                fwd = torch.amp.custom_fwd
+            else:
+                fwd = torch.cuda.amp.custom_fwd
+        except:
+            fwd = torch.cuda.amp.custom_fwd
+        """))
+    _compat(found[6], "2.4")
+    _compat(found[8], None)
+
+
 def test_hasattr_on_an_aliased_torch_module_and_elif_chains():
     # DeepSpeed's compiler shim: `hasattr(torch, "compiler")`, with elif branches for older releases.
     found = _by_line(_scan("""\

@@ -18,7 +18,8 @@ Gates recognised (statically, from the test expression alone):
 - calls spelled like a version test: `is_torch_version(">=", "2.4")`,
   `is_torch_min_version("2.4.0")`, `torch_version_at_least("2.4")`, `is_torch_greater_than("2.4")`;
 - `hasattr(<torch object>, "name")` (the release is unknown: `compat_until` None);
-- `try: <torch import or attribute> except (ImportError | ModuleNotFoundError | AttributeError): <fallback>`.
+- `try: <torch import or attribute> except (ImportError | ModuleNotFoundError | AttributeError): <fallback>`,
+  and a bare `except:` after such a short `try`.
 
 `not`, `and`, `or` combine them: the body of `if old_test and x:` is old-only, the
 `else` of `if new_test or x:` is old-only; anything else is not a gate.
@@ -200,7 +201,10 @@ def _try_fallbacks(node: Any, gates: Gates) -> list[Any]:
         return []
     caught = []
     for h in node.handlers:
-        kinds = h.type.elements if isinstance(h.type, cst.Tuple) else [h.type] if h.type is not None else []
+        if h.type is None:  # a bare `except:` after a short torch try: the fallback path (Megatron's layers.py)
+            caught.append(h.body)
+            continue
+        kinds = h.type.elements if isinstance(h.type, cst.Tuple) else [h.type]
         names = {(dotted_name(k.value if isinstance(k, cst.Element) else k) or "").rsplit(".", 1)[-1] for k in kinds}
         if names and names <= _IMPORT_ERRORS:
             caught.append(h.body)
