@@ -143,6 +143,22 @@ def test_bare_except_after_a_gated_try():
     _compat(found[8], None)
 
 
+def test_a_name_bound_by_the_new_import_and_by_the_fallback():
+    # DeepSpeed's compiler shim: the call site is outside the branches, the old binding exists only for old torch.
+    found = _by_line(_scan("""\
+        try:
+            from torch.compiler import is_compiling as compiling
+        except ImportError:
+            from torch._dynamo.external_utils import is_compiling as compiling
+
+        def f():
+            return compiling()
+        """))
+    _compat(found[7], None)
+    only_old = _scan("from torch._dynamo.external_utils import is_compiling as compiling\nx = compiling()\n")
+    assert [f.kind for f in only_old] == ["deprecated"]
+
+
 def test_hasattr_on_an_aliased_torch_module_and_elif_chains():
     # DeepSpeed's compiler shim: `hasattr(torch, "compiler")`, with elif branches for older releases.
     found = _by_line(_scan("""\

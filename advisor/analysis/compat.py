@@ -36,6 +36,7 @@ from advisor.syntax.names import dotted_name
 from advisor.syntax.walk import nodes_of
 
 _UNKNOWN = object()  # "old-only, release unknown" (hasattr, try/except)
+_MISSING = object()
 _NEW_OPS = {"GreaterThanEqual": ">=", "GreaterThan": ">"}
 _OLD_OPS = {"LessThan": "<", "LessThanEqual": "<="}
 _FLIP = {">=": "<=", ">": "<", "<": ">", "<=": ">="}
@@ -229,17 +230,58 @@ def old_branches(module: Any, resolver: Any) -> list[tuple[Any, Any]]:
     return found
 
 
+def _bound_names(root: Any) -> list[tuple[Any, str]]:
+    """(node, name) for each import alias and plain assignment target in `root`'s subtree."""
+    out = []
+    for node in nodes_of(root, cst.ImportAlias, cst.AssignTarget):
+        if isinstance(node, cst.ImportAlias):
+            if node.asname is not None and isinstance(node.asname.name, cst.Name):
+                out.append((node, node.asname.name.value))
+            else:
+                out.append((node, (dotted_name(node.name) or "").split(".")[0]))
+        elif isinstance(node.target, cst.Name):
+            out.append((node, node.target.value))
+    return out
+
+
+def _root_name(node: Any) -> Any:
+    node = node.func if isinstance(node, cst.Call) else node
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node if isinstance(node, cst.Name) else None
+
+
 def mark(module: Any, resolver: Any, reports: list[Any]) -> None:
-    """Set `compat` / `compat_until` on the reports whose node lies in an old-torch-only branch."""
+    """Set `compat` / `compat_until` on the reports that lie in an old-torch-only branch.
+
+    Also on a use of a name bound both by the fallback and elsewhere (`try: from torch.compiler
+    import is_compiling as f except ImportError: from torch._dynamo... import is_compiling as f`,
+    then `f()`): the old binding exists only for old torch.
+    """
     if not reports:
         return
     wanted = {id(r.node): r for r in reports}
-    for branch, until in old_branches(module, resolver):
+    branches = old_branches(module, resolver)
+    in_branch: dict[int, Any] = {}
+    for branch, until in branches:
         for node in nodes_of(branch, cst.CSTNode):
-            rep = wanted.get(id(node))
-            if rep is not None and not rep.compat:
-                rep.compat = True
-                rep.compat_until = None if until is _UNKNOWN else until
-                rep.replacement, rep.fix_node, rep.add_imports = None, None, ()  # never migrated
-                rep.applicability = Applicability.NONE
-
+            in_branch.setdefault(id(node), until)
+    old_bound: dict[str, Any] = {}
+    new_bound: set[str] = set()
+    for node, name in _bound_names(module) if branches else ():
+        if id(node) in in_branch:
+            old_bound.setdefault(name, in_branch[id(node)])
+        else:
+            new_bound.add(name)
+    both = {n: u for n, u in old_bound.items() if n in new_bound}
+    for rep in reports:
+        until = in_branch.get(id(rep.node), None if id(rep.node) in in_branch else _MISSING)
+        if until is _MISSING:
+            root = _root_name(rep.node)
+            until = both.get(root.value, _MISSING) if root is not None else _MISSING
+        if until is _MISSING or rep.compat:
+            continue
+        rep.compat = True
+        rep.compat_until = None if until is _UNKNOWN else until
+        rep.replacement, rep.fix_node, rep.add_imports = None, None, ()  # never migrated
+        rep.applicability = Applicability.NONE
