@@ -114,3 +114,38 @@ def test_chrome_trace_parsing_in_a_test_is_the_test_itself():
     assert _codes(checks_the_trace) == []
     assert _codes(checks_the_trace.replace("def test_export", "def helper_export"), path="lib/trace.py") != []
     assert _codes(checks_the_trace.replace("def test_export", "def helper_export"), path="tests/helpers.py") == []
+
+
+def _kinds(code: str):
+    result, _ = analyse(textwrap.dedent(code).encode(), "m.py", all_rules(), "2.13")
+    return [(f.line, f.rule, f.kind) for f in result.findings]
+
+
+def test_a_deprecated_class_named_in_an_annotation_is_advice():
+    # apex's optimizers: `grad_scaler: Optional[torch.cuda.amp.GradScaler] = None` constructs nothing, so nothing warns.
+    code = """\
+        from typing import Optional
+        import torch
+
+        def step(grad_scaler: Optional[torch.cuda.amp.GradScaler] = None) -> None:
+            scaler = torch.cuda.amp.GradScaler()
+        """
+    assert _kinds(code) == [(4, "ADV702", "advice"), (5, "ADV702", "deprecated")]
+
+
+def test_patching_the_old_api_on_purpose_is_advice():
+    # DeepSpeed's flops profiler wraps `F.upsample` so that user calls get counted.
+    code = """\
+        import torch.nn.functional as F
+
+        F.upsample = wrap(F.upsample)
+        y = F.upsample(x, scale_factor=2)
+        """
+    kinds = _kinds(code)
+    assert {k for line, _, k in kinds if line == 3} == {"advice"}
+    assert (4, "ADV708", "deprecated") in kinds
+
+
+def test_setting_a_deprecated_flag_is_not_a_patch():
+    code = "import torch.nn.functional as F\nF.upsample = my_upsample\n"
+    assert {k for _, _, k in _kinds(code)} == {"deprecated"}

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from advisor.analysis import notebooks
 
-from advisor.analysis import compat, own_attributes, slices
+from advisor.analysis import compat, own_attributes, sites, slices
 from advisor.core import policy
 from advisor.core.policy import Decision
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
@@ -118,6 +118,7 @@ def run_rules(
     walk(module, [r(ctx) for r in rules])
     ctx.reports = own_attributes.drop(module, ctx.reports)  # `.cuda_time` on the user's own class is theirs
     compat.mark(module, ctx.resolver, ctx.reports)  # old-torch-only branches: kind compat, never fixed
+    sites.annotations_to_advice(module, ctx.reports)  # a name in an annotation never warns
     return ctx
 
 
