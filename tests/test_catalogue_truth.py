@@ -61,6 +61,10 @@ def warns(fn):
 # --- replacements named by rules that are not table-driven -------------------------
 
 REPLACEMENTS = {
+    "ADV110": ["torch.log1p"],
+    "ADV111": ["torch.expm1"],
+    "ADV112": ["torch.logsumexp"],
+    "ADV911": ["torch.library._scoped_library"],
     "ADV101": ["torch.Stream.is_capturing", "torch.cuda.current_stream", "torch.xpu.current_stream", "torch.accelerator.current_stream"],
     "ADV201": ["torch.backends.cuda.preferred_linalg_library"],
     "ADV203": ["torch.linalg.eigh", "torch.linalg.eigvalsh", "torch.stack"],
@@ -210,6 +214,9 @@ def test_deprecated_api_warns(code, call, category, fragment):
 
 # Rules whose message says "no warning": hold them to it.
 NO_WARNING = {
+    "ADV110": lambda: torch.log(1 + x),  # numerics advice: nothing warns
+    "ADV111": lambda: torch.exp(x) - 1,
+    "ADV112": lambda: torch.log(torch.sum(torch.exp(x), dim=1)),
     "ADV101": lambda: resolve("torch.cuda.is_current_stream_capturing"),
     "ADV201": lambda: torch.backends.cuda.preferred_linalg_library(),
     "ADV202": lambda: torch.cuda.has_magma,
@@ -265,6 +272,7 @@ def test_profiler_cuda_totals_are_gone_from_key_averages():
 
 SOURCE_FACTS = {
     # code: (object, text that must appear in its source or docs)
+    "ADV910": ("torch.utils.data.DataLoader", "means that the data will be loaded in the main process"),
     "ADV405": ("torch._export", "torch._export.aot_compile()/torch._export.aot_load() is being deprecated"),
     "ADV727": ("torch.autograd.grad", "deprecated"),
     "ADV730": ("torch.utils.data.DataLoader", "Deprecated"),
