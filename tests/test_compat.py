@@ -78,6 +78,8 @@ def test_if_else_on_a_module_level_flag_defined_by_packaging_version():
         ('torch_version_at_least("2.4.0.dev")', False, "2.4"),
         ("not _TORCH_VERSION_AT_LEAST_2_4", True, "2.4"),
         ("_TORCH_LESS_EQUAL_2_3", True, "2.4"),
+        ("required_torch_version(min_version=2.4)", False, "2.4"),  # DeepSpeed
+        ("required_torch_version(max_version=2.3)", True, "2.4"),
         ('hasattr(torch.amp, "GradScaler")', False, None),
         ('not hasattr(torch.amp, "GradScaler")', True, None),
     ],

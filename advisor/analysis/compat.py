@@ -50,6 +50,9 @@ _MAX_TRY_STATEMENTS = 6  # a longer try body is not an import fallback
 
 def _version_text(node: Any) -> str | None:
     """"2.4" from "2.4.0a0", (2, 4, 0), Version("2.4") ..., or None."""
+    if isinstance(node, cst.Float):  # `min_version=2.1` (DeepSpeed's required_torch_version)
+        m = re.match(r"(\d+)\.(\d+)", node.value)
+        return f"{m.group(1)}.{m.group(2)}" if m else None
     if isinstance(node, cst.Tuple):
         ints = [e.value.value for e in node.elements if isinstance(e.value, cst.Integer)]
         return f"{ints[0]}.{ints[1]}" if len(ints) >= 2 else None
@@ -130,6 +133,12 @@ class Gates:
             return "new", _UNKNOWN
         if "torch" not in name.lower() or not args:
             return None
+        bounds = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if "version" in name.lower() and set(bounds) & {"min_version", "max_version"} and len(bounds) == 1:
+            # `required_torch_version(min_version=2.1)`: true from 2.1; `(max_version=0.4)`: true up to 0.4
+            (key, value), = bounds.items()
+            v = _version_text(value)
+            return _until(">=" if key == "min_version" else "<=", v) if v else None
         if re.fullmatch(r"_?is_torch_version", name, re.I) and len(args) >= 2 and isinstance(args[0], cst.SimpleString):
             op = args[0].value.strip("\"'")
             v = _version_text(args[1])
