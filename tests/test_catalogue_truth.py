@@ -62,6 +62,10 @@ def warns(fn):
 # --- replacements named by rules that are not table-driven -------------------------
 
 REPLACEMENTS = {
+    "ADV110": ["torch.log1p"],
+    "ADV111": ["torch.expm1"],
+    "ADV112": ["torch.logsumexp"],
+    "ADV911": ["torch.library._scoped_library"],
     "ADV101": ["torch.Stream.is_capturing", "torch.cuda.current_stream", "torch.xpu.current_stream", "torch.accelerator.current_stream"],
     "ADV201": ["torch.backends.cuda.preferred_linalg_library"],
     "ADV203": ["torch.linalg.eigh", "torch.linalg.eigvalsh", "torch.stack"],
@@ -223,6 +227,9 @@ def test_deprecated_api_warns(code, call, category, fragment):
 
 # Rules whose message says "no warning": hold them to it.
 NO_WARNING = {
+    "ADV110": lambda: torch.log(1 + x),  # numerics advice: nothing warns
+    "ADV111": lambda: torch.exp(x) - 1,
+    "ADV112": lambda: torch.log(torch.sum(torch.exp(x), dim=1)),
     "ADV101": lambda: resolve("torch.cuda.is_current_stream_capturing"),
     "ADV201": lambda: torch.backends.cuda.preferred_linalg_library(),
     "ADV202": lambda: torch.cuda.has_magma,
@@ -278,6 +285,7 @@ def test_profiler_cuda_totals_are_gone_from_key_averages():
 
 SOURCE_FACTS = {
     # code: (object, text that must appear in its source or docs)
+    "ADV910": ("torch.utils.data.DataLoader", "means that the data will be loaded in the main process"),
     "ADV405": ("torch._export", "torch._export.aot_compile()/torch._export.aot_load() is being deprecated"),
     "ADV727": ("torch.autograd.grad", "deprecated"),
     "ADV730": ("torch.utils.data.DataLoader", "Deprecated"),
@@ -447,3 +455,40 @@ def test_superset_of_torchfix_torchvision(tor, code, source, fixed):
     assert out.error is None
     compile(out.fixed, "t.py", "exec")  # never invalid code (TOR201 produced `f(weights=None, True)`)
     assert out.fixed.decode() == (fixed if fixed is not None else source)
+
+
+# Every TorchFix rule on torch itself (0.7.0 plus HEAD's unreleased TOR108 / TOR402), and what answers it here.
+# TOR2xx are TorchVision's (a domain library: out of this tool's scope). Opt-in there, opt-in here.
+TORCHFIX_RULES = {
+    "TOR001": "removed symbols: test_superset_of_torchfix",
+    "TOR002": "ADV743",
+    "TOR003": "ADV732",
+    "TOR004": "removed symbols (imports): test_superset_of_torchfix",
+    "TOR101": "deprecated symbols: test_superset_of_torchfix",
+    "TOR102": "ADV716",
+    "TOR103": "deprecated symbols (imports): test_superset_of_torchfix",
+    "TOR104": "torch.utils.data._utils.collate.default_collate",
+    "TOR105": "torch.utils.data._utils.collate.default_collate",
+    "TOR106": "ADV110",
+    "TOR107": "ADV111",
+    "TOR108": "ADV112",
+    "TOR401": "ADV990",
+    "TOR402": None,  # HEAD only, never released; noisy by TorchFix's own account (off there by default)
+    "TOR901": "ADV991",
+}
+
+
+@pytest.mark.torch_free
+@pytest.mark.parametrize("torchfix_code", sorted(TORCHFIX_RULES))
+def test_every_torchfix_torch_rule_has_an_answer(torchfix_code):
+    answer = TORCHFIX_RULES[torchfix_code]
+    if answer is None:
+        pytest.skip(f"{torchfix_code}: not covered (see the comment in TORCHFIX_RULES)")
+    if answer.startswith("ADV"):
+        rule = RULES[answer]
+        assert torchfix_code in rule.doc(), f"{answer}'s docstring should name {torchfix_code}"
+        assert rule.default_enabled == (not torchfix_code.startswith(("TOR4", "TOR9"))), "TorchFix's opt-in set stays opt-in"
+    elif answer.startswith("torch."):
+        assert any(answer in r.targets for r in RULES.values())
+    else:
+        assert TORCHFIX_SYMBOLS

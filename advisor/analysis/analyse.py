@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from advisor.analysis import notebooks
 
-from advisor.analysis import slices
+from advisor.analysis import compat, own_attributes, sites, slices
 from advisor.core import policy
 from advisor.core.policy import Decision
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
@@ -116,6 +116,9 @@ def run_rules(
         parse_version(min_version) if min_version else None,
     )
     walk(module, [r(ctx) for r in rules])
+    ctx.reports = own_attributes.drop(module, ctx.reports)  # `.cuda_time` on the user's own class is theirs
+    compat.mark(module, ctx.resolver, ctx.reports)  # old-torch-only branches: kind compat, never fixed
+    sites.annotations_to_advice(module, ctx.reports)  # a name in an annotation never warns
     return ctx
 
 
@@ -290,7 +293,7 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
             validation=rule.validation,
             replacement=None if rep.replacement is None or applicability is Applicability.NONE else _fix_text(module, rep.replacement),
             snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
-            data=_with_fix_range(rep, positions),
+            data=_with_fix_range(rep, positions) | ({"compat_until": rep.compat_until} if rep.compat else {}),
             kind=decision.kind.value,
             warns_from=decision.warns_from,
             breaks_in=decision.breaks_in,

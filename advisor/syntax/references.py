@@ -16,6 +16,9 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
+# Unbound names that a star import is taken to bind to the module of the same name (advisor.syntax.names).
+STAR_MODULES = frozenset({"torch"})
+
 _IMPORTING_CALLS = ("importorskip", "import_module", "__import__")
 
 
@@ -126,6 +129,8 @@ def collect(tree: ast.AST, depth_limit: int) -> References:
             stack.append((child, d))
     for chain in chains:
         bases = aliases.get(chain[0], set()) | {f"{m}.{chain[0]}" for m in stars}
+        if stars and chain[0] in STAR_MODULES and chain[0] not in aliases:  # as names.NameResolver.lookup
+            bases.add(chain[0])
         rest = chain[1:]
         for base in bases:
             q = base

@@ -9,7 +9,7 @@ class CheckpointUseReentrant(Rule):
     """`torch.utils.checkpoint.checkpoint(...)` without `use_reentrant=`.
 
     What it finds: `checkpoint` and `checkpoint_sequential` calls that do not
-    pass `use_reentrant`.
+    pass `use_reentrant` (TorchFix TOR003).
 
     Why: UserWarning in every release. Up to 2.14 `checkpoint` says
     "torch.utils.checkpoint: the use_reentrant parameter should be passed

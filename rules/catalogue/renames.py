@@ -44,6 +44,8 @@ TABLE: tuple[Row, ...] = (
     Row("ADV711", "private-is-compiling", (
         Entry("torch._utils.is_compiling", "torch.compiler.is_compiling"),
         Entry("torch._dynamo.external_utils.is_compiling", "torch.compiler.is_compiling"),
+        # its re-export: `torch._dynamo.is_compiling is torch._dynamo.external_utils.is_compiling` (2.13 wheel)
+        Entry("torch._dynamo.is_compiling", "torch.compiler.is_compiling"),
     ), "UserWarning: \"`torch._utils.is_compiling` is deprecated. Use `torch.compiler.is_compiling` instead.\"", since="2.3"),
     Row("ADV712", "impl-abstract", (
         Entry("torch.library.impl_abstract", "torch.library.register_fake"),

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule, Window, rewrite_reference
+from advisor.rule import Applicability, Example, Kind, Severity, Symbol, SymbolRule, Window, rewrite_reference
 
 from ._linalg_args import linalg_args
 
@@ -25,8 +25,8 @@ class LegacyLinalg(SymbolRule):
     UserWarning since 1.9, up to 2.13) and `torch.return_types.qr` / `qr_out`
     (AttributeError from 2.14), `torch.lu`, `torch.lu_solve`,
     `torch.triangular_solve` (which warn), `torch.svd` and `torch.norm`
-    (deprecated in their docs). The Tensor methods `x.qr()` / `x.cholesky()`
-    are ADV757.
+    (deprecated in their docs only: reported as advice, which does not fail a run). The Tensor methods
+    `x.qr()` / `x.cholesky()` are ADV757.
 
     Why: the `torch.linalg` versions are the maintained ones, and on CUDA they
     are the ones that 2.12's cuSOLVER dispatch (and its removal of MAGMA paths)
@@ -78,8 +78,10 @@ class LegacyLinalg(SymbolRule):
 
     def on_reference(self, node, qualname) -> None:
         symbol = self.names[qualname]
-        # Report only: none of these is a plain rename (see Fix safety).
-        self.report(node, symbol.message.format(old=qualname, new=symbol.replacement), window=symbol.window)
+        # Report only: none of these is a plain rename (see Fix safety). A docs-only deprecation
+        # neither warns nor fails: advice, which does not fail a run by default.
+        kind = Kind.ADVICE if symbol.message is _DOCS else None
+        self.report(node, symbol.message.format(old=qualname, new=symbol.replacement), window=symbol.window, kind=kind)
 
     def on_call(self, node, qualname) -> None:
         symbol = self.names[qualname]
@@ -112,6 +114,6 @@ class LegacyLinalg(SymbolRule):
         Example("import torch\nq, r = torch.qr(a, flag)\n", fixed="import torch\nq, r = torch.qr(a, flag)\n"),
         Example("import torch\nT = torch.return_types.qr\n", message="AttributeError"),
         Example("import torch\nx, _ = torch.solve(b, a)\n"),
-        Example("import torch\nn = torch.norm(x, dim=1)\n"),
+        Example("import torch\nn = torch.norm(x, dim=1)\n", message="in its documentation (no warning yet)"),
     ]
 
