@@ -21,9 +21,14 @@ from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.rule import Rule
 from advisor.analysis.textfiles import scan_text
-from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
+from advisor.run.workers import ISOLATED_TIMEOUT, run, start_pool
 
-POOL_EARLY_JOBS = 3
+# Candidate bytes below which the analysis stays in this process. Measured (2-CPU machine):
+# a worker pays ~0.2-0.3 CPU-s importing LibCST and the rules, and the analysis costs
+# 0.6-1.7 CPU-s per MB of candidate files, so two workers save wall time only from about
+# half a megabyte of candidates on. Bytes, not files: a dozen small files is no work at all.
+# ADVISOR_POOL_MIN_BYTES overrides it (tests of the pool with tiny files; benchmarks).
+POOL_MIN_BYTES = 512 * 1024
 # Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
 # which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
 _TEXT_SALT = b"advisor text file\0"
@@ -139,6 +144,8 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         return start_pool(workers, _warm_worker)
 
     pool = None
+    pending = 0  # bytes of candidate files so far
+    pool_min = int(os.environ.get("ADVISOR_POOL_MIN_BYTES", POOL_MIN_BYTES))
     for path in text_paths:  # a line scan, cheaper than sending the file to a worker
         known, data, digest = _load(path, cache, text=True)
         if known is not None:
@@ -148,7 +155,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         done[path] = scan_text(path, data, options.rules_for(path))
         if cache is not None:
             cache.put(digest, done[path].to_dict())
-    for index, path in enumerate(paths):
+    for path in paths:
         known, data, digest = _load(path, cache, text=False)
         if known is not None:
             done[path] = known
@@ -163,12 +170,11 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
                 cache.put(digest, done[path].to_dict())
             continue
         jobs.append(job)
-        if pool is None and workers > 1 and len(jobs) == POOL_EARLY_JOBS and len(paths) - index >= PARALLEL_MIN_FILES:
-            # Enough work is showing up: start the workers now, so they import LibCST and the
+        pending += len(data)
+        if pool is None and workers > 1 and len(jobs) > 1 and pending >= pool_min:
+            # Enough work has shown up: start the workers now, so they import LibCST and the
             # rules while we read and prefilter the other files.
             pool = new_pool()
-    if pool is None and workers > 1 and len(jobs) >= PARALLEL_MIN_FILES:
-        pool = new_pool()
 
     out.files_parsed = len(jobs)
     # Largest first: one big file started last would leave the other workers idle.
