@@ -41,6 +41,7 @@ class ScanOptions:
     target: str
     min_version: str | None = None
     cache_dir: str | None = None  # None: no cache
+    shared_cache_dir: str | None = None  # results shared with other repositories (advisor.run.cache); needs cache_dir
     jobs: int | None = None  # None: one per CPU
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     project_root: str = "."
@@ -101,7 +102,23 @@ def cannot_read(path: str, e: OSError) -> FileError:
     return FileError(path, f"cannot read: {e.strerror or e}")
 
 
-def _load(path: str, cache: Cache | None, text: bool) -> tuple[FileResult | None, bytes, str]:
+def _salt(path: str, options: ScanOptions) -> bytes:
+    """What besides the content decides a file's result: its kind, and rules switched off for its path.
+
+    Cached results are keyed by content (and shared across repositories): the same bytes at a path
+    where `per-file-ignores` turns rules off, or as a notebook, must not reuse another file's result.
+    """
+    parts = []
+    if path.endswith(".ipynb"):
+        parts.append(b"notebook")
+    if options.per_file_ignores:
+        off = per_file_ignored_codes(path, options.per_file_ignores, options.project_root)
+        if off:
+            parts.append(",".join(sorted(off)).encode())
+    return b"advisor salt\0" + b"\0".join(parts) + b"\0" if parts else b""
+
+
+def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tuple[FileResult | None, bytes, str]:
     """(cached or error result, data, content digest) of one file; data is empty when the result is known."""
     try:
         st = os.stat(path)
@@ -117,7 +134,7 @@ def _load(path: str, cache: Cache | None, text: bool) -> tuple[FileResult | None
     except OSError as e:
         return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
     # A text file's result is not a Python file's result for the same bytes: keep them apart in the cache.
-    digest = content_hash(_TEXT_SALT + data if text else data)
+    digest = content_hash(_TEXT_SALT + salt + data if text else salt + data)
     if cache is not None:
         cache.remember_stat(path, st, digest)
         cached = cache.get(digest)
@@ -132,7 +149,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     cache = None
     if options.cache_dir:
         extra = repr(sorted(options.per_file_ignores.items()))
-        cache = Cache(options.cache_dir, options_key(codes, options.target, options.min_version, extra))
+        cache = Cache(options.cache_dir, options_key(codes, options.target, options.min_version, extra), options.shared_cache_dir)
     out = ScanResult(files_scanned=len(paths) + len(text_paths))
     done: dict[str, FileResult] = {}
     jobs: list[FileJob] = []
@@ -147,7 +164,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     pending = 0  # bytes of candidate files so far
     pool_min = int(os.environ.get("ADVISOR_POOL_MIN_BYTES", POOL_MIN_BYTES))
     for path in text_paths:  # a line scan, cheaper than sending the file to a worker
-        known, data, digest = _load(path, cache, text=True)
+        known, data, digest = _load(path, cache, text=True, salt=_salt(path, options))
         if known is not None:
             done[path] = known
             out.files_cached += bool(digest)
@@ -156,7 +173,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         if cache is not None:
             cache.put(digest, done[path].to_dict())
     for path in paths:
-        known, data, digest = _load(path, cache, text=False)
+        known, data, digest = _load(path, cache, text=False, salt=_salt(path, options))
         if known is not None:
             done[path] = known
             out.files_cached += bool(digest)
