@@ -21,7 +21,9 @@ from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.rule import Rule
 from advisor.analysis.textfiles import scan_text
-from advisor.run.workers import ISOLATED_TIMEOUT, run, start_pool
+# advisor.run.workers (and with it multiprocessing, ~10% of a one-file scan's imports) is
+# imported only when a pool starts: a small tree is analysed here, in this process.
+ISOLATED_TIMEOUT = 300  # = advisor.run.workers.ISOLATED_TIMEOUT (tests/test_pool_threshold.py checks)
 
 # Candidate bytes below which the analysis stays in this process. Measured (2-CPU machine):
 # a worker pays ~0.2-0.3 CPU-s importing LibCST and the rules, and the analysis costs
@@ -158,6 +160,8 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     workers = options.jobs or os.cpu_count() or 1
 
     def new_pool():
+        from advisor.run.workers import start_pool
+
         return start_pool(workers, _warm_worker)
 
     pool = None
@@ -196,7 +200,12 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     out.files_parsed = len(jobs)
     # Largest first: one big file started last would leave the other workers idle.
     jobs.sort(key=lambda job: len(job.data), reverse=True)
-    results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
+    if pool is None:
+        results = ((job, _analyse_job(job)) for job in jobs)
+    else:
+        from advisor.run.workers import run
+
+        results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
     for count, (job, data) in enumerate(results, 1):
         path = job.path
         if options.progress is not None:
