@@ -94,7 +94,16 @@ def main() -> None:
     out["python_start_s"] = median_of(max(5, args.repeat), lambda: timed([sys.executable, "-c", "pass"], "python_start"))
     out["ast_floor_s"] = median_of(args.repeat, lambda: ast_floor(tree))
     scan = ADVISOR + ["scan", tree, "--format", "json", "-o", os.devnull, "--exit-zero"]
-    out["cold_s"] = median_of(args.repeat, lambda: timed(scan + ["--no-cache"], "cold"))
+    # The cold runs' report says how many files were scanned: a tree under a virtual environment
+    # (the installed torch) is excluded by discovery, and every figure would time an empty scan.
+    with tempfile.TemporaryDirectory() as d:
+        report = os.path.join(d, "report.json")
+        cold = [*ADVISOR, "scan", tree, "--format", "json", "-o", report, "--exit-zero", "--no-cache"]
+        out["cold_s"] = median_of(args.repeat, lambda: timed(cold, "cold"))
+        with open(report) as f:
+            out["files_scanned"] = json.load(f)["summary"]["files"]
+    if not out["files_scanned"]:
+        sys.exit(f"advisor scanned no file under {tree} (excluded by discovery?): copy the tree elsewhere and pass --tree")
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     with tempfile.TemporaryDirectory() as cache:
         timed(scan + ["--cache-dir", cache])
