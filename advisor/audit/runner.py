@@ -27,6 +27,7 @@ from advisor.core.config import tomllib
 from advisor.run.device import project_markers
 from advisor.run.discovery import Discovered
 from advisor.core.findings import FileResult, Kind, ScanResult, fix_counts, kind_counts
+from advisor.run.engine import scan
 from advisor.run.project import Project, ProjectError, ProjectOptions
 from advisor.audit.executors import RETRIES, AuditError  # noqa: F401  (AuditError: part of this module's API)
 from advisor.report.render import FAMILIES, write_report
@@ -139,6 +140,18 @@ def _project(repo: dict, options: dict, found=None, chunk: int | None = None):
     return project
 
 
+def shared_cache_dir(options: dict) -> str | None:
+    """The results cache all the audit's repositories share: same content, same options, one analysis.
+
+    options["shared_cache"] names it (None: none); by default it lives in the audit's output directory.
+    """
+    if options.get("no_cache"):
+        return None
+    if "shared_cache" in options:
+        return options["shared_cache"]
+    return os.path.join(options["out"], ".advisor_cache") if options.get("out") else None
+
+
 def plan(repo: dict, options: dict) -> dict:
     """Config, target and files of one repository, as `advisor scan` would see them there."""
 
@@ -162,7 +175,10 @@ def plan(repo: dict, options: dict) -> dict:
 def scan_files(repo: dict, options: dict, files: list[str], chunk: int, chunks: int) -> dict:
     """FileResults (as dicts) for one chunk of a repository's files."""
     project = _project(repo, options, Discovered(files=files), chunk=chunk if chunks > 1 else None)
-    result = project.scan_raw()
+    scan_options = project.scan_options()
+    if project.cache_dir:
+        scan_options.shared_cache_dir = shared_cache_dir(options)
+    result = scan(project.files, scan_options)
     return {
         "results": [{"path": r.path, **r.to_dict()} for r in result.results],
         "parsed": result.files_parsed,

@@ -20,6 +20,7 @@ from typing import Iterable
 STAR_MODULES = frozenset({"torch"})
 
 _IMPORTING_CALLS = ("importorskip", "import_module", "__import__")
+_AST = ast.AST
 
 
 class References:
@@ -125,8 +126,15 @@ def collect(tree: ast.AST, depth_limit: int) -> References:
                     if isinstance(t, ast.Name):
                         aliases.setdefault(t.id, set()).add(mod)
                         refs.imports.add(mod)
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, d))
+        # ast.iter_child_nodes, inlined: its generator was a third of this walk's cost.
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, _AST):
+                stack.append((value, d))
+            elif type(value) is list:
+                for item in value:
+                    if isinstance(item, _AST):
+                        stack.append((item, d))
     for chain in chains:
         bases = aliases.get(chain[0], set()) | {f"{m}.{chain[0]}" for m in stars}
         if stars and chain[0] in STAR_MODULES and chain[0] not in aliases:  # as names.NameResolver.lookup
