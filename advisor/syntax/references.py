@@ -62,6 +62,26 @@ def _chain(node: ast.AST) -> list[str] | None:
     return None
 
 
+def _record_import(node: ast.Import | ast.ImportFrom, refs: References, aliases: dict[str, set[str]], stars: list[str]) -> None:
+    """The names an import binds (aliases), the modules it names, and `from m import *` modules."""
+    if isinstance(node, ast.Import):
+        for a in node.names:
+            if a.asname:
+                aliases.setdefault(a.asname, set()).add(a.name)
+            else:
+                head = a.name.split(".")[0]
+                aliases.setdefault(head, set()).add(head)
+            refs.imports.add(a.name)
+    elif node.level == 0 and node.module:
+        for a in node.names:
+            if a.name == "*":
+                stars.append(node.module)
+                continue
+            q = f"{node.module}.{a.name}"
+            aliases.setdefault(a.asname or a.name, set()).add(q)
+            refs.imports.add(q)
+
+
 def collect(tree: ast.AST, depth_limit: int) -> References:
     refs = References()
     aliases: dict[str, set[str]] = {}
@@ -76,24 +96,8 @@ def collect(tree: ast.AST, depth_limit: int) -> References:
             refs.max_depth = d
             if d > depth_limit:
                 return refs  # the caller rejects the file
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                if a.asname:
-                    aliases.setdefault(a.asname, set()).add(a.name)
-                else:
-                    head = a.name.split(".")[0]
-                    aliases.setdefault(head, set()).add(head)
-                refs.imports.add(a.name)
-            continue
-        if isinstance(node, ast.ImportFrom):
-            if node.level == 0 and node.module:
-                for a in node.names:
-                    if a.name == "*":
-                        stars.append(node.module)
-                        continue
-                    q = f"{node.module}.{a.name}"
-                    aliases.setdefault(a.asname or a.name, set()).add(q)
-                    refs.imports.add(q)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            _record_import(node, refs, aliases, stars)
             continue
         if isinstance(node, ast.Attribute):
             refs.attributes.add(node.attr)
