@@ -65,7 +65,7 @@ REPLACEMENTS = {
     "ADV110": ["torch.log1p"],
     "ADV111": ["torch.expm1"],
     "ADV112": ["torch.logsumexp"],
-    "ADV911": ["torch.library._scoped_library"],
+    "ADV991": ["torch.library._scoped_library"],
     "ADV101": ["torch.Stream.is_capturing", "torch.cuda.current_stream", "torch.xpu.current_stream", "torch.accelerator.current_stream"],
     "ADV201": ["torch.backends.cuda.preferred_linalg_library"],
     "ADV203": ["torch.linalg.eigh", "torch.linalg.eigvalsh", "torch.stack"],
@@ -285,7 +285,7 @@ def test_profiler_cuda_totals_are_gone_from_key_averages():
 
 SOURCE_FACTS = {
     # code: (object, text that must appear in its source or docs)
-    "ADV910": ("torch.utils.data.DataLoader", "means that the data will be loaded in the main process"),
+    "ADV990": ("torch.utils.data.DataLoader", "means that the data will be loaded in the main process"),
     "ADV405": ("torch._export", "torch._export.aot_compile()/torch._export.aot_load() is being deprecated"),
     "ADV727": ("torch.autograd.grad", "deprecated"),
     "ADV730": ("torch.utils.data.DataLoader", "Deprecated"),

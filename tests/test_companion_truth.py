@@ -98,7 +98,7 @@ def binds(dist: str, version: str, qualname: str) -> bool:
 
 @pytest.mark.parametrize("api", sorted(rule_by_code("ADV950").apis))
 def test_adv950_present_before_and_gone_from_its_removal(api):
-    removed = rule_by_code("ADV950").windows.get(api, {}).get("removed_in", "2.9")
+    removed = rule_by_code("ADV950").entry_windows.get(api, {}).get("removed_in", "2.9")
     before = {"2.9": "2.8.0", "2.1": "2.0.1"}[removed]
     assert binds("torchaudio", before, api), api
     for version in (f"{removed}.0", "2.10.0", "2.11.1"):

@@ -111,11 +111,14 @@ def _scoping_marker(path: str, scopes: list[tuple[str, tuple[str, int, str]]]) -
     return None
 
 
-def apply_scope(result, override: str | None, project_root: str | None = None, extra_markers=None) -> DeviceContext:
+def apply_scope(result, override: str | None, project_root: str | None = None, extra_markers=None,
+                scope_root: str | None = None) -> DeviceContext:
     """Drop device-scoped findings from files that do not target that device; say why.
 
     `result` is an `advisor.run.engine.ScanResult` whose file results carry `markers`.
-    A kept ROCm finding's message ends with the marker that scoped it.
+    A kept ROCm finding's message ends with the marker that scoped it. `project_root`: where to read
+    project-level markers (None when `extra_markers` already holds them, as in an audit's plan);
+    `scope_root`: the root that markers scope from (default: `project_root`, else the current directory).
     """
     device_of = {r.code: (r.device, r.unless_project_mentions) for r in all_rules()}
 
@@ -131,7 +134,7 @@ def apply_scope(result, override: str | None, project_root: str | None = None, e
     ctx.mentions.update(m for _, _, m in extra)
     ctx.markers.sort()
 
-    scopes = _scopes(ctx.markers, os.path.abspath(project_root or os.curdir))
+    scopes = _scopes(ctx.markers, os.path.abspath(scope_root or project_root or os.curdir))
     for r in result.results:
         if not r.findings:
             continue

@@ -58,7 +58,7 @@ def report_rules(rules: Sequence[type[Rule]], ignored: Sequence[str], by_code) -
 def shape(result: ScanResult, how: Shaping) -> DeviceContext:
     """Shape `result` in place (steps 1-3); return what device scoping decided."""
     root = None if how.project_markers is not None else how.project_root
-    context = apply_scope(result, how.device, root, extra_markers=how.project_markers)
+    context = apply_scope(result, how.device, root, extra_markers=how.project_markers, scope_root=how.project_root)
     for path, reason in how.discovery_errors:
         result.results.append(FileResult(path, errors=[FileError(path, reason)]))
     path = how.baseline or find_baseline(how.project_root)
