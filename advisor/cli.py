@@ -19,7 +19,7 @@ from advisor.run.baseline import write_baseline as write
 from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
 from advisor.core.findings import ScanResult, Severity
-from advisor.interrupt import announce, run_cli
+from advisor.interrupt import run_cli
 from advisor.run.postprocess import drop_report_only
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
 from advisor.report.output.markdown_rules import rules_table

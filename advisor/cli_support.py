@@ -13,6 +13,7 @@ from typing import Callable, List, Optional, TextIO
 import typer
 
 from advisor.core.findings import ScanResult
+from advisor.interrupt import announce
 
 
 def fail(message: str) -> "typer.Exit":

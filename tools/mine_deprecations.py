@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
-import io
 import json
 import os
 import re

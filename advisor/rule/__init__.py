@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.core.lazy import cst
-from advisor.core.windows import Window
 from advisor.syntax.names import NameResolver, Scope, any_match, dotted_name
 from advisor.rule.base import CHECKS, Context, Example, Report, Rule, parse_version
 from advisor.rule.helpers import (

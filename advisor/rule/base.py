@@ -19,7 +19,6 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.core.lazy import cst
-from advisor.core.windows import Window
 from advisor.syntax.names import NameResolver, any_match
 from advisor.core.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
 

@@ -21,7 +21,6 @@ from typing import Any
 
 from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.core.lazy import cst
-from advisor.core.windows import Window
 from advisor.rule.base import Example, Rule
 from advisor.rule.helpers import append_args, expr, get_arg, rewrite_reference
 from advisor.rule.reference import Symbol, SymbolRule

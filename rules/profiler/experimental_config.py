@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Severity, Window, cst
+from advisor.rule import Applicability, Example, Severity, Window
 
 from .._bound import BoundNames
 
