@@ -56,6 +56,7 @@ class Row:
     severity: Severity = Severity.WARNING
     validation: str | None = None
     advice: str = ""  # what to do when there is no replacement
+    cost: str = ""  # what the rewrite changes beyond the name, said in every message
     keyword: str | None = None  # set: a keyword change of the calls in `entries`
     new_keyword: str | None = None  # its new name; None drops it (or advises, when fix is NONE)
     example_call: str = "(x, {kw}=v)"  # keyword changes: the arguments the examples pass
@@ -212,6 +213,7 @@ def _rename_class(row: Row, module: str) -> type:
     for e in row.entries:
         msg = message if e.new else "`{old}` is deprecated; " + row.advice
         msg = msg.replace("{new}", f"{e.new}{e.suffix}" if e.new else "")
+        msg += f"; {row.cost}" if row.cost and e.new else ""
         symbols[e.old] = Symbol(msg.replace("{old}", e.old), e.new)
     valid, invalid = _rename_examples(row)
     attrs = _common_attrs(row, module)
