@@ -233,6 +233,14 @@ def decide_applicability(rule: type[Rule], rep: Report, lowest: Any, lowest_text
     return rep.applicability, rep.message
 
 
+def _severity(rule: type[Rule], rep: Report, target: tuple[int, int]) -> str:
+    """A per-report window that fails on the target makes the finding an error (kind breaking)."""
+    removed = rep.window.removed_in if rep.window is not None else None
+    if removed is not None and target >= parse_version(removed):
+        return "error"
+    return rule.severity.value
+
+
 def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_version: str | None,
            analysed: Analysed | None = None, positions: dict | None = None) -> None:
     """Positions, suppressions and Finding objects for the context's reports (kept in `analysed` for the fixer)."""
@@ -256,7 +264,7 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
         finding = Finding(
             rule=rule.code,
             name=rule.name,
-            severity=rule.severity.value,
+            severity=_severity(rule, rep, ctx.target),
             path=path,
             line=start_line,
             column=start_col + 1,

@@ -34,6 +34,19 @@ class Applicability(str, enum.Enum):
     UNSAFE = "unsafe"  # behaviour, semantics or state may change: review it
 
 
+@dataclass(frozen=True)
+class Window:
+    """A release window (CONTRACT.md): where an API's replacement, warning and failure begin.
+
+    Minimal here (a rule's per-report window); the policy that reads it lives in analysis.
+    """
+
+    since: str = "2.0"
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    undeprecated_in: str | None = None
+
+
 def fix_counts(findings: "Iterable[Finding]") -> dict[str, int]:
     """{"safe": n, "unsafe": n}: the findings an automatic fix can rewrite, by applicability."""
     fixes = Counter(f.fix for f in findings)

@@ -15,7 +15,7 @@ Rules import nothing else from `advisor`. What is here:
 
 from __future__ import annotations
 
-from advisor.core.findings import Applicability, Severity
+from advisor.core.findings import Applicability, Severity, Window
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver, Scope, any_match, dotted_name
 from advisor.rule.base import CHECKS, Context, Example, Report, Rule, parse_version
@@ -51,6 +51,7 @@ __all__ = [
     "Severity",
     "Symbol",
     "SymbolRule",
+    "Window",
     "any_match",
     "append_args",
     "bool_value",

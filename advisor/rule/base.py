@@ -71,6 +71,7 @@ class Report:
     add_imports: Sequence[tuple[str, str | None]] = ()  # (module, name) pairs
     fix_node: Any = None  # the node `replacement` replaces, when not `node` itself
     data: dict | None = None  # facts for the report and validation scripts (JSON-able)
+    window: Any = None  # a per-report `Window`, overriding the rule's (None: the rule's)
 
     @property
     def target_node(self) -> Any:
@@ -216,6 +217,7 @@ class Rule:
         add_imports: Sequence[tuple[str, str | None]] = (),
         fix_node: Any = None,
         data: dict | None = None,
+        window: Any = None,
     ) -> None:
         """Record a finding at `node`. A `replacement` (for `fix_node`, default `node`) makes it fixable."""
         if replacement is None:
@@ -232,6 +234,7 @@ class Rule:
                 add_imports=add_imports,
                 fix_node=fix_node,
                 data=data,
+                window=window,
             )
         )
 

@@ -122,11 +122,59 @@ def with_comma(arg: Any) -> Any:
 
 
 def append_args(call: Any, new_args: list[Any]) -> Any:
-    """`call` with `new_args` added after its arguments, keeping a trailing comma's style."""
+    """`call` with `new_args` added after its arguments, as a person would write them.
+
+    One line: `f(a, b)` (a single-line trailing comma's space is dropped: `f(a,)` -> `f(a, b)`).
+    Several lines, one argument a line: each new argument on its own line, indented like
+    the others, and the trailing comma kept or left out as the call had it; the closing
+    parenthesis and every other argument stay where they were.
+    """
     args = list(call.args)
-    if args:
-        args[-1] = with_comma(args[-1])
-    return call.with_changes(args=[*args, *new_args])
+    if not args:
+        return call.with_changes(args=new_args)
+    last = args[-1]
+    sep = _line_separator(call)
+    if sep is None:  # one line (or arguments side by side): inline, after the last one
+        if isinstance(last.comma, cst.Comma) and not _breaks(last.comma.whitespace_after):
+            last = last.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        if isinstance(last.comma, cst.Comma):  # `a,<newline>)`: the new ones go before the newline
+            close = last.comma.whitespace_after
+            args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            added = [with_comma(a) for a in new_args[:-1]] + [new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close))]
+            return call.with_changes(args=[*args, *added])
+        close = last.whitespace_after_arg  # `a, b<newline>)`: keep the newline before `)`
+        args[-1] = with_comma(last.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")))
+        return call.with_changes(args=[*args, *new_args[:-1], new_args[-1].with_changes(whitespace_after_arg=close)])
+    if isinstance(last.comma, cst.Comma):  # trailing comma: keep it, after the new last argument
+        close = last.comma.whitespace_after
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep))
+        added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
+        added.append(new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close)))
+    else:  # no trailing comma: none after the new last argument either
+        close = last.whitespace_after_arg
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
+        added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
+        added.append(new_args[-1].with_changes(whitespace_after_arg=close))
+    return call.with_changes(args=[*args, *added])
+
+
+def _breaks(ws: Any) -> bool:
+    return isinstance(ws, cst.ParenthesizedWhitespace)
+
+
+def _line_separator(call: Any) -> Any:
+    """The newline-and-indent between a multi-line call's arguments (no comment), or None.
+
+    Taken from the whitespace before the last argument: after the previous argument's
+    comma, or after `(` for a single argument.
+    """
+    args = call.args
+    before = args[-2].comma.whitespace_after if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
+    if len(args) == 1:
+        before = call.whitespace_before_args
+    if not _breaks(before):
+        return None
+    return cst.ParenthesizedWhitespace(indent=before.indent, last_line=before.last_line)
 
 
 def prepend_args(call: Any, new_args: list[Any]) -> Any:

@@ -9,8 +9,11 @@ from advisor.rule import (
     cst,
     get_arg,
     has_star_args,
+    Window,
     kwarg,
 )
+
+from ._pickled import whole_object_loads
 
 LOAD = {"torch.load", "torch.serialization.load"}
 
@@ -37,6 +40,21 @@ class TorchLoadWeightsOnly(Rule):
     files that really hold pickled objects. Calls passing `pickle_module` (whose
     default stays False) are reported without a fix.
 
+    Whole pickled objects: a load whose value is used like a module or
+    optimizer (called, `.state_dict()`, `.eval()`, `.parameters()`, ...), or
+    whose path this file `torch.save`s an object (`self`, an `nn`/`optim`
+    object, a `Namespace`, an instance of a class of the file) to, loads more
+    than tensors and containers; `weights_only=True` would break it. Such a load
+    is reported as breaking from 2.6 (the default flip makes it fail there) with
+    no fix: pass `weights_only=False` for files you trust, or allow-list the
+    classes with `torch.serialization.add_safe_globals`. The evidence is local
+    and conservative (see `rules/catalogue/_pickled.py`): a value indexed or
+    iterated like a dict, or a name bound twice, is never called a whole
+    object, and `.to()`/`.cuda()` are not evidence (a loaded tensor has them).
+    What a checkpoint dict holds (a list of classes, an optimizer object under
+    a key) is beyond a static look, so such loads still get `weights_only=True`:
+    review loads of checkpoints you did not write as plain `state_dict`s.
+
     Validation: none; load each of your checkpoints once under the new torch.
     """
 
@@ -62,20 +80,53 @@ class TorchLoadWeightsOnly(Rule):
             fixed="from torch import load\nsd = load(p, map_location='cpu', weights_only=True)\n",
         ),
         Example("import torch\nimport dill\nsd = torch.load(p, pickle_module=dill)\n"),
+        # Whole pickled objects (modelled on diffusers' convert_models_diffuser_to_diffusers.py
+        # and apex's sparsity checkpoint tests): breaking, no fix.
+        Example(
+            "import torch\nmodel = torch.load(f'unet-{hor}.torch')\nstate_dict = model.state_dict()\n",
+            message="loads a whole pickled object",
+            line=2,
+            column=9,
+        ),
+        Example("import torch\nnet = torch.load(path, map_location='cpu').eval()\n", message="`.eval()`"),
+        Example("import torch\ndef f(p, x):\n    m = torch.load(p)\n    return m(x)\n", message="called"),
+        Example(
+            "import torch\nclass Net(torch.nn.Module):\n    pass\n"
+            "torch.save(Net(), 'net.pt')\nnet = torch.load('net.pt')\n",
+            message="`torch.save`s an object to the same path",
+            line=5,
+        ),
+        Example(
+            "import argparse\nimport torch\nargs = argparse.Namespace(lr=1)\n"
+            "torch.save(args, ARGS)\nargs2 = torch.load(ARGS)\n",
+            message="add_safe_globals",
+        ),
     ]
+
+    def visit_Module(self, node) -> None:
+        self._loads: list = []
 
     def visit_Call(self, node) -> None:
         if self.match(node.func, LOAD) is None or get_arg(node, "weights_only") is not None:
             return
-        if get_arg(node, "pickle_module") is not None or has_star_args(node) or any(a.star == "**" for a in node.args):
-            self.report(node)
-            return
-        self.report(node, replacement=_append_trailing_safe(node, kwarg("weights_only", "True")))
+        self._loads.append(node)
+
+    def leave_Module(self, node) -> None:
+        whole = whole_object_loads(node, self.qualnames, self._loads) if self._loads else {}
+        for call in self._loads:
+            if call in whole:
+                self.report(call, WHOLE_OBJECT.format(why=whole[call]), window=BREAKS_IN_2_6)
+            elif get_arg(call, "pickle_module") is not None or has_star_args(call):
+                self.report(call)
+            else:
+                self.report(call, replacement=append_args(call, [kwarg("weights_only", "True")]))
 
 
-def _append_trailing_safe(call, arg):
-    """Append `arg`, dropping a trailing comma's dangling space (`f(a,)` -> `f(a, b)`)."""
-    args = list(call.args)
-    if args and isinstance(args[-1].comma, cst.Comma):
-        args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    return append_args(call.with_changes(args=args), [arg])
+# The default flip makes a whole-object load fail from 2.6 on (kind breaking there).
+BREAKS_IN_2_6 = Window(since="2.0", removed_in="2.6")
+WHOLE_OBJECT = (
+    "`torch.load` loads a whole pickled object ({why}): since torch 2.6 (default `weights_only=True`) it fails "
+    "unless you pass `weights_only=False` (trusted files only) or allow-list the object's classes with "
+    "`torch.serialization.add_safe_globals`"
+)
+
