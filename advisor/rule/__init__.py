@@ -33,6 +33,7 @@ from advisor.rule.helpers import (
     rewrite_reference,
     simple_name,
     string_value,
+    uses_magic_commas,
     with_comma,
 )
 from advisor.rule.reference import ReferenceRule, Symbol, SymbolRule
@@ -70,5 +71,6 @@ __all__ = [
     "rewrite_reference",
     "simple_name",
     "string_value",
+    "uses_magic_commas",
     "with_comma",
 ]

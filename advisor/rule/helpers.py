@@ -121,13 +121,16 @@ def with_comma(arg: Any) -> Any:
     return arg
 
 
-def append_args(call: Any, new_args: list[Any]) -> Any:
+def append_args(call: Any, new_args: list[Any], magic_comma: bool = False) -> Any:
     """`call` with `new_args` added after its arguments, as a person would write them.
 
     One line: `f(a, b)` (a single-line trailing comma's space is dropped: `f(a,)` -> `f(a, b)`).
     Several lines, one argument a line: each new argument on its own line, indented like
     the others, and the trailing comma kept or left out as the call had it; the closing
-    parenthesis and every other argument stay where they were.
+    parenthesis and every other argument stay where they were. A single argument on its
+    own line (`f(\n    a\n)`, how Black and Ruff write a call that is too long) gets a
+    trailing comma when `magic_comma` (the file writes them: see `uses_magic_commas`), so
+    that a formatter keeps the call as it is.
     """
     args = list(call.args)
     if not args:
@@ -150,12 +153,24 @@ def append_args(call: Any, new_args: list[Any]) -> Any:
         args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep))
         added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
         added.append(new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close)))
+    elif magic_comma and len(args) == 1 and _breaks(last.whitespace_after_arg):
+        close = last.whitespace_after_arg
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
+        added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
+        added.append(new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close)))
     else:  # no trailing comma: none after the new last argument either
         close = last.whitespace_after_arg
         args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
         added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
         added.append(new_args[-1].with_changes(whitespace_after_arg=close))
     return call.with_changes(args=[*args, *added])
+
+
+def uses_magic_commas(code: str) -> bool:
+    """Does this source close a multi-line bracket after a trailing comma (`,` newline `)`), as Black and Ruff do?"""
+    import re
+
+    return re.search(r",[ \t]*\n[ \t]*[)\]}]", code) is not None
 
 
 def _breaks(ws: Any) -> bool:

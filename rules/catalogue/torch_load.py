@@ -11,6 +11,7 @@ from advisor.rule import (
     has_star_args,
     Window,
     kwarg,
+    uses_magic_commas,
 )
 
 from ._pickled import whole_object_loads
@@ -112,14 +113,17 @@ class TorchLoadWeightsOnly(Rule):
         self._loads.append(node)
 
     def leave_Module(self, node) -> None:
-        whole = whole_object_loads(node, self.qualnames, self._loads) if self._loads else {}
+        if not self._loads:
+            return
+        whole = whole_object_loads(node, self.qualnames, self._loads)
+        magic = uses_magic_commas(node.code)
         for call in self._loads:
             if call in whole:
                 self.report(call, WHOLE_OBJECT.format(why=whole[call]), window=BREAKS_IN_2_6)
             elif get_arg(call, "pickle_module") is not None or has_star_args(call):
                 self.report(call)
             else:
-                self.report(call, replacement=append_args(call, [kwarg("weights_only", "True")]))
+                self.report(call, replacement=append_args(call, [kwarg("weights_only", "True")], magic))
 
 
 # The default flip makes a whole-object load fail from 2.6 on (kind breaking there).
