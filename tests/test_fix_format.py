@@ -180,3 +180,21 @@ def test_whole_object_load_is_breaking_without_a_fix(code):
 def test_plain_loads_keep_the_safe_fix(code):
     (f,) = _scan(code)
     assert "whole pickled object" not in f.message and f.fix == "safe"
+
+
+def test_a_line_made_too_long_is_wrapped_as_a_formatter_would():
+    code = (
+        "import torch\n\nx = f(\n    a,\n)\n"
+        'params = torch.load("rank0model.pth", map_location=lambda storage, loc: storage.cuda(0))\n'
+        "def g():\n    if c:\n        m = torch.load(\n"
+        '            "rank0master.pth", map_location=lambda storage, loc: storage.cuda(0), other=1\n        )\n'
+    )
+    fixed = _fix(code, "ADV716")
+    assert (
+        'params = torch.load(\n    "rank0model.pth",\n    map_location=lambda storage, loc: storage.cuda(0),\n'
+        "    weights_only=True,\n)\n" in fixed
+    )
+    assert (
+        '        m = torch.load(\n            "rank0master.pth",\n            map_location=lambda storage, loc: storage.cuda(0),\n'
+        "            other=1,\n            weights_only=True,\n        )\n" in fixed
+    )

@@ -166,6 +166,35 @@ def append_args(call: Any, new_args: list[Any], magic_comma: bool = False) -> An
     return call.with_changes(args=[*args, *added])
 
 
+def explode_args(call: Any, new_args: list[Any]) -> Any:
+    """`call` with `new_args` added, one argument a line and a trailing comma, as Black and Ruff write
+    a call that does not fit on one line.
+
+    Lines are indented one level (4 spaces) deeper than the statement, or like the arguments
+    already are when the call opens its parenthesis at a line end.
+    """
+    args = [*call.args, *new_args]
+    before = call.whitespace_before_args
+    if _breaks(before):
+        close = call.args[-1].whitespace_after_arg if call.args and _breaks(call.args[-1].whitespace_after_arg) else None
+        if close is None and call.args and isinstance(call.args[-1].comma, cst.Comma) and _breaks(call.args[-1].comma.whitespace_after):
+            close = call.args[-1].comma.whitespace_after
+        sep = cst.ParenthesizedWhitespace(indent=before.indent, last_line=before.last_line)
+    else:
+        sep = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace("    "))
+        close = None
+    if close is None:
+        close = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(""))
+    out = [a.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace("")) for a in args[:-1]]
+    out.append(args[-1].with_changes(comma=cst.Comma(whitespace_after=close), whitespace_after_arg=cst.SimpleWhitespace("")))
+    return call.with_changes(args=out, whitespace_before_args=sep)
+
+
+def longest_line(code: str, first_indent: str = "") -> int:
+    """The length of the longest line of `code` when its first line starts after `first_indent`."""
+    return max((len(line) for line in (first_indent + code).splitlines()), default=0)
+
+
 def uses_magic_commas(code: str) -> bool:
     """Does this source close a multi-line bracket after a trailing comma (`,` newline `)`), as Black and Ruff do?"""
     import re

@@ -6,11 +6,13 @@ from advisor.rule import (
     Rule,
     Severity,
     append_args,
+    explode_args,
     cst,
     get_arg,
     has_star_args,
     Window,
     kwarg,
+    longest_line,
     uses_magic_commas,
 )
 
@@ -105,25 +107,54 @@ class TorchLoadWeightsOnly(Rule):
     ]
 
     def visit_Module(self, node) -> None:
-        self._loads: list = []
+        self._loads: list = []  # (call, its statement line or None, that line's indentation)
+        self._blocks: list[str] = []
+        self._stmt = None
+        self._default_indent = node.default_indent
+
+    def visit_IndentedBlock(self, node) -> None:
+        self._blocks.append(self._default_indent if node.indent is None else node.indent)
+
+    def leave_IndentedBlock(self, node) -> None:
+        self._blocks.pop()
+
+    def visit_SimpleStatementLine(self, node) -> None:
+        self._stmt = node
+
+    def leave_SimpleStatementLine(self, node) -> None:
+        self._stmt = None
 
     def visit_Call(self, node) -> None:
         if self.match(node.func, LOAD) is None or get_arg(node, "weights_only") is not None:
             return
-        self._loads.append(node)
+        self._loads.append((node, self._stmt, "".join(self._blocks)))
 
     def leave_Module(self, node) -> None:
         if not self._loads:
             return
-        whole = whole_object_loads(node, self.qualnames, self._loads)
-        magic = uses_magic_commas(node.code)
-        for call in self._loads:
+        whole = whole_object_loads(node, self.qualnames, [c for c, _, _ in self._loads])
+        code = node.code
+        magic = uses_magic_commas(code)
+        # A line the fix makes too long is wrapped as a formatter would: one argument a line, with a
+        # trailing comma (which Black and Ruff keep at any line length). Too long: over 88 (their
+        # default) in a file that writes trailing commas the way they do; else over the file's longest line.
+        limit = 88 if magic else max(88, longest_line(code))
+        for call, stmt, indent in self._loads:
             if call in whole:
                 self.report(call, WHOLE_OBJECT.format(why=whole[call]), window=BREAKS_IN_2_6)
             elif get_arg(call, "pickle_module") is not None or has_star_args(call):
                 self.report(call)
             else:
-                self.report(call, replacement=append_args(call, [kwarg("weights_only", "True")], magic))
+                self.report(call, replacement=self._with_weights_only(call, stmt, indent, magic, limit))
+
+    def _with_weights_only(self, call, stmt, indent: str, magic: bool, limit: int):
+        new_args = [kwarg("weights_only", "True")]
+        new = append_args(call, new_args, magic)
+        if stmt is not None:
+            line = self.ctx.code_for(stmt.deep_replace(call, new))
+            if longest_line(line.strip("\n"), indent) > limit:
+                return explode_args(call, new_args)
+        return new
 
 
 # The default flip makes a whole-object load fail from 2.6 on (kind breaking there).
