@@ -198,3 +198,12 @@ def test_a_line_made_too_long_is_wrapped_as_a_formatter_would():
         '        m = torch.load(\n            "rank0master.pth",\n            map_location=lambda storage, loc: storage.cuda(0),\n'
         "            other=1,\n            weights_only=True,\n        )\n" in fixed
     )
+
+
+def test_a_call_inside_a_longer_expression_is_not_wrapped():
+    code = (
+        "import torch\n\nx = f(\n    a,\n)\n"
+        'state = torch.load(path, mmap=True, map_location="cpu") if _TORCH_GREATER_EQUAL_2_3 else _lazy_load(path)\n'
+    )
+    fixed = _fix(code, "ADV716")
+    assert 'torch.load(path, mmap=True, map_location="cpu", weights_only=True) if _TORCH' in fixed

@@ -150,7 +150,9 @@ class TorchLoadWeightsOnly(Rule):
     def _with_weights_only(self, call, stmt, indent: str, magic: bool, limit: int):
         new_args = [kwarg("weights_only", "True")]
         new = append_args(call, new_args, magic)
-        if stmt is not None:
+        # Only a call that ends its statement (`x = torch.load(...)`, `return torch.load(...)`): a
+        # formatter wraps `a if c else torch.load(...)` or `f(torch.load(...))` another way.
+        if stmt is not None and self.ctx.code_for(stmt).rstrip().endswith(self.ctx.code_for(call)):
             line = self.ctx.code_for(stmt.deep_replace(call, new))
             if longest_line(line.strip("\n"), indent) > limit:
                 return explode_args(call, new_args)
