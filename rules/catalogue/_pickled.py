@@ -96,7 +96,7 @@ class _Finder(cst.CSTVisitor):
         for name, call in scope.load_of.items():
             why = scope.object_use.get(name)
             if why and scope.assigned.get(name) == 1 and name not in scope.dict_use:
-                self.result[call] = f"the loaded value is used like a module or optimizer ({why})"
+                self.result[call] = f"the loaded value is used like a module or optimizer: {why}"
 
     # -- bindings and uses -------------------------------------------------
 
@@ -152,7 +152,7 @@ class _Finder(cst.CSTVisitor):
             elif method in DICT_METHODS:
                 scope.dict_use.add(owner.value)
         elif isinstance(owner, cst.Call) and id(owner) in self.load_ids and method in OBJECT_METHODS:
-            self.result.setdefault(owner, f"the loaded value is used like a module or optimizer (`.{method}()`)")
+            self.result.setdefault(owner, f"the loaded value is used like a module or optimizer: `.{method}()`")
 
     def _save(self, call: Any) -> None:
         positional = [a for a in call.args if a.keyword is None and not a.star]
