@@ -18,8 +18,8 @@ import sys
 import libcst as cst
 import pytest
 
-from advisor.fix.fixer import fix_bytes
 from advisor.analysis.registry import rule_by_code
+from advisor.fix.fixer import fix_bytes
 from advisor.rule import append_args, kwarg
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "ruffclean")
@@ -207,3 +207,15 @@ def test_a_call_inside_a_longer_expression_is_not_wrapped():
     )
     fixed = _fix(code, "ADV716")
     assert 'torch.load(path, mmap=True, map_location="cpu", weights_only=True) if _TORCH' in fixed
+
+
+def test_a_subscripted_load_is_wrapped_before_the_subscript():
+    code = (
+        "import torch\n\nx = f(\n    a,\n)\n"
+        'checkpoint = torch.load(args.vqvae_checkpoint_path, map_location=checkpoint_map_location)["model"]\n'
+    )
+    fixed = _fix(code, "ADV716")
+    assert (
+        "checkpoint = torch.load(\n    args.vqvae_checkpoint_path,\n    map_location=checkpoint_map_location,\n"
+        '    weights_only=True,\n)["model"]\n' in fixed
+    )

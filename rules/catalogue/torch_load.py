@@ -5,12 +5,12 @@ from advisor.rule import (
     Example,
     Rule,
     Severity,
+    Window,
     append_args,
-    explode_args,
     cst,
+    explode_args,
     get_arg,
     has_star_args,
-    Window,
     kwarg,
     longest_line,
     uses_magic_commas,
@@ -150,13 +150,23 @@ class TorchLoadWeightsOnly(Rule):
     def _with_weights_only(self, call, stmt, indent: str, magic: bool, limit: int):
         new_args = [kwarg("weights_only", "True")]
         new = append_args(call, new_args, magic)
-        # Only a call that ends its statement (`x = torch.load(...)`, `return torch.load(...)`): a
-        # formatter wraps `a if c else torch.load(...)` or `f(torch.load(...))` another way.
-        if stmt is not None and self.ctx.code_for(stmt).rstrip().endswith(self.ctx.code_for(call)):
+        # Only a call that is its statement's value (`x = torch.load(...)`, `return torch.load(p)["sd"]`):
+        # a formatter wraps `a if c else torch.load(...)` or `f(torch.load(...))` another way.
+        if stmt is not None and _value_call(stmt) is call:
             line = self.ctx.code_for(stmt.deep_replace(call, new))
             if longest_line(line.strip("\n"), indent) > limit:
                 return explode_args(call, new_args)
         return new
+
+
+def _value_call(stmt):
+    """The call a one-statement line's value is, through subscripts (`torch.load(p)["model"]`), or None."""
+    if len(stmt.body) != 1 or not isinstance(stmt.body[0], (cst.Assign, cst.AnnAssign, cst.Return, cst.Expr)):
+        return None
+    node = stmt.body[0].value
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return node
 
 
 # The default flip makes a whole-object load fail from 2.6 on (kind breaking there).
