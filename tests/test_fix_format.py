@@ -155,6 +155,9 @@ WHOLE = [
     # the file saves an optimizer object to the same path (apex-style checkpoint helpers)
     "import torch\ndef save(model):\n    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n    torch.save(opt, 'opt.pt')\n"
     "def load():\n    return torch.load('opt.pt')\n",
+    # Lightning's XLA broadcast: the caller's object, round-tripped through a buffer
+    "import io\nimport torch\ndef broadcast(obj, src=0):\n    buffer = io.BytesIO()\n    torch.save(obj, buffer)\n"
+    "    buffer = io.BytesIO(send(buffer))\n    return torch.load(buffer)\n",
     # a class that saves itself
     "import torch\nclass Ckpt:\n    def save(self, path):\n        torch.save(self, path)\n    @staticmethod\n"
     "    def load(path):\n        return torch.load(path)\n",
@@ -166,6 +169,7 @@ NOT_WHOLE = [
     "import torch\nsd = torch.load(p)\nfor k in sd:\n    pass\nsd.eval()\n",  # iterated
     "import torch\nmodel.load_state_dict(torch.load(p))\n",
     "import torch\ntorch.save({'a': 1}, 'x.pt')\ny = torch.load('x.pt')\n",  # saves a dict
+    "import io\nimport torch\ndef g(state):\n    buf = io.BytesIO()\n    torch.save(state, 'f.pt')\n    return torch.load(buf)\n",
 ]
 
 

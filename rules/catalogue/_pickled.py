@@ -14,7 +14,10 @@ Evidence, in the load's own scope (function or module):
   `.float()` are not evidence: a loaded tensor has them and loads fine;
 - the same file `torch.save`s, to the same path expression, an object: `self`,
   a call of `torch.nn.*`, `torch.optim.*`, `argparse.Namespace`,
-  `parse_args()` or a class defined in the file, or a name bound to one.
+  `parse_args()` or a class defined in the file, or a name bound to one;
+- the same function `torch.save`s one of its own parameters (whatever the
+  caller passes) into an `io.BytesIO()` and loads that buffer back: a round
+  trip of arbitrary objects, as in Lightning's XLA `broadcast`.
 A name assigned more than once in the scope, or a value that is subscripted,
 `.items()`/`.keys()`/`.values()`/`.get()`-ed, is never a whole-object load.
 """
@@ -34,6 +37,7 @@ OBJECT_METHODS = frozenset({
 DICT_METHODS = frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault", "__getitem__"})
 OBJECT_FACTORIES = ("torch.nn.", "torch.optim.", "argparse.Namespace")
 SAVE = {"torch.save", "torch.serialization.save"}
+BYTES_IO = {"io.BytesIO"}
 
 
 class _Scope:
@@ -43,6 +47,10 @@ class _Scope:
         self.object_use: dict[str, str] = {}  # name -> first evidence ("called", ".eval()")
         self.dict_use: set[str] = set()
         self.object_names: set[str] = set()  # names bound to an object (for torch.save)
+        self.params: set[str] = set()
+        self.buffers: set[str] = set()  # names bound to io.BytesIO(...)
+        self.roundtrips: set[str] = set()  # buffer names a parameter was saved into
+        self.loads: list[tuple[str, Any]] = []  # (first argument text, load call)
 
 
 def whole_object_loads(module: Any, qualnames: Any, loads: list[Any]) -> dict[Any, str]:
@@ -80,7 +88,12 @@ class _Finder(cst.CSTVisitor):
         self.classes.add(node.name.value)
 
     def visit_FunctionDef(self, node: Any) -> None:
-        self.stack.append(_Scope())
+        scope = _Scope()
+        p = node.params
+        for param in [*p.posonly_params, *p.params, *p.kwonly_params]:
+            scope.params.add(param.name.value)
+        scope.params.discard("self")
+        self.stack.append(scope)
 
     def leave_FunctionDef(self, node: Any) -> None:
         self._close(self.stack.pop())
@@ -93,6 +106,10 @@ class _Finder(cst.CSTVisitor):
                 self.result[call] = f"this file `torch.save`s {what} to the same path"
 
     def _close(self, scope: _Scope) -> None:
+        for path, call in scope.loads:
+            base = path.split("(", 1)[1].rstrip(")") if path.startswith(("io.BytesIO(", "BytesIO(")) else path
+            if base in scope.roundtrips or path in scope.roundtrips:
+                self.result.setdefault(call, "this function `torch.save`s its argument, whatever the caller passes, into this buffer")
         for name, call in scope.load_of.items():
             why = scope.object_use.get(name)
             if why and scope.assigned.get(name) == 1 and name not in scope.dict_use:
@@ -111,6 +128,8 @@ class _Finder(cst.CSTVisitor):
                 scope.load_of[name] = node.value
             elif self._is_object(node.value):
                 scope.object_names.add(name)
+            elif isinstance(node.value, cst.Call) and self.qualnames(node.value.func) & BYTES_IO:
+                scope.buffers.add(name)
 
     def visit_AnnAssign(self, node: Any) -> None:
         for name in _bound_names(node.target):
@@ -135,6 +154,7 @@ class _Finder(cst.CSTVisitor):
             path = _first_arg_text(node)
             if path is not None:
                 self.loads_by_path.append((path, node))
+                scope.loads.append((path, node))
         if isinstance(func, cst.Name):
             scope.object_use.setdefault(func.value, "called")
         elif isinstance(func, cst.Call) and id(func) in self.load_ids:
@@ -159,6 +179,9 @@ class _Finder(cst.CSTVisitor):
         if len(positional) < 2:
             return
         obj, path = positional[0].value, cst.Module([]).code_for_node(positional[1].value)
+        scope = self.stack[-1]
+        if isinstance(obj, cst.Name) and obj.value in scope.params and path in scope.buffers:
+            scope.roundtrips.add(path)
         if isinstance(obj, cst.Name) and obj.value == "self":
             self.saved_objects.setdefault(path, "`self`")
         elif isinstance(obj, cst.Name) and obj.value in self.stack[-1].object_names:
