@@ -18,12 +18,18 @@ from advisor import __version__
 from advisor.run.baseline import write_baseline as write
 from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
-from advisor.core.findings import ScanResult
+from advisor.core.findings import ScanResult, Severity
 from advisor.interrupt import announce, run_cli
 from advisor.run.postprocess import drop_report_only
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
 from advisor.report.output.markdown_rules import rules_table
-from advisor.analysis.registry import RuleSelectionError, all_rules, rule_by_code
+from advisor.analysis.registry import all_rules
+from advisor.cli_support import (
+    CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
+    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, print_fix_run, codes, explain_rules, fail,
+    read_stdin, render, stdin_excluded, warn_if_nothing_to_scan,
+)
+from advisor.run.discovery import Discovered
 
 # Imported inside the commands that need them, to keep start-up fast: advisor.report.render,
 # advisor.report.validation and advisor.audit.runner (Jinja), advisor.audit.executors (Dask), rich (progress bars),
@@ -38,9 +44,7 @@ app = typer.Typer(
 )
 
 
-def _fail(message: str) -> "typer.Exit":
-    typer.echo(f"advisor: error: {message}", err=True)
-    return typer.Exit(2)
+_fail = fail
 
 
 def _version_callback(value: bool) -> None:
@@ -56,12 +60,15 @@ def _root(
     pass
 
 
-def _load(options: "ProjectOptions") -> "Project":
-    """The project, or exit 2 with the reason."""
+def _load(options: "ProjectOptions", found: "Discovered | None" = None) -> "Project":
+    """The project, or exit 2 with the reason. Says, in one line, when no lower bound was found."""
     try:
-        return Project.load(options)
+        project = Project.load(options, found)
     except ProjectError as e:
         raise _fail(str(e))
+    if project.lower_bound_note:
+        typer.echo(project.lower_bound_note, err=True)
+    return project
 
 
 def _scan(project: "Project") -> "ScanResult":
@@ -79,82 +86,75 @@ def _scan(project: "Project") -> "ScanResult":
         raise _fail(str(e))
 
 
-_PATHS = typer.Argument(None, help="Files or directories (default: the current directory).")
-_SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run (e.g. ADV1,ADV201).")
-_IGNORE = typer.Option(None, "--ignore", help="Rule codes or prefixes to skip.")
-_TARGET = typer.Option(None, "--target-version", help="Torch version you upgrade to (default: from the project's pin).")
-_CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .advisor_cache at the project root).")
-_NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
-_JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
-_EXCLUDE = typer.Option(None, "--exclude", help="Glob patterns of paths to skip (added to config).")
-_EXTEND_INCLUDE = typer.Option(None, "--extend-include", help="Glob patterns of extra files to scan as Python (e.g. '*.pyw').")
-_DEVICE = typer.Option(None, "--device", help="rocm, cuda, xpu or cpu: the device the code targets (default: detected from ROCm markers).")
-_CONFIG = typer.Option(None, "--config", help="pyproject.toml to read [tool.advisor] from (default: found from the paths upwards).")
-FORMATS = ("text", "json", "sarif", "github", "junit")
-PROGRESS_MIN_FILES = 200  # a progress bar only for runs long enough to need one
-
-
 @app.command()
 def scan(
-    paths: Optional[List[str]] = _PATHS,
-    select: Optional[List[str]] = _SELECT,
-    ignore: Optional[List[str]] = _IGNORE,
-    format: str = typer.Option("text", "--format", help="text, json, sarif, github or junit."),
+    paths: Optional[List[str]] = PATHS,
+    select: Optional[List[str]] = SELECT,
+    extend_select: Optional[List[str]] = EXTEND_SELECT,
+    ignore: Optional[List[str]] = IGNORE,
+    output_format: str = OUTPUT_FORMAT,
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the output to this file."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
+    quiet: bool = QUIET,
     statistics: bool = typer.Option(False, "--statistics", help="Print counts per rule."),
-    target_version: Optional[str] = _TARGET,
-    cache_dir: Optional[str] = _CACHE_DIR,
-    no_cache: bool = _NO_CACHE,
-    jobs: Optional[int] = _JOBS,
-    exclude: Optional[List[str]] = _EXCLUDE,
-    extend_include: Optional[List[str]] = _EXTEND_INCLUDE,
+    target_version: Optional[str] = TARGET,
+    targets: Optional[List[str]] = TARGETS,
+    cache_dir: Optional[str] = CACHE_DIR,
+    no_cache: bool = NO_CACHE,
+    jobs: Optional[int] = JOBS,
+    exclude: Optional[List[str]] = EXCLUDE,
+    force_exclude: bool = FORCE_EXCLUDE,
+    extend_include: Optional[List[str]] = EXTEND_INCLUDE,
+    stdin_filename: Optional[str] = STDIN_FILENAME,
     report: Optional[str] = typer.Option(None, "--report", help="Also write report.md, report.html and validation scripts to this directory."),
-    config: Optional[str] = _CONFIG,
+    config: Optional[str] = CONFIG,
     baseline: Optional[str] = typer.Option(None, "--baseline", help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present)."),
     write_baseline: Optional[str] = typer.Option(None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."),
-    device: Optional[str] = _DEVICE,
+    add_noqa: bool = typer.Option(False, "--add-noqa", help="Add `# advisor: ignore[CODE]` to every line with a finding, and exit 0."),
+    device: Optional[str] = DEVICE,
+    min_torch: Optional[str] = MIN_TORCH,
+    fail_on: Optional[str] = FAIL_ON,
+    fix_flag: bool = typer.Option(False, "--fix", hidden=True),  # Ruff's `check --fix`: point to `advisor fix`
 ) -> None:
     """Report every place the PyTorch upgrade touches."""
-    if format not in FORMATS:
-        raise _fail(f"unknown --format {format!r} (expected {', '.join(FORMATS)})")
-    setup = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, cache_dir, no_cache, jobs,
-                                 exclude or [], extend_include or [], config, baseline, device, report=bool(report)))
-    result = _scan(setup)
+    if fix_flag:
+        raise _fail("`scan` only reports; fixes are `advisor fix` (add --diff to preview them, --unsafe-fixes for the rest)")
+    if output_format not in FORMATS:
+        raise _fail(f"unknown --output-format {output_format!r} (expected {', '.join(FORMATS)})")
+    paths = paths or ["."]
+    if add_noqa and "-" in paths:
+        raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
+    stdin = read_stdin(paths, stdin_filename)
+    stdin_path = stdin_filename or "stdin.py"
+    setup = _load(ProjectOptions([stdin_path] if stdin is not None else paths, codes(select), codes(ignore), target_version,
+                                 cache_dir, no_cache, jobs, codes(exclude), codes(extend_include), config, baseline, device,
+                                 report=bool(report), extend_select=codes(extend_select), force_exclude=force_exclude,
+                                 targets=targets or [], min_torch=min_torch, fail_on=fail_on),
+                  found=Discovered() if stdin is not None else None)
+    if stdin is not None:
+        if stdin_excluded(setup, stdin_path, codes(exclude), force_exclude):
+            raise typer.Exit(0)
+        result = setup.scan_stdin(stdin_path, stdin)
+    else:
+        if not quiet:
+            warn_if_nothing_to_scan(setup, paths)
+        result = _scan(setup)
+    if add_noqa:
+        raise typer.Exit(add_suppressions(result))
     if report:
         from advisor.report.render import write_report
 
         meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
+                "min_torch": setup.min_version, "min_torch_source": setup.min_torch_source,
                 "device": setup.device_context.to_json()}
         write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
         typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
         # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
         drop_report_only(result, setup.listed)
     stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+    source = (lambda _path: stdin.decode("utf-8", "replace").splitlines()) if stdin is not None else None
     try:
-        if format == "json":
-            from advisor.report.output import json_format
-
-            json_format.render(result, stream, target=setup.target, target_source=setup.target_source, device=setup.device_context)
-        elif format == "sarif":
-            from advisor.report.output import sarif
-
-            sarif.render(result, stream, setup.rules)
-        elif format == "github":
-            from advisor.report.output import github
-
-            github.render(result, stream)
-        elif format == "junit":
-            from advisor.report.output import junit
-
-            junit.render(result, stream)
-        else:
-            from advisor.report.output import text
-
-            colour = stream is sys.stdout and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-            note = f"Target torch {setup.target} ({setup.target_source})."
-            note += "\n" + setup.device_context.summary()
-            text.render(result, stream, colour=colour, target_note=note, statistics=statistics)
+        render(output_format, result, stream, setup, statistics=statistics, quiet=quiet, source=source)
     finally:
         if output:
             stream.close()
@@ -167,72 +167,89 @@ def scan(
 
 @app.command()
 def fix(
-    paths: Optional[List[str]] = _PATHS,
+    paths: Optional[List[str]] = PATHS,
     unsafe_fixes: Optional[bool] = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes that may change behaviour."),
     diff: bool = typer.Option(False, "--diff", help="Print a unified diff of what would change; write nothing."),
-    select: Optional[List[str]] = _SELECT,
-    ignore: Optional[List[str]] = _IGNORE,
-    target_version: Optional[str] = _TARGET,
-    exclude: Optional[List[str]] = _EXCLUDE,
-    extend_include: Optional[List[str]] = _EXTEND_INCLUDE,
-    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain."),
-    config: Optional[str] = _CONFIG,
-    jobs: Optional[int] = _JOBS,
+    show_fixes: bool = typer.Option(False, "--show-fixes", help="List each fix applied (or that --diff would apply), by file and rule."),
+    select: Optional[List[str]] = SELECT,
+    extend_select: Optional[List[str]] = EXTEND_SELECT,
+    ignore: Optional[List[str]] = IGNORE,
+    fixable: Optional[List[str]] = typer.Option(None, "--fixable", help="Only these codes or prefixes are fixed (others are reported)."),
+    unfixable: Optional[List[str]] = typer.Option(None, "--unfixable", help="Codes or prefixes reported but never fixed."),
+    target_version: Optional[str] = TARGET,
+    targets: Optional[List[str]] = TARGETS,
+    exclude: Optional[List[str]] = EXCLUDE,
+    force_exclude: bool = FORCE_EXCLUDE,
+    extend_include: Optional[List[str]] = EXTEND_INCLUDE,
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain (or, with --diff, would change)."),
+    quiet: bool = QUIET,
+    config: Optional[str] = CONFIG,
+    jobs: Optional[int] = JOBS,
+    min_torch: Optional[str] = MIN_TORCH,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
     from advisor.fix.fixrun import fix_project
-    project = _load(ProjectOptions(paths or ["."], select or [], ignore or [], target_version, None, True, jobs,
-                                   exclude or [], extend_include or [], config))
+    paths = paths or ["."]
+    if "-" in paths:
+        raise _fail("`fix` rewrites files; `-` (stdin) is for `scan`")
+    project = _load(ProjectOptions(paths, codes(select), codes(ignore), target_version, None, True, jobs,
+                                   codes(exclude), codes(extend_include), config, extend_select=codes(extend_select),
+                                   fixable=codes(fixable), unfixable=codes(unfixable), force_exclude=force_exclude,
+                                   targets=targets or [], min_torch=min_torch))
+    if not quiet:
+        warn_if_nothing_to_scan(project, paths)
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     run = fix_project(project, unsafe, diff, show=sys.stdout.write)
-    if run.interrupted:
-        # One line, and advisor.interrupt says nothing more (SIGTERM is routed here too).
-        announce(f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched.")
-        raise typer.Exit(130)
-    for f in run.remaining:
-        typer.echo(f"{f.location}: {f.rule} {f.message}")
-    for path, message in run.errors:
-        typer.echo(f"{path}: error: {message}", err=True)
-    for line in run.summary():
-        typer.echo(line, err=diff)
-    raise typer.Exit(run.exit_code(exit_zero))
+    raise typer.Exit(print_fix_run(run, diff=diff, show_fixes=show_fixes, quiet=quiet, exit_zero=exit_zero))
 
 
 @app.command()
-def rules(format: str = typer.Option("table", "--format", help="table, json or markdown (the README's table).")) -> None:
-    """List every rule: code, name, severity, since, fix and validation check."""
-    rows = [r.metadata() for r in all_rules()]
+def rules(
+    format: str = typer.Option("table", "--output-format", "--format", help="table, json or markdown (the README's table)."),
+    target_version: Optional[str] = typer.Option(None, "--target-version", help="List only what applies to this torch release, with its kind there."),
+) -> None:
+    """List every rule: code, name, severity, since, fix and validation check (and kind, for a target)."""
+    catalogue = all_rules()
+    if target_version is not None:
+        from advisor.core import policy
+        from advisor.core.versions import normalise, parse_version
+
+        try:
+            target = parse_version(normalise(target_version))
+        except ValueError as e:
+            raise _fail(str(e))
+        kinds = {r.code: policy.rule_kind([policy.torch_window(w, r.library) for w in r.windows()], r.kind, r.severity, target)
+                 for r in catalogue}
+        catalogue = [r for r in catalogue if kinds[r.code] is not None and r.default_enabled]
+    rows = [r.metadata() for r in catalogue]
+    columns = ("code", "name", "severity", "since", "fix", "validation")
+    if target_version is not None:
+        for row in rows:
+            row["kind"] = kinds[row["code"]].value
+            row["severity"] = policy.severity_for(kinds[row["code"]], Severity(row["severity"])).value
+        columns = ("code", "name", "kind", "severity", "since", "fix", "validation")
     if format == "json":
         typer.echo(json.dumps(rows, indent=2))
         return
     if format == "markdown":
-        typer.echo(rules_table(all_rules()), nl=False)
+        typer.echo(rules_table(catalogue), nl=False)
         return
     if format != "table":
         raise _fail(f"unknown --format {format!r} (expected table, json or markdown)")
-    header = ("code", "name", "severity", "since", "fix", "validation")
-    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in ("code", "name", "severity", "since", "fix", "validation")) for r in rows]
+    header = columns
+    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in columns) for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
         typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
 
 
 @app.command()
-def explain(code: str = typer.Argument(..., help="A rule code, e.g. ADV101.")) -> None:
-    """Print a rule's documentation."""
-    try:
-        rule = rule_by_code(code)
-    except RuleSelectionError as e:
-        raise _fail(str(e))
-    m = rule.metadata()
-    typer.echo(f"{rule.code} ({rule.name})")
-    typer.echo(
-        f"severity: {m['severity']}   since: torch {m['since']}   fix: {m['fix']}   validation: {m['validation'] or '-'}"
-    )
-    if rule.deprecated_in or rule.removed_in:
-        typer.echo(f"deprecated in: {rule.deprecated_in or '-'}   removed in: {rule.removed_in or '-'}")
-    typer.echo("")
-    typer.echo(rule.doc())
+def explain(
+    code: Optional[str] = typer.Argument(None, help="A rule code (ADV701), a prefix (ADV7) or a name (amp-autocast)."),
+    every: bool = typer.Option(False, "--all", help="Every rule's documentation."),
+) -> None:
+    """Print the documentation of a rule, of every rule under a prefix, or of all of them."""
+    typer.echo("\n\n".join(explain_rules(code, every)))
 
 
 @app.command()
@@ -243,12 +260,16 @@ def validate(
 ) -> None:
     """Run the report's validation scripts and put the results back into the report."""
     from advisor.report.render import render
-    from advisor.report.validation import run_scripts
+    from advisor.report.validation import InterpreterError, probe_torch, run_scripts
 
     if not os.path.isfile(os.path.join(directory, "findings.json")):
         raise _fail(f"{directory} is not a report directory (no findings.json); run `advisor scan --report {directory}` first")
     if device not in (None, "cuda", "xpu", "cpu"):
         raise _fail(f"unknown --device {device!r} (expected cuda, xpu or cpu)")
+    try:  # before anything runs: earlier results stay as they are
+        probe_torch(python)
+    except InterpreterError as e:
+        raise _fail(str(e))
     summary = run_scripts(directory, python, device)
     for c in summary["checks"]:
         typer.echo(f"{c['status']:5} {c['name']}: {c['detail']}")
@@ -259,7 +280,7 @@ def validate(
 
 
 @app.command()
-def clean(cache_dir: Optional[str] = _CACHE_DIR) -> None:
+def clean(cache_dir: Optional[str] = CACHE_DIR) -> None:
     """Remove the cache."""
     root = cache_root(cache_dir, find_project_root(["."]))
     typer.echo(f"removed {root}" if clean_cache(root) else f"no cache at {root}")
@@ -267,13 +288,13 @@ def clean(cache_dir: Optional[str] = _CACHE_DIR) -> None:
 
 @app.command()
 def audit(
-    manifest: str = typer.Argument(..., help="TOML ([[repo]] path/name/owner/tags) or text (one path per line) list of checkouts."),
+    manifest: str = typer.Argument(..., help=r"TOML (\[\[repo]] path/name/owner/tags) or text (one path per line) list of checkouts."),
     out: str = typer.Option("advisor-audit", "--out", help="Directory for audit.json, audit.md, audit.html and per-repository reports."),
     executor: str = typer.Option("local", "--executor", help="local (a process pool here) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --executor dask)."),
-    jobs: Optional[int] = _JOBS,
+    jobs: Optional[int] = JOBS,
     target_version: Optional[str] = typer.Option(None, "--target-version", help="Override every repository's own target."),
-    no_cache: bool = _NO_CACHE,
+    no_cache: bool = NO_CACHE,
 ) -> None:
     """Scan many repositories (each with its own config and target) into one upgrade dashboard."""
     from advisor.audit.runner import AuditError, read_manifest, run_audit, write_dashboard
@@ -307,10 +328,29 @@ def audit(
         f"{t['failed']} failed, {t['findings']} findings, {100 * t['auto_fixable_share']:.0f}% auto-fixable. "
         f"Dashboard: {os.path.join(out, 'audit.html')}"
     )
+    # Exit 1 says why: each failed repository, and each file that could not be analysed.
     for r in result["repositories"]:
         if r["status"] == "failed":
             typer.echo(f"{r['name']}: error: {r['error']}", err=True)
-    raise typer.Exit(1 if t["failed"] or any(r["errors"] for r in result["repositories"]) else 0)
+        for e in r["errors"]:
+            typer.echo(f"{r['name']}: {e['path']}: error: {e['message']}", err=True)
+    bad = t["failed"] + sum(bool(r["errors"]) for r in result["repositories"])
+    if bad:
+        typer.echo(f"advisor: exit 1: {t['failed']} repositories failed, {bad - t['failed']} have files that could not be analysed",
+                   err=True)
+    raise typer.Exit(1 if bad else 0)
+
+
+@app.command()
+def server() -> None:
+    """Run the language server (LSP over stdio) for editors; needs the `server` extra."""
+    try:
+        from advisor.server.lsp import serve
+    except ModuleNotFoundError as e:
+        if e.name not in ("pygls", "lsprotocol", "cattrs", "attrs"):
+            raise
+        raise _fail("`advisor server` needs pygls: pip install \"torch-upgrade-advisor[server]\"")
+    serve()
 
 
 def main() -> None:

@@ -26,12 +26,12 @@ def _setup(directory: str):
     from advisor.analysis.prefilter import Prefilter
     from advisor.analysis.registry import select_rules
     from advisor.rule import parse_version
-    from advisor.core.versions import resolve_target
+    from advisor.core.versions import resolve_bounds
 
     cfg = load_config([directory])
-    target, min_version, _ = resolve_target(cfg.target_version, cfg.project_root)
+    target, _, min_version, _, _ = resolve_bounds(cfg.target_version, cfg.min_torch, cfg.project_root)
     tgt = parse_version(target)
-    rules = [r for r in select_rules(cfg.select or None, cfg.ignore)
+    rules = [r for r in select_rules(cfg.select or None, cfg.ignore, cfg.extend_select)
              if parse_version(r.since) <= tgt and r.device is None]
     return Prefilter(rules), target, min_version, cfg
 

@@ -13,6 +13,7 @@ import warnings
 import pytest
 
 from advisor.analysis.registry import all_rules, rule_by_code
+from tests.truth.checks import CHECKS as TRUTH_CHECKS
 
 try:  # not a module-level importorskip: the torch-free checks below must run everywhere
     import torch
@@ -61,6 +62,10 @@ def warns(fn):
 # --- replacements named by rules that are not table-driven -------------------------
 
 REPLACEMENTS = {
+    "ADV110": ["torch.log1p"],
+    "ADV111": ["torch.expm1"],
+    "ADV112": ["torch.logsumexp"],
+    "ADV911": ["torch.library._scoped_library"],
     "ADV101": ["torch.Stream.is_capturing", "torch.cuda.current_stream", "torch.xpu.current_stream", "torch.accelerator.current_stream"],
     "ADV201": ["torch.backends.cuda.preferred_linalg_library"],
     "ADV203": ["torch.linalg.eigh", "torch.linalg.eigvalsh", "torch.stack"],
@@ -91,12 +96,20 @@ REPLACEMENTS = {
 }
 
 
+def _newer_than_installed(version: str | None) -> bool:
+    if torch is None or not version:
+        return False
+    installed = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2])
+    return tuple(int(p) for p in version.split(".")[:2]) > installed
+
+
 def _replacements():
     for code, rule in RULES.items():
         names = list(REPLACEMENTS.get(code, []))
         row = getattr(rule, "row", None)
         if row is not None and hasattr(row, "entries"):
-            names += [e.new for e in row.entries if e.new]
+            # A replacement newer than the installed torch is checked by the release matrix (tests/truth).
+            names += [e.new for e in row.entries if e.new and not _newer_than_installed(e.since or row.since)]
         for sym in getattr(rule, "symbols", {}).values():
             if sym.replacement and "(" not in sym.replacement:
                 names.append(sym.replacement)
@@ -113,6 +126,10 @@ def test_replacement_exists(qualname):
 def test_every_rule_is_covered_by_a_truth_check():
     covered = set(REPLACEMENTS) | set(WARNINGS) | set(NO_WARNING) | set(SOURCE_FACTS) | set(REMOVED) | set(HEADER_FACTS)
     covered |= {c for c, r in RULES.items() if getattr(r, "row", None) is not None}
+    # torchvision / torchaudio rules are checked against their wheels (tests/test_companion_truth.py,
+    # which fails when one of them has no check there)
+    covered |= {c for c, r in RULES.items() if getattr(r, "library", None)}
+    covered |= {c.rule for c in TRUTH_CHECKS if c.rule}  # checked against the 2.13 / 2.14.1 / 2.15.0 wheels
     assert set(RULES) <= covered, sorted(set(RULES) - covered)
 
 
@@ -210,6 +227,9 @@ def test_deprecated_api_warns(code, call, category, fragment):
 
 # Rules whose message says "no warning": hold them to it.
 NO_WARNING = {
+    "ADV110": lambda: torch.log(1 + x),  # numerics advice: nothing warns
+    "ADV111": lambda: torch.exp(x) - 1,
+    "ADV112": lambda: torch.log(torch.sum(torch.exp(x), dim=1)),
     "ADV101": lambda: resolve("torch.cuda.is_current_stream_capturing"),
     "ADV201": lambda: torch.backends.cuda.preferred_linalg_library(),
     "ADV202": lambda: torch.cuda.has_magma,
@@ -265,6 +285,7 @@ def test_profiler_cuda_totals_are_gone_from_key_averages():
 
 SOURCE_FACTS = {
     # code: (object, text that must appear in its source or docs)
+    "ADV910": ("torch.utils.data.DataLoader", "means that the data will be loaded in the main process"),
     "ADV405": ("torch._export", "torch._export.aot_compile()/torch._export.aot_load() is being deprecated"),
     "ADV727": ("torch.autograd.grad", "deprecated"),
     "ADV730": ("torch.utils.data.DataLoader", "Deprecated"),
@@ -419,3 +440,71 @@ def test_superset_of_torchfix(symbol):
 @pytest.mark.torch_free
 def test_torchfix_require_grad_check_is_covered():
     assert "require_grad" in RULES["ADV743"].attribute_targets
+
+
+# TorchFix 0.7's three torchvision rules (TOR201 pretrained, TOR202 v2.ToTensor, TOR203 singleton
+# import), each with the rule that covers it here, and TOR201's two verified bugs (facts file §6):
+# the second positional argument is `progress`, not `pretrained_backbone`, and a call with more
+# positional arguments must not be rewritten into `f(weights=None, True)`.
+TORCHFIX_TORCHVISION = [
+    ("TOR201", "ADV910", "import torchvision\nm = torchvision.models.resnet50(pretrained=True)\n",
+     "import torchvision\nm = torchvision.models.resnet50(weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1)\n"),
+    ("TOR201-bug2", "ADV910", "from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(False, False)\n",
+     "from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(weights=None, progress=False)\n"),
+    ("TOR201-bug3", "ADV910", "import torchvision\nm = torchvision.models.resnet50(False, True, 10)\n", None),
+    ("TOR202", "ADV911", "from torchvision.transforms.v2 import ToTensor\nt = ToTensor()\n", None),
+    ("TOR203", "ADV918", "import torchvision.models as models\n", "from torchvision import models\n"),
+]
+
+
+@pytest.mark.torch_free
+@pytest.mark.parametrize("tor,code,source,fixed", TORCHFIX_TORCHVISION, ids=[c[0] for c in TORCHFIX_TORCHVISION])
+def test_superset_of_torchfix_torchvision(tor, code, source, fixed):
+    from advisor.analysis.analyse import analyse
+    from advisor.core.versions import NEWEST
+    from advisor.fix.fixer import fix_bytes
+
+    rule = RULES[code]
+    result, _ = analyse(source.encode(), "t.py", [rule], NEWEST)
+    assert [f.rule for f in result.findings] == [code], result.findings
+    out = fix_bytes(source.encode(), "t.py", [rule], NEWEST, unsafe=True)
+    assert out.error is None
+    compile(out.fixed, "t.py", "exec")  # never invalid code (TOR201 produced `f(weights=None, True)`)
+    assert out.fixed.decode() == (fixed if fixed is not None else source)
+
+
+# Every TorchFix rule on torch itself (0.7.0 plus HEAD's unreleased TOR108 / TOR402), and what answers it here.
+# TOR2xx are TorchVision's (a domain library: out of this tool's scope). Opt-in there, opt-in here.
+TORCHFIX_RULES = {
+    "TOR001": "removed symbols: test_superset_of_torchfix",
+    "TOR002": "ADV743",
+    "TOR003": "ADV732",
+    "TOR004": "removed symbols (imports): test_superset_of_torchfix",
+    "TOR101": "deprecated symbols: test_superset_of_torchfix",
+    "TOR102": "ADV716",
+    "TOR103": "deprecated symbols (imports): test_superset_of_torchfix",
+    "TOR104": "torch.utils.data._utils.collate.default_collate",
+    "TOR105": "torch.utils.data._utils.collate.default_collate",
+    "TOR106": "ADV110",
+    "TOR107": "ADV111",
+    "TOR108": "ADV112",
+    "TOR401": "ADV990",
+    "TOR402": None,  # HEAD only, never released; noisy by TorchFix's own account (off there by default)
+    "TOR901": "ADV991",
+}
+
+
+@pytest.mark.torch_free
+@pytest.mark.parametrize("torchfix_code", sorted(TORCHFIX_RULES))
+def test_every_torchfix_torch_rule_has_an_answer(torchfix_code):
+    answer = TORCHFIX_RULES[torchfix_code]
+    if answer is None:
+        pytest.skip(f"{torchfix_code}: not covered (see the comment in TORCHFIX_RULES)")
+    if answer.startswith("ADV"):
+        rule = RULES[answer]
+        assert torchfix_code in rule.doc(), f"{answer}'s docstring should name {torchfix_code}"
+        assert rule.default_enabled == (not torchfix_code.startswith(("TOR4", "TOR9"))), "TorchFix's opt-in set stays opt-in"
+    elif answer.startswith("torch."):
+        assert any(answer in r.targets for r in RULES.values())
+    else:
+        assert TORCHFIX_SYMBOLS

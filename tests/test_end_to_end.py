@@ -69,7 +69,10 @@ def test_json_format_is_stable(cli, project):
     assert set(data["device"]) == {"rocm", "source", "markers"}
     assert data["target_version"] == "2.12"
     f = data["findings"][0]
-    assert set(f) == {"rule", "name", "severity", "path", "line", "column", "end_line", "end_column", "message", "fix", "validation", "cell"}
+    assert set(f) == {"rule", "name", "severity", "path", "line", "column", "end_line", "end_column", "message", "fix", "validation", "cell",
+                      "kind", "warns_from", "breaks_in"}
+    assert f["kind"] in ("breaking", "deprecated", "advice", "compat")
+    assert set(data["summary"]["by_kind"]) == {"breaking", "deprecated", "advice", "compat"}
     assert f["line"] >= 1 and f["column"] >= 1
     assert f["fix"] is None or f["fix"]["applicability"] in ("safe", "unsafe")
     assert data["summary"]["findings"] == len(data["findings"])
@@ -135,9 +138,10 @@ def test_cache_gives_identical_results_and_sees_edits(cli, project, tmp_path):
 
 
 def test_parallel_and_serial_runs_agree(cli, project):
-    for i in range(15):  # enough files to cross the parallel threshold
+    for i in range(15):
         (project / f"copy_{i}.py").write_text((project / "trainer" / "capture.py").read_text())
+    pooled = {"ADVISOR_POOL_MIN_BYTES": "0"}  # tiny files: in the pool all the same
     one = json.loads(cli("scan", ".", "--format", "json", "--no-cache", "-j", "1", cwd=project).stdout)
-    two = json.loads(cli("scan", ".", "--format", "json", "--no-cache", "-j", "2", cwd=project).stdout)
+    two = json.loads(cli("scan", ".", "--format", "json", "--no-cache", "-j", "2", cwd=project, env=pooled).stdout)
     assert one["findings"] == two["findings"]
     assert one["summary"]["files_parsed"] >= 16

@@ -161,6 +161,7 @@ def test_a_crashing_worker_costs_only_its_own_file(tmp_path, monkeypatch):
     global _real_job
     _real_job = engine._analyse_job
     monkeypatch.setattr(engine, "_analyse_job", crashing_job)
+    monkeypatch.setenv("ADVISOR_POOL_MIN_BYTES", "0")  # tiny files: run them in the pool all the same
     paths = []
     for i in range(20):
         p = tmp_path / f"m{i:02}.py"

@@ -118,7 +118,7 @@ CASES = [
 
 @pytest.mark.parametrize("moment,group,again", CASES, ids=[f"{m}-{'group' if g else 'main'}-{'twice' if a is not None else 'once'}" for m, g, a in CASES])
 def test_an_interrupted_scan_exits_130_with_one_line(big_tree, tmp_path, moment, group, again):
-    proc = _start(["scan", str(big_tree), "--no-cache", "-j", "3"], cwd=tmp_path)
+    proc = _start(["scan", str(big_tree), "--no-cache", "-j", "3", "--min-torch", "2.0"], cwd=tmp_path)
     if moment == "start":
         time.sleep(0.4)
     else:
@@ -138,7 +138,7 @@ def test_an_interrupt_while_writing_the_output(tmp_path):
     # Far more JSON than a pipe holds: the run blocks writing it while nobody reads.
     for i in range(30):
         (tmp_path / f"m{i:02}.py").write_text("import torch\n" + "".join(f"a{j} = torch.cuda.memory_cached({j})\n" for j in range(60)))
-    proc = _start(["scan", ".", "--no-cache", "--format", "json", "-j", "2"], cwd=tmp_path, stdout=subprocess.PIPE)
+    proc = _start(["scan", ".", "--no-cache", "--format", "json", "-j", "2", "--min-torch", "2.0"], cwd=tmp_path, stdout=subprocess.PIPE)
     ready, _, _ = select.select([proc.stdout], [], [], 120)
     assert ready and proc.stdout.read(1), "no output"  # the output has started
     time.sleep(0.3)
@@ -153,7 +153,7 @@ def test_an_interrupted_fix_says_what_it_did(tmp_path):
     fixed = original.replace("memory_cached", "memory_reserved")
     for i in range(300):
         (tmp_path / f"m{i:03}.py").write_text(original)
-    proc = _start(["fix", ".", "-j", "2"], cwd=tmp_path)
+    proc = _start(["fix", ".", "-j", "2", "--min-torch", "2.0"], cwd=tmp_path)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not any((tmp_path / f"m{i:03}.py").read_text() == fixed for i in range(0, 300, 30)):
         time.sleep(0.05)

@@ -151,10 +151,32 @@ def test_linalg_eigh_can_fail(all_scripts, monkeypatch):
 
 @needs_torch
 @pytest.mark.skipif(_gpu, reason="assumes no GPU")
-def test_graph_capture_fails_on_a_device_that_cannot_capture(all_scripts):
-    m = _load(all_scripts, "graph_capture")
+@pytest.mark.parametrize("check", ["graph_capture", "stream_capture", "profiler_events", "nccl_backend"])
+def test_asking_for_cuda_without_cuda_skips_with_a_reason(all_scripts, check):
+    """`--device cuda` where CUDA is missing is not a failure of the new behaviour: SKIP, never an AssertionError."""
+    m = _load(all_scripts, check)
     assert not torch.cuda.is_available()
-    assert _fails(m, ["--device", "cuda"])
+    assert m.main(m.CHECKS, argv=["--device", "cuda"]) == 0
+    assert [r["status"] for r in m.RESULTS] == ["SKIP"]
+    assert "--device cuda" in m.RESULTS[0]["detail"] and "CUDA" in m.RESULTS[0]["detail"]
+
+
+@needs_torch
+@pytest.mark.skipif(_gpu, reason="assumes no GPU")
+def test_nccl_backend_skips_without_two_gpus(all_scripts):
+    m = _load(all_scripts, "nccl_backend")
+    assert m.main(m.CHECKS, argv=[]) == 0
+    assert {r["status"] for r in m.RESULTS} == {"SKIP"}
+    assert all("GPU" in r["detail"] for r in m.RESULTS)
+
+
+@needs_torch
+def test_graph_capture_never_passes_on_the_old_pitfall(all_scripts):
+    """A PASS must mean the new behaviour works: `Graph.__enter__` returning None is a SKIP, not a PASS."""
+    m = _load(all_scripts, "graph_capture")
+    m.main(m.CHECKS, argv=["--device", "cpu"])
+    enter = [r for r in m.RESULTS if r["name"] == "accelerator_graph_enter_returns_none"]
+    assert enter and (enter[0]["status"] == "SKIP" or "no longer applies" in enter[0]["detail"])
 
 
 @needs_torch

@@ -180,3 +180,28 @@ def test_an_explicit_shell_script_without_extension_is_not_python(cli, tmp_path)
     data = json.loads(proc.stdout)
     assert not data["errors"]
     assert [f["rule"] for f in data["findings"]] == ["ADV802"]
+
+
+def test_a_marker_deep_in_one_package_scopes_that_directory_only(cli, tmp_path):
+    # Megatron had one `torch.version.hip` test in a deep ops subpackage; it made the whole repository "ROCm".
+    monitor = "import torch\n\ndef log(rank):\n    print(torch.cuda.temperature(rank))\n"
+    (tmp_path / "pkg" / "ops" / "amd").mkdir(parents=True)
+    (tmp_path / "pkg" / "ops" / "amd" / "common.py").write_text("import torch\nIS_HIP = torch.version.hip is not None\n")
+    (tmp_path / "pkg" / "ops" / "amd" / "kernels").mkdir()
+    (tmp_path / "pkg" / "ops" / "amd" / "kernels" / "monitor.py").write_text(monitor)
+    (tmp_path / "pkg" / "monitor").mkdir()
+    (tmp_path / "pkg" / "monitor" / "gpu.py").write_text(monitor)
+    (tmp_path / "pkg" / "ops" / "cuda_monitor.py").write_text(monitor)
+    data = _scan(cli, tmp_path)
+    got = {os.path.normpath(f["path"]): f for f in data["findings"] if f["rule"] == "ADV808"}
+    inside = os.path.join("pkg", "ops", "amd", "kernels", "monitor.py")
+    assert set(got) == {inside}, "the sibling packages stay CUDA code"
+    assert f"at {os.path.join('pkg', 'ops', 'amd', 'common.py')}:2]" in got[inside]["message"], "names the marker"
+
+
+def test_a_marker_in_a_root_level_file_scopes_the_whole_project(cli, tmp_path):
+    (tmp_path / "pkg" / "monitor").mkdir(parents=True)
+    (tmp_path / "pkg" / "monitor" / "gpu.py").write_text("import torch\nprint(torch.cuda.temperature(0))\n")
+    (tmp_path / "hip_check.py").write_text("import torch\nIS_HIP = torch.version.hip is not None\n")
+    data = _scan(cli, tmp_path)
+    assert [f["rule"] for f in data["findings"] if f["rule"].startswith("ADV8")] == ["ADV808"]

@@ -17,7 +17,9 @@ from typing import Any, Sequence
 
 from advisor.analysis import notebooks
 
-from advisor.analysis import slices
+from advisor.analysis import compat, own_attributes, sites, slices
+from advisor.core import policy
+from advisor.core.policy import Decision
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver
@@ -114,6 +116,9 @@ def run_rules(
         parse_version(min_version) if min_version else None,
     )
     walk(module, [r(ctx) for r in rules])
+    ctx.reports = own_attributes.drop(module, ctx.reports)  # `.cuda_time` on the user's own class is theirs
+    compat.mark(module, ctx.resolver, ctx.reports)  # old-torch-only branches: kind compat, never fixed
+    sites.annotations_to_advice(module, ctx.reports)  # a name in an annotation never warns
     return ctx
 
 
@@ -121,6 +126,25 @@ def _code(module: Any, node: Any) -> str:
     if isinstance(node, cst.FlattenSentinel):
         return "".join(module.code_for_node(n) for n in node.nodes)
     return module.code_for_node(node)
+
+
+def _fix_text(module: Any, node: Any) -> str:
+    """The replacement's text for the span the fix range covers (SARIF, JSON).
+
+    A decorator's or statement's range starts at its first token and ends before its
+    newline: its leading blank lines, trailing comment and newline stay where they are.
+    """
+    if isinstance(node, cst.FlattenSentinel):
+        return _code(module, node)
+    changes: dict[str, Any] = {}
+    if hasattr(node, "leading_lines"):
+        changes["leading_lines"] = ()
+    if isinstance(getattr(node, "trailing_whitespace", None), cst.TrailingWhitespace):
+        changes["trailing_whitespace"] = cst.TrailingWhitespace()
+    text = module.code_for_node(node.with_changes(**changes) if changes else node)
+    if "trailing_whitespace" in changes:
+        text = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith(("\n", "\r")) else text
+    return text
 
 
 def _with_fix_range(rep: Report, positions: dict[int, tuple[int, int, int, int]]) -> dict:
@@ -221,24 +245,15 @@ def _analyse_slices(parts, text, path, rules, target, min_version, result: FileR
     return result
 
 
-def decide_applicability(rule: type[Rule], rep: Report, lowest: Any, lowest_text: str | None) -> tuple[Applicability, str]:
-    """The fix's applicability and the message, decided once, before the `Finding` exists.
+def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision | None:
+    """Kind, severity, fix applicability and message, decided once (advisor.core.policy), before the `Finding` exists.
 
-    A fix is never safe when the project still supports a torch that lacks the replacement.
-    The fixer reads the result from the finding (`Finding.fix`), never from the report.
+    None: the report does not apply to this target (replacement too new, not yet
+    deprecated, un-deprecated). The fixer reads the result from the finding (`Finding.fix`), never from the report.
     """
-    if rep.applicability is Applicability.SAFE and lowest is not None and parse_version(rule.since) > lowest:
-        note = f" (fix marked unsafe: the project still supports torch {lowest_text}, the replacement needs {rule.since})"
-        return Applicability.UNSAFE, rep.message + note
-    return rep.applicability, rep.message
-
-
-def _severity(rule: type[Rule], rep: Report, target: tuple[int, int]) -> str:
-    """A per-report window that fails on the target makes the finding an error (kind breaking)."""
-    removed = rep.window.removed_in if rep.window is not None else None
-    if removed is not None and target >= parse_version(removed):
-        return "error"
-    return rule.severity.value
+    window = policy.torch_window(rep.window or rule.window(), rule.library)
+    return policy.decide(window, rep.kind or rule.kind, rule.severity, rep.applicability,
+                         rep.message, target, lowest, rep.compat_until, rep.compat)
 
 
 def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_version: str | None,
@@ -260,11 +275,14 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
         if suppressions.is_suppressed(rule.code, start_line, end_line):
             result.suppressed += 1
             continue
-        applicability, message = decide_applicability(rule, rep, ctx.min_version, min_version)
+        decision = decide(rule, rep, ctx.target, ctx.min_version)
+        if decision is None:
+            continue
+        applicability, message = decision.applicability, decision.message
         finding = Finding(
             rule=rule.code,
             name=rule.name,
-            severity=_severity(rule, rep, ctx.target),
+            severity=decision.severity.value,
             path=path,
             line=start_line,
             column=start_col + 1,
@@ -273,9 +291,12 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
             message=message,
             fix=None if applicability is Applicability.NONE else applicability.value,
             validation=rule.validation,
-            replacement=None if rep.replacement is None else _code(module, rep.replacement),
+            replacement=None if rep.replacement is None or applicability is Applicability.NONE else _fix_text(module, rep.replacement),
             snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
-            data=_with_fix_range(rep, positions),
+            data=_with_fix_range(rep, positions) | ({"compat_until": rep.compat_until} if rep.compat else {}),
+            kind=decision.kind.value,
+            warns_from=decision.warns_from,
+            breaks_in=decision.breaks_in,
         )
         result.findings.append(finding)
         if analysed is not None:

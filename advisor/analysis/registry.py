@@ -89,8 +89,30 @@ def _expand(selector: str, rules: tuple[type[Rule], ...]) -> set[str]:
     return codes
 
 
-def select_rules(select: list[str] | None = None, ignore: list[str] | None = None) -> list[type[Rule]]:
-    """Rules picked by `--select` / `--ignore` (codes or prefixes like ADV2)."""
+def rules_matching(selector: str) -> list[type[Rule]]:
+    """`explain`'s lookup: a code, a prefix (ADV7) or a rule name (amp-autocast, or its start)."""
+    rules = all_rules()
+    try:
+        return [r for r in rules if r.code in _expand(selector, rules)]
+    except RuleSelectionError:
+        pass
+    name = selector.strip().lower().replace("_", "-")
+    exact = [r for r in rules if r.name == name]
+    found = exact or [r for r in rules if r.name.startswith(name)]
+    if not found:
+        raise RuleSelectionError(f"no rule has the code, prefix or name {selector.strip()!r} (see `advisor rules`)")
+    return found
+
+
+def check_codes(selectors: list[str]) -> None:
+    """RuleSelectionError for the first selector that names no rule."""
+    for s in selectors:
+        _expand(s, all_rules())
+
+
+def select_rules(select: list[str] | None = None, ignore: list[str] | None = None,
+                 extend: list[str] | None = None) -> list[type[Rule]]:
+    """Rules picked by `--select` / `--ignore` (codes or prefixes like ADV2); `extend`: Ruff's extend-select."""
     rules = all_rules()
     chosen = set()
     for s in select or ["ALL"]:
@@ -98,6 +120,8 @@ def select_rules(select: list[str] | None = None, ignore: list[str] | None = Non
         if s.strip().upper() in ("ALL", "ADV"):  # opt-in rules need a more specific selector
             picked = {c for c in picked if rule_by_code(c).default_enabled}
         chosen |= picked
+    for s in extend or []:
+        chosen |= _expand(s, rules)
     for s in ignore or []:
         chosen -= _expand(s, rules)
     return [r for r in rules if r.code in chosen]

@@ -2,7 +2,9 @@
 
 `# advisor: ignore[ADV101, ADV2]`, `# advisor: ignore` (every rule) and
 `# noqa: ADV101` (Ruff/flake8 style; a bare `# noqa` also silences us, as in
-Ruff). Codes may be prefixes. Scan and fix read the same suppressions, so a
+Ruff). Codes may be prefixes. A comment line `# advisor: ignore-file` (or
+`# advisor: ignore-file[ADV7]`) anywhere in the file silences the whole file, as
+Ruff's `# ruff: noqa`. Scan and fix read the same suppressions, so a
 suppressed finding is neither reported nor fixed.
 """
 
@@ -10,8 +12,10 @@ from __future__ import annotations
 
 import re
 
-_ADVISOR = re.compile(r"#\s*advisor\s*:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
+_ADVISOR = re.compile(r"#\s*advisor\s*:\s*ignore\b(?!-)(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa\b(?::\s*(?P<codes>[A-Z]+\d*(?:[\s,]+[A-Z]+\d*)*))?", re.IGNORECASE)
+
+_FILE = re.compile(r"^[ \t]*#\s*advisor\s*:\s*ignore-file\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE | re.MULTILINE)
 
 ALL = "*"
 
@@ -38,6 +42,10 @@ class Suppressions:
     def __init__(self, source: str) -> None:
         self._lines = source.splitlines()
         self._cache: dict[int, set[str]] = {}
+        self._file: set[str] = set()  # what `# advisor: ignore-file` silences everywhere
+        if "ignore-file" in source:
+            for m in _FILE.finditer(source):
+                self._file |= _codes(m.group("codes"))
 
     def _for_line(self, line: int) -> set[str]:
         if line not in self._cache:
@@ -47,8 +55,7 @@ class Suppressions:
 
     def is_suppressed(self, code: str, line: int, end_line: int | None = None) -> bool:
         """A comment on the first or last line of the flagged node suppresses it."""
-        for ln in {line, end_line or line}:
-            codes = self._for_line(ln)
+        for codes in (self._file, *(self._for_line(ln) for ln in {line, end_line or line})):
             if ALL in codes or any(code.startswith(c) for c in codes):
                 return True
         return False

@@ -17,6 +17,7 @@ import re
 from typing import Sequence
 
 from advisor.core.markers import find_markers
+from advisor.core import policy
 from advisor.core.findings import FileError, FileResult, Finding
 from advisor.rule import Rule
 from advisor.analysis.suppressions import Suppressions
@@ -110,4 +111,5 @@ def _finding(rule: type[Rule], path: str, line: int, column: int, length: int, m
         fix=None,
         validation=rule.validation,
         snippet=snippet.strip()[:200],
+        kind=policy.plain_kind(rule.kind, rule.severity).value,
     )

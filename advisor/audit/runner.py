@@ -26,7 +26,8 @@ from typing import Any, Callable
 from advisor.core.config import tomllib
 from advisor.run.device import project_markers
 from advisor.run.discovery import Discovered
-from advisor.core.findings import FileResult, ScanResult, Severity, fix_counts
+from advisor.core.findings import FileResult, Kind, ScanResult, fix_counts, kind_counts
+from advisor.run.engine import scan
 from advisor.run.project import Project, ProjectError, ProjectOptions
 from advisor.audit.executors import RETRIES, AuditError  # noqa: F401  (AuditError: part of this module's API)
 from advisor.report.render import FAMILIES, write_report
@@ -139,6 +140,18 @@ def _project(repo: dict, options: dict, found=None, chunk: int | None = None):
     return project
 
 
+def shared_cache_dir(options: dict) -> str | None:
+    """The results cache all the audit's repositories share: same content, same options, one analysis.
+
+    options["shared_cache"] names it (None: none); by default it lives in the audit's output directory.
+    """
+    if options.get("no_cache"):
+        return None
+    if "shared_cache" in options:
+        return options["shared_cache"]
+    return os.path.join(options["out"], ".advisor_cache") if options.get("out") else None
+
+
 def plan(repo: dict, options: dict) -> dict:
     """Config, target and files of one repository, as `advisor scan` would see them there."""
 
@@ -162,7 +175,10 @@ def plan(repo: dict, options: dict) -> dict:
 def scan_files(repo: dict, options: dict, files: list[str], chunk: int, chunks: int) -> dict:
     """FileResults (as dicts) for one chunk of a repository's files."""
     project = _project(repo, options, Discovered(files=files), chunk=chunk if chunks > 1 else None)
-    result = project.scan_raw()
+    scan_options = project.scan_options()
+    if project.cache_dir:
+        scan_options.shared_cache_dir = shared_cache_dir(options)
+    result = scan(project.files, scan_options)
     return {
         "results": [{"path": r.path, **r.to_dict()} for r in result.results],
         "parsed": result.files_parsed,
@@ -193,7 +209,8 @@ def finish(repo: dict, options: dict, plan_data: dict, chunks: list[dict]) -> di
         rel = os.path.join("repos", _safe(repo["name"]))
         directory = os.path.join(options["out"], rel)
         meta = {"target": project.target, "target_source": project.target_source, "files": result.files_scanned,
-                "report_dir": directory, "device": project.device_context.to_json()}
+                "report_dir": directory, "device": project.device_context.to_json(),
+                "min_torch": project.min_version, "min_torch_source": project.min_torch_source}
         write_report(directory, findings, errors, meta)
         report = os.path.join(rel, "report.html")
     summary = summarise(repo, plan_data, result.files_scanned, findings, errors, project.device_context.project_is_rocm, report)
@@ -224,10 +241,11 @@ def summarise(repo: dict, plan_data: dict, files: int, findings: list, errors: l
         "torch_pin": _pin(plan_data["target_source"]),
         "files": files,
         "findings": len(findings),
-        "blocking": sum(1 for f in findings if f.severity == Severity.ERROR),
+        "blocking": sum(1 for f in findings if f.kind == Kind.BREAKING.value),
         "by_rule": dict(sorted(by_rule.items())),
         "by_family": dict(sorted(Counter(FAMILIES.get(f.rule[:4], f.rule[:4]) for f in findings).items())),
         "by_severity": dict(sorted(Counter(f.severity for f in findings).items())),
+        "by_kind": kind_counts(findings),
         "fixable": fix_counts(findings),
         "fixable_by_rule": dict(sorted(Counter(f.rule for f in findings if f.fix).items())),
         "errors": errors,
@@ -240,7 +258,7 @@ def summarise(repo: dict, plan_data: dict, files: int, findings: list, errors: l
 def failed(repo: dict, error: str) -> dict:
     # "failed_on" says which host or Dask worker saw the failure: the one field that depends on the executor.
     return {**repo, "status": "failed", "error": error, "failed_on": None, "target": None, "target_source": None, "torch_pin": None,
-            "files": 0, "findings": 0, "blocking": 0, "by_rule": {}, "by_family": {}, "by_severity": {},
+            "files": 0, "findings": 0, "blocking": 0, "by_rule": {}, "by_family": {}, "by_severity": {}, "by_kind": {},
             "fixable": {"safe": 0, "unsafe": 0}, "fixable_by_rule": {}, "errors": [], "validation_checks": [], "rocm": False, "report": None}
 
 

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.core.findings import Severity
+from advisor.core.findings import KINDS, Severity
 
 try:
     import tomllib
@@ -22,7 +22,11 @@ class ConfigError(ValueError):
     pass
 
 
-SEVERITIES = tuple(sorted((s.value for s in Severity), key=lambda v: Severity(v).rank))  # what fail-on accepts
+SEVERITIES = tuple(sorted((s.value for s in Severity), key=lambda v: Severity(v).rank))
+# What fail-on accepts: kinds (a finding of one of them fails the run) and, as before kinds
+# existed, a severity (a finding at or above it fails the run).
+FAIL_ON = KINDS + SEVERITIES
+DEFAULT_FAIL_ON = ("breaking", "deprecated")
 DEVICES = ("rocm", "cuda", "xpu", "cpu")  # what --device and `device = ...` accept (advisor.run.device)
 
 
@@ -31,6 +35,9 @@ class Config:
     project_root: str
     path: str | None = None
     select: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    fixable: list[str] = field(default_factory=list)  # empty: every rule's fix may apply
+    unfixable: list[str] = field(default_factory=list)  # findings reported, never fixed
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     extend_exclude: list[str] = field(default_factory=list)
@@ -38,7 +45,9 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     target_version: str | None = None
     unsafe_fixes: bool = False
-    fail_on: str = "info"
+    force_exclude: bool = False  # exclude files named on the command line too (Ruff's force-exclude)
+    fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
+    min_torch: str | None = None  # the lowest torch the project supports (else from its pins)
     device: str | None = None  # rocm | cuda | xpu | cpu: overrides ROCm detection (advisor.run.device)
 
 
@@ -46,7 +55,7 @@ def _str_list(key: str, value: Any) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"[tool.advisor] {key}: expected a list of strings, got {value!r}")
+        raise ConfigError(f"{key}: expected a list of strings, got {value!r}")
     return value
 
 
@@ -87,24 +96,29 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
     cfg = Config(project_root=root, path=cfg_path)
     for key, value in section.items():
         where = f"{cfg_path}: [tool.advisor] {key}"
-        if key in ("select", "ignore", "exclude", "extend-exclude", "extend-include"):
-            setattr(cfg, key.replace("-", "_"), _str_list(key, value))
+        if key in ("select", "extend-select", "ignore", "fixable", "unfixable", "exclude", "extend-exclude", "extend-include"):
+            setattr(cfg, key.replace("-", "_"), _str_list(where, value))
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: expected a table of glob = [codes]")
-            cfg.per_file_ignores = {k: _str_list(f"{key}.{k}", v) for k, v in value.items()}
+            cfg.per_file_ignores = {k: _str_list(f"{where}.{k}", v) for k, v in value.items()}
         elif key == "target-version":
             if not isinstance(value, str):
                 raise ConfigError(f"{where}: expected a version string such as \"2.12\", got {value!r}")
             cfg.target_version = value
-        elif key == "unsafe-fixes":
+        elif key in ("unsafe-fixes", "force-exclude"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}: expected true or false, got {value!r}")
-            cfg.unsafe_fixes = value
+            setattr(cfg, key.replace("-", "_"), value)
         elif key == "fail-on":
-            if value not in SEVERITIES:
-                raise ConfigError(f"{where}: expected one of {', '.join(SEVERITIES)}, got {value!r}")
-            cfg.fail_on = value
+            try:
+                cfg.fail_on = parse_fail_on(value)
+            except ValueError as e:
+                raise ConfigError(f"{where}: {e}") from None
+        elif key == "min-torch":
+            if not isinstance(value, str):
+                raise ConfigError(f"{where}: expected a version string such as \"2.4\", got {value!r}")
+            cfg.min_torch = value
         elif key == "device":
             if value not in DEVICES:
                 raise ConfigError(f"{where}: expected one of {', '.join(DEVICES)}, got {value!r}")
@@ -112,6 +126,20 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
         else:
             raise ConfigError(f"{where}: unknown key")
     return cfg
+
+
+def parse_fail_on(value: Any) -> tuple[str, ...]:
+    """`"breaking,deprecated"`, `["breaking", "deprecated"]` or a severity such as `"warning"`."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not all(isinstance(v, str) for v in items):
+        raise ValueError(f"expected kinds ({', '.join(KINDS)}) or a severity ({', '.join(SEVERITIES)}), got {value!r}")
+    out = tuple(v.strip() for v in items if v.strip())
+    bad = [v for v in out if v not in FAIL_ON]
+    if bad or not out:
+        raise ValueError(
+            f"expected kinds ({', '.join(KINDS)}) or a severity ({', '.join(SEVERITIES)}), got {value!r}"
+        )
+    return out
 
 
 def per_file_ignored_codes(path: str, table: dict[str, list[str]], root: str) -> list[str]:

@@ -8,6 +8,7 @@ in `advisor.report.output`. Nothing here knows about libcst.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import asdict, dataclass, field
 from collections import Counter
 from typing import Any, Iterable
@@ -34,17 +35,37 @@ class Applicability(str, enum.Enum):
     UNSAFE = "unsafe"  # behaviour, semantics or state may change: review it
 
 
+class Kind(str, enum.Enum):
+    """What a finding means for the target torch (decided by `advisor.core.policy`)."""
+
+    BREAKING = "breaking"  # fails on the target
+    DEPRECATED = "deprecated"  # warns on the target
+    ADVICE = "advice"  # nothing fails or warns: review it when convenient
+    COMPAT = "compat"  # old API in code that runs only on old torch: never fixed
+
+
+KINDS = tuple(k.value for k in Kind)
+
+
 @dataclass(frozen=True)
 class Window:
-    """A release window (CONTRACT.md): where an API's replacement, warning and failure begin.
+    """When an API changed, as torch releases ("2.4"); None: never.
 
-    Minimal here (a rule's per-report window); the policy that reads it lives in analysis.
+    `since`: the replacement exists from this release; `deprecated_in`: first release
+    that warns; `removed_in`: first release where using it fails; `undeprecated_in`:
+    first release where the deprecation was withdrawn.
     """
 
     since: str = "2.0"
     deprecated_in: str | None = None
     removed_in: str | None = None
     undeprecated_in: str | None = None
+
+
+def kind_counts(findings: "Iterable[Finding]") -> dict[str, int]:
+    """{"breaking": n, "deprecated": n, "advice": n, "compat": n}."""
+    kinds = Counter(f.kind for f in findings)
+    return {k: kinds[k] for k in KINDS}
 
 
 def fix_counts(findings: "Iterable[Finding]") -> dict[str, int]:
@@ -69,6 +90,9 @@ class Finding:
     replacement: str | None = None  # source text of the fixed node, when there is a fix
     snippet: str = ""  # normalized source of the flagged node (baselines, reports)
     data: dict = field(default_factory=dict, hash=False, compare=False)  # rule-specific facts (e.g. literal shapes)
+    kind: str = Kind.ADVICE.value  # a Kind's value (advisor.core.policy)
+    warns_from: str | None = None  # the window's deprecated_in
+    breaks_in: str | None = None  # the window's removed_in
 
     @property
     def cell(self) -> int | None:
@@ -98,16 +122,37 @@ class Finding:
             "fix": {"applicability": self.fix, "replacement": self.replacement} if self.fix else None,
             "validation": self.validation,
             "cell": self.cell,
+            "kind": self.kind,
+            "warns_from": self.warns_from,
+            "breaks_in": self.breaks_in,
         }
+
+    @property
+    def when(self) -> str:
+        """"warns from 2.13, breaks in 2.14" (either part may be absent; "" when neither)."""
+        parts = [f"warns from {self.warns_from}"] if self.warns_from else []
+        # Not twice: a finding already broken on the target says so first ("breaks in 2.11: ...").
+        if self.breaks_in and not self.message.startswith(f"breaks in {self.breaks_in}:"):
+            parts.append(f"breaks in {self.breaks_in}")
+        return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+_AT = re.compile(r"\(line (\d+), column (\d+)\)$")
 
 
 @dataclass(frozen=True)
 class FileError:
     path: str
     message: str
+
+    @property
+    def location(self) -> str:
+        """`path:line:col` when the message ends with the parser's "(line N, column M)", else `path`."""
+        m = _AT.search(self.message)
+        return f"{self.path}:{m.group(1)}:{m.group(2)}" if m else self.path
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "message": self.message}
@@ -122,6 +167,7 @@ class FileResult:
     errors: list[FileError] = field(default_factory=list)
     suppressed: int = 0
     markers: list[list] = field(default_factory=list)  # [[ROCm marker text, line], ...] (advisor.run.device)
+    parsed: bool = False  # the file was parsed (not just prefiltered), on this run or the one cached
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,6 +175,7 @@ class FileResult:
             "errors": [e.message for e in self.errors],
             "suppressed": self.suppressed,
             "markers": self.markers,
+            "parsed": self.parsed,
         }
 
     @classmethod
@@ -139,6 +186,7 @@ class FileResult:
             errors=[FileError(path, m) for m in data["errors"]],
             suppressed=data.get("suppressed", 0),
             markers=data.get("markers", []),
+            parsed=data.get("parsed", False),
         )
 
 
@@ -156,6 +204,11 @@ class ScanResult:
     @property
     def errors(self) -> list[FileError]:
         return sorted((e for r in self.results for e in r.errors), key=lambda e: e.path)
+
+    @property
+    def files_needing_parse(self) -> int:
+        """Files whose analysis parsed them, on this run or on the run whose result was cached."""
+        return sum(r.parsed for r in self.results)
 
     @property
     def suppressed(self) -> int:

@@ -17,3 +17,4 @@ class FileJob:
     target: str  # the torch version upgraded to
     min_version: str | None = None  # the lowest torch the project still supports
     unsafe: bool = False  # fix only: apply unsafe fixes too
+    no_fix: tuple[str, ...] = ()  # fix only: codes reported but never fixed (`unfixable`, or not `fixable`)

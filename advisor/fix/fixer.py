@@ -37,7 +37,8 @@ class FixOutcome:
     fixed: bytes
     applied: Counter = field(default_factory=Counter)  # rule code -> fixes applied
     held_back: int = 0  # unsafe fixes not applied
-    remaining: list[Finding] = field(default_factory=list)  # findings still there afterwards
+    remaining: list[Finding] = field(default_factory=list)  # findings still there afterwards (lines of `fixed`)
+    on_disk: list[Finding] | None = None  # the same findings at the lines of `original` (what --diff reports)
     error: str | None = None  # the file was not (fully) analysed or fixed
 
     @property
@@ -51,6 +52,26 @@ class FixOutcome:
         except Exception:  # pragma: no cover - decode with replace cannot fail
             return ""
         return "".join(difflib.unified_diff(a, b, f"a/{self.path}", f"b/{self.path}"))
+
+
+def map_back(findings: list[Finding], fixed: str, original: str) -> list[Finding]:
+    """`findings` placed on `fixed`, moved to the lines they occupy in `original`.
+
+    Unchanged lines map one to one; a line inside a rewritten block maps to that block's first line.
+    """
+    from dataclasses import replace
+
+    if fixed == original or not findings:
+        return list(findings)
+    blocks = difflib.SequenceMatcher(None, original.splitlines(), fixed.splitlines(), autojunk=False).get_opcodes()
+
+    def line_of(n: int) -> int:
+        for tag, i1, i2, j1, j2 in blocks:
+            if j1 < n <= j2:
+                return i1 + (n - j1) if tag == "equal" else i1 + 1
+        return n
+
+    return [replace(f, line=line_of(f.line), end_line=max(line_of(f.line), line_of(f.end_line))) for f in findings]
 
 
 def _overlaps(a: Finding, b: Finding) -> bool:
@@ -103,7 +124,8 @@ class _Replace:
 
 
 def _apply_once(
-    data: bytes, path: str, rules: Sequence[type[Rule]], target: str, min_version: str | None, unsafe: bool
+    data: bytes, path: str, rules: Sequence[type[Rule]], target: str, min_version: str | None, unsafe: bool,
+    no_fix: Sequence[str] = (),
 ) -> tuple[bytes, Counter, int, list[Finding]]:
     """One pass: (new bytes, fixes applied by rule, unsafe held back, findings left unfixed)."""
     result, analysed = analyse_source(data, path, rules, target, min_version)
@@ -115,10 +137,10 @@ def _apply_once(
     held_back = 0
     unfixable: list[Finding] = []
     for rep, finding in analysed.items:
-        if rep.replacement is None:
+        if rep.replacement is None or finding.fix is None or finding.rule in no_fix:  # no fix, withdrawn by the policy (compat), or --unfixable
             unfixable.append(finding)
             continue
-        if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (decide_applicability)
+        if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (advisor.core.policy)
             held_back += 1
             unfixable.append(finding)
             continue
@@ -156,13 +178,14 @@ def fix_bytes(
     target: str,
     min_version: str | None = None,
     unsafe: bool = False,
+    no_fix: Sequence[str] = (),
 ) -> FixOutcome:
     if path.endswith(".ipynb"):
-        return _fix_notebook(data, path, rules, target, min_version, unsafe)
-    return _fix_source(data, path, rules, target, min_version, unsafe)
+        return _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix)
+    return _fix_source(data, path, rules, target, min_version, unsafe, no_fix)
 
 
-def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
+def _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix=()) -> FixOutcome:
     """Fix the code cells through their virtual module; outputs and metadata stay as they were."""
     try:
         nb = notebooks.read(data)
@@ -170,9 +193,10 @@ def _fix_notebook(data, path, rules, target, min_version, unsafe) -> FixOutcome:
         return FixOutcome(path, data, data, error=str(e))
     virtual = notebooks.to_virtual(nb)
     source = virtual.source.encode("utf-8")
-    inner = _fix_source(source, path, rules, target, min_version, unsafe)
+    inner = _fix_source(source, path, rules, target, min_version, unsafe, no_fix)
     outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
     outcome.remaining = notebooks.place(inner.remaining, inner.fixed.decode("utf-8"))  # by cell and line
+    outcome.on_disk = notebooks.place(inner.on_disk or [], virtual.source)
     outcome.error = outcome.error or "; ".join(virtual.errors) or None  # cells that do not parse: the others are fixed
     if inner.changed and not inner.error:
         try:
@@ -189,12 +213,13 @@ def _fix_source(
     target: str,
     min_version: str | None = None,
     unsafe: bool = False,
+    no_fix: Sequence[str] = (),
 ) -> FixOutcome:
     outcome = FixOutcome(path, data, data)
     current = data
     for _ in range(MAX_PASSES):
         try:
-            new, applied, held_back, unfixable = _apply_once(current, path, rules, target, min_version, unsafe)
+            new, applied, held_back, unfixable = _apply_once(current, path, rules, target, min_version, unsafe, no_fix)
         except SourceError as e:
             if current is data:
                 outcome.error = str(e)
@@ -210,6 +235,7 @@ def _fix_source(
         outcome.remaining = unfixable
         if new == current:
             outcome.fixed = current
+            outcome.on_disk = map_back(unfixable, _text(current), _text(data))
             return outcome
         try:
             parse(new, path)
@@ -224,6 +250,10 @@ def _fix_source(
     outcome.fixed = data
     outcome.applied = Counter()
     return outcome
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 class ConcurrentEditError(Exception):
@@ -241,7 +271,7 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
 def _fix_job(job: FileJob) -> FixOutcome:
     """Worker entry point: a job in, its outcome (plain data) out."""
     rules = [rule_by_code(c) for c in job.codes]
-    return fix_bytes(job.data, job.path, rules, job.target, job.min_version, job.unsafe)
+    return fix_bytes(job.data, job.path, rules, job.target, job.min_version, job.unsafe, job.no_fix)
 
 
 def _failed_fix(job: FileJob, why: str) -> FixOutcome:

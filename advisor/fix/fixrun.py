@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from advisor.run.engine import cannot_read, read_file
@@ -28,6 +28,7 @@ class FixRun:
     remaining: list[Finding] = field(default_factory=list)  # findings still there afterwards
     errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message)
     changed: list[str] = field(default_factory=list)  # files fixed (or that would be)
+    per_file: list[tuple[str, Counter]] = field(default_factory=list)  # (path, fixes by rule): `--show-fixes`
     interrupted: bool = False
 
     def summary(self) -> list[str]:
@@ -49,14 +50,18 @@ class FixRun:
     def exit_code(self, exit_zero: bool) -> int:
         if self.interrupted:
             return 130
+        if exit_zero:
+            return 0
         if self.diff:
             return 1 if self.changed or self.errors else 0
-        return 0 if exit_zero or not (self.remaining or self.errors) else 1
+        return 0 if not (self.remaining or self.errors) else 1
 
 
 def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list[FileJob]:
     # Device-specific rules (ADV8xx) offer no fixes and need the whole project to scope them: `scan` reports them.
-    options = project.scan_options(rules=[r for r in project.rules if r.device is None])
+    rules = [r for r in project.rules if r.device is None]
+    options = project.scan_options(rules=rules)
+    no_fix = tuple(project.unfixable_codes(rules))
     jobs = []
     for path in project.files:
         try:
@@ -66,7 +71,7 @@ def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list
             continue
         job = options.job(path, data, unsafe)
         if job is not None:
-            jobs.append(job)
+            jobs.append(replace(job, no_fix=no_fix) if no_fix else job)
     return jobs
 
 
@@ -92,20 +97,27 @@ def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callab
         for outcome in fix_many(_jobs(project, unsafe, run.errors), project.jobs):
             if outcome.error:
                 run.errors.append((outcome.path, outcome.error))
-            run.remaining.extend(outcome.remaining)
             run.held_back += outcome.held_back
+            # What remains is reported at the lines of the file as it is on disk afterwards:
+            # the fixed text once written; the original with --diff or when the write was refused.
+            on_disk = outcome.on_disk if outcome.on_disk is not None else outcome.remaining
             if not outcome.changed:
+                run.remaining.extend(outcome.remaining)
                 continue
             if diff:
+                run.remaining.extend(on_disk)
                 if show is not None:
                     show(outcome.diff())
             else:
                 why = _write(outcome.path, outcome)
                 if why is not None:
+                    run.remaining.extend(on_disk)
                     run.errors.append((outcome.path, why))
                     continue
+                run.remaining.extend(outcome.remaining)
             run.applied.update(outcome.applied)
             run.changed.append(outcome.path)
+            run.per_file.append((outcome.path, outcome.applied))
     except KeyboardInterrupt:
         run.interrupted = True
     run.remaining.sort(key=Finding.sort_key)

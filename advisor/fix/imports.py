@@ -202,6 +202,16 @@ def _insert(module: Any, mod: str, names: list[str], known: frozenset[str], root
         block.append((i, _section(name, level, known, roots), (kind, name.lower())))
     if not block:
         return None
+    placed = _place(module, body, block, mod, names, known, roots)
+    after = block[-1][0] + 2  # the statement after the import block, now one longer
+    new_body = list(placed.body)
+    if after < len(new_body) and _describe(new_body[after]) is None and not new_body[after].leading_lines:
+        new_body[after] = new_body[after].with_changes(leading_lines=[cst.EmptyLine()])  # code right after the imports
+        placed = placed.with_changes(body=new_body)
+    return placed
+
+
+def _place(module: Any, body: list, block: list, mod: str, names: list[str], known: frozenset[str], roots: tuple[str, ...]) -> Any:
     section = _section(mod, 0, known, roots)
     key = (1 if names else 0, mod.lower())
     new = cst.parse_statement(f"from {mod} import {', '.join(names)}\n" if names else f"import {mod}\n")
@@ -228,10 +238,7 @@ def _is_docstring(stmt: Any) -> bool:
 
 def _put_after(module: Any, body: list, index: int, new: Any, blank: bool) -> Any:
     new = new.with_changes(leading_lines=[cst.EmptyLine()] if blank else [])
-    rest = body[index + 1 :]
-    if rest and _describe(rest[0]) is None and not rest[0].leading_lines:  # code right after the imports
-        rest[0] = rest[0].with_changes(leading_lines=[cst.EmptyLine()])
-    return module.with_changes(body=[*body[: index + 1], new, *rest])
+    return module.with_changes(body=[*body[: index + 1], new, *body[index + 1 :]])
 
 
 def _put_before(module: Any, body: list, index: int, new: Any, first_of_group: bool, new_group: bool) -> Any:

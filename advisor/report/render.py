@@ -14,11 +14,12 @@ import os
 from collections import Counter
 
 from advisor import __version__
-from advisor.core.findings import Finding, Severity, fix_counts
+from advisor.core.findings import Finding, Kind, fix_counts, kind_counts
 from advisor.report.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
 from advisor.run.discovery import REPORT_MARKER
 from advisor.analysis.registry import rule_by_code
 from advisor.analysis.textfiles import is_text_file
+from advisor.report.upgrade_path import hops
 from advisor.report.validation import write_scripts
 
 FAMILIES = {
@@ -63,7 +64,7 @@ ROCM_SILENT_CHANGES = (
 
 
 def _group(f: Finding) -> str:
-    if f.severity == Severity.ERROR:
+    if f.kind == Kind.BREAKING.value:
         return "blockers"
     return f.fix or "advice"  # "unsafe" or "safe"
 
@@ -118,6 +119,10 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
         "device": device,
         "text_entries": [i for i in items if i["text_file"]],
         "silent_changes": ROCM_SILENT_CHANGES if device["rocm"] else (),
+        "kinds": kind_counts(real),
+        "lowest": meta.get("min_torch") or "2.0",
+        # Shell/Docker/env findings have their own section, after the Python ones.
+        "hops": hops([i["f"] for i in items if not i["text_file"]], meta.get("min_torch") or "2.0", meta.get("target") or "2.15"),
     }
 
 

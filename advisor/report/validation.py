@@ -27,9 +27,13 @@ CHECKS = (
     "export_roundtrip",
     "compiled_numerics",
     "profiler_events",
+    "nccl_backend",
     "amp_migration",
     "rocm_runtime",
+    "audio_io",
+    "vision_weights",
 )
+DEFAULT_MODELS = [["torchvision.models.resnet18", "torchvision.models.ResNet18_Weights.IMAGENET1K_V1"]]
 DEFAULT_SHAPES = [[8, 16], [2, 64]]
 DEFAULT_DTYPES = ["float32", "float64"]
 MAX_SITES = 50
@@ -41,11 +45,16 @@ def _params(check: str, findings: list[Finding]) -> dict[str, Any]:
         "version": __version__,
         "sites": [[f.path, f.line] for f in mine[:MAX_SITES]],
     }
+    if check == "nccl_backend":  # the attributes the scanned code uses on the NCCL backend object
+        params["attrs"] = sorted({a for f in mine for a in f.data.get("attrs", [])})
     if check == "linalg_eigh":
         shapes = sorted({tuple(s) for f in mine for s in f.data.get("shapes", [])})
         dtypes = sorted({d for f in mine for d in f.data.get("dtypes", [])})
         params["shapes"] = [list(s) for s in shapes[:6]] or DEFAULT_SHAPES
         params["dtypes"] = dtypes or DEFAULT_DTYPES
+    if check == "vision_weights":
+        models = sorted({(f.data["builder"], w) for f in mine for w in f.data.get("weights", [])})
+        params["models"] = [list(m) for m in models[:MAX_SITES]] or DEFAULT_MODELS
     return params
 
 
@@ -79,6 +88,32 @@ def _status(results: list[dict]) -> str:
     if "PASS" in statuses:
         return "PASS"
     return "SKIP"
+
+
+class InterpreterError(ValueError):
+    """The interpreter cannot run the checks: no such file, or no torch. Nothing was run or written."""
+
+
+def probe_torch(python: str | None, timeout: int = 300) -> str:
+    """The torch version `python` imports; InterpreterError (with the reason) when it cannot."""
+    own = "advisor's own interpreter " if python is None else ""
+    python = python or sys.executable
+    if os.sep in python and not (os.path.isfile(python) and os.access(python, os.X_OK)):
+        raise InterpreterError(f"--python {python}: no such executable file")
+    code = "import torch, sys; sys.stdout.write(torch.__version__)"
+    try:
+        proc = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise InterpreterError(f"{python}: `import torch` did not finish in {timeout} s") from None
+    except OSError as e:
+        raise InterpreterError(f"--python {python}: cannot run it ({e.strerror or e})") from None
+    if proc.returncode != 0 or not proc.stdout.strip():
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        raise InterpreterError(
+            f"{own}{python} cannot import torch ({tail[0][:200]}), so no check would run; "
+            "pass --python with the interpreter of the environment that has the upgraded torch"
+        )
+    return proc.stdout.strip()
 
 
 def run_scripts(directory: str, python: str | None = None, device: str | None = None, timeout: int = 900) -> dict:

@@ -17,8 +17,9 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Sequence
 
-from advisor.core.findings import Applicability, Severity
+from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.core.lazy import cst
+from advisor.core.windows import Window
 from advisor.syntax.names import NameResolver, any_match
 from advisor.core.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
 
@@ -33,8 +34,11 @@ CHECKS = frozenset(
         "export_roundtrip",
         "compiled_numerics",
         "profiler_events",
+        "nccl_backend",
         "amp_migration",
         "rocm_runtime",
+        "audio_io",
+        "vision_weights",
     }
 )
 
@@ -71,7 +75,12 @@ class Report:
     add_imports: Sequence[tuple[str, str | None]] = ()  # (module, name) pairs
     fix_node: Any = None  # the node `replacement` replaces, when not `node` itself
     data: dict | None = None  # facts for the report and validation scripts (JSON-able)
-    window: Any = None  # a per-report `Window`, overriding the rule's (None: the rule's)
+    window: Window | None = None  # overrides the rule's (a table entry's own window)
+    kind: Kind | None = None  # overrides the rule's
+    # Set by analysis when the node sits in code that runs only on old torch: kind compat,
+    # never fixed. `compat_until`: the release from which that branch is dead (None: unknown).
+    compat: bool = False
+    compat_until: str | None = None
 
     @property
     def target_node(self) -> Any:
@@ -110,6 +119,12 @@ class Rule:
     since: ClassVar[str] = "2.0"  # torch version where the replacement/behaviour first exists
     deprecated_in: ClassVar[str | None] = None
     removed_in: ClassVar[str | None] = None
+    # None: the window is in torch versions; "torchvision" / "torchaudio": in that library's versions
+    library: ClassVar[str | None] = None
+    undeprecated_in: ClassVar[str | None] = None  # the deprecation was withdrawn in this release
+    # breaking | deprecated | advice | compat; None: from the window, else from `severity`
+    # (advisor.core.policy decides, for the target, in one place).
+    kind: ClassVar[Kind | None] = None
     fix: ClassVar[Applicability] = Applicability.NONE
     validation: ClassVar[str | None] = None
     triggers: ClassVar[tuple[str, ...]] = ()  # text the prefilter looks for
@@ -151,6 +166,15 @@ class Rule:
         return [e if isinstance(e, Example) else Example(e) for e in cls.invalid]
 
     @classmethod
+    def window(cls) -> Window:
+        return Window(cls.since, cls.deprecated_in, cls.removed_in, cls.undeprecated_in)
+
+    @classmethod
+    def windows(cls) -> list[Window]:
+        """Every window the rule reports with (a table's entries may each have their own)."""
+        return [cls.window()]
+
+    @classmethod
     def metadata(cls) -> dict[str, Any]:
         return {
             "code": cls.code,
@@ -159,6 +183,9 @@ class Rule:
             "since": cls.since,
             "deprecated_in": cls.deprecated_in,
             "removed_in": cls.removed_in,
+            "library": cls.library,
+            "undeprecated_in": cls.undeprecated_in,
+            "kind": cls.kind.value if cls.kind else None,
             "fix": cls.fix.value,
             "validation": cls.validation,
             "device": cls.device,
@@ -217,9 +244,13 @@ class Rule:
         add_imports: Sequence[tuple[str, str | None]] = (),
         fix_node: Any = None,
         data: dict | None = None,
-        window: Any = None,
+        window: Window | None = None,
+        kind: Kind | None = None,
     ) -> None:
-        """Record a finding at `node`. A `replacement` (for `fix_node`, default `node`) makes it fixable."""
+        """Record a finding at `node`. A `replacement` (for `fix_node`, default `node`) makes it fixable.
+
+        `window` / `kind` override the rule's for this report (e.g. one table entry's release window).
+        """
         if replacement is None:
             applicability = Applicability.NONE
         elif applicability is None:
@@ -235,6 +266,7 @@ class Rule:
                 fix_node=fix_node,
                 data=data,
                 window=window,
+                kind=kind,
             )
         )
 

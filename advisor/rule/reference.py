@@ -8,10 +8,10 @@ other reference to `on_reference`; each node is dispatched at most once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Collection
 
-from advisor.core.findings import Applicability
+from advisor.core.findings import Applicability, Window
 from advisor.core.lazy import cst
 from advisor.rule.base import Rule
 from advisor.rule.helpers import rewrite_reference
@@ -72,6 +72,7 @@ class Symbol:
     replacement: str | None = None  # qualified name, for a plain rename
     applicability: Applicability | None = None  # defaults to the rule's `fix`
     since: str | None = None  # replacement exists from this torch version
+    window: Window | None = None  # this name's release window, where it differs from the rule's
 
 
 class SymbolRule(ReferenceRule):
@@ -118,11 +119,20 @@ class SymbolRule(ReferenceRule):
             return applicability
         return Applicability.UNSAFE
 
+    def symbol_window(self, symbol: Symbol) -> Window | None:
+        """The symbol's own window; a `since` of its own makes the replacement's release count (fix safety).
+
+        A replacement newer than the target is reported without a fix (on_reference), not dropped.
+        """
+        if symbol.window is None and symbol.since is not None and self.target_at_least(symbol.since):
+            return replace(type(self).window(), since=symbol.since)
+        return symbol.window
+
     def on_reference(self, node: Any, qualname: str) -> None:
         symbol = self.names[qualname]
         message = symbol.message.format(old=qualname, new=symbol.replacement)
         if node in self._no_fix:
-            self.report(node, message + " (assigned to here: not rewritten)")
+            self.report(node, message + " (assigned to here: not rewritten)", window=self.symbol_window(symbol))
             return
         replacement = None
         imports: list = []
@@ -136,4 +146,5 @@ class SymbolRule(ReferenceRule):
             replacement=replacement,
             applicability=self.reference_applicability(node, symbol.applicability),
             add_imports=imports,
+            window=self.symbol_window(symbol),
         )

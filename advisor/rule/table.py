@@ -19,8 +19,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.core.findings import Applicability, Severity
+from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.core.lazy import cst
+from advisor.core.windows import Window
 from advisor.rule.base import Example, Rule
 from advisor.rule.helpers import append_args, expr, get_arg, rewrite_reference
 from advisor.rule.reference import Symbol, SymbolRule
@@ -35,6 +36,19 @@ class Entry:
     suffix: str = ""  # appended to the new name: "()" turns an attribute into a call
     kwargs: str = ""  # keyword arguments added to a call, e.g. 'mode="nearest"'
     is_call: bool = True  # how the examples use it
+    # This entry's release window, where it differs from the row's (None: the row's value).
+    since: str | None = None
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    undeprecated_in: str | None = None
+    message: str = ""  # this entry's message template ({old}, {new}), where it differs from the row's
+    # The new name's module is not loaded by `import <top>`: a rewrite that needs an import imports that module.
+    import_module: bool = False
+
+    def window(self, row: "Row") -> Window:
+        pick = lambda mine, rows: rows if mine is None else mine  # noqa: E731
+        return Window(pick(self.since, row.since), pick(self.deprecated_in, row.deprecated_in),
+                      pick(self.removed_in, row.removed_in), pick(self.undeprecated_in, row.undeprecated_in))
 
 
 def calls(*funcs: str) -> tuple[Entry, ...]:
@@ -53,12 +67,16 @@ class Row:
     since: str = "2.0"  # the replacement exists from this torch version
     deprecated_in: str | None = None
     removed_in: str | None = None
+    undeprecated_in: str | None = None
+    kind: Kind | None = None  # None: from the window, else from `severity` (advisor.core.policy)
+    message: str = ""  # the message template ({old}, {new}); default "`{old}` is deprecated; use `{new}`"
     severity: Severity = Severity.WARNING
     validation: str | None = None
     advice: str = ""  # what to do when there is no replacement
     cost: str = ""  # what the rewrite changes beyond the name, said in every message
     keyword: str | None = None  # set: a keyword change of the calls in `entries`
     new_keyword: str | None = None  # its new name; None drops it (or advises, when fix is NONE)
+    only_truthy: bool = False  # keyword changes: a literal False / None / 0 is not reported (torch ignores it)
     example_call: str = "(x, {kw}=v)"  # keyword changes: the arguments the examples pass
     extra_valid: tuple[str, ...] = ()
     extra_invalid: tuple[Example, ...] = field(default_factory=tuple)
@@ -71,18 +89,21 @@ class Rename(SymbolRule):
 
     def on_reference(self, node: Any, qualname: str) -> None:
         entry, message = self._entries[qualname], self.names[qualname].message
+        window = entry.window(self.row)
         if node in self._no_fix:
-            self.report(node, message + " (assigned to here: not rewritten)")
+            self.report(node, message + " (assigned to here: not rewritten)", window=window)
             return
         if entry.new is None or entry.kwargs or type(self).fix is NONE:
-            self.report(node, message)  # calls with kwargs are fixed in on_call
+            self.report(node, message, window=window)  # calls with kwargs are fixed in on_call
             return
         new, imports = rewrite_reference(self.ctx.resolver, node, entry.new)
+        if imports and entry.import_module:
+            imports = [(entry.new.rpartition(".")[0], None)]
         if entry.suffix:
             new = expr(self.ctx.code_for(new) + entry.suffix)
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
         applicability = self.reference_applicability(node, None) if entry.is_call else None
-        self.report(node, message, replacement=new, add_imports=imports, applicability=applicability)
+        self.report(node, message, replacement=new, add_imports=imports, applicability=applicability, window=window)
 
     def on_call(self, node: Any, qualname: str) -> None:
         entry = self._entries[qualname]
@@ -92,11 +113,15 @@ class Rename(SymbolRule):
         self._called.add(node.func)
         func, imports = rewrite_reference(self.ctx.resolver, node.func, entry.new)
         new = append_args(node.with_changes(func=func), list(expr(f"f({entry.kwargs})").args))
-        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports)
+        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports, window=entry.window(self.row))
 
     @property
     def _entries(self) -> dict[str, Entry]:
         return {e.old: e for e in self.row.entries}
+
+    @classmethod
+    def windows(cls) -> list[Window]:
+        return [e.window(cls.row) for e in cls.row.entries]
 
 
 class KeywordChange(Rule):
@@ -110,24 +135,38 @@ class KeywordChange(Rule):
         if qualname is None:
             return
         arg = get_arg(node, row.keyword)
-        if arg is None:
+        if arg is None or (row.only_truthy and _falsy_literal(arg.value)):
             return
-        if row.new_keyword:
+        if row.message:
+            what = ""
+        elif row.new_keyword:
             what = f"rename it to `{row.new_keyword}`"
         else:
             what = "drop it" if row.fix is not NONE else "see the rule docs"
-        message = f"`{row.keyword}=` of `{qualname}` is deprecated; {what}"
+        message = row.message.format(old=qualname) if row.message else f"`{row.keyword}=` of `{qualname}` is deprecated; {what}"
+        window = next(e for e in row.entries if e.old == qualname).window(row)
         if row.fix is NONE:
-            self.report(node, message)
+            self.report(node, message, window=window)
         elif row.new_keyword:
-            self.report(node, message, replacement=arg.with_changes(keyword=cst.Name(row.new_keyword)), fix_node=arg)
+            self.report(node, message, replacement=arg.with_changes(keyword=cst.Name(row.new_keyword)), fix_node=arg,
+                        window=window)
         else:
             args = list(node.args)
             index = args.index(arg)
             del args[index]
             if index == len(args) and args:  # it was last: the new last argument takes its comma
                 args[-1] = args[-1].with_changes(comma=arg.comma)
-            self.report(node, message, replacement=node.with_changes(args=args))
+            self.report(node, message, replacement=node.with_changes(args=args), window=window)
+
+    @classmethod
+    def windows(cls) -> list[Window]:
+        return [e.window(cls.row) for e in cls.row.entries]
+
+
+def _falsy_literal(value: Any) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value in ("False", "None")
+    return isinstance(value, cst.Integer) and value.value == "0"
 
 
 def generate(rows: tuple[Row, ...], namespace: dict[str, Any]) -> None:
@@ -147,9 +186,19 @@ def _common_attrs(row: Row, module: str) -> dict[str, Any]:
         since=row.since,
         deprecated_in=row.deprecated_in,
         removed_in=row.removed_in,
+        undeprecated_in=row.undeprecated_in,
+        kind=row.kind,
         fix=row.fix,
         validation=row.validation,
     )
+
+
+def entry_window(row: Row, entry: Entry) -> Window | None:
+    """The entry's own window, or None when it is the row's."""
+    fields = ("since", "deprecated_in", "removed_in", "undeprecated_in")
+    if all(getattr(entry, f) is None for f in fields):
+        return None
+    return Window(**{f: getattr(entry, f) if getattr(entry, f) is not None else getattr(row, f) for f in fields})
 
 
 def _class_name(row: Row) -> str:
@@ -174,7 +223,7 @@ def _rename_doc(row: Row) -> str:
                    " callback) is rewritten only with --unsafe-fixes, since identity checks or"
                    " duplicate keys could change behaviour")
     return (
-        f"{olds} {'is' if len(row.entries) == 1 else 'are'} deprecated: use {target}.\n\n"
+        f"{olds} {'is' if len(row.entries) == 1 else 'are'} deprecated: {target if target.startswith('use ') else 'use ' + target}.\n\n"
         f"    What it finds: references to {olds} (through aliases and `from` imports).\n\n"
         f"    Why: {row.why}{example}\n\n"
         f"    Fix safety: {safety}; {row.fix_note}"
@@ -193,7 +242,9 @@ def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
         if entry.new and row.fix is not NONE and entry.new.split(".")[0] == top:
             new_call = f"(x, {entry.kwargs})" if entry.kwargs else call
             fixed = f"import {top}\nvalue = {entry.new}{entry.suffix}{new_call}\n"
-        stated = dict(message=f"`{entry.old}` is deprecated", line=2, column=9)
+        template = entry.message or row.message
+        text = f"`{entry.old}` is deprecated" if not template else f"`{entry.old}`" if "{old}" in template else template[:40]
+        stated = dict(message=text, line=2, column=9, target=_example_target(row, entry))
         invalid.append(Example(f"import {top}\nvalue = {entry.old}{call}\n", fixed=fixed, **stated))
         invalid.append(Example(f"from {module} import {name} as alias_\nvalue = alias_{call}\n", **stated))
         valid.append(f"def f({top}):\n    return {entry.old}{call}\n")
@@ -202,8 +253,20 @@ def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
     return valid, invalid
 
 
+def _example_target(row: Row, entry: Entry) -> str | None:
+    """The newest release the entry's window names: its examples run for that target."""
+    found = [v for v in (entry.since, entry.deprecated_in, entry.removed_in, row.since, row.deprecated_in, row.removed_in)
+             if v is not None]
+    newest = max(found, key=lambda v: tuple(int(p) for p in v.split("."))) if found else None
+    if entry.undeprecated_in or row.undeprecated_in:
+        return newest  # inside the window: from the undeprecation on there is nothing to report
+    return newest if newest and tuple(int(p) for p in newest.split(".")) > (2, 13) else None
+
+
 def _rename_class(row: Row, module: str) -> type:
-    if len(row.entries) == 1 and row.entries[0].new is None:
+    if row.message:
+        message = row.message
+    elif len(row.entries) == 1 and row.entries[0].new is None:
         message = "`{old}` is deprecated; " + row.advice
     elif row.fix is not NONE:
         message = "`{old}` is deprecated; use `{new}`"
@@ -211,10 +274,10 @@ def _rename_class(row: Row, module: str) -> type:
         message = "`{old}` is deprecated; " + (row.advice or "use `{new}`")
     symbols = {}
     for e in row.entries:
-        msg = message if e.new else "`{old}` is deprecated; " + row.advice
+        msg = e.message or (message if e.new or row.message else "`{old}` is deprecated; " + row.advice)
         msg = msg.replace("{new}", f"{e.new}{e.suffix}" if e.new else "")
         msg += f"; {row.cost}" if row.cost and e.new else ""
-        symbols[e.old] = Symbol(msg.replace("{old}", e.old), e.new)
+        symbols[e.old] = Symbol(msg.replace("{old}", e.old), e.new, since=e.since, window=entry_window(row, e))
     valid, invalid = _rename_examples(row)
     attrs = _common_attrs(row, module)
     attrs.update(
@@ -255,7 +318,8 @@ def _keyword_class(row: Row, module: str) -> type:
         f"    Example:\n        {short}{call}\n\n"
         f"    Fix safety: {'no automatic fix' if row.fix is NONE else row.fix.value}; {row.fix_note}"
     )
-    stated = dict(message=f"`{row.keyword}=` of `{func}` is deprecated", line=2, column=9)
+    text = row.message[:30] if row.message else f"`{row.keyword}=` of `{func}` is deprecated"
+    stated = dict(message=text, line=2, column=9, target=_example_target(row, Entry(func)))
     attrs = _common_attrs(row, module)
     attrs.update(
         __doc__=doc,

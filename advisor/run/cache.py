@@ -4,6 +4,12 @@ Layout under the cache dir (default `.advisor_cache/` at the project root):
 `<options-key>/<content-sha256>.json` holds one file's result, and
 `<options-key>/index.json` maps path -> (size, mtime_ns, content hash), so a
 warm re-run of an unchanged tree does not even read the files.
+
+A shared store (`advisor audit`: one per audit, for all its repositories) adds
+`<shared>/<options-key>/<hash[:2]>/<content-sha256>.json`, one file per result,
+each written atomically: repositories that hold the same file (vendored code,
+copied utilities) analyse it once, and repositories scanned at the same time
+never overwrite each other's entries.
 """
 
 from __future__ import annotations
@@ -18,8 +24,8 @@ from advisor import __version__
 from advisor.core.atomic import replace_file
 
 
-# Bumped when the shape of a cached FileResult changes (2: ROCm markers).
-RESULT_FORMAT = 2
+# Bumped when the shape of a cached FileResult changes (2: ROCm markers; 3: kind, warns_from, breaks_in).
+RESULT_FORMAT = 3
 
 
 def options_key(rule_codes: list[str], target: str, min_version: str | None, extra: str = "") -> str:
@@ -34,13 +40,16 @@ def content_hash(data: bytes) -> str:
 class Cache:
     """Two JSON files per options key, each read once and written once (atomically) per run."""
 
-    def __init__(self, root: str, key: str) -> None:
+    def __init__(self, root: str, key: str, shared: str | None = None) -> None:
         self.root = root
         self.dir = os.path.join(root, key)
         self.usable = True
         self._index: dict[str, list[Any]] = self._read("index.json")
         self._results: dict[str, Any] = self._read("results.json")
         self._dirty = False
+        self._shared = os.path.join(shared, key) if shared else None
+        self._shared_new: dict[str, Any] = {}
+        self.shared_hits = 0
 
     def _read(self, name: str) -> dict[str, Any]:
         try:
@@ -61,14 +70,32 @@ class Cache:
         self._index[os.path.abspath(path)] = [st.st_size, st.st_mtime_ns, digest]
         self._dirty = True
 
+    def _shared_path(self, digest: str) -> str:
+        return os.path.join(self._shared, digest[:2], f"{digest}.json")
+
     def get(self, digest: str) -> dict[str, Any] | None:
-        return self._results.get(digest)
+        found = self._results.get(digest)
+        if found is None and self._shared is not None:
+            try:
+                with open(self._shared_path(digest), encoding="utf-8") as f:
+                    found = json.load(f)
+            except (OSError, ValueError):
+                return None
+            if not isinstance(found, dict):
+                return None
+            self.shared_hits += 1
+            self._results[digest] = found  # kept in this repository's own cache too
+            self._dirty = True
+        return found
 
     def put(self, digest: str, data: dict[str, Any]) -> None:
         self._results[digest] = data
         self._dirty = True
+        if self._shared is not None:
+            self._shared_new[digest] = data
 
     def flush(self) -> None:
+        self._flush_shared()
         if not (self.usable and self._dirty):
             return
         try:
@@ -84,6 +111,16 @@ class Cache:
         except OSError:
             self.usable = False  # read-only checkout: the run still succeeds, uncached
         self._dirty = False
+
+    def _flush_shared(self) -> None:
+        try:
+            for digest, data in self._shared_new.items():
+                path = self._shared_path(digest)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                replace_file(path, json.dumps(data).encode())
+        except OSError:
+            self._shared = None  # not writable here: the run goes on with the repository's own cache
+        self._shared_new = {}
 
 
 def clean(root: str) -> bool:

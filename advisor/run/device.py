@@ -1,10 +1,13 @@
 """Which device a file targets: ROCm markers, and the scoping step for device-specific rules.
 
 A rule with `device = "rocm"` reports only in code that targets ROCm, so CUDA-only
-users are not pestered. The decision is per file, with the project as fallback:
-a file is ROCm code if it carries a marker itself, or if any scanned file (or a
-project-level file such as a requirements list or Dockerfile) does. `--device`
-(or `device = "..."` in config) overrides the detection.
+users are not pestered. The decision is per directory: a marker scopes the
+directory of the file it is in, and everything below it (one `torch.version.hip`
+test deep in `pkg/ops/amd/` makes `pkg/ops/amd/` ROCm code, not its sibling
+packages). A marker in a project-level file (PROJECT_FILES: the root requirements,
+setup.py, Dockerfiles, ...) or in any file at the project root scopes the whole
+project. Each ROCm finding names the marker that scoped it. `--device` (or
+`device = "..."` in config) overrides the detection.
 
 Markers are found by one regex pass over the bytes the engine already reads;
 they are plain data on each `FileResult`, so they are cached with it. The
@@ -14,7 +17,7 @@ scoping runs after the engine, on findings: nothing flows back into analysis.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from advisor.core.config import DEVICES  # noqa: F401  (re-exported: the devices scoping knows)
@@ -59,7 +62,7 @@ class DeviceContext:
             return "No ROCm markers seen: ROCm-specific rules (ADV8xx) stay silent (use --device rocm to force them)."
         shown = ", ".join(f"{m} ({p}:{ln})" for p, ln, m in self.markers[:3])
         more = f" and {len(self.markers) - 3} more" if len(self.markers) > 3 else ""
-        return f"ROCm markers seen: {shown}{more}; ROCm-specific rules are on."
+        return f"ROCm markers seen: {shown}{more}; ROCm-specific rules are on below each marker's directory (everywhere for project files)."
 
     def to_json(self) -> dict:
         return {
@@ -87,21 +90,40 @@ def project_markers(root: str, seen_paths: Iterable[str]) -> list[tuple[str, int
     return out
 
 
+def _scopes(markers: list[tuple[str, int, str]], root: str) -> list[tuple[str, tuple[str, int, str]]]:
+    """[(absolute directory a marker scopes, the marker)], whole-project markers first."""
+    project_files = {os.path.normpath(p) for p in PROJECT_FILES}
+    out = []
+    for marker in markers:
+        path = os.path.abspath(marker[0])
+        rel = os.path.relpath(path, root)
+        whole = rel in project_files or os.path.dirname(rel) in ("", ".") or rel.startswith("..")
+        out.append((root if whole else os.path.dirname(path), marker))
+    return sorted(out, key=lambda s: len(s[0]))
+
+
+def _scoping_marker(path: str, scopes: list[tuple[str, tuple[str, int, str]]]) -> tuple[str, int, str] | None:
+    """The marker whose directory holds `path` (the widest scope first), or None."""
+    path = os.path.abspath(path)
+    for directory, marker in scopes:
+        if path == directory or path.startswith(directory.rstrip(os.sep) + os.sep):
+            return marker
+    return None
+
+
 def apply_scope(result, override: str | None, project_root: str | None = None, extra_markers=None) -> DeviceContext:
     """Drop device-scoped findings from files that do not target that device; say why.
 
     `result` is an `advisor.run.engine.ScanResult` whose file results carry `markers`.
+    A kept ROCm finding's message ends with the marker that scoped it.
     """
     device_of = {r.code: (r.device, r.unless_project_mentions) for r in all_rules()}
 
     ctx = DeviceContext(override=override)
-    rocm_files = set()
     for r in result.results:
         for text, line in r.markers:
             ctx.markers.append((r.path, line, text))
             ctx.mentions.add(text)
-        if r.markers:
-            rocm_files.add(r.path)
     extra = list(extra_markers or [])
     if project_root is not None:
         extra += project_markers(project_root, (r.path for r in result.results))
@@ -109,11 +131,12 @@ def apply_scope(result, override: str | None, project_root: str | None = None, e
     ctx.mentions.update(m for _, _, m in extra)
     ctx.markers.sort()
 
-    project = bool(ctx.markers)
+    scopes = _scopes(ctx.markers, os.path.abspath(project_root or os.curdir))
     for r in result.results:
         if not r.findings:
             continue
-        is_rocm = override == "rocm" if override is not None else (r.path in rocm_files or project)
+        marker = None if override is not None else _scoping_marker(r.path, scopes)
+        is_rocm = override == "rocm" if override is not None else marker is not None
         kept = []
         for f in r.findings:
             device, unless = device_of[f.rule]
@@ -121,6 +144,10 @@ def apply_scope(result, override: str | None, project_root: str | None = None, e
                 continue
             if any(m in ctx.mentions for m in unless):
                 continue
+            if device == "rocm" and marker is not None:
+                where = f"{marker[0]}:{marker[1]}"
+                f = replace(f, message=f"{f.message} [ROCm code: marker `{marker[2]}` at {where}]",
+                            data={**f.data, "rocm_marker": {"path": marker[0], "line": marker[1], "marker": marker[2]}})
             kept.append(f)
         r.findings = kept
     return ctx

@@ -3,7 +3,8 @@
 Directories are walked (symlinked directories are not followed), skipping
 well-known tool folders and anything a `.gitignore` on the way down ignores.
 Files named explicitly on the command line are always taken, as in Ruff, so
-pre-commit can hand us exactly the staged files.
+pre-commit can hand us exactly the staged files; with `force_exclude` (Ruff's
+`--force-exclude`, which both pre-commit hooks pass) `exclude` applies to them too.
 """
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ class _GitIgnores:
         return False
 
 
+def excluded(path: str, patterns: Iterable[str]) -> bool:
+    """Whether `path` matches one of the `exclude` globs (by name, by path, or as a folder on its way)."""
+    return _excluded(path, patterns)
+
+
 def _excluded(path: str, patterns: Iterable[str]) -> bool:
     norm = path.replace(os.sep, "/")
     name = os.path.basename(norm)
@@ -97,7 +103,7 @@ def _repo_parents(directory: str) -> list[str]:
         cur = nxt
 
 
-def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iterable[str] = ()) -> Discovered:
+def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iterable[str] = (), force_exclude: bool = False) -> Discovered:
     out = Discovered()
     seen: set[str] = set()
     exclude = list(exclude)
@@ -115,6 +121,8 @@ def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iter
     for raw in paths:
         if not os.path.lexists(raw):
             raise DiscoveryError(f"path does not exist: {raw}")
+        if force_exclude and _excluded(os.path.normpath(raw), exclude):
+            continue
         if os.path.isfile(raw):
             add(raw, explicit=True)  # explicit files are always taken
             continue

@@ -21,9 +21,16 @@ from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.rule import Rule
 from advisor.analysis.textfiles import scan_text
-from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
+# advisor.run.workers (and with it multiprocessing, ~10% of a one-file scan's imports) is
+# imported only when a pool starts: a small tree is analysed here, in this process.
+ISOLATED_TIMEOUT = 300  # = advisor.run.workers.ISOLATED_TIMEOUT (tests/test_pool_threshold.py checks)
 
-POOL_EARLY_JOBS = 3
+# Candidate bytes below which the analysis stays in this process. Measured (2-CPU machine):
+# a worker pays ~0.2-0.3 CPU-s importing LibCST and the rules, and the analysis costs
+# 0.6-1.7 CPU-s per MB of candidate files, so two workers save wall time only from about
+# half a megabyte of candidates on. Bytes, not files: a dozen small files is no work at all.
+# ADVISOR_POOL_MIN_BYTES overrides it (tests of the pool with tiny files; benchmarks).
+POOL_MIN_BYTES = 512 * 1024
 # Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
 # which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
 _TEXT_SALT = b"advisor text file\0"
@@ -36,6 +43,7 @@ class ScanOptions:
     target: str
     min_version: str | None = None
     cache_dir: str | None = None  # None: no cache
+    shared_cache_dir: str | None = None  # results shared with other repositories (advisor.run.cache); needs cache_dir
     jobs: int | None = None  # None: one per CPU
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     project_root: str = "."
@@ -96,7 +104,23 @@ def cannot_read(path: str, e: OSError) -> FileError:
     return FileError(path, f"cannot read: {e.strerror or e}")
 
 
-def _load(path: str, cache: Cache | None, text: bool) -> tuple[FileResult | None, bytes, str]:
+def _salt(path: str, options: ScanOptions) -> bytes:
+    """What besides the content decides a file's result: its kind, and rules switched off for its path.
+
+    Cached results are keyed by content (and shared across repositories): the same bytes at a path
+    where `per-file-ignores` turns rules off, or as a notebook, must not reuse another file's result.
+    """
+    parts = []
+    if path.endswith(".ipynb"):
+        parts.append(b"notebook")
+    if options.per_file_ignores:
+        off = per_file_ignored_codes(path, options.per_file_ignores, options.project_root)
+        if off:
+            parts.append(",".join(sorted(off)).encode())
+    return b"advisor salt\0" + b"\0".join(parts) + b"\0" if parts else b""
+
+
+def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tuple[FileResult | None, bytes, str]:
     """(cached or error result, data, content digest) of one file; data is empty when the result is known."""
     try:
         st = os.stat(path)
@@ -112,7 +136,7 @@ def _load(path: str, cache: Cache | None, text: bool) -> tuple[FileResult | None
     except OSError as e:
         return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
     # A text file's result is not a Python file's result for the same bytes: keep them apart in the cache.
-    digest = content_hash(_TEXT_SALT + data if text else data)
+    digest = content_hash(_TEXT_SALT + salt + data if text else salt + data)
     if cache is not None:
         cache.remember_stat(path, st, digest)
         cached = cache.get(digest)
@@ -127,7 +151,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     cache = None
     if options.cache_dir:
         extra = repr(sorted(options.per_file_ignores.items()))
-        cache = Cache(options.cache_dir, options_key(codes, options.target, options.min_version, extra))
+        cache = Cache(options.cache_dir, options_key(codes, options.target, options.min_version, extra), options.shared_cache_dir)
     out = ScanResult(files_scanned=len(paths) + len(text_paths))
     done: dict[str, FileResult] = {}
     jobs: list[FileJob] = []
@@ -136,11 +160,15 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     workers = options.jobs or os.cpu_count() or 1
 
     def new_pool():
+        from advisor.run.workers import start_pool
+
         return start_pool(workers, _warm_worker)
 
     pool = None
+    pending = 0  # bytes of candidate files so far
+    pool_min = int(os.environ.get("ADVISOR_POOL_MIN_BYTES", POOL_MIN_BYTES))
     for path in text_paths:  # a line scan, cheaper than sending the file to a worker
-        known, data, digest = _load(path, cache, text=True)
+        known, data, digest = _load(path, cache, text=True, salt=_salt(path, options))
         if known is not None:
             done[path] = known
             out.files_cached += bool(digest)
@@ -148,8 +176,8 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         done[path] = scan_text(path, data, options.rules_for(path))
         if cache is not None:
             cache.put(digest, done[path].to_dict())
-    for index, path in enumerate(paths):
-        known, data, digest = _load(path, cache, text=False)
+    for path in paths:
+        known, data, digest = _load(path, cache, text=False, salt=_salt(path, options))
         if known is not None:
             done[path] = known
             out.files_cached += bool(digest)
@@ -163,23 +191,28 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
                 cache.put(digest, done[path].to_dict())
             continue
         jobs.append(job)
-        if pool is None and workers > 1 and len(jobs) == POOL_EARLY_JOBS and len(paths) - index >= PARALLEL_MIN_FILES:
-            # Enough work is showing up: start the workers now, so they import LibCST and the
+        pending += len(data)
+        if pool is None and workers > 1 and len(jobs) > 1 and pending >= pool_min:
+            # Enough work has shown up: start the workers now, so they import LibCST and the
             # rules while we read and prefilter the other files.
             pool = new_pool()
-    if pool is None and workers > 1 and len(jobs) >= PARALLEL_MIN_FILES:
-        pool = new_pool()
 
-    out.files_parsed = len(jobs)
+    out.files_parsed = len(jobs)  # on this run (run statistics); the JSON summary counts cached parses too
     # Largest first: one big file started last would leave the other workers idle.
     jobs.sort(key=lambda job: len(job.data), reverse=True)
-    results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
+    if pool is None:
+        results = ((job, _analyse_job(job)) for job in jobs)
+    else:
+        from advisor.run.workers import run
+
+        results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
     for count, (job, data) in enumerate(results, 1):
         path = job.path
         if options.progress is not None:
             options.progress(count, len(jobs))
         result = FileResult.from_dict(path, data)
         result.markers = markers[path]
+        result.parsed = True
         done[path] = result
         if cache is not None and not any(e.message.startswith(_TRANSIENT) for e in result.errors):
             cache.put(digests[path], result.to_dict())
@@ -187,6 +220,15 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         cache.flush()
     out.results = [done[p] for p in sorted(done)]
     return out
+
+
+def scan_bytes(path: str, data: bytes, options: ScanOptions) -> ScanResult:
+    """One file's text that is not on disk (`advisor scan -`, an editor's buffer), analysed as `path`."""
+    job = options.job(path, data)
+    result = FileResult.from_dict(path, _analyse_job(job)) if job is not None else FileResult(path)
+    result.markers = find_markers(data)
+    result.parsed = job is not None
+    return ScanResult([result], files_scanned=1, files_parsed=int(job is not None))
 
 
 def _warm_worker() -> None:

@@ -18,15 +18,16 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from advisor.core.config import Config, ConfigError, load_config
+from advisor.core.config import Config, ConfigError, load_config, parse_fail_on
 from advisor.run.device import DEVICES, DeviceContext
 from advisor.run.discovery import Discovered, DiscoveryError, discover
-from advisor.run.engine import ScanOptions, scan
-from advisor.core.findings import ScanResult, Severity
+from advisor.run.engine import ScanOptions, scan, scan_bytes
+from advisor.core.findings import KINDS, ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
-from advisor.analysis.registry import RuleSelectionError, rule_by_code, select_rules
+from advisor.analysis.registry import RuleSelectionError, check_codes, rule_by_code, select_rules
 from advisor.rule import Rule
-from advisor.core.versions import parse_version, resolve_target
+from advisor.core.pins import parse_target_overrides, resolve_companions
+from advisor.core.versions import NO_LOWER_BOUND, OLDEST, parse_version, resolve_bounds
 
 
 class ProjectError(ValueError):
@@ -46,6 +47,13 @@ def cache_root(explicit: str | None, project_root: str) -> str:
     return explicit or os.environ.get("ADVISOR_CACHE_DIR") or os.path.join(project_root, ".advisor_cache")
 
 
+def _explicit_target(flag: str | None, from_targets: str | None) -> str | None:
+    """`--target-version X` and `--target torch=Y` name the same thing: they must agree."""
+    if flag and from_targets and flag != from_targets:
+        raise ValueError(f"--target-version {flag} and --target torch={from_targets} disagree")
+    return flag or from_targets
+
+
 @dataclass
 class ProjectOptions:
     """What the user asked for, before the project's config is read. Lists may hold comma-separated codes."""
@@ -63,6 +71,24 @@ class ProjectOptions:
     baseline: str | None = None
     device: str | None = None
     report: bool = False  # a --report run: report-only rules (ADV900) join the scan
+    targets: list[str] = field(default_factory=list)  # `--target torchvision=0.29` (advisor.core.pins)
+    extend_select: list[str] = field(default_factory=list)
+    fixable: list[str] = field(default_factory=list)
+    unfixable: list[str] = field(default_factory=list)
+    min_torch: str | None = None  # --min-torch: the lowest torch the project supports
+    fail_on: str | None = None  # --fail-on: kinds (or a severity), comma-separated
+    force_exclude: bool = False  # `exclude` applies to paths named on the command line too (Ruff's --force-exclude)
+
+
+def _check_config_codes(cfg: Config) -> None:
+    """A bad code in pyproject.toml is reported with the file and key it comes from."""
+    keys = {"select": cfg.select, "extend-select": cfg.extend_select, "ignore": cfg.ignore, "fixable": cfg.fixable,
+            "unfixable": cfg.unfixable, **{f"per-file-ignores.{k}": v for k, v in cfg.per_file_ignores.items()}}
+    for key, codes in keys.items():
+        try:
+            check_codes(codes)
+        except RuleSelectionError as e:
+            raise ConfigError(f"{cfg.path}: [tool.advisor] {key}: {e}") from None
 
 
 @dataclass
@@ -71,7 +97,7 @@ class Project:
 
     config: Config
     target: str
-    min_version: str | None
+    min_version: str  # the lowest supported torch, "2.4" (min_torch as text)
     target_source: str
     rules: list[type[Rule]]
     found: Discovered
@@ -81,6 +107,21 @@ class Project:
     baseline: str | None = None
     listed: frozenset[str] = frozenset()  # report-only codes the user selected (advisor.run.postprocess)
     device_context: DeviceContext | None = None  # set by `scan`
+    min_torch_source: str = ""  # where the lowest supported torch came from (printed)
+    min_torch_found: bool = True  # False: none found, the conservative default (NO_LOWER_BOUND says so)
+    companion_targets: dict[str, str] = field(default_factory=dict)  # torchvision/torchaudio, from the torch target
+    companion_overrides: frozenset[str] = frozenset()  # the companions set by --target
+    fixable: list[str] = field(default_factory=list)  # `fix --fixable` / `--unfixable` (added to the config's)
+    unfixable: list[str] = field(default_factory=list)
+
+    @property
+    def min_torch(self) -> tuple[int, int]:
+        return parse_version(self.min_version)
+
+    @property
+    def lower_bound_note(self) -> str | None:
+        """The one line printed when no lower bound was found, else None."""
+        return None if self.min_torch_found else NO_LOWER_BOUND.format(oldest=OLDEST)
 
     @classmethod
     def load(cls, options: ProjectOptions, found: Discovered | None = None) -> "Project":
@@ -88,8 +129,17 @@ class Project:
         paths = list(options.paths or ["."])
         try:
             cfg = load_config(paths, options.config_path)
-            target, min_version, source = resolve_target(options.target_version or cfg.target_version, cfg.project_root)
-            rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore)
+            _check_config_codes(cfg)
+            check_codes(split_codes(options.fixable) + split_codes(options.unfixable) + split_codes(options.extend_select))
+            overrides = parse_target_overrides(options.targets)
+            explicit = _explicit_target(options.target_version, overrides.get("torch")) or cfg.target_version
+            target, source, min_version, min_source, min_found = resolve_bounds(
+                explicit, options.min_torch or cfg.min_torch, cfg.project_root)
+            companions = resolve_companions(target, overrides)
+            if options.fail_on:
+                cfg.fail_on = parse_fail_on(options.fail_on)
+            rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore,
+                                 cfg.extend_select + split_codes(options.extend_select))
         except (ConfigError, RuleSelectionError, ValueError) as e:
             raise ProjectError(str(e)) from None
         newest = parse_version(target)
@@ -103,13 +153,17 @@ class Project:
             exclude = [*cfg.exclude, *cfg.extend_exclude, *split_codes(options.exclude)]
             include = [*cfg.extend_include, *split_codes(options.extend_include)]
             try:
-                found = discover(paths, exclude=exclude, extend_include=include)
+                found = discover(paths, exclude=exclude, extend_include=include,
+                                 force_exclude=options.force_exclude or cfg.force_exclude)
             except DiscoveryError as e:
                 raise ProjectError(str(e)) from None
         no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")
         return cls(cfg, target, min_version, source, rules, found,
                    None if no_cache else cache_root(options.cache_dir, cfg.project_root), options.jobs,
-                   options.device or cfg.device, options.baseline, listed)
+                   options.device or cfg.device, options.baseline, listed,
+                   min_torch_source=min_source, min_torch_found=min_found,
+                   companion_targets=companions, companion_overrides=frozenset(overrides) - {"torch"},
+                   fixable=list(options.fixable), unfixable=list(options.unfixable))
 
     @property
     def files(self) -> list[str]:
@@ -150,11 +204,27 @@ class Project:
             raise ProjectError(str(e)) from None
         return result
 
+    def scan_stdin(self, path: str, data: bytes) -> ScanResult:
+        """`advisor scan -`: the text read from stdin, analysed as `path` and post-processed as a scan."""
+        return self.shape(scan_bytes(path, data, self.scan_options()))
+
     def scan(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
         """The whole pipeline: engine, then post-processing."""
         return self.shape(self.scan_raw(progress))
 
+    def unfixable_codes(self, rules: Sequence[type[Rule]]) -> list[str]:
+        """Codes whose findings `fix` reports but never fixes: not `fixable`, or `unfixable` (flags add to config)."""
+        fixable = [*self.config.fixable, *split_codes(self.fixable)]
+        unfixable = [*self.config.unfixable, *split_codes(self.unfixable)]
+        return [r.code for r in rules
+                if (fixable and not any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in fixable))
+                or any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in unfixable)]
+
     def fails(self, result: ScanResult) -> bool:
-        """Findings at or above `fail-on`, or files that could not be analysed, fail the run."""
-        floor = Severity(self.config.fail_on).rank
-        return bool(result.errors) or any(Severity(f.severity).rank >= floor for f in result.findings)
+        """Findings of a `fail-on` kind (or at or above a `fail-on` severity), or files that could not be analysed."""
+        kinds = {v for v in self.config.fail_on if v in KINDS}
+        floors = [Severity(v).rank for v in self.config.fail_on if v not in KINDS]
+        floor = min(floors) if floors else None
+        return bool(result.errors) or any(
+            f.kind in kinds or (floor is not None and Severity(f.severity).rank >= floor) for f in result.findings
+        )

@@ -10,6 +10,12 @@ to the whole function; class scopes are invisible from nested scopes; `global`
 moves a binding to the module. A name with several bindings resolves to all of
 them, so a rule matches if *any* binding is the torch symbol (as LibCST does),
 while a parameter or local def that shadows `torch` resolves to no torch name.
+
+Star imports: after `from pkg.mod import *`, an unbound name `n` resolves to
+`pkg.mod.n`; the name `torch` itself also resolves to the `torch` module
+(STAR_MODULES). We do not open `pkg.mod` (scanning stays one file at a time);
+a star-imported `torch` is the torch module in every project we measured
+(DeepSpeed's tests do `from unit.simple_model import *` and then `torch.load`).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from advisor.core.lazy import cst
+from advisor.syntax.references import STAR_MODULES
 from advisor.syntax.walk import walk
 
 LOCAL = "<local>"  # prefix for names bound by something other than an import
@@ -91,7 +98,10 @@ class NameResolver:
             first = False
             s = s.parent
         stars = self.module_scope.stars
-        return {f"{m}.{name}" for m in stars}
+        found = {f"{m}.{name}" for m in stars}
+        if stars and name in STAR_MODULES:
+            found.add(name)
+        return found
 
     def module_imports(self) -> set[str]:
         """Qualified names of everything imported anywhere at module level."""

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
+import re
+
+from advisor.rule import Applicability, Example, Kind, Severity, Symbol, SymbolRule, cst, dotted_name, nodes_of
 
 GRAPH_TRIGGERS = ("CUDAGraph", "make_graphed_callables", "graph_pool_handle", "graph")
 
@@ -8,6 +10,10 @@ _MSG = (
     "`{old}` is CUDA-specific capture; torch 2.12 adds the device-agnostic `torch.accelerator.Graph` "
     "for XPU and out-of-tree backends, but its CUDA support is unverified: keep this on CUDA"
 )
+# What makes a file device-generic or multi-accelerator: where the advice can be acted on.
+_GENERIC_APIS = ("torch.accelerator", "torch.xpu", "torch.mps", "torch.get_device_module", "torch.Stream", "torch.Event")
+_OTHER_DEVICES = re.compile(r"""^[rRbBuU]?["'](xpu|mps|hpu|npu|xla|privateuseone)(:\d+)?["']$""")
+_CUDA_ONLY = " (advice: this file targets CUDA only, so there is nothing to change here)"
 _NO_EQUIV = (
     "`{old}` has no `torch.accelerator` equivalent in 2.12; keep it on CUDA "
     "(`torch.accelerator.Graph` is for XPU and out-of-tree backends, CUDA support unverified)"
@@ -31,6 +37,13 @@ class DeviceSpecificGraphCapture(SymbolRule):
     default capture mode is "default" rather than "global", pool and mode go to
     the constructor, `__enter__` returns None, and there is no
     `make_graphed_callables` or `graph_pool_handle` equivalent.
+
+    Where it can be acted on: in a file that also targets another accelerator
+    (an "xpu", "mps", "hpu", "npu" or "xla" device string, `torch.xpu`, `torch.mps`)
+    or is written device-generically (`torch.accelerator`, `torch.get_device_module`,
+    `torch.Stream` / `torch.Event`), the finding names what made the file so. Elsewhere
+    the message says the file targets CUDA only. Either way it is advice (kind
+    `advice`): nothing warns or breaks, and a default run does not fail on it.
 
     Example (for XPU or out-of-tree backends on >= 2.12):
         g = torch.accelerator.Graph(pool=..., capture_error_mode=...)
@@ -62,6 +75,30 @@ class DeviceSpecificGraphCapture(SymbolRule):
         "torch.cuda.graphs.graph_pool_handle": Symbol(_NO_EQUIV),
     }
 
+    def _generic_marker(self) -> str | None:
+        """What in this file makes it device-generic or multi-accelerator (computed once), or None."""
+        if not hasattr(self, "_marker"):
+            self._marker = None
+            for node in nodes_of(self.ctx.module, cst.SimpleString, cst.Attribute):
+                if isinstance(node, cst.SimpleString):
+                    if _OTHER_DEVICES.match(node.value):
+                        self._marker = node.value
+                        break
+                elif any(q == api or q.startswith(api + ".") for q in self.qualnames(node) for api in _GENERIC_APIS):
+                    self._marker = dotted_name(node)
+                    break
+        return self._marker
+
+    def on_reference(self, node, qualname) -> None:
+        symbol = self.names[qualname]
+        message = symbol.message.format(old=qualname)
+        marker = self._generic_marker()
+        if marker is None:
+            message += _CUDA_ONLY
+        else:
+            message += f" (this file is not CUDA-only: `{marker}`; where it runs on those devices, capture there with `torch.accelerator.Graph`)"
+        self.report(node, message, kind=Kind.ADVICE, data={"actionable": marker is not None, "generic_marker": marker})
+
     valid = [
         "from transformer_engine.pytorch.graph import make_graphed_callables\nm = make_graphed_callables(m, args)",
         "import transformer_engine.pytorch as te\nm = te.make_graphed_callables(m, args)",
@@ -73,5 +110,7 @@ class DeviceSpecificGraphCapture(SymbolRule):
         Example("import torch\ng = torch.cuda.CUDAGraph()\nwith torch.cuda.graph(g):\n    y = model(x)\n", count=2),
         Example("from torch.cuda import make_graphed_callables\nm = make_graphed_callables(m, (x,))\n"),
         Example("import torch.cuda as tc\npool = tc.graph_pool_handle()\n"),
-        Example("from torch.cuda.graphs import graph as capture\nwith capture(g):\n    pass\n"),
+        Example("from torch.cuda.graphs import graph as capture\nwith capture(g):\n    pass\n", message="targets CUDA only"),
+        Example("import torch\ndev = 'xpu' if torch.xpu.is_available() else 'cuda'\ng = torch.cuda.CUDAGraph()\n",
+                message="this file is not CUDA-only", line=3),
     ]

@@ -9,13 +9,17 @@ class CheckpointUseReentrant(Rule):
     """`torch.utils.checkpoint.checkpoint(...)` without `use_reentrant=`.
 
     What it finds: `checkpoint` and `checkpoint_sequential` calls that do not
-    pass `use_reentrant`.
+    pass `use_reentrant` (TorchFix TOR003).
 
-    Why: UserWarning on 2.13: "torch.utils.checkpoint: the use_reentrant
-    parameter should be passed explicitly. Starting in PyTorch 2.9, calling
-    checkpoint without use_reentrant will raise an exception. use_reentrant=False
-    is recommended, but if you need to preserve the current default behavior,
-    you can pass use_reentrant=True." (2.13 still defaults to True.)
+    Why: UserWarning in every release. Up to 2.14 `checkpoint` says
+    "torch.utils.checkpoint: the use_reentrant parameter should be passed
+    explicitly. Starting in PyTorch 2.9, calling checkpoint without
+    use_reentrant will raise an exception. ..." and `checkpoint_sequential` "In
+    version 2.9 we will raise an exception if use_reentrant is not passed"; 2.15
+    drops the date: "In a future release, calling checkpoint without
+    use_reentrant will raise an exception" / "In a future release, we will raise
+    an exception if use_reentrant is not passed". The default is still
+    `use_reentrant=True` in 2.15 (verified: tests/truth D15-9/*).
 
     Example:
         y = checkpoint(block, x)

@@ -8,7 +8,7 @@ becomes a rule.
 from __future__ import annotations
 
 from advisor.rule import Severity
-from advisor.rule.table import NONE, Row, calls, generate
+from advisor.rule.table import NONE, UNSAFE, Row, calls, generate
 
 TABLE: tuple[Row, ...] = (
     Row("ADV715", "jit-trace-optimize", calls("torch.jit.trace"),
@@ -33,6 +33,27 @@ TABLE: tuple[Row, ...] = (
     Row("ADV729", "flex-attention-return-lse", calls("torch.nn.attention.flex_attention.flex_attention"),
         "FutureWarning: \"return_lse is deprecated and will be removed in v2.10. ...\" (still accepted in 2.13). Use `return_aux=AuxRequest(lse=True)`.",
         keyword="return_lse", fix=NONE, fix_note="no automatic fix: the return structure differs.", since="2.9", example_call="(q, k, v, {kw}=True)"),
+    Row("ADV748", "profiler-with-modules", calls(
+        "torch.profiler.profile", "torch.profiler.profiler.profile", "torch.autograd.profiler.profile",
+        "torch.profiler._KinetoProfile", "torch.profiler.profiler._KinetoProfile"),
+        "FutureWarning from 2.14 when the profile is constructed or started (only a truthy value warns): module "
+        "information is only collected for TorchScript models. `with_stack=True` records different output (nn.Module "
+        "events in eager models). Truth: D14-3/autograd-profiler, D14-3/torch-profiler.",
+        keyword="with_modules", fix=UNSAFE, only_truthy=True, deprecated_in="2.14",
+        message="`with_modules=` is deprecated since 2.14 (FutureWarning): it only collects data for TorchScript models "
+                "and does nothing in eager mode; drop it (use `with_stack=True` for nn.Module events in eager models)",
+        fix_note="a no-op for eager models; TorchScript models lose their module information.",
+        example_call="({kw}=True)", extra_valid=("import torch\np = torch.profiler.profile(with_modules=False)\n",)),
+    Row("ADV758", "compile-shapes-spec", calls("torch.compile"),
+        "`torch.compile(shapes_spec=...)` was renamed `dynamic_shapes=` in 2.14 with no deprecation period (an "
+        "experimental parameter): `shapes_spec=` is a TypeError on 2.14+, and `dynamic_shapes=` a TypeError on 2.13. "
+        "Truth: R14-5/shapes_spec, R14-5/dynamic_shapes.",
+        keyword="shapes_spec", new_keyword="dynamic_shapes", since="2.14", removed_in="2.14", severity=Severity.ERROR,
+        message="`torch.compile(shapes_spec=...)` was renamed to `dynamic_shapes=` in 2.14 (TypeError on 2.14+; "
+                "`dynamic_shapes=` is a TypeError on 2.13)",
+        fix_note="a keyword rename; it breaks 2.13, so it is safe only when your lowest supported torch is 2.14 "
+                 "(otherwise it needs a version check).", example_call="(f, {kw}=spec)",
+        extra_valid=("import torch\ng = torch.compile(f, dynamic=True)\n",)),
     Row("ADV741", "ddp-broadcast-buffers", calls("torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"),
         "Deprecated in 2.13 in favour of `forward_sync_buffers`, which does not exist in 2.12 (so this is reported for a 2.13+ target only). Unlike `broadcast_buffers=False`, `forward_sync_buffers=False` still syncs buffers at init.",
         keyword="broadcast_buffers", fix=NONE, fix_note="no automatic fix: the semantics differ.", since="2.13", deprecated_in="2.13", severity=Severity.INFO,

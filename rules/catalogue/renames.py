@@ -46,6 +46,8 @@ TABLE: tuple[Row, ...] = (
     Row("ADV711", "private-is-compiling", (
         Entry("torch._utils.is_compiling", "torch.compiler.is_compiling"),
         Entry("torch._dynamo.external_utils.is_compiling", "torch.compiler.is_compiling"),
+        # its re-export: `torch._dynamo.is_compiling is torch._dynamo.external_utils.is_compiling` (2.13 wheel)
+        Entry("torch._dynamo.is_compiling", "torch.compiler.is_compiling"),
     ), "UserWarning: \"`torch._utils.is_compiling` is deprecated. Use `torch.compiler.is_compiling` instead.\"", since="2.3"),
     Row("ADV712", "impl-abstract", (
         Entry("torch.library.impl_abstract", "torch.library.register_fake"),
@@ -104,9 +106,19 @@ TABLE: tuple[Row, ...] = (
     Row("ADV739", "collective-single", (
         Entry("torch.distributed.all_gather_into_tensor", "torch.distributed.all_gather_single"),
         Entry("torch.distributed.reduce_scatter_tensor", "torch.distributed.reduce_scatter_single"),
-    ), "Deprecated in 2.13; the `*_single` replacements do not exist in 2.12, so this is only reported for a 2.13+ target.",
-        since="2.13", deprecated_in="2.13", severity=Severity.INFO,
-        fix_note="the signatures are identical: `(output_tensor, input_tensor, group=None, async_op=False)`."),
+        Entry("torch.distributed.gather_into_tensor", "torch.distributed.gather_single", since="2.14", deprecated_in="2.14",
+              message="`{old}` is deprecated in 2.14 (FutureWarning) in favour of `{new}`, which has the same "
+                      "signature; 2.15 removes the warning"),
+    ), "FutureWarning in 2.13 and 2.14 (`gather_into_tensor`: 2.14 only, where `gather_single` first exists); 2.15 "
+       "withdraws the deprecation and keeps the old names as documented aliases (\"kept for backward compatibility; "
+       "new code should call ...\"), so nothing is reported for a 2.15+ target. The `*_single` names do not exist in "
+       "2.12. Truth: D15-10/all_gather_into_tensor, D15-10/reduce_scatter_tensor, D15-10/deprecated-flags, "
+       "D14-5/gather_into_tensor-call, D14-5/gather_single-exists.",
+        message="`{old}` is deprecated in 2.13 and 2.14 (FutureWarning) in favour of `{new}` (same signature); 2.15 "
+                "removes the warning and keeps `{old}` as an alias",
+        since="2.13", deprecated_in="2.13", undeprecated_in="2.15", severity=Severity.INFO,
+        fix_note="the signatures are identical: `(output_tensor, input_tensor, group=None, async_op=False)` "
+                 "(`gather_single`: `(output, input, dst=..., group=None, async_op=False)`, as `gather_into_tensor`)."),
     Row("ADV740", "functional-collective-single", tuple(
         Entry(f"torch.distributed._functional_collectives.{old}", f"torch.distributed._functional_collectives.{new}")
         for old, new in (
@@ -114,8 +126,12 @@ TABLE: tuple[Row, ...] = (
             ("all_gather_tensor_autograd", "all_gather_single_autograd"),
             ("reduce_scatter_tensor", "reduce_scatter_single"),
             ("reduce_scatter_tensor_autograd", "reduce_scatter_single_autograd"),
+            ("all_gather_into_tensor_coalesced", "all_gather_single_coalesced"),
+            ("reduce_scatter_tensor_coalesced", "reduce_scatter_single_coalesced"),
         )
-    ), "Deprecated in 2.13 in favour of the `*_single` names, which do not exist in 2.12; only reported for a 2.13+ target.",
+    ), "Deprecated in 2.13 in favour of the `*_single` names, which do not exist in 2.12; only reported for a 2.13+ "
+       "target (still deprecated in 2.15, unlike the `torch.distributed.*` aliases of ADV739). Truth: "
+       "D15-10/still-deprecated-funcol.",
         since="2.13", deprecated_in="2.13", severity=Severity.INFO),
     Row("ADV744", "private-default-collate", (
         Entry("torch.utils.data._utils.collate.default_collate", "torch.utils.data.default_collate"),

@@ -24,7 +24,7 @@ LOAD = {"torch.load", "torch.serialization.load"}
 class TorchLoadWeightsOnly(Rule):
     """`torch.load(...)` without `weights_only=`: the default flipped to True in 2.6.
 
-    What it finds: `torch.load` calls that do not pass `weights_only`.
+    What it finds: `torch.load` calls that do not pass `weights_only` (TorchFix TOR102).
 
     Why: since 2.6 the default is effectively `weights_only=True` (the signature
     default None resolves to True unless `pickle_module` is given;

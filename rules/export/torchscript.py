@@ -1,9 +1,20 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule, Window, cst
 
-_COMPILE = "`{old}` is deprecated (DeprecationWarning since 2.10); switch to `torch.compile` or `torch.export` (deprecated, not removed: it still works in 2.12 and 2.13)"
-_EXPORT = "`{old}` is deprecated (DeprecationWarning since 2.10); switch to `{new}` (deprecated, not removed: it still works in 2.12 and 2.13)"
+_CATEGORY = (
+    "`{old}` is deprecated: FutureWarning since 2.14 (DeprecationWarning 2.10-2.13), so ignoring DeprecationWarning "
+    "no longer hides it and `-W error::FutureWarning` fails; "
+)
+_COMPILE = _CATEGORY + "switch to `torch.compile` or `torch.export` (not removed: it still works in 2.15)"
+_EXPORT = _CATEGORY + "switch to `{new}` (not removed: it still works in 2.15)"
+_FUSER = "`torch.jit.set_fusion_strategy` is deprecated (DeprecationWarning; unchanged in 2.14 and 2.15); use `torch.compile`"
+_LITE = (
+    "`{method}` is deprecated (FutureWarning since 2.14; 'Lite Interpreter is deprecated. Please consider switching "
+    "to ExecuTorch.')"
+)
+# Lite Interpreter methods: torch-only names (no known same-named API elsewhere), looked for in files importing torch.
+_LITE_METHODS = ("_save_for_lite_interpreter", "_save_to_buffer_for_lite_interpreter")
 _NAMES = {
     "script": _COMPILE,
     "trace": _COMPILE,
@@ -14,7 +25,7 @@ _NAMES = {
     "wait": _COMPILE,
     "interface": _COMPILE,
     "script_method": _COMPILE,
-    "set_fusion_strategy": _COMPILE,
+    "set_fusion_strategy": _FUSER,
 }
 
 
@@ -27,9 +38,18 @@ class TorchScriptEntryPoint(SymbolRule):
 
     Why: these emit DeprecationWarning (already in 2.11; the release blog dates
     the formal deprecation to 2.10), e.g. "`torch.jit.script` is deprecated.
-    Please switch to `torch.compile` or `torch.export`." They are deprecated,
-    not removed: claims that 2.12 removed TorchScript are false per the 2.12
-    sources. On Python >= 3.14 the message says they may break.
+    Please switch to `torch.compile` or `torch.export`." (save/load: "Please
+    switch to `torch.export`."; freeze, optimize_for_inference, fork, wait,
+    interface: "Please use `torch.compile` instead."). From 2.14 the category is
+    FutureWarning (visible by default; PR #189914), so filtering
+    DeprecationWarning no longer hides it and `-W error::FutureWarning` test
+    suites fail; `torch.jit.set_fusion_strategy` stays DeprecationWarning. The
+    Lite Interpreter methods `._save_for_lite_interpreter()` /
+    `._save_to_buffer_for_lite_interpreter()` warn FutureWarning from 2.14 as well
+    (and a plain DeprecationWarning in every release). Not removed in 2.15 (draft
+    PR #189705, hard errors, is not merged). Verified on the 2.13.0, 2.14.1 and
+    2.15.0 wheels: tests/truth (D14-1/*). On Python >= 3.14 the message says they
+    may break.
     `torch.jit.ignore` and `torch.jit.unused` emit no warning and are not flagged.
 
     Example:
@@ -39,7 +59,8 @@ class TorchScriptEntryPoint(SymbolRule):
 
     Fix safety: no automatic fix: export and compile are different programs.
 
-    Validation: `export_roundtrip` checks the export path you move to.
+    Validation: none. `export_roundtrip` tests an e8m0/fp4 export round trip,
+    which says nothing about TorchScript code.
     """
 
     code = "ADV406"
@@ -49,8 +70,9 @@ class TorchScriptEntryPoint(SymbolRule):
     since = "2.0"
     deprecated_in = "2.10"
     fix = Applicability.NONE
-    validation = "export_roundtrip"
-    triggers = ("jit",)  # every spelling of torch.jit.X contains it
+    validation = None
+    attribute_targets = _LITE_METHODS
+    triggers = ("jit", *_LITE_METHODS)  # every spelling of torch.jit.X contains "jit"
     names = {
         **{f"torch.jit.{n}": Symbol(m) for n, m in _NAMES.items()},
         "torch.jit.save": Symbol(_EXPORT, "torch.export.save"),
@@ -61,6 +83,12 @@ class TorchScriptEntryPoint(SymbolRule):
         symbol = self.names[qualname]
         self.report(node, symbol.message.format(old=qualname, new=symbol.replacement))
 
+    def visit_Call(self, node) -> None:
+        super().visit_Call(node)
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _LITE_METHODS and self.imports_torch():
+            self.report(node, _LITE.format(method=func.attr.value), window=Window(deprecated_in="2.14"))
+
     valid = [
         "import torch\n@torch.jit.ignore\ndef f(): ...",
         "import torch\ntorch.save(m.state_dict(), 'm.pt')",
@@ -70,5 +98,7 @@ class TorchScriptEntryPoint(SymbolRule):
         Example("import torch\nsm = torch.jit.script(m)\ntorch.jit.save(sm, 'm.pt')\n", count=2),
         Example("from torch.jit import trace\ntm = trace(m, x)\n"),
         Example("import torch.jit as jit\nm = jit.load('m.pt')\n"),
-        Example("import torch\n@torch.jit.script\ndef f(x):\n    return x\n"),
+        Example("import torch\n@torch.jit.script\ndef f(x):\n    return x\n", message="FutureWarning since 2.14"),
+        Example("import torch\nsm._save_for_lite_interpreter('m.ptl')\n", message="Lite Interpreter", target="2.14"),
+        Example("import torch\ntorch.jit.set_fusion_strategy([('STATIC', 2)])\n", message="unchanged in 2.14"),
     ]

@@ -20,7 +20,9 @@ class MagmaLinalgBackend(Rule):
     In 2.12 batched `torch.linalg.eigh` dispatches to cuSOLVER `syevj_batched`
     unconditionally (PR #175403), so preferring MAGMA no longer buys eigh
     anything. Which other ops still honour the preference in 2.12 is not
-    verified.
+    verified. Observed on the 2.14.1 and 2.15.0 CUDA wheels (no GPU): the
+    warning is printed by C++ at selection, not through Python `warnings`, so
+    `-W error` does not catch it (tests/truth B15-2/magma-selection-warning).
 
     Example:
         torch.backends.cuda.preferred_linalg_library("magma")

@@ -1,23 +1,31 @@
 from __future__ import annotations
 
+import os
+import re
+
 from advisor.rule import Applicability, Example, Rule, Severity, cst
 
 JSON_LOAD = {"json.load", "json.loads"}
+_TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$|(^|/)tests?/")
 
 
 class ChromeTraceParsing(Rule):
     """Parsing an exported Chrome trace with `json.load`, where 2.12's event API gives the same data.
 
     What it finds: a function (or module) that calls `export_chrome_trace(...)`
-    and then `json.load` / `json.loads`.
+    and then `json.load` / `json.loads`. Not in tests (`test_*` functions, test
+    files): a test that exports a trace and reads it back is checking the trace
+    file itself, which `prof.events()` cannot stand in for.
 
     Why: 2.12 exposes on `prof.events()` the fields people used to dig out of
     the trace JSON: `activity_type`, `flow_id` / `flow_type` / `flow_start`,
-    `external_id`, `linked_correlation_id`, and `event_metadata` (kernel
-    launch data, memory bandwidth, NCCL fields such as `seq`). Reading them
+    `external_id`, `linked_correlation_id`, and the event metadata
+    (`event_metadata`, deprecated in 2.15 in favour of the `metadata` dict, new
+    in 2.14: kernel launch data, memory bandwidth, NCCL fields such as `seq`). Reading them
     directly avoids writing and re-parsing a large file. Note that with
     `with_stack=True`, `events()` also holds Python-function events (filter on
-    `e.activity_type == "cpu_op"`).
+    `e.activity_type == "cpu_op"`). From 2.14 `key_averages()` leaves them out
+    unless `include_python_functions=True` (verified: tests/truth B14-1/*).
 
     Example:
         prof.export_chrome_trace("t.json"); trace = json.load(open("t.json"))
@@ -31,7 +39,7 @@ class ChromeTraceParsing(Rule):
 
     code = "ADV602"
     name = "chrome-trace-parsing"
-    message = "the exported Chrome trace is parsed back with `{call}`; torch 2.12's `prof.events()` exposes `activity_type`, `flow_id` and `event_metadata` (e.g. NCCL `seq`) directly"
+    message = "the exported Chrome trace is parsed back with `{call}`; `prof.events()` exposes `activity_type`, `flow_id` and the event metadata (`metadata` from 2.14, `event_metadata` before; e.g. NCCL `seq`) directly"
     severity = Severity.INFO
     since = "2.12"
     fix = Applicability.NONE
@@ -41,6 +49,7 @@ class ChromeTraceParsing(Rule):
 
     valid = [
         "import json\nprof.export_chrome_trace('t.json')\n",
+        "import json\ndef test_trace_has_kernels(prof):\n    prof.export_chrome_trace('t.json')\n    assert json.load(open('t.json'))['traceEvents']\n",
         "import json\ndef f():\n    prof.export_chrome_trace('t.json')\ndef g():\n    return json.load(open('other.json'))\n",
     ]
     invalid = [
@@ -54,12 +63,23 @@ class ChromeTraceParsing(Rule):
 
     def visit_FunctionDef(self, node) -> None:
         self._scopes.append([False, []])
+        if node.name.value.startswith("test"):
+            self._tests += 1
+
+    def visit_Module(self, node) -> None:
+        self._tests = 1 if _TEST_FILE.search(self.ctx.path.replace(os.sep, "/")) else 0
 
     def leave_FunctionDef(self, node) -> None:
-        self._flush(self._scopes.pop())
+        scope = self._scopes.pop()
+        if not self._tests:
+            self._flush(scope)
+        if node.name.value.startswith("test"):
+            self._tests -= 1
 
     def leave_Module(self, node) -> None:
-        self._flush(self._scopes.pop())
+        scope = self._scopes.pop()
+        if not self._tests:
+            self._flush(scope)
 
     def _flush(self, scope) -> None:
         exported, loads = scope

@@ -24,4 +24,6 @@ def render(result: ScanResult, stream: TextIO) -> None:
             f"endLine={f.end_line},endColumn={f.end_column},title={_escape_property(f.rule)}::{_escape_data(f.message)}\n"
         )
     for e in result.errors:
-        stream.write(f"::error file={_escape_property(e.path)},title=advisor::{_escape_data(e.message)}\n")
+        at = e.location[len(e.path) + 1:].split(":")  # [line, col] when the parser said where
+        where = f",line={at[0]},col={at[1]}" if len(at) == 2 else ""
+        stream.write(f"::error file={_escape_property(e.path)}{where},title=advisor::{_escape_data(e.message)}\n")

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, TextIO
 
 from advisor import __version__
-from advisor.core.findings import ScanResult, fix_counts
+from advisor.core.findings import ScanResult, fix_counts, kind_counts
 
 
 def as_dict(result: ScanResult, target: str, target_source: str, device: Any = None) -> dict[str, Any]:
@@ -20,12 +20,15 @@ def as_dict(result: ScanResult, target: str, target_source: str, device: Any = N
         "errors": [e.to_json() for e in result.errors],
         "summary": {
             "files": result.files_scanned,
-            "files_parsed": result.files_parsed,
+            # Files that needed a parse, on this run or on the one cached: a warm run says what a cold one does.
+            "files_parsed": result.files_needing_parse,
+            "files_cached": result.files_cached,
             "findings": len(findings),
             "errors": len(result.errors),
             "suppressed": result.suppressed,
             "by_rule": dict(sorted(Counter(f.rule for f in findings).items())),
             "by_severity": dict(sorted(Counter(f.severity for f in findings).items())),
+            "by_kind": kind_counts(findings),
             "fixable": fix_counts(findings),
         },
     }

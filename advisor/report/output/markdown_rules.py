@@ -12,7 +12,8 @@ def rules_table(rules: Sequence[type]) -> str:
     ]
     for r in rules:
         summary = r.summary().replace("|", "\\|")
+        since = f"{r.library} {r.since}" if r.library else r.since  # companion windows are in their versions
         lines.append(
-            f"| {r.code} | {r.name} | {r.severity.value} | {r.since} | {r.fix.value} | {r.validation or '-'} | {summary} |"
+            f"| {r.code} | {r.name} | {r.severity.value} | {since} | {r.fix.value} | {r.validation or '-'} | {summary} |"
         )
     return "\n".join(lines) + "\n"

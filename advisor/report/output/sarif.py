@@ -45,7 +45,8 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
             "level": _LEVELS[f.severity],
             "message": {"text": f.message},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(f.path)}, "region": region}}],
-            "properties": {"validation": f.validation, "fixApplicability": f.fix},
+            "properties": {"validation": f.validation, "fixApplicability": f.fix, "kind": f.kind,
+                           "warnsFrom": f.warns_from, "breaksIn": f.breaks_in},
         }
         if f.fix and f.replacement is not None and f.data.get("fix_range"):
             r = f.data["fix_range"]

@@ -1,0 +1,296 @@
+"""Compat branches: code that runs only on an older torch, found once for every rule.
+
+A report whose node sits in the old-torch branch of a version gate is a *compat
+fallback*: the old API is there on purpose, for the torch releases the project
+still supports, so it is never migrated (a "fix" would break exactly those
+releases). `mark` sets `Report.compat` / `Report.compat_until` on such reports;
+`advisor.core.policy` turns them into kind `compat` findings with no fix (and words the message).
+
+Gates recognised (statically, from the test expression alone):
+
+- comparisons of a torch version expression with a version literal:
+  `torch.__version__ >= "2.4"`, `version.parse(torch.__version__) < Version("2.4")`,
+  `TORCH_VERSION >= (2, 4)`, `torch_version() >= (2, 4, 0)`; a module-level name
+  defined from such an expression counts as a torch version expression;
+- flags: a module-level name assigned such a comparison, or a name spelled like one
+  (`_TORCH_GREATER_EQUAL_2_4`, `TORCH_VERSION_AT_LEAST_2_4`, `_TORCH_LESS_EQUAL_2_6`):
+  the spelling is how an imported flag is read without opening the module that defines it;
+- calls spelled like a version test: `is_torch_version(">=", "2.4")`,
+  `is_torch_min_version("2.4.0")`, `torch_version_at_least("2.4")`, `is_torch_greater_than("2.4")`;
+- `hasattr(<torch object>, "name")` (the release is unknown: `compat_until` None);
+- `try: <torch import or attribute> except (ImportError | ModuleNotFoundError | AttributeError): <fallback>`,
+  and a bare `except:` after such a short `try`.
+
+`not`, `and`, `or` combine them: the body of `if old_test and x:` is old-only, the
+`else` of `if new_test or x:` is old-only; anything else is not a gate.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from advisor.core.findings import Applicability
+from advisor.core.lazy import cst
+from advisor.syntax.names import dotted_name
+from advisor.syntax.walk import nodes_of
+
+_UNKNOWN = object()  # "old-only, release unknown" (hasattr, try/except)
+_MISSING = object()
+_NEW_OPS = {"GreaterThanEqual": ">=", "GreaterThan": ">"}
+_OLD_OPS = {"LessThan": "<", "LessThanEqual": "<="}
+_FLIP = {">=": "<=", ">": "<", "<": ">", "<=": ">="}
+_VERSION_NAME = re.compile(r"torch_?ver", re.I)
+_FLAG = re.compile(r"torch.*?(greater_equal|greater|at_least|atleast|_ge|geq|gte|min|newer|less_equal|less|_lt|below|older)_?(\d+)_(\d+)", re.I)
+_CALL_NEW = re.compile(r"torch.*(at_least|atleast|min_version|greater|_ge$|_ge_|geq|gte|newer)", re.I)
+_CALL_OLD = re.compile(r"torch.*(less|older|_lt$|below|before)", re.I)
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
+_MAX_TRY_STATEMENTS = 6  # a longer try body is not an import fallback
+
+
+def _version_text(node: Any) -> str | None:
+    """"2.4" from "2.4.0a0", (2, 4, 0), Version("2.4") ..., or None."""
+    if isinstance(node, cst.Float):  # `min_version=2.1` (DeepSpeed's required_torch_version)
+        m = re.match(r"(\d+)\.(\d+)", node.value)
+        return f"{m.group(1)}.{m.group(2)}" if m else None
+    if isinstance(node, cst.Tuple):
+        ints = [e.value.value for e in node.elements if isinstance(e.value, cst.Integer)]
+        return f"{ints[0]}.{ints[1]}" if len(ints) >= 2 else None
+    for s in nodes_of(node, cst.SimpleString):
+        m = re.match(r"[\"']?(\d+)\.(\d+)", s.value.lstrip("rRbBuU"))
+        if m:
+            return f"{m.group(1)}.{m.group(2)}"
+    return None
+
+
+def _next_minor(v: str) -> str:
+    major, minor = v.split(".")
+    return f"{major}.{int(minor) + 1}"
+
+
+def _until(op: str, v: str | None) -> tuple[str, str | None]:
+    """('new'|'old', release from which the old side is dead) for `torch_version <op> v`."""
+    if op in (">=", "<"):
+        return ("new" if op == ">=" else "old"), v
+    return ("new" if op == ">" else "old"), (_next_minor(v) if v else None)
+
+
+class Gates:
+    """Classifies test expressions of one module (module-level definitions resolved once)."""
+
+    def __init__(self, module: Any, resolver: Any) -> None:
+        self.resolver = resolver
+        self.defs: dict[str, Any] = {}
+        for stmt in module.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                        self.defs[small.targets[0].target.value] = small.value
+                    elif isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+                        self.defs[small.target.value] = small.value
+
+    # -- torch version expressions ---------------------------------------------------
+
+    def _is_torch(self, node: Any) -> bool:
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return False
+        names = self.resolver.qualnames(node) or {dotted_name(node) or ""}
+        return any(q == "torch" or q.startswith("torch.") for q in names)
+
+    def is_version_expr(self, node: Any, depth: int = 0) -> bool:
+        for n in nodes_of(node, cst.Attribute, cst.Name):
+            if isinstance(n, cst.Attribute) and n.attr.value == "__version__" and self._is_torch(n.value):
+                return True
+            if isinstance(n, cst.Name) and n.value != "__version__":
+                if _VERSION_NAME.search(n.value) and not _CALL_NEW.search(n.value) and not _CALL_OLD.search(n.value):
+                    return True
+                if depth == 0 and n.value in self.defs and self.is_version_expr(self.defs[n.value], 1):
+                    return True
+        return False
+
+    # -- single tests: ('new'|'old', until) or None ----------------------------------
+
+    def _compare(self, node: Any) -> tuple[str, str | None] | None:
+        if len(node.comparisons) != 1:
+            return None
+        target = node.comparisons[0]
+        op = _NEW_OPS.get(type(target.operator).__name__) or _OLD_OPS.get(type(target.operator).__name__)
+        if op is None:
+            return None
+        left, right = node.left, target.comparator
+        if self.is_version_expr(left) and not self.is_version_expr(right):
+            v = _version_text(right)
+        elif self.is_version_expr(right) and not self.is_version_expr(left):
+            op, v = _FLIP[op], _version_text(left)
+        else:
+            return None
+        return _until(op, v) if v else None
+
+    def _call(self, node: Any) -> tuple[str, Any] | None:
+        name = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+        args = [a.value for a in node.args]
+        if name == "hasattr" and len(args) == 2 and self._is_torch(args[0]) and isinstance(args[1], cst.SimpleString):
+            return "new", _UNKNOWN
+        if "torch" not in name.lower() or not args:
+            return None
+        bounds = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if "version" in name.lower() and set(bounds) & {"min_version", "max_version"} and len(bounds) == 1:
+            # `required_torch_version(min_version=2.1)`: true from 2.1; `(max_version=0.4)`: true up to 0.4
+            (key, value), = bounds.items()
+            v = _version_text(value)
+            return _until(">=" if key == "min_version" else "<=", v) if v else None
+        if re.fullmatch(r"_?is_torch_version", name, re.I) and len(args) >= 2 and isinstance(args[0], cst.SimpleString):
+            op = args[0].value.strip("\"'")
+            v = _version_text(args[1])
+            return _until(op, v) if op in _FLIP and v else None
+        v = _version_text(args[0])
+        if v is None:
+            return None
+        if _CALL_NEW.search(name):
+            return "new", v
+        if _CALL_OLD.search(name):
+            return "old", v
+        return None
+
+    def _flag(self, node: Any, depth: int) -> tuple[str, Any] | None:
+        name = node.value if isinstance(node, cst.Name) else node.attr.value
+        if isinstance(node, cst.Name) and depth == 0 and name in self.defs:
+            found = self.test(self.defs[name], depth + 1)
+            if found is not None:
+                return found
+        m = _FLAG.search(name)
+        if m is None:
+            return None
+        word, v = m.group(1).lower(), f"{int(m.group(2))}.{int(m.group(3))}"
+        if word in ("less_equal", "less", "_lt", "below", "older"):
+            return _until("<=" if word == "less_equal" else "<", v)
+        return _until(">" if word == "greater" else ">=", v)
+
+    def test(self, node: Any, depth: int = 0) -> tuple[str, Any] | None:
+        """How a test expression gates torch: ('new', until) true only on new torch, ('old', until) true only on old."""
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            inner = self.test(node.expression, depth)
+            return None if inner is None else ({"new": "old", "old": "new"}[inner[0]], inner[1])
+        if isinstance(node, cst.Comparison):
+            return self._compare(node)
+        if isinstance(node, cst.Call):
+            return self._call(node)
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            return self._flag(node, depth)
+        return None
+
+    def old_when(self, node: Any, outcome: bool) -> Any:
+        """The release from which the code run when `node` is `outcome` is dead (or _UNKNOWN); None: not a gate."""
+        if isinstance(node, cst.BooleanOperation):
+            parts = [self.old_when(node.left, outcome), self.old_when(node.right, outcome)]
+            # `a and b` true needs both true: one old-only conjunct is enough; false needs both (and dually for `or`)
+            any_enough = isinstance(node.operator, cst.And) == outcome
+            found = [p for p in parts if p is not None]
+            if any_enough and found:
+                return found[0]
+            return found[0] if len(found) == 2 else None
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return self.old_when(node.expression, not outcome)
+        found = self.test(node)
+        if found is None:
+            return None
+        side, until = found
+        return until if (side == "old") == outcome else None
+
+
+def _try_fallbacks(node: Any, gates: Gates) -> list[Any]:
+    """The handlers of an import / attribute fallback `try` on torch."""
+    if len(node.body.body) > _MAX_TRY_STATEMENTS:
+        return []
+    mentions = any(
+        isinstance(n, cst.ImportFrom) and n.module is not None and (dotted_name(n.module) or "").split(".")[0] == "torch"
+        or isinstance(n, cst.Attribute) and gates._is_torch(n)
+        for n in nodes_of(node.body, cst.ImportFrom, cst.Attribute)
+    )
+    if not mentions:
+        return []
+    caught = []
+    for h in node.handlers:
+        if h.type is None:  # a bare `except:` after a short torch try: the fallback path (Megatron's layers.py)
+            caught.append(h.body)
+            continue
+        kinds = h.type.elements if isinstance(h.type, cst.Tuple) else [h.type]
+        names = {(dotted_name(k.value if isinstance(k, cst.Element) else k) or "").rsplit(".", 1)[-1] for k in kinds}
+        if names and names <= _IMPORT_ERRORS:
+            caught.append(h.body)
+    return caught
+
+
+def old_branches(module: Any, resolver: Any) -> list[tuple[Any, Any]]:
+    """[(subtree, until)] for every old-torch-only branch in the module."""
+    gates = Gates(module, resolver)
+    found: list[tuple[Any, Any]] = []
+    for node in nodes_of(module, cst.If, cst.IfExp, cst.Try):
+        if isinstance(node, cst.Try):
+            found += [(h, _UNKNOWN) for h in _try_fallbacks(node, gates)]
+            continue
+        orelse = node.orelse
+        for outcome, branch in ((True, node.body), (False, orelse)):
+            if branch is None:
+                continue
+            until = gates.old_when(node.test, outcome)
+            if until is not None:
+                found.append((branch, until))
+    return found
+
+
+def _bound_names(root: Any) -> list[tuple[Any, str]]:
+    """(node, name) for each import alias and plain assignment target in `root`'s subtree."""
+    out = []
+    for node in nodes_of(root, cst.ImportAlias, cst.AssignTarget):
+        if isinstance(node, cst.ImportAlias):
+            if node.asname is not None and isinstance(node.asname.name, cst.Name):
+                out.append((node, node.asname.name.value))
+            else:
+                out.append((node, (dotted_name(node.name) or "").split(".")[0]))
+        elif isinstance(node.target, cst.Name):
+            out.append((node, node.target.value))
+    return out
+
+
+def _root_name(node: Any) -> Any:
+    node = node.func if isinstance(node, cst.Call) else node
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node if isinstance(node, cst.Name) else None
+
+
+def mark(module: Any, resolver: Any, reports: list[Any]) -> None:
+    """Set `compat` / `compat_until` on the reports that lie in an old-torch-only branch.
+
+    Also on a use of a name bound both by the fallback and elsewhere (`try: from torch.compiler
+    import is_compiling as f except ImportError: from torch._dynamo... import is_compiling as f`,
+    then `f()`): the old binding exists only for old torch.
+    """
+    if not reports:
+        return
+    wanted = {id(r.node): r for r in reports}
+    branches = old_branches(module, resolver)
+    in_branch: dict[int, Any] = {}
+    for branch, until in branches:
+        for node in nodes_of(branch, cst.CSTNode):
+            in_branch.setdefault(id(node), until)
+    old_bound: dict[str, Any] = {}
+    new_bound: set[str] = set()
+    for node, name in _bound_names(module) if branches else ():
+        if id(node) in in_branch:
+            old_bound.setdefault(name, in_branch[id(node)])
+        else:
+            new_bound.add(name)
+    both = {n: u for n, u in old_bound.items() if n in new_bound}
+    for rep in reports:
+        until = in_branch.get(id(rep.node), None if id(rep.node) in in_branch else _MISSING)
+        if until is _MISSING:
+            root = _root_name(rep.node)
+            until = both.get(root.value, _MISSING) if root is not None else _MISSING
+        if until is _MISSING or rep.compat:
+            continue
+        rep.compat = True
+        rep.compat_until = None if until is _UNKNOWN else until
+        rep.replacement, rep.fix_node, rep.add_imports = None, None, ()  # never migrated
+        rep.applicability = Applicability.NONE

@@ -1,0 +1,237 @@
+"""The project's declared torch / torchvision / torchaudio bounds, from its packaging files.
+
+`find_bounds(root)` reads every layout a project declares dependencies in (the readers
+live in `advisor.core.pinfiles`): pyproject.toml (PEP 621 dependencies and extras, PEP 735
+groups, build-system, poetry, pixi), pixi.toml, requirements*.txt and requirements/**/*.txt
+with their -r/-c includes, constraints*.txt, setup.py (through `ast`, never run) and the
+requirements files it reads, setup.cfg, environment.yml, and uv.lock / poetry.lock.
+
+Combining: pins are ranked by tier (install > extra/group > build > lock) and the bounds
+come from the most binding tier that bounds the library at all. Within it the lowest lower
+bound and the highest upper bound win: a project whose CUDA requirements allow torch 2.0
+and whose Ascend ones start at 2.3 still supports 2.0. Each bound keeps its source
+(`file:line`) so the user sees where it came from.
+
+Also here, as data in one place: the torch -> torchvision/torchaudio version map
+(`COMPANIONS`, from the wheels' `Requires-Dist`) and `--target lib=X.Y` parsing.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from dataclasses import dataclass
+
+from advisor.core import pinfiles
+
+LIBRARIES = ("torch", "torchvision", "torchaudio")
+_CONDA_NAMES = {"pytorch": "torch"}  # conda / pixi spell torch this way
+_SPEC = re.compile(r"(==|~=|>=|<=|<|>|!=)\s*([0-9][0-9.*]*)")
+Version = tuple  # (major, minor)
+
+
+def _minor(text: str) -> tuple[int, int] | None:
+    parts = [p for p in text.split(".") if p and p != "*"]
+    try:
+        return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
+    except (ValueError, IndexError):
+        return None
+
+
+def bounds_from_spec(spec: str) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    """(lower, upper) minor versions a PEP 440 specifier allows (upper is inclusive)."""
+    lower = upper = None
+    for op, ver in _SPEC.findall(spec):
+        v = _minor(ver)
+        if v is None:
+            continue
+        if op == "==":
+            lower = upper = v
+        elif op == "~=":  # ~=2.11.0 means 2.11.*, ~=2.11 means 2.*
+            lower = v
+            upper = v if len([p for p in ver.split(".") if p]) >= 3 else (v[0], 99)
+        elif op == ">=" or op == ">":
+            lower = v
+        elif op == "<=":
+            upper = v
+        elif op == "<":
+            # "<2.13" allows 2.12.x; "<2.13.1" allows 2.13.0.
+            patch = ver.split(".")[2:3]
+            upper = v if patch and patch[0] not in ("0", "") else (v[0], v[1] - 1) if v[1] else (v[0] - 1, 99)
+    return lower, upper
+
+
+@dataclass(frozen=True)
+class Pin:
+    library: str  # torch / torchvision / torchaudio
+    spec: str  # PEP 440, e.g. ">=2.1.0,<2.10.0" ("" = unpinned)
+    source: str  # "requirements/pytorch/base.txt:4", relative to the project root
+    tier: str  # pinfiles.TIERS
+
+    @property
+    def bounds(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+        return bounds_from_spec(self.spec)
+
+    @property
+    def text(self) -> str:
+        return f"{self.library}{self.spec}"
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """A library's declared range; `upper` is inclusive at minor level ("<2.10" -> (2, 9))."""
+
+    lower: tuple[int, int] | None
+    upper: tuple[int, int] | None
+    source_lower: str | None
+    source_upper: str | None
+    pin_lower: Pin | None = None
+    pin_upper: Pin | None = None
+
+    @property
+    def lower_text(self) -> str | None:
+        return f"{self.lower[0]}.{self.lower[1]}" if self.lower else None
+
+    @property
+    def upper_text(self) -> str | None:
+        return f"{self.upper[0]}.{self.upper[1]}" if self.upper else None
+
+
+def _library(name: str) -> str | None:
+    name = re.sub(r"[-_.]+", "-", name.lower())
+    name = _CONDA_NAMES.get(name, name)
+    return name if name in LIBRARIES else None
+
+
+def _requirement_files(root: str) -> list[str]:
+    found = glob.glob(os.path.join(root, "requirements*.txt")) + glob.glob(os.path.join(root, "constraints*.txt"))
+    found += glob.glob(os.path.join(root, "requirements", "**", "*.txt"), recursive=True)
+    return sorted(set(found))
+
+
+def find_pins(root: str, locks: bool = True) -> list[Pin]:
+    """Every torch / torchvision / torchaudio requirement the project declares, in reading order
+    (`locks=False`: without uv.lock / poetry.lock, which can be large and rank last)."""
+    rows: list[tuple[str, tuple]] = []  # (file, row)
+    extra_files: list[str] = []
+
+    def join(name: str) -> str:
+        return os.path.join(root, name)
+
+    if os.path.isfile(join("pyproject.toml")):
+        rows += [(join("pyproject.toml"), r) for r in pinfiles.pyproject(join("pyproject.toml"))]
+        extra_files += [join(f) for f in pinfiles.dynamic_files(join("pyproject.toml"))]
+    if os.path.isfile(join("pixi.toml")):
+        rows += [(join("pixi.toml"), r) for r in pinfiles.pixi_toml(join("pixi.toml"))]
+    if os.path.isfile(join("setup.py")):
+        setup_rows, files = pinfiles.setup_py(join("setup.py"), root)
+        rows += [(join("setup.py"), r) for r in setup_rows]
+        extra_files += files
+    if os.path.isfile(join("setup.cfg")):
+        cfg_rows, files = pinfiles.setup_cfg(join("setup.cfg"))
+        rows += [(join("setup.cfg"), r) for r in cfg_rows]
+        extra_files += [join(f) for f in files]
+    for name in ("environment.yml", "environment.yaml"):
+        if os.path.isfile(join(name)):
+            rows += [(join(name), r) for r in pinfiles.environment_yml(join(name))]
+    seen: set[str] = set()
+    for path in _requirement_files(root) + extra_files:
+        rows += [(f, (n, s, line, t)) for f, n, s, line, t in pinfiles.requirements(path, "install", seen)]
+    for name in ("uv.lock", "poetry.lock") if locks else ():
+        if os.path.isfile(join(name)):
+            rows += [(join(name), r) for r in pinfiles.lock(join(name))]
+    pins: list[Pin] = []
+    for path, (name, spec, line, tier) in rows:
+        library = _library(name)
+        if library:
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            pin = Pin(library, spec, f"{rel}:{line}", tier)
+            if pin not in pins:
+                pins.append(pin)
+    return pins
+
+
+def combine(pins: list[Pin]) -> Bounds | None:
+    """One library's pins -> its bounds (see the module docstring); None when nothing bounds it."""
+    for tier in pinfiles.TIERS:
+        ranked = [(p, *p.bounds) for p in pins if p.tier == tier]
+        lowers = [(lo, p) for p, lo, _ in ranked if lo is not None]
+        uppers = [(hi, p) for p, _, hi in ranked if hi is not None]
+        if lowers or uppers:
+            lo = min(lowers, key=lambda x: x[0]) if lowers else (None, None)
+            hi = max(uppers, key=lambda x: x[0]) if uppers else (None, None)
+            return Bounds(lo[0], hi[0], lo[1] and lo[1].source, hi[1] and hi[1].source, lo[1], hi[1])
+    return None
+
+
+def find_bounds(root: str) -> dict[str, Bounds]:
+    """{library: Bounds} for the libraries the project bounds (unpinned ones are absent)."""
+    pins = find_pins(root, locks=False)
+    out = {}
+    for library in LIBRARIES:
+        bounds = combine([p for p in pins if p.library == library])
+        if bounds is None:  # only now read the locks (the lowest rank)
+            pins = pins if any(p.tier == "lock" for p in pins) else find_pins(root)
+            bounds = combine([p for p in pins if p.library == library])
+        if bounds is not None:
+            out[library] = bounds
+    return out
+
+
+def lowest_supported_line(bounds: Bounds | None, library: str = "torch") -> str | None:
+    """The line printed for the user: 'Lowest supported torch 2.1 (requirements/pytorch/base.txt:4)'."""
+    if bounds is None or bounds.lower is None:
+        return None
+    return f"Lowest supported {library} {bounds.lower_text} ({bounds.source_lower})"
+
+
+# --- companions --------------------------------------------------------------------------
+
+# torch minor -> (torchvision, torchaudio) that pip resolves with it. 2.4-2.15 come from the
+# wheels' Requires-Dist (shared/research/torchvision-torchaudio-facts.md section 5); 2.0-2.3
+# follow the same pairing (torchvision 0.15-0.18, torchaudio = torch) from the release notes,
+# not re-checked against wheels. torchaudio stops at 2.11 (2.11.1 declares torch>=2.11 and is
+# the newest on the registry); torchvision 0.29.x declares torch>=2.14 and there is no 0.30.
+COMPANIONS: dict[str, tuple[str, str]] = {
+    "2.0": ("0.15", "2.0"), "2.1": ("0.16", "2.1"), "2.2": ("0.17", "2.2"), "2.3": ("0.18", "2.3"),
+    "2.4": ("0.19", "2.4"), "2.5": ("0.20", "2.5"), "2.6": ("0.21", "2.6"), "2.7": ("0.22", "2.7"),
+    "2.8": ("0.23", "2.8"), "2.9": ("0.24", "2.9"), "2.10": ("0.25", "2.10"), "2.11": ("0.26", "2.11"),
+    "2.12": ("0.27", "2.11"), "2.13": ("0.28", "2.11"), "2.14": ("0.29", "2.11"), "2.15": ("0.29", "2.11"),
+}
+
+
+def companion_targets(torch_version: str) -> dict[str, str]:
+    """{'torchvision': '0.29', 'torchaudio': '2.11'} for a torch target ('2.14' or '2.14.1')."""
+    v = _minor(torch_version)
+    key = f"{v[0]}.{v[1]}" if v else torch_version
+    if key not in COMPANIONS:
+        raise ValueError(f"no companion versions known for torch {torch_version} (known: {', '.join(COMPANIONS)})")
+    vision, audio = COMPANIONS[key]
+    return {"torchvision": vision, "torchaudio": audio}
+
+
+def parse_target_overrides(values: list[str] | None) -> dict[str, str]:
+    """`--target torchvision=0.29 --target torch=2.14,torchaudio=2.11` -> {lib: 'X.Y'}; a bare
+    version means torch. Raises ValueError with the accepted form on anything else."""
+    out: dict[str, str] = {}
+    for value in values or []:
+        for item in (x.strip() for x in value.split(",")):
+            if not item:
+                continue
+            library, _, version = item.rpartition("=")
+            library = library.strip().lower() or "torch"
+            if library not in LIBRARIES or not re.fullmatch(r"\d+\.\d+(\.\d+)?", version.strip()):
+                raise ValueError(
+                    f"bad --target {item!r}: expected LIB=X.Y with LIB one of {', '.join(LIBRARIES)} (e.g. torchvision=0.29)")
+            if library in out and out[library] != version.strip():
+                raise ValueError(f"--target names {library} twice ({out[library]} and {version.strip()})")
+            out[library] = version.strip()
+    return out
+
+
+def resolve_companions(torch_target: str, overrides: dict[str, str] | None = None) -> dict[str, str]:
+    """Each companion's target: an explicit override, else the one the torch target brings."""
+    targets = companion_targets(torch_target)
+    targets.update({k: v for k, v in (overrides or {}).items() if k != "torch"})
+    return targets

@@ -1,0 +1,82 @@
+"""`advisor scan --add-noqa`: silence today's findings where they are, as Ruff's `--add-noqa`.
+
+Each flagged line gets `# advisor: ignore[CODES]` at its end (advisor's own form, which
+flake8 leaves alone). A line is only touched where a comment can go: never inside a
+multi-line string, never after a backslash continuation; the node's last line is used
+then, and if that is not safe either the finding is left as it is and counted.
+Bytes outside the added comments, the encoding, BOM and line endings are kept, and the
+write is atomic. Notebooks are left alone (their cells are JSON strings).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tokenize
+from dataclasses import dataclass, field
+
+from advisor.analysis.analyse import SourceError, decode
+from advisor.core.atomic import replace_file
+from advisor.core.findings import Finding
+
+
+@dataclass
+class NoqaRun:
+    added: int = 0  # comments added
+    skipped: list[Finding] = field(default_factory=list)  # no safe place for a comment
+    errors: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _unsafe_lines(text: str) -> set[int]:
+    """Lines whose end lies inside a string (or f-string) token, or that continue with a backslash."""
+    out: set[int] = set()
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.start[0] != tok.end[0] and tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+                out.update(range(tok.start[0], tok.end[0]))
+    except (tokenize.TokenError, SyntaxError):
+        return set(range(1, text.count("\n") + 2))  # cannot tell: touch nothing
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.rstrip().endswith("\\"):
+            out.add(n)
+    return out
+
+
+def _add_to_file(path: str, findings: list[Finding], run: NoqaRun) -> None:
+    with open(path, "rb") as f:
+        data = f.read()
+    text, encoding = decode(data)
+    lines = text.splitlines(keepends=True)
+    unsafe = _unsafe_lines(text)
+    codes: dict[int, list[str]] = {}
+    for f in findings:
+        line = next((n for n in (f.line, f.end_line) if n not in unsafe and 0 < n <= len(lines)), None)
+        if line is None:
+            run.skipped.append(f)
+        elif f.rule not in codes.setdefault(line, []):
+            codes[line].append(f.rule)
+    for n, rules in codes.items():
+        body = lines[n - 1]
+        stripped = body.rstrip("\r\n")
+        lines[n - 1] = f"{stripped}  # advisor: ignore[{', '.join(sorted(rules))}]" + body[len(stripped):]
+        run.added += 1
+    if codes:
+        new = "".join(lines).encode(encoding)
+        replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True)
+
+
+def add_noqa(findings: list[Finding]) -> NoqaRun:
+    """Add a suppression comment for each finding, file by file."""
+    run = NoqaRun()
+    by_path: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.cell is None and not f.path.endswith(".ipynb"):
+            by_path.setdefault(f.path, []).append(f)
+        else:
+            run.skipped.append(f)
+    for path, found in sorted(by_path.items()):
+        try:
+            _add_to_file(path, found, run)
+        except (OSError, SourceError) as e:
+            run.errors.append((path, str(e)))
+    return run

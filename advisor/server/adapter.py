@@ -1,0 +1,292 @@
+"""Everything the language server asks of advisor, in one place.
+
+The server holds editor buffers (str); advisor analyses and fixes bytes as read from
+disk. This module turns one into the other and runs the same steps as `advisor scan`
+and `advisor fix` on one file: the project's `[tool.advisor]` config and target
+version (`Project`), the prefilter and per-file ignores, the engine's per-file job
+(suppressions, slicing of big files), ROCm scoping and the baseline (`Project.finish`),
+and the fixer. It returns plain `Issue`s, so the protocol side never sees a `Finding`.
+
+Nothing here imports libcst at module level; `warm()` pays for it in the background.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.analysis.analyse import SourceError, analyse_source, parse
+from advisor.analysis.registry import all_rules, rule_by_code
+from advisor.core.config import find_project_root
+from advisor.core.findings import FileResult, ScanResult
+from advisor.core.markers import find_markers
+from advisor.core.versions import parse_version
+from advisor.fix.fixer import _from_imported_names, _Replace, fix_bytes
+from advisor.run.discovery import Discovered
+from advisor.run.engine import ScanOptions, _analyse_job
+from advisor.run.project import Project, ProjectError, ProjectOptions
+
+DOCS_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/README.md#rules"  # as in SARIF
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
+
+
+class SettingsError(ValueError):
+    """The project's config (or target) is invalid; the message is for the user."""
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One finding, positioned in the buffer (0-based lines, 0-based columns in code points)."""
+
+    code: str
+    name: str
+    severity: str  # error | warning | info
+    message: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    fix: str | None  # safe | unsafe | None
+    kind: str | None
+    warns_from: str | None
+    breaks_in: str | None
+    validation: str | None
+
+    @property
+    def key(self) -> list:
+        """Identifies the finding in a later analysis of the same text."""
+        return [self.code, self.line, self.column]
+
+
+@dataclass
+class Analysis:
+    issues: list[Issue] = field(default_factory=list)
+    error: str | None = None  # why the buffer was not analysed (syntax error, ...)
+
+
+@dataclass
+class Settings:
+    """One project's options, as `advisor scan` resolves them."""
+
+    project: Project
+    stamp: tuple
+    options: ScanOptions  # the scan's rules
+    fix_options: ScanOptions  # `advisor fix`'s: device-specific rules (ADV8xx) offer no fixes
+
+    @property
+    def root(self) -> str:
+        return self.project.config.project_root
+
+    @property
+    def target(self) -> str:
+        return self.project.target
+
+    @property
+    def unsafe_fixes(self) -> bool:
+        return self.project.config.unsafe_fixes
+
+
+_settings: dict[str, Settings] = {}
+_lock = threading.Lock()
+
+
+# What a cached `Settings` depends on: the config and the pins the target is read from (advisor.versions).
+# The baseline and the ROCm project files are read afresh by every analysis.
+SETTINGS_FILES = ("pyproject.toml", "requirements*.txt", "uv.lock", "poetry.lock")
+WATCHED = "**/{pyproject.toml,requirements*.txt,uv.lock,poetry.lock,advisor-baseline.json}"
+
+
+def _stamp(root: str) -> tuple:
+    out = []
+    for pattern in SETTINGS_FILES:
+        for path in sorted(glob.glob(os.path.join(glob.escape(root), pattern))):
+            try:
+                out.append((path, os.stat(path).st_mtime_ns))
+            except OSError:
+                pass
+    return tuple(out)
+
+
+def settings_for(path: str) -> Settings:
+    """The settings `advisor scan PATH` would use: config from the nearest pyproject.toml upwards."""
+    root = find_project_root([path])
+    stamp = _stamp(root)
+    with _lock:
+        cached = _settings.get(root)
+        if cached is not None and cached.stamp == stamp:
+            return cached
+    try:
+        # found=: the buffer is the file list; nothing is discovered on disk.
+        project = Project.load(ProjectOptions(paths=[path], no_cache=True), found=Discovered())
+    except ProjectError as e:
+        raise SettingsError(str(e)) from None
+    fix_options = project.scan_options(rules=[r for r in project.rules if r.device is None])
+    settings = Settings(project, stamp, project.scan_options(), fix_options)
+    with _lock:
+        _settings[root] = settings
+    return settings
+
+
+def forget_settings() -> None:
+    """Drop cached settings (a config file changed)."""
+    with _lock:
+        _settings.clear()
+
+
+def encode(text: str) -> tuple[bytes, str]:
+    """The bytes the buffer would be saved as: its coding cookie's encoding, else UTF-8."""
+    head = text[:400].encode("utf-8", "surrogatepass").splitlines()[:2]
+    for line in head:
+        m = _COOKIE.match(line)
+        if m:
+            encoding = m.group(1).decode("ascii")
+            try:
+                return text.encode(encoding), encoding
+            except (LookupError, UnicodeEncodeError):
+                break  # advisor reports the file's encoding problem itself
+        if line.strip() and not line.lstrip().startswith(b"#"):
+            break
+    return text.encode("utf-8", "surrogatepass"), "utf-8"
+
+
+def _rule(code: str):
+    return rule_by_code(code)
+
+
+def _versions(finding: Any, rule: Any) -> tuple[str | None, str | None]:
+    """(warns_from, breaks_in): from the finding where it says, else from the rule's metadata."""
+    warns = getattr(finding, "warns_from", None) or finding.data.get("warns_from") or rule.deprecated_in
+    breaks = getattr(finding, "breaks_in", None) or finding.data.get("breaks_in") or rule.removed_in
+    return warns, breaks
+
+
+def _kind(finding: Any, rule: Any, target: str, warns: str | None, breaks: str | None) -> str | None:
+    kind = getattr(finding, "kind", None) or finding.data.get("kind")
+    if kind:
+        return str(getattr(kind, "value", kind))
+    t = parse_version(target)
+    if breaks and parse_version(breaks) <= t:
+        return "breaking"
+    if warns and parse_version(warns) <= t:
+        return "deprecated"
+    return None
+
+
+def analyse_buffer(text: str, path: str, settings: Settings) -> Analysis:
+    """Findings for `text` as `advisor scan path` would report them if `text` were on disk."""
+    project = settings.project
+    data, _ = encode(text)
+    job = settings.options.job(path, data)  # the prefilter and per-file-ignores choose the rules
+    result = FileResult(path) if job is None else FileResult.from_dict(path, _analyse_job(job))
+    result.markers = find_markers(data)
+    scanned = project.shape(ScanResult(results=[result], files_scanned=1))  # ROCm scoping, baseline
+    out = Analysis(error="; ".join(e.message for e in scanned.errors) or None)
+    for f in scanned.findings:
+        rule = _rule(f.rule)
+        warns, breaks = _versions(f, rule)
+        out.issues.append(Issue(
+            code=f.rule, name=f.name, severity=f.severity, message=f.message,
+            line=f.line - 1, column=f.column - 1, end_line=f.end_line - 1, end_column=f.end_column - 1,
+            fix=f.fix, kind=_kind(f, rule, project.target, warns, breaks), warns_from=warns, breaks_in=breaks,
+            validation=f.validation,
+        ))
+    return out
+
+
+def _fix_rules(data: bytes, path: str, settings: Settings) -> list:
+    return [rule_by_code(c) for c in settings.fix_options.candidates(path, data)]
+
+
+def fix_all(text: str, path: str, settings: Settings) -> str | None:
+    """`text` with every safe fix applied (as `advisor fix` without unsafe fixes), or None if nothing changes."""
+    data, encoding = encode(text)
+    rules = _fix_rules(data, path, settings)
+    if not rules:
+        return None
+    project = settings.project
+    outcome = fix_bytes(data, path, rules, project.target, project.min_version, unsafe=False)
+    if outcome.error or not outcome.changed:
+        return None
+    return outcome.fixed.decode(encoding)
+
+
+def fix_one(text: str, path: str, settings: Settings, key: list) -> str | None:
+    """`text` with only the finding `key` (`Issue.key`) fixed, or None if it has no fix here.
+
+    One pass of the fixer's edit for one report: the node swapped, imports added and
+    removed, and the result checked to parse, as `advisor fix` does.
+    """
+    code, line, column = key
+    data, encoding = encode(text)
+    rules = [r for r in _fix_rules(data, path, settings) if r.code == code]
+    if not rules:
+        return None
+    project = settings.project
+    _, analysed = analyse_source(data, path, rules, project.target, project.min_version)
+    if analysed is None:
+        return None
+    for rep, finding in analysed.items:
+        if (finding.rule, finding.line - 1, finding.column - 1) == (code, line, column) and rep.replacement is not None:
+            new = _apply_report(analysed.module, analysed.resolver, rep)
+            try:
+                parse(new, path)
+            except SourceError:
+                return None
+            return new.decode(encoding) if new != data else None
+    return None
+
+
+def _apply_report(module: Any, resolver: Any, rep: Any) -> bytes:
+    # The edit step of advisor.fix.fixer._apply_once, for one chosen report.
+    from libcst.codemod import CodemodContext  # lazy: LibCST loads in the worker, after start-up
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+    new_module = module.visit(_Replace({rep.target_node: rep.replacement}))
+    if rep.add_imports:
+        context = CodemodContext()
+        for mod, obj in rep.add_imports:
+            AddImportsVisitor.add_needed_import(context, mod, obj)
+        new_module = AddImportsVisitor(context).transform_module(new_module)
+    removals = set(_from_imported_names(resolver, rep.target_node))
+    if removals:
+        context = CodemodContext()
+        for mod, name, asname in sorted(removals, key=str):
+            RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
+        new_module = RemoveImportsVisitor(context).transform_module(new_module)
+    return new_module.bytes
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    code: str
+    name: str
+    severity: str
+    since: str
+    fix: str
+    validation: str | None
+    deprecated_in: str | None
+    removed_in: str | None
+    doc: str
+    url: str
+
+
+def rule_info(code: str) -> RuleInfo:
+    """What `advisor explain CODE` prints, as data."""
+    rule = _rule(code)
+    m = rule.metadata()
+    return RuleInfo(rule.code, rule.name, m["severity"], m["since"], m["fix"], m["validation"],
+                    rule.deprecated_in, rule.removed_in, rule.doc(), docs_url(code))
+
+
+def docs_url(code: str) -> str:
+    return f"{DOCS_URL}-{code.lower()}"
+
+
+def warm() -> None:
+    """Import and run what the first analysis needs (libcst, the rules), off the critical path."""
+    rules = all_rules()
+    analyse_source(b"import torch\nwith torch.cuda.amp.autocast():\n    pass\n", "warm.py", list(rules), "2.12")

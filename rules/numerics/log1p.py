@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+from advisor.rule import Applicability, Example, Rule, Severity, cst, rewrite_reference
+
+from ._numerics import bare, plus_one_operand
+
+
+class LogOnePlus(Rule):
+    """`torch.log(1 + x)` loses precision for small `x`; `torch.log1p(x)` does not.
+
+    What it finds: `torch.log(1 + x)` and `torch.log(x + 1)` with a literal one and no
+    other argument (TorchFix TOR106).
+
+    Why: for |x| much smaller than 1, `1 + x` rounds away most of `x` before the log
+    is taken (in float32, `1 + 1e-8 == 1`). `torch.log1p` computes log(1 + x)
+    without forming `1 + x` (documented in `torch.log1p`). Nothing warns or breaks:
+    this is advice.
+
+    Example:
+        y = torch.log(1 + x)
+        # becomes
+        y = torch.log1p(x)
+
+    Fix safety: unsafe. The result changes in the last bits (that is the point), and
+    `x` must be a tensor: `torch.log(1 + 2.0)` fails with a Python float anyway, but a
+    subclass overriding `__add__` or `__radd__` would no longer be called.
+
+    Validation: none.
+    """
+
+    code = "ADV110"
+    name = "log-one-plus"
+    message = "`torch.log(1 + x)` loses precision for small x; `torch.log1p(x)` computes it accurately"
+    severity = Severity.INFO
+    since = "2.0"
+    fix = Applicability.UNSAFE
+    triggers = ("log",)
+    targets = ("torch.log",)
+
+    valid = [
+        "import torch\ny = torch.log1p(x)",
+        "import torch\ny = torch.log(2 + x)",
+        "import torch\ny = torch.log(1 + x, out=o)",
+        "import math\ny = math.log(1 + x)",
+        "import numpy as np\ny = np.log(1 + x)",
+    ]
+    invalid = [
+        Example("import torch\ny = torch.log(1 + x)\n", fixed="import torch\ny = torch.log1p(x)\n", line=2, column=5),
+        Example("import torch as th\ny = th.log((x * 2) + 1.0)\n", fixed="import torch as th\ny = th.log1p(x * 2)\n"),
+        Example("from torch import log\ny = log(x + 1)\n", fixed="import torch\n\ny = torch.log1p(x)\n"),
+    ]
+
+    def visit_Call(self, node) -> None:
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            return
+        operand = plus_one_operand(node.args[0].value)
+        if operand is None or self.match(node.func, self.targets) is None:
+            return
+        func, imports = rewrite_reference(self.ctx.resolver, node.func, "torch.log1p")
+        replacement = node.with_changes(func=func, args=[cst.Arg(value=bare(operand))])
+        self.report(node, replacement=replacement, add_imports=imports)

@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from advisor.rule import Applicability, Example, Rule, Severity, cst, rewrite_reference
+
+
+class LogSumExp(Rule):
+    """`torch.log(torch.sum(torch.exp(x), dim))` overflows; `torch.logsumexp(x, dim)` does not.
+
+    What it finds: `torch.log(torch.sum(torch.exp(x), d))` (also with `dim=d`, and
+    `keepdim=`), each call resolved to torch (TorchFix TOR108, unreleased there).
+
+    Why: `exp(x)` overflows to inf for large `x` (above ~88 in float32) and
+    underflows to 0 for very negative `x`; `torch.logsumexp` subtracts the maximum
+    first (documented in `torch.logsumexp`). Only the forms with a `dim` are flagged:
+    `torch.logsumexp` requires one. Nothing warns or breaks: this is advice.
+
+    Example:
+        y = torch.log(torch.sum(torch.exp(x), dim=1))
+        # becomes
+        y = torch.logsumexp(x, dim=1)
+
+    Fix safety: unsafe: the result changes where the old form overflowed (that is
+    the point) and in the last bits elsewhere.
+
+    Validation: none.
+    """
+
+    code = "ADV112"
+    name = "log-sum-exp"
+    message = "`torch.log(torch.sum(torch.exp(x), dim))` overflows for large x; `torch.logsumexp(x, dim)` is stable"
+    severity = Severity.INFO
+    since = "2.0"
+    fix = Applicability.UNSAFE
+    triggers = ("log",)
+    targets = ("torch.log",)
+
+    valid = [
+        "import torch\ny = torch.logsumexp(x, 1)",
+        "import torch\ny = torch.log(torch.sum(torch.exp(x)))",
+        "import torch\ny = torch.log(torch.sum(x, 1))",
+        "import numpy as np\ny = np.log(np.sum(np.exp(x), 1))",
+    ]
+    invalid = [
+        Example(
+            "import torch\ny = torch.log(torch.sum(torch.exp(x), dim=1))\n",
+            fixed="import torch\ny = torch.logsumexp(x, dim=1)\n",
+            line=2,
+            column=5,
+        ),
+        Example(
+            "import torch as th\ny = th.log(th.sum(th.exp(a - b), -1, keepdim=True))\n",
+            fixed="import torch as th\ny = th.logsumexp(a - b, -1, keepdim=True)\n",
+        ),
+    ]
+
+    def _sole_arg(self, call, target: str):
+        if not isinstance(call, cst.Call) or self.match(call.func, (target,)) is None:
+            return None
+        return call.args
+
+    def visit_Call(self, node) -> None:
+        outer = self._sole_arg(node, "torch.log")
+        if not outer or len(outer) != 1 or outer[0].keyword is not None or outer[0].star:
+            return
+        summed = self._sole_arg(outer[0].value, "torch.sum")
+        if not summed or len(summed) < 2 or any(a.star for a in summed):
+            return
+        if any(a.keyword is not None and a.keyword.value not in ("dim", "keepdim") for a in summed):
+            return
+        exp = self._sole_arg(summed[0].value, "torch.exp")
+        if summed[0].keyword is not None or not exp or len(exp) != 1 or exp[0].keyword is not None or exp[0].star:
+            return
+        func, imports = rewrite_reference(self.ctx.resolver, node.func, "torch.logsumexp")
+        args = [summed[0].with_changes(value=exp[0].value), *summed[1:]]
+        self.report(node, replacement=node.with_changes(func=func, args=args), add_imports=imports)

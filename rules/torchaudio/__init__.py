@@ -1,0 +1,1 @@
+"""ADV950–ADV989: torchaudio (windows in torchaudio versions; `library = "torchaudio"`)."""

@@ -1,0 +1,1 @@
+"""ADV910–ADV949: torchvision (windows in torchvision versions; `library = "torchvision"`)."""
