@@ -367,6 +367,22 @@ def test_torch_load_defaults_to_weights_only():
     assert isinstance(torch.load(buf, weights_only=False)["obj"], _Custom)
 
 
+def test_whole_module_load_fails_and_the_two_ways_out_work():
+    # ADV716's whole-object message: a pickled nn.Module fails by default; weights_only=False
+    # or allow-listing its classes with torch.serialization.add_safe_globals loads it.
+    buf = io.BytesIO()
+    torch.save(torch.nn.Linear(2, 2), buf)
+    buf.seek(0)
+    with pytest.raises(Exception, match="Weights only load failed"):
+        torch.load(buf)
+    buf.seek(0)
+    assert isinstance(torch.load(buf, weights_only=False), torch.nn.Linear)
+    buf.seek(0)
+    with torch.serialization.safe_globals([torch.nn.Linear]):  # scoped add_safe_globals
+        assert isinstance(torch.load(buf), torch.nn.Linear)
+    assert callable(torch.serialization.add_safe_globals)
+
+
 class _Custom:
     pass
 

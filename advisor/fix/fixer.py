@@ -25,6 +25,7 @@ from advisor.rule import Rule
 from advisor.syntax.walk import nodes_of
 from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
 from advisor.analysis import notebooks
+from advisor.fix.imports import add_imports
 
 MAX_PASSES = 8
 
@@ -77,14 +78,36 @@ def _overlaps(a: Finding, b: Finding) -> bool:
     return not ((a.end_line, a.end_column) <= (b.line, b.column) or (b.end_line, b.end_column) <= (a.line, a.column))
 
 
-def _from_imported_names(resolver: Any, node: Any) -> list[tuple[str, str, str | None]]:
-    """(module, name, asname) of each `from` import a replaced node referred to."""
-    out = []
+def _imported_names(module: Any, resolver: Any, node: Any) -> list[tuple[str, str | None, str | None]]:
+    """(module, name, asname) of each import a replaced node referred to: RemoveImportsVisitor's terms.
+
+    `from a.b import c [as d]` gives ("a.b", "c", "d"); `import a.b as c` gives ("a.b", None, "c").
+    RemoveImportsVisitor removes one only where nothing else uses it any more.
+    """
+    aliased = _plain_import_aliases(module)
+    out: list[tuple[str, str | None, str | None]] = []
     for n in nodes_of(node, cst.Name):
         for q in resolver.qualnames(n):
-            if "." in q and not q.startswith(("<", ".")):
-                module, _, name = q.rpartition(".")
-                out.append((module, name, n.value if n.value != name else None))
+            if q.startswith(("<", ".")):
+                continue
+            if aliased.get(n.value) == q:
+                out.append((q, None, n.value))
+            elif "." in q:
+                mod, _, name = q.rpartition(".")
+                out.append((mod, name, n.value if n.value != name else None))
+    return out
+
+
+def _plain_import_aliases(module: Any) -> dict[str, str]:
+    """{alias: dotted module} of the module-level `import a.b as alias` statements."""
+    out: dict[str, str] = {}
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for imp in stmt.body:
+                if isinstance(imp, cst.Import):
+                    for alias in imp.names:
+                        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                            out[alias.asname.name.value] = cst.Module([]).code_for_node(alias.name)
     return out
 
 
@@ -129,26 +152,21 @@ def _apply_once(
         return data, Counter(), held_back, unfixable
 
     from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+    from libcst.codemod.visitors import RemoveImportsVisitor
 
     module = analysed.module
     resolver = analysed.resolver
     mapping = {rep.target_node: rep.replacement for rep, _ in chosen}
     new_module = module.visit(_Replace(mapping))
-    context = CodemodContext()
-    needs_add = False
-    for rep, _ in chosen:
-        for mod, obj in rep.add_imports:
-            AddImportsVisitor.add_needed_import(context, mod, obj)
-            needs_add = True
-    removals = {imp for rep, _ in chosen for imp in _from_imported_names(resolver, rep.target_node)}
-    if needs_add:
-        new_module = AddImportsVisitor(context).transform_module(new_module)
-    if removals:
+    needed = [imp for rep, _ in chosen for imp in rep.add_imports]
+    removals = {imp for rep, _ in chosen for imp in _imported_names(module, resolver, rep.target_node)}
+    if removals:  # first, so that an added import is placed among the imports that stay
         context = CodemodContext()
         for mod, name, asname in sorted(removals, key=str):
             RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
         new_module = RemoveImportsVisitor(context).transform_module(new_module)
+    if needed:
+        new_module = add_imports(new_module, needed, path)
     applied = Counter(type(rep.rule).code for rep, _ in chosen)
     return new_module.bytes, applied, held_back, unfixable
 

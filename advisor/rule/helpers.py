@@ -121,12 +121,104 @@ def with_comma(arg: Any) -> Any:
     return arg
 
 
-def append_args(call: Any, new_args: list[Any]) -> Any:
-    """`call` with `new_args` added after its arguments, keeping a trailing comma's style."""
+def append_args(call: Any, new_args: list[Any], magic_comma: bool = False) -> Any:
+    """`call` with `new_args` added after its arguments, as a person would write them.
+
+    One line: `f(a, b)` (a single-line trailing comma's space is dropped: `f(a,)` -> `f(a, b)`).
+    Several lines, one argument a line: each new argument on its own line, indented like
+    the others, and the trailing comma kept or left out as the call had it; the closing
+    parenthesis and every other argument stay where they were. A single argument on its
+    own line (`f(\n    a\n)`, how Black and Ruff write a call that is too long) gets a
+    trailing comma when `magic_comma` (the file writes them: see `uses_magic_commas`), so
+    that a formatter keeps the call as it is.
+    """
     args = list(call.args)
-    if args:
-        args[-1] = with_comma(args[-1])
-    return call.with_changes(args=[*args, *new_args])
+    if not args:
+        return call.with_changes(args=new_args)
+    last = args[-1]
+    sep = _line_separator(call)
+    if sep is None:  # one line (or arguments side by side): inline, after the last one
+        if isinstance(last.comma, cst.Comma) and not _breaks(last.comma.whitespace_after):
+            last = last.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        if isinstance(last.comma, cst.Comma):  # `a,<newline>)`: the new ones go before the newline
+            close = last.comma.whitespace_after
+            args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            added = [with_comma(a) for a in new_args[:-1]] + [new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close))]
+            return call.with_changes(args=[*args, *added])
+        close = last.whitespace_after_arg  # `a, b<newline>)`: keep the newline before `)`
+        args[-1] = with_comma(last.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")))
+        return call.with_changes(args=[*args, *new_args[:-1], new_args[-1].with_changes(whitespace_after_arg=close)])
+    if isinstance(last.comma, cst.Comma):  # trailing comma: keep it, after the new last argument
+        close = last.comma.whitespace_after
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep))
+        added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
+        added.append(new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close)))
+    elif magic_comma and len(args) == 1 and _breaks(last.whitespace_after_arg):
+        close = last.whitespace_after_arg
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
+        added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
+        added.append(new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close)))
+    else:  # no trailing comma: none after the new last argument either
+        close = last.whitespace_after_arg
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
+        added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
+        added.append(new_args[-1].with_changes(whitespace_after_arg=close))
+    return call.with_changes(args=[*args, *added])
+
+
+def explode_args(call: Any, new_args: list[Any]) -> Any:
+    """`call` with `new_args` added, one argument a line and a trailing comma, as Black and Ruff write
+    a call that does not fit on one line.
+
+    Lines are indented one level (4 spaces) deeper than the statement, or like the arguments
+    already are when the call opens its parenthesis at a line end.
+    """
+    args = [*call.args, *new_args]
+    before = call.whitespace_before_args
+    if _breaks(before):
+        close = call.args[-1].whitespace_after_arg if call.args and _breaks(call.args[-1].whitespace_after_arg) else None
+        if close is None and call.args and isinstance(call.args[-1].comma, cst.Comma) and _breaks(call.args[-1].comma.whitespace_after):
+            close = call.args[-1].comma.whitespace_after
+        sep = cst.ParenthesizedWhitespace(indent=before.indent, last_line=before.last_line)
+    else:
+        sep = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace("    "))
+        close = None
+    if close is None:
+        close = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(""))
+    out = [a.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace("")) for a in args[:-1]]
+    out.append(args[-1].with_changes(comma=cst.Comma(whitespace_after=close), whitespace_after_arg=cst.SimpleWhitespace("")))
+    return call.with_changes(args=out, whitespace_before_args=sep)
+
+
+def longest_line(code: str, first_indent: str = "") -> int:
+    """The length of the longest line of `code` when its first line starts after `first_indent`."""
+    return max((len(line) for line in (first_indent + code).splitlines()), default=0)
+
+
+def uses_magic_commas(code: str) -> bool:
+    """Does this source close a multi-line bracket after a trailing comma (`,` newline `)`), as Black and Ruff do?"""
+    import re
+
+    return re.search(r",[ \t]*\n[ \t]*[)\]}]", code) is not None
+
+
+def _breaks(ws: Any) -> bool:
+    return isinstance(ws, cst.ParenthesizedWhitespace)
+
+
+def _line_separator(call: Any) -> Any:
+    """The newline-and-indent between a multi-line call's arguments (no comment), or None.
+
+    Taken from the whitespace before the last argument: after the previous argument's
+    comma, or after `(` for a single argument.
+    """
+    args = call.args
+    before = args[-2].comma.whitespace_after if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
+    if len(args) == 1:
+        before = call.whitespace_before_args
+    if not _breaks(before):
+        return None
+    return cst.ParenthesizedWhitespace(indent=before.indent, last_line=before.last_line)
 
 
 def prepend_args(call: Any, new_args: list[Any]) -> Any:

@@ -72,6 +72,7 @@ class Row:
     severity: Severity = Severity.WARNING
     validation: str | None = None
     advice: str = ""  # what to do when there is no replacement
+    cost: str = ""  # what the rewrite changes beyond the name, said in every message
     keyword: str | None = None  # set: a keyword change of the calls in `entries`
     new_keyword: str | None = None  # its new name; None drops it (or advises, when fix is NONE)
     only_truthy: bool = False  # keyword changes: a literal False / None / 0 is not reported (torch ignores it)
@@ -274,6 +275,7 @@ def _rename_class(row: Row, module: str) -> type:
     for e in row.entries:
         msg = e.message or (message if e.new or row.message else "`{old}` is deprecated; " + row.advice)
         msg = msg.replace("{new}", f"{e.new}{e.suffix}" if e.new else "")
+        msg += f"; {row.cost}" if row.cost and e.new else ""
         symbols[e.old] = Symbol(msg.replace("{old}", e.old), e.new, since=e.since, window=entry_window(row, e))
     valid, invalid = _rename_examples(row)
     attrs = _common_attrs(row, module)

@@ -44,8 +44,11 @@ class StreamCaptureQuery(ReferenceRule):
         torch.cuda.current_stream().is_capturing()
 
     Fix safety: unsafe. The old call returns False without initialising the
-    CUDA context when none exists; `current_stream()` needs a device and may
-    initialise it. Guard with `torch.cuda.is_available()` if the code relied on
+    CUDA context when none exists (its docstring, torch/cuda/graphs.py);
+    `torch.cuda.current_stream()` calls `torch.cuda._lazy_init()` first
+    (torch/cuda/__init__.py in 2.13, read in the wheel; `torch.xpu` likewise), so
+    the rewritten call initialises CUDA where the old one did not (a forked
+    worker can then no longer use CUDA) and raises where no device exists. Guard with `torch.cuda.is_available()` if the code relied on
     that. Mocks and non-call references are reported without a fix.
 
     Validation: `stream_capture` checks, inside and outside a capture, that both
@@ -58,7 +61,8 @@ class StreamCaptureQuery(ReferenceRule):
     name = "stream-capture-query"
     message = (
         "`{old}()` is superseded in torch 2.12 by `{mod}.current_stream().is_capturing()` "
-        "(not deprecated; no warning is emitted)"
+        "(not deprecated; no warning is emitted); the new call initialises the device context, "
+        "which the old one never does, and raises where no device is available"
     )
     severity = Severity.INFO
     since = "2.12"

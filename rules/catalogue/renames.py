@@ -37,7 +37,9 @@ TABLE: tuple[Row, ...] = (
     Row("ADV709", "weight-norm", (
         Entry("torch.nn.utils.weight_norm", "torch.nn.utils.parametrizations.weight_norm"),
     ), "FutureWarning: \"`torch.nn.utils.weight_norm` is deprecated in favor of `torch.nn.utils.parametrizations.weight_norm`.\"",
-        fix=UNSAFE, fix_note="parameter names change (`weight_g`/`weight_v` become `parametrizations.weight.original0/1`), so old state_dicts no longer load."),
+        fix=UNSAFE, fix_note="parameter names change (`weight_g`/`weight_v` become `parametrizations.weight.original0/1`), so old state_dicts no longer load.",
+        cost="the state-dict keys change (`weight_g`/`weight_v` become `parametrizations.weight.original0`/`original1`): "
+             "checkpoints saved before, and converters or code that name those keys, break"),
     Row("ADV710", "stateless-functional-call", (
         Entry("torch.nn.utils.stateless.functional_call", "torch.func.functional_call"),
     ), "FutureWarning: \"`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 ... Please use `torch.func.functional_call` instead which is a drop-in replacement.\""),

@@ -5,12 +5,18 @@ from advisor.rule import (
     Example,
     Rule,
     Severity,
+    Window,
     append_args,
     cst,
+    explode_args,
     get_arg,
     has_star_args,
     kwarg,
+    longest_line,
+    uses_magic_commas,
 )
+
+from ._pickled import whole_object_loads
 
 LOAD = {"torch.load", "torch.serialization.load"}
 
@@ -37,6 +43,21 @@ class TorchLoadWeightsOnly(Rule):
     files that really hold pickled objects. Calls passing `pickle_module` (whose
     default stays False) are reported without a fix.
 
+    Whole pickled objects: a load whose value is used like a module or
+    optimizer (called, `.state_dict()`, `.eval()`, `.parameters()`, ...), or
+    whose path this file `torch.save`s an object (`self`, an `nn`/`optim`
+    object, a `Namespace`, an instance of a class of the file) to, loads more
+    than tensors and containers; `weights_only=True` would break it. Such a load
+    is reported as breaking from 2.6 (the default flip makes it fail there) with
+    no fix: pass `weights_only=False` for files you trust, or allow-list the
+    classes with `torch.serialization.add_safe_globals`. The evidence is local
+    and conservative (see `rules/catalogue/_pickled.py`): a value indexed or
+    iterated like a dict, or a name bound twice, is never called a whole
+    object, and `.to()`/`.cuda()` are not evidence (a loaded tensor has them).
+    What a checkpoint dict holds (a list of classes, an optimizer object under
+    a key) is beyond a static look, so such loads still get `weights_only=True`:
+    review loads of checkpoints you did not write as plain `state_dict`s.
+
     Validation: none; load each of your checkpoints once under the new torch.
     """
 
@@ -62,20 +83,97 @@ class TorchLoadWeightsOnly(Rule):
             fixed="from torch import load\nsd = load(p, map_location='cpu', weights_only=True)\n",
         ),
         Example("import torch\nimport dill\nsd = torch.load(p, pickle_module=dill)\n"),
+        # Whole pickled objects (modelled on diffusers' convert_models_diffuser_to_diffusers.py
+        # and apex's sparsity checkpoint tests): breaking, no fix.
+        Example(
+            "import torch\nmodel = torch.load(f'unet-{hor}.torch')\nstate_dict = model.state_dict()\n",
+            message="loads a whole pickled object",
+            line=2,
+            column=9,
+        ),
+        Example("import torch\nnet = torch.load(path, map_location='cpu').eval()\n", message="`.eval()`"),
+        Example("import torch\ndef f(p, x):\n    m = torch.load(p)\n    return m(x)\n", message="called"),
+        Example(
+            "import torch\nclass Net(torch.nn.Module):\n    pass\n"
+            "torch.save(Net(), 'net.pt')\nnet = torch.load('net.pt')\n",
+            message="`torch.save`s an object to the same path",
+            line=5,
+        ),
+        Example(
+            "import argparse\nimport torch\nargs = argparse.Namespace(lr=1)\n"
+            "torch.save(args, ARGS)\nargs2 = torch.load(ARGS)\n",
+            message="add_safe_globals",
+        ),
     ]
+
+    def visit_Module(self, node) -> None:
+        self._loads: list = []  # (call, its statement line or None, that line's indentation)
+        self._blocks: list[str] = []
+        self._stmt = None
+        self._default_indent = node.default_indent
+
+    def visit_IndentedBlock(self, node) -> None:
+        self._blocks.append(self._default_indent if node.indent is None else node.indent)
+
+    def leave_IndentedBlock(self, node) -> None:
+        self._blocks.pop()
+
+    def visit_SimpleStatementLine(self, node) -> None:
+        self._stmt = node
+
+    def leave_SimpleStatementLine(self, node) -> None:
+        self._stmt = None
 
     def visit_Call(self, node) -> None:
         if self.match(node.func, LOAD) is None or get_arg(node, "weights_only") is not None:
             return
-        if get_arg(node, "pickle_module") is not None or has_star_args(node) or any(a.star == "**" for a in node.args):
-            self.report(node)
+        self._loads.append((node, self._stmt, "".join(self._blocks)))
+
+    def leave_Module(self, node) -> None:
+        if not self._loads:
             return
-        self.report(node, replacement=_append_trailing_safe(node, kwarg("weights_only", "True")))
+        whole = whole_object_loads(node, self.qualnames, [c for c, _, _ in self._loads])
+        code = node.code
+        magic = uses_magic_commas(code)
+        # A line the fix makes too long is wrapped as a formatter would: one argument a line, with a
+        # trailing comma (which Black and Ruff keep at any line length). Too long: over 88 (their
+        # default) in a file that writes trailing commas the way they do; else over the file's longest line.
+        limit = 88 if magic else max(88, longest_line(code))
+        for call, stmt, indent in self._loads:
+            if call in whole:
+                self.report(call, WHOLE_OBJECT.format(why=whole[call]), window=BREAKS_IN_2_6)
+            elif get_arg(call, "pickle_module") is not None or has_star_args(call):
+                self.report(call)
+            else:
+                self.report(call, replacement=self._with_weights_only(call, stmt, indent, magic, limit))
+
+    def _with_weights_only(self, call, stmt, indent: str, magic: bool, limit: int):
+        new_args = [kwarg("weights_only", "True")]
+        new = append_args(call, new_args, magic)
+        # Only a call that is its statement's value (`x = torch.load(...)`, `return torch.load(p)["sd"]`):
+        # a formatter wraps `a if c else torch.load(...)` or `f(torch.load(...))` another way.
+        if stmt is not None and _value_call(stmt) is call:
+            line = self.ctx.code_for(stmt.deep_replace(call, new))
+            if longest_line(line.strip("\n"), indent) > limit:
+                return explode_args(call, new_args)
+        return new
 
 
-def _append_trailing_safe(call, arg):
-    """Append `arg`, dropping a trailing comma's dangling space (`f(a,)` -> `f(a, b)`)."""
-    args = list(call.args)
-    if args and isinstance(args[-1].comma, cst.Comma):
-        args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    return append_args(call.with_changes(args=args), [arg])
+def _value_call(stmt):
+    """The call a one-statement line's value is, through subscripts (`torch.load(p)["model"]`), or None."""
+    if len(stmt.body) != 1 or not isinstance(stmt.body[0], (cst.Assign, cst.AnnAssign, cst.Return, cst.Expr)):
+        return None
+    node = stmt.body[0].value
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return node
+
+
+# The default flip makes a whole-object load fail from 2.6 on (kind breaking there).
+BREAKS_IN_2_6 = Window(since="2.0", removed_in="2.6")
+WHOLE_OBJECT = (
+    "`torch.load` loads a whole pickled object ({why}): since torch 2.6 (default `weights_only=True`) it fails "
+    "unless you pass `weights_only=False` (trusted files only) or allow-list the object's classes with "
+    "`torch.serialization.add_safe_globals`"
+)
+

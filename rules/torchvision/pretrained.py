@@ -87,7 +87,7 @@ class TorchvisionPretrained(Rule):
                 "m = q.resnet50(weights=q.ResNet50_QuantizedWeights.IMAGENET1K_FBGEMM_V1, quantize=True)\n"),
         Example("from torchvision.models.detection import keypointrcnn_resnet50_fpn as k\n"
                 "m = k(pretrained=True, pretrained_backbone=False)\n",
-                fixed="from torchvision.models.detection import keypointrcnn_resnet50_fpn as k\nimport torchvision\n\n"
+                fixed="import torchvision\nfrom torchvision.models.detection import keypointrcnn_resnet50_fpn as k\n\n"
                 "m = k(weights=torchvision.models.detection.KeypointRCNN_ResNet50_FPN_Weights.COCO_V1, weights_backbone=None)\n"),
         Example("import torchvision\nm = torchvision.models.resnet18(weights=True)\n",
                 fixed="import torchvision\nm = torchvision.models.resnet18(weights=torchvision.models.ResNet18_Weights.IMAGENET1K_V1)\n"),

@@ -1,0 +1,211 @@
+"""Which `torch.load` calls load whole pickled objects (ADV716).
+
+`weights_only=True` (the default since torch 2.6) loads tensors, dicts, lists,
+tuples and primitive types; a pickled `nn.Module`, optimizer, `Namespace` or
+other class instance fails with "Weights only load failed". This module says,
+for one file, which loads certainly need the full unpickler. It is
+conservative: a load is a whole-object load only on positive evidence, and any
+sign of a plain container (the value indexed or iterated like a dict) wins.
+
+Evidence, in the load's own scope (function or module):
+- the loaded value is called (`torch.load(p)(x)`, `m = torch.load(p); m(x)`), or
+  one of the methods that only modules and optimizers have is called on it
+  (`.state_dict()`, `.eval()`, `.parameters()`, ...). `.to()`, `.cuda()` and
+  `.float()` are not evidence: a loaded tensor has them and loads fine;
+- the same file `torch.save`s, to the same path expression, an object: `self`,
+  a call of `torch.nn.*`, `torch.optim.*`, `argparse.Namespace`,
+  `parse_args()` or a class defined in the file, or a name bound to one;
+- the same function `torch.save`s one of its own parameters (whatever the
+  caller passes) into an `io.BytesIO()` and loads that buffer back: a round
+  trip of arbitrary objects, as in Lightning's XLA `broadcast`.
+A name assigned more than once in the scope, or a value that is subscripted,
+`.items()`/`.keys()`/`.values()`/`.get()`-ed, is never a whole-object load.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.rule import cst
+
+# Methods only modules / optimizers / schedulers have (not tensors, not dicts).
+OBJECT_METHODS = frozenset({
+    "state_dict", "load_state_dict", "eval", "train", "parameters", "named_parameters", "buffers",
+    "named_buffers", "modules", "named_modules", "children", "named_children", "forward", "zero_grad",
+    "register_forward_hook", "register_forward_pre_hook", "register_buffer", "add_module", "requires_grad_",
+})
+DICT_METHODS = frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault", "__getitem__"})
+OBJECT_FACTORIES = ("torch.nn.", "torch.optim.", "argparse.Namespace")
+SAVE = {"torch.save", "torch.serialization.save"}
+BYTES_IO = {"io.BytesIO"}
+
+
+class _Scope:
+    def __init__(self) -> None:
+        self.assigned: dict[str, int] = {}  # name -> number of bindings
+        self.load_of: dict[str, Any] = {}  # name -> the load call assigned to it
+        self.object_use: dict[str, str] = {}  # name -> first evidence ("called", ".eval()")
+        self.dict_use: set[str] = set()
+        self.object_names: set[str] = set()  # names bound to an object (for torch.save)
+        self.params: set[str] = set()
+        self.buffers: set[str] = set()  # names bound to io.BytesIO(...)
+        self.roundtrips: set[str] = set()  # buffer names a parameter was saved into
+        self.loads: list[tuple[str, Any]] = []  # (first argument text, load call)
+
+
+def whole_object_loads(module: Any, qualnames: Any, loads: list[Any]) -> dict[Any, str]:
+    """{load call: why it loads a whole object} for the `loads` of `module` that certainly do.
+
+    `qualnames(node)` resolves a name to its qualified names (the file's resolver).
+    """
+    finder = _Finder(qualnames, {id(c) for c in loads})
+    module.visit(finder)
+    return finder.result
+
+
+def _first_arg_text(call: Any) -> str | None:
+    for arg in call.args:
+        if arg.keyword is None and not arg.star:
+            return cst.Module([]).code_for_node(arg.value)
+        return None
+    return None
+
+
+class _Finder(cst.CSTVisitor):
+    def __init__(self, qualnames: Any, load_ids: set[int]) -> None:
+        super().__init__()
+        self.qualnames = qualnames
+        self.load_ids = load_ids
+        self.stack = [_Scope()]
+        self.classes: set[str] = set()
+        self.result: dict[Any, str] = {}
+        self.saved_objects: dict[str, str] = {}  # path text -> what was saved
+        self.loads_by_path: list[tuple[str, Any]] = []
+
+    # -- scopes ----------------------------------------------------------
+
+    def visit_ClassDef(self, node: Any) -> None:
+        self.classes.add(node.name.value)
+
+    def visit_FunctionDef(self, node: Any) -> None:
+        scope = _Scope()
+        p = node.params
+        for param in [*p.posonly_params, *p.params, *p.kwonly_params]:
+            scope.params.add(param.name.value)
+        scope.params.discard("self")
+        self.stack.append(scope)
+
+    def leave_FunctionDef(self, node: Any) -> None:
+        self._close(self.stack.pop())
+
+    def leave_Module(self, node: Any) -> None:
+        self._close(self.stack.pop())
+        for path, call in self.loads_by_path:
+            what = self.saved_objects.get(path)
+            if what and call not in self.result:
+                self.result[call] = f"this file `torch.save`s {what} to the same path"
+
+    def _close(self, scope: _Scope) -> None:
+        for path, call in scope.loads:
+            base = path.split("(", 1)[1].rstrip(")") if path.startswith(("io.BytesIO(", "BytesIO(")) else path
+            if base in scope.roundtrips or path in scope.roundtrips:
+                self.result.setdefault(call, "this function `torch.save`s its argument, whatever the caller passes, into this buffer")
+        for name, call in scope.load_of.items():
+            why = scope.object_use.get(name)
+            if why and scope.assigned.get(name) == 1 and name not in scope.dict_use:
+                self.result[call] = f"the loaded value is used like a module or optimizer: {why}"
+
+    # -- bindings and uses -------------------------------------------------
+
+    def visit_Assign(self, node: Any) -> None:
+        scope = self.stack[-1]
+        for t in node.targets:
+            for name in _bound_names(t.target):
+                scope.assigned[name] = scope.assigned.get(name, 0) + 1
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            name = node.targets[0].target.value
+            if isinstance(node.value, cst.Call) and id(node.value) in self.load_ids:
+                scope.load_of[name] = node.value
+            elif self._is_object(node.value):
+                scope.object_names.add(name)
+            elif isinstance(node.value, cst.Call) and self.qualnames(node.value.func) & BYTES_IO:
+                scope.buffers.add(name)
+
+    def visit_AnnAssign(self, node: Any) -> None:
+        for name in _bound_names(node.target):
+            self.stack[-1].assigned[name] = self.stack[-1].assigned.get(name, 0) + 2  # never "once"
+
+    def visit_AugAssign(self, node: Any) -> None:
+        self.visit_AnnAssign(node)
+
+    def visit_For(self, node: Any) -> None:
+        self.visit_AnnAssign(node)
+        if isinstance(node.iter, cst.Name):
+            self.stack[-1].dict_use.add(node.iter.value)  # iterated: a container
+
+    def visit_Subscript(self, node: Any) -> None:
+        if isinstance(node.value, cst.Name):
+            self.stack[-1].dict_use.add(node.value.value)
+
+    def visit_Call(self, node: Any) -> None:
+        scope = self.stack[-1]
+        func = node.func
+        if id(node) in self.load_ids:
+            path = _first_arg_text(node)
+            if path is not None:
+                self.loads_by_path.append((path, node))
+                scope.loads.append((path, node))
+        if isinstance(func, cst.Name):
+            scope.object_use.setdefault(func.value, "called")
+        elif isinstance(func, cst.Call) and id(func) in self.load_ids:
+            self.result.setdefault(func, "the loaded value is called")
+        elif isinstance(func, cst.Attribute):
+            self._method_call(scope, func)
+        if self.qualnames(func) & SAVE:
+            self._save(node)
+
+    def _method_call(self, scope: _Scope, func: Any) -> None:
+        method, owner = func.attr.value, func.value
+        if isinstance(owner, cst.Name):
+            if method in OBJECT_METHODS:
+                scope.object_use.setdefault(owner.value, f"`.{method}()`")
+            elif method in DICT_METHODS:
+                scope.dict_use.add(owner.value)
+        elif isinstance(owner, cst.Call) and id(owner) in self.load_ids and method in OBJECT_METHODS:
+            self.result.setdefault(owner, f"the loaded value is used like a module or optimizer: `.{method}()`")
+
+    def _save(self, call: Any) -> None:
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if len(positional) < 2:
+            return
+        obj, path = positional[0].value, cst.Module([]).code_for_node(positional[1].value)
+        scope = self.stack[-1]
+        if isinstance(obj, cst.Name) and obj.value in scope.params and path in scope.buffers:
+            scope.roundtrips.add(path)
+        if isinstance(obj, cst.Name) and obj.value == "self":
+            self.saved_objects.setdefault(path, "`self`")
+        elif isinstance(obj, cst.Name) and obj.value in self.stack[-1].object_names:
+            self.saved_objects.setdefault(path, f"`{obj.value}`, an object,")
+        elif self._is_object(obj):
+            self.saved_objects.setdefault(path, "an object")
+
+    def _is_object(self, value: Any) -> bool:
+        """A call that certainly builds a module, optimizer, Namespace or instance of a class of this file."""
+        if not isinstance(value, cst.Call):
+            return False
+        func = value.func
+        if isinstance(func, cst.Name) and func.value in self.classes:
+            return True
+        if isinstance(func, cst.Attribute) and func.attr.value == "parse_args":
+            return True
+        quals = self.qualnames(func)
+        return any(q.startswith(OBJECT_FACTORIES) and q.rpartition(".")[2][:1].isupper() for q in quals)
+
+
+def _bound_names(target: Any) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in _bound_names(el.value)]
+    return []
+
