@@ -149,3 +149,57 @@ def test_patching_the_old_api_on_purpose_is_advice():
 def test_setting_a_deprecated_flag_is_not_a_patch():
     code = "import torch.nn.functional as F\nF.upsample = my_upsample\n"
     assert {k for _, _, k in _kinds(code)} == {"deprecated"}
+
+
+# --- found by the final hand review on the real repositories (session 3) ------------------
+
+
+def _findings(code: str, path: str = "m.py", target: str = "2.15", lowest: str | None = "2.6"):
+    result, _ = analyse(textwrap.dedent(code).encode(), path, all_rules(), target, lowest)
+    return result.findings
+
+
+def test_cholesky_of_an_object_of_unknown_type_is_advice_without_a_fix():
+    # gpytorch's own package: relative imports, and a LinearOperator with a `.cholesky()` of its own.
+    found = _findings("""
+        import torch
+        from ..distributions import MultivariateNormal
+
+        def loss(output):
+            L = output.lazy_covariance_matrix.cholesky(upper=False)
+            return L._cholesky_solve(torch.eye(3))
+    """)
+    (f,) = [f for f in found if f.rule == "ADV757"]
+    assert f.kind == "advice" and f.fix is None
+
+
+def test_cholesky_of_a_tensor_is_breaking_with_a_fix():
+    (f,) = [f for f in _findings("import torch\nL = torch.rand(3, 3).cholesky()\n") if f.rule == "ADV757"]
+    assert f.kind == "breaking" and f.fix is not None
+
+
+def test_checkpoint_with_keyword_unpacking_is_not_reported():
+    # The kwargs dict may carry use_reentrant (diffusers builds one a few lines up).
+    found = _findings("""
+        from torch.utils.checkpoint import checkpoint
+        ckpt_kwargs = {"use_reentrant": False}
+        y = checkpoint(block, x, **ckpt_kwargs)
+    """)
+    assert not [f for f in found if f.rule == "ADV732"]
+
+
+def test_a_file_that_allow_lists_classes_has_no_whole_object_loads():
+    # A test of the safe-globals mechanism saves an object and allow-lists its class on purpose.
+    code = """
+        import torch
+        from argparse import Namespace
+
+        def test_roundtrip(p):
+            torch.save(Namespace(a=1), p)
+            {allow}
+            torch.load(p)
+    """
+    allowed = _findings(code.format(allow="torch.serialization.add_safe_globals([Namespace])"))
+    plain = _findings(code.format(allow="pass"))
+    assert [f.kind for f in allowed if f.rule == "ADV716"] == ["advice"]
+    assert [f.kind for f in plain if f.rule == "ADV716"] == ["breaking"]

@@ -46,6 +46,7 @@ class CheckpointUseReentrant(Rule):
     valid = [
         "from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, x, use_reentrant=False)",
         "from deepspeed import checkpoint\ny = checkpoint(f, x)",
+        "from torch.utils.checkpoint import checkpoint\nkw = {'use_reentrant': False}\ny = checkpoint(f, x, **kw)",
     ]
     invalid = [
         Example(
@@ -63,6 +64,5 @@ class CheckpointUseReentrant(Rule):
         if old is None or get_arg(node, "use_reentrant") is not None:
             return
         if any(a.star == "**" for a in node.args):
-            self.report(node, self.message.format(old=old))
-            return
+            return  # `**kwargs` may hold use_reentrant (a dict built a few lines up often does)
         self.report(node, self.message.format(old=old), replacement=append_args(node, [kwarg("use_reentrant", "True")]))

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, Window, cst, expr, rewrite_reference
+from advisor.rule import Applicability, Example, Kind, Rule, Severity, Window, cst, expr, rewrite_reference
 
 from ._linalg_args import linalg_args
 
@@ -8,6 +8,10 @@ METHODS = ("cholesky", "qr")
 _WINDOW = Window(deprecated_in="1.9", removed_in="2.14")  # UserWarning up to 2.13, RuntimeError from 2.14
 # Packages whose objects have their own `.cholesky()` / `.qr()` (lazy tensors, linear operators).
 OTHER_LINALG = ("gpytorch", "linear_operator")
+
+
+# No release window for a receiver that may not be a tensor: the removal applies only if it is one.
+_UNKNOWN_RECEIVER = Window(since="2.0")
 
 
 class TensorQrCholeskyMethod(Rule):
@@ -31,7 +35,13 @@ class TensorQrCholeskyMethod(Rule):
         # becomes
         L = torch.linalg.cholesky(a, upper=True)
 
-    Fix safety: unsafe: the receiver might not be a tensor. For a tensor the
+    Only a receiver that is certainly a tensor (the result of a `torch.*` call) is
+    reported by its window (breaking from 2.14) and fixed; any other receiver is
+    advice without a fix, since the receiver's type cannot be known statically
+    (gpytorch's `LinearOperator.cholesky()` inside gpytorch's own package, found on
+    the real repository, is not a tensor and must not be rewritten).
+
+    Fix safety: unsafe, and offered only for a `torch.*` call's result. For a tensor the
     rewrite is the same as ADV206's (identical results on 2.13; `some=` becomes
     `mode=` for literals only; a non-literal `some` gets no fix).
 
@@ -56,11 +66,16 @@ class TensorQrCholeskyMethod(Rule):
         "L = a.cholesky()\n",  # no torch in this file
     ]
     invalid = [
-        Example("import torch\nL = a.cholesky()\n", fixed="import torch\nL = torch.linalg.cholesky(a)\n",
+        Example("import torch\nL = torch.rand(3, 3).cholesky()\n",
+                fixed="import torch\nL = torch.linalg.cholesky(torch.rand(3, 3))\n",
                 message="`Tensor.cholesky()` was removed in 2.14", line=2, column=5),
-        Example("import torch\nq, r = x.qr(some=False)\n", fixed='import torch\nq, r = torch.linalg.qr(x, mode="complete")\n'),
-        Example("import torch\nL = model.cov.cholesky(True)\n",
-                fixed="import torch\nL = torch.linalg.cholesky(model.cov, upper=True)\n"),
+        Example("import torch\nq, r = torch.ones(3, 3).qr(some=False)\n",
+                fixed='import torch\nq, r = torch.linalg.qr(torch.ones(3, 3), mode="complete")\n'),
+        Example("import torch\nL = torch.eye(3).cholesky(True)\n",
+                fixed="import torch\nL = torch.linalg.cholesky(torch.eye(3), upper=True)\n"),
+        # Receiver of unknown type: advice, no fix (a LinearOperator has `.cholesky()` too).
+        Example("import torch\nL = a.cholesky()\n", message="if `a` is a tensor"),
+        Example("import torch\nL = model.cov.cholesky(True)\n"),
     ]
 
     def visit_Call(self, node) -> None:
@@ -77,6 +92,11 @@ class TensorQrCholeskyMethod(Rule):
         method = func.attr.value
         recv = self.ctx.code_for(receiver)
         message = self.message.format(m=method, recv=recv if len(recv) <= 30 else "the receiver")
+        if not self._is_tensor(receiver):
+            # Other libraries have `.cholesky()` / `.qr()` too (gpytorch's LinearOperator, inside its own
+            # package where the import guard above cannot see it): advice to check, never a fix.
+            self.report(node, message, kind=Kind.ADVICE, window=_UNKNOWN_RECEIVER)
+            return
         pseudo = node.with_changes(args=[cst.Arg(receiver), *node.args])  # as the function form would be called
         args = linalg_args(pseudo, f"torch.{method}")
         if args is None:
@@ -85,6 +105,10 @@ class TensorQrCholeskyMethod(Rule):
         new_func, imports = rewrite_reference(self.ctx.resolver, expr("torch"), f"torch.linalg.{method}")
         self.report(node, message, replacement=node.with_changes(func=new_func, args=args), add_imports=imports,
                     window=_WINDOW)
+
+    def _is_tensor(self, receiver) -> bool:
+        """The receiver is certainly a tensor: the result of a `torch.*` call (`torch.rand(3, 3).qr()`)."""
+        return isinstance(receiver, cst.Call) and any(q.startswith("torch.") for q in self.qualnames(receiver.func))
 
     def _imports_other_linalg(self) -> bool:
         return any(q.split(".")[0] in OTHER_LINALG for q in self.ctx.resolver.module_imports())
