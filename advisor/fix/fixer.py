@@ -151,15 +151,21 @@ def _apply_once(
     if not chosen:
         return data, Counter(), held_back, unfixable
 
-    from libcst.codemod import CodemodContext
+    new_bytes = apply_reports(analysed.module, analysed.resolver, [rep for rep, _ in chosen], path)
+    applied = Counter(type(rep.rule).code for rep, _ in chosen)
+    return new_bytes, applied, held_back, unfixable
+
+
+def apply_reports(module: Any, resolver: Any, reports: Sequence[Any], path: str) -> bytes:
+    """The module with these (non-overlapping) reports' replacements made, imports a fix left unused
+    removed and the imports the fixes need added where a person would put them. The fixer's one
+    edit step; the language server's quick fixes use it too."""
+    from libcst.codemod import CodemodContext  # lazy: LibCST's codemod machinery loads only to fix
     from libcst.codemod.visitors import RemoveImportsVisitor
 
-    module = analysed.module
-    resolver = analysed.resolver
-    mapping = {rep.target_node: rep.replacement for rep, _ in chosen}
-    new_module = module.visit(_Replace(mapping))
-    needed = [imp for rep, _ in chosen for imp in rep.add_imports]
-    removals = {imp for rep, _ in chosen for imp in _imported_names(module, resolver, rep.target_node)}
+    new_module = module.visit(_Replace({rep.target_node: rep.replacement for rep in reports}))
+    needed = [imp for rep in reports for imp in rep.add_imports]
+    removals = {imp for rep in reports for imp in _imported_names(module, resolver, rep.target_node)}
     if removals:  # first, so that an added import is placed among the imports that stay
         context = CodemodContext()
         for mod, name, asname in sorted(removals, key=str):
@@ -167,8 +173,7 @@ def _apply_once(
         new_module = RemoveImportsVisitor(context).transform_module(new_module)
     if needed:
         new_module = add_imports(new_module, needed, path)
-    applied = Counter(type(rep.rule).code for rep, _ in chosen)
-    return new_module.bytes, applied, held_back, unfixable
+    return new_module.bytes
 
 
 def fix_bytes(

@@ -25,7 +25,7 @@ from advisor.core.config import find_project_root
 from advisor.core.findings import FileResult, ScanResult
 from advisor.core.markers import find_markers
 from advisor.core.versions import parse_version
-from advisor.fix.fixer import _from_imported_names, _Replace, fix_bytes
+from advisor.fix.fixer import apply_reports, fix_bytes
 from advisor.run.discovery import Discovered
 from advisor.run.engine import ScanOptions, _analyse_job
 from advisor.run.project import Project, ProjectError, ProjectOptions
@@ -231,33 +231,13 @@ def fix_one(text: str, path: str, settings: Settings, key: list) -> str | None:
         return None
     for rep, finding in analysed.items:
         if (finding.rule, finding.line - 1, finding.column - 1) == (code, line, column) and rep.replacement is not None:
-            new = _apply_report(analysed.module, analysed.resolver, rep)
+            new = apply_reports(analysed.module, analysed.resolver, [rep], path)  # the fixer's own edit step
             try:
                 parse(new, path)
             except SourceError:
                 return None
             return new.decode(encoding) if new != data else None
     return None
-
-
-def _apply_report(module: Any, resolver: Any, rep: Any) -> bytes:
-    # The edit step of advisor.fix.fixer._apply_once, for one chosen report.
-    from libcst.codemod import CodemodContext  # lazy: LibCST loads in the worker, after start-up
-    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-
-    new_module = module.visit(_Replace({rep.target_node: rep.replacement}))
-    if rep.add_imports:
-        context = CodemodContext()
-        for mod, obj in rep.add_imports:
-            AddImportsVisitor.add_needed_import(context, mod, obj)
-        new_module = AddImportsVisitor(context).transform_module(new_module)
-    removals = set(_from_imported_names(resolver, rep.target_node))
-    if removals:
-        context = CodemodContext()
-        for mod, name, asname in sorted(removals, key=str):
-            RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
-        new_module = RemoveImportsVisitor(context).transform_module(new_module)
-    return new_module.bytes
 
 
 @dataclass(frozen=True)
