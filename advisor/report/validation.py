@@ -18,21 +18,8 @@ from typing import Any
 from advisor import __version__
 from advisor.core.findings import Finding
 from advisor.report.templating import environment
+from advisor.rule import CHECKS  # the one list of checks; rules are validated against it
 
-CHECKS = (
-    "stream_capture",
-    "linalg_eigh",
-    "graph_capture",
-    "cond_capture",
-    "export_roundtrip",
-    "compiled_numerics",
-    "profiler_events",
-    "nccl_backend",
-    "amp_migration",
-    "rocm_runtime",
-    "audio_io",
-    "vision_weights",
-)
 DEFAULT_MODELS = [["torchvision.models.resnet18", "torchvision.models.ResNet18_Weights.IMAGENET1K_V1"]]
 DEFAULT_SHAPES = [[8, 16], [2, 64]]
 DEFAULT_DTYPES = ["float32", "float64"]
