@@ -66,3 +66,22 @@ def test_cli_fix_only_parses_and_prints():
         tree = ast.parse(f.read())
     (fix,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "fix"]
     assert fix.end_lineno - fix.lineno + 1 <= 40
+
+
+def test_every_package_is_installed():
+    """`pip install .` ships only the packages pyproject.toml names: a new folder must be listed there."""
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
+    found = set()
+    for top, name in (("advisor", "advisor"), ("rules", "advisor.rules")):
+        for folder, _, files in os.walk(os.path.join(ROOT, top)):
+            if "__init__.py" in files:
+                rel = os.path.relpath(folder, os.path.join(ROOT, top))
+                found.add(name if rel == "." else name + "." + rel.replace(os.sep, "."))
+    assert found <= listed, sorted(found - listed)
