@@ -155,7 +155,6 @@ def test_linalg_eigh_can_fail(all_scripts, monkeypatch):
 def test_asking_for_cuda_without_cuda_skips_with_a_reason(all_scripts, check):
     """`--device cuda` where CUDA is missing is not a failure of the new behaviour: SKIP, never an AssertionError."""
     m = _load(all_scripts, check)
-    assert not torch.cuda.is_available()
     assert m.main(m.CHECKS, argv=["--device", "cuda"]) == 0
     assert [r["status"] for r in m.RESULTS] == ["SKIP"]
     assert "--device cuda" in m.RESULTS[0]["detail"] and "CUDA" in m.RESULTS[0]["detail"]
@@ -260,7 +259,6 @@ def test_validate_rejects_a_non_report_directory(tmp_path):
 @pytest.mark.skipif(_rocm, reason="assumes a build that is not ROCm")
 def test_rocm_runtime_skips_every_check_off_rocm(all_scripts):
     m = _load(all_scripts, "rocm_runtime")
-    assert torch.version.hip is None
     assert m.main(m.CHECKS, argv=[]) == 0
     assert {r["status"] for r in m.RESULTS} == {"SKIP"}
     assert all("not a ROCm build" in r["detail"] for r in m.RESULTS)
