@@ -83,7 +83,10 @@ def _analyse_job(job: FileJob) -> dict:
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
-        result, _ = analyse(job.data, path, rules, job.target, job.min_version, sliced=True)
+        # [0]: the tree (the second item) must be garbage when the young collection below runs; held
+        # in a local it would survive into an older generation, which a long-lived process (the
+        # language server, a worker's thousandth file) then never collects.
+        result = analyse(job.data, path, rules, job.target, job.min_version, sliced=True)[0]
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
     except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
