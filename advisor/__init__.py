@@ -1,3 +1,3 @@
-"""torch-upgrade-advisor: find and fix what the PyTorch 2.12 upgrade touches."""
+"""torch-upgrade-advisor: find and fix what a PyTorch upgrade, and every deprecation on the way, touches."""
 
 __version__ = "0.1.0"

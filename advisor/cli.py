@@ -19,6 +19,7 @@ from advisor.run.baseline import write_baseline as write
 from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
 from advisor.core.findings import ScanResult, Severity
+from advisor.core.releases import TAGLINE
 from advisor.interrupt import run_cli
 from advisor.run.postprocess import drop_report_only
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
@@ -39,7 +40,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     no_args_is_help=True,
-    help="Find and fix what the PyTorch 2.12 upgrade (and every deprecation on the way) touches.",
+    help=TAGLINE,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 

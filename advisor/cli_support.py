@@ -13,6 +13,7 @@ from typing import Callable, List, Optional, TextIO
 import typer
 
 from advisor.core.findings import ScanResult
+from advisor.core.versions import NEWEST, RANGE
 from advisor.interrupt import announce
 
 
@@ -25,7 +26,7 @@ PATHS = typer.Argument(None, help="Files or directories (default: the current di
 SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run instead of the default set (e.g. ADV1,ADV201).")
 EXTEND_SELECT = typer.Option(None, "--extend-select", help="Rule codes or prefixes to run on top of the selection (e.g. opt-in rules).")
 IGNORE = typer.Option(None, "--ignore", help="Rule codes or prefixes to skip.")
-TARGET = typer.Option(None, "--target-version", help="Torch release you upgrade to, 2.0 to 2.15 (default: from the project's pin, else 2.15).")
+TARGET = typer.Option(None, "--target-version", help=f"Torch release you upgrade to, {RANGE} (default: from the project's pin, else {NEWEST}).")
 MIN_TORCH = typer.Option(None, "--min-torch", help="The lowest torch the project supports (default: from its pins, else 2.0).")
 FAIL_ON = typer.Option(None, "--fail-on", help="Kinds that fail the run, comma-separated: breaking, deprecated, advice, compat (default breaking,deprecated); or a severity.")
 TARGETS = typer.Option(None, "--target", help="Per-library target, e.g. torchvision=0.29 (default: what the torch target brings).")

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 from collections import Counter
 from typing import Any, Iterable
 
+from advisor.core.releases import OLDEST
+
 
 class Severity(str, enum.Enum):
     ERROR = "error"
@@ -56,7 +58,7 @@ class Window:
     first release where the deprecation was withdrawn.
     """
 
-    since: str = "2.0"
+    since: str = OLDEST
     deprecated_in: str | None = None
     removed_in: str | None = None
     undeprecated_in: str | None = None

@@ -13,7 +13,7 @@ and whose Ascend ones start at 2.3 still supports 2.0. Each bound keeps its sour
 (`file:line`) so the user sees where it came from.
 
 Also here, as data in one place: the torch -> torchvision/torchaudio version map
-(`COMPANIONS`, from the wheels' `Requires-Dist`) and `--target lib=X.Y` parsing.
+(`COMPANIONS`, derived from `advisor.core.releases`) and `--target lib=X.Y` parsing.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from advisor.core import pinfiles
+from advisor.core.releases import RELEASES
 
 LIBRARIES = ("torch", "torchvision", "torchaudio")
 _CONDA_NAMES = {"pytorch": "torch"}  # conda / pixi spell torch this way
@@ -188,17 +189,9 @@ def lowest_supported_line(bounds: Bounds | None, library: str = "torch") -> str 
 
 # --- companions --------------------------------------------------------------------------
 
-# torch minor -> (torchvision, torchaudio) that pip resolves with it. 2.4-2.15 come from the
-# wheels' Requires-Dist (shared/research/torchvision-torchaudio-facts.md section 5); 2.0-2.3
-# follow the same pairing (torchvision 0.15-0.18, torchaudio = torch) from the release notes,
-# not re-checked against wheels. torchaudio stops at 2.11 (2.11.1 declares torch>=2.11 and is
-# the newest on the registry); torchvision 0.29.x declares torch>=2.14 and there is no 0.30.
-COMPANIONS: dict[str, tuple[str, str]] = {
-    "2.0": ("0.15", "2.0"), "2.1": ("0.16", "2.1"), "2.2": ("0.17", "2.2"), "2.3": ("0.18", "2.3"),
-    "2.4": ("0.19", "2.4"), "2.5": ("0.20", "2.5"), "2.6": ("0.21", "2.6"), "2.7": ("0.22", "2.7"),
-    "2.8": ("0.23", "2.8"), "2.9": ("0.24", "2.9"), "2.10": ("0.25", "2.10"), "2.11": ("0.26", "2.11"),
-    "2.12": ("0.27", "2.11"), "2.13": ("0.28", "2.11"), "2.14": ("0.29", "2.11"), "2.15": ("0.29", "2.11"),
-}
+# torch minor -> (torchvision, torchaudio) that pip resolves with it: a view of the releases table
+# (advisor.core.releases says where each pairing comes from).
+COMPANIONS: dict[str, tuple[str, str]] = {r.torch: (r.torchvision, r.torchaudio) for r in RELEASES}
 
 
 def companion_targets(torch_version: str) -> dict[str, str]:

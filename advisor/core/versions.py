@@ -16,11 +16,9 @@ from advisor.core.pins import (  # noqa: F401 (re-exported)
     lowest_supported_line,
 )
 
-KNOWN_VERSIONS = (
-    "2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "2.14", "2.15",
-)
-OLDEST = KNOWN_VERSIONS[0]  # the oldest release the catalogue covers: the lower bound when none is found
-NEWEST = KNOWN_VERSIONS[-1]
+from advisor.core.releases import NEWEST, OLDEST, RANGE, VERSIONS  # noqa: F401 (RANGE re-exported)
+
+KNOWN_VERSIONS = VERSIONS  # the releases the catalogue knows (advisor.core.releases), oldest first
 
 
 def parse_version(text: str) -> tuple[int, int]:
@@ -32,7 +30,7 @@ def parse_version(text: str) -> tuple[int, int]:
 
 
 def normalise(text: str, what: str = "target version") -> str:
-    """"2.14.1" -> "2.14"; a release the catalogue does not know (2.16, 3.0, abc) is a usage error naming those it knows."""
+    """"2.14.1" -> "2.14"; a release the catalogue does not know (a newer one, 3.0, abc) is a usage error naming those it knows."""
     try:
         major, minor = parse_version(text)
     except ValueError:
@@ -40,7 +38,7 @@ def normalise(text: str, what: str = "target version") -> str:
     release = f"{major}.{minor}"
     if release not in KNOWN_VERSIONS:
         raise ValueError(
-            f"unknown {what} {text!r}: the catalogue knows torch {KNOWN_VERSIONS[0]} to {NEWEST} "
+            f"unknown {what} {text!r}: the catalogue knows torch {OLDEST} to {NEWEST} "
             f"({', '.join(KNOWN_VERSIONS)})"
         )
     return release
@@ -53,8 +51,8 @@ def resolve_target(explicit: str | None, project_root: str) -> tuple[str, str | 
     bounds = find_bounds(project_root).get("torch")
     if bounds is None:
         return NEWEST, None, "default: newest version the catalogue knows"
-    min_version = bounds.lower_text if bounds.lower and bounds.lower >= (2, 0) else None
-    if bounds.upper and bounds.upper >= (2, 0):
+    min_version = bounds.lower_text if bounds.lower and bounds.lower >= parse_version(OLDEST) else None
+    if bounds.upper and bounds.upper >= parse_version(OLDEST):
         known = [v for v in KNOWN_VERSIONS if parse_version(v) <= bounds.upper]
         target = known[-1] if known else NEWEST
         return target, None if min_version == target else min_version, f"torch pin {_pin_text(bounds, 'upper')}"
@@ -70,7 +68,7 @@ def lowest_supported(project_root: str) -> tuple[str | None, str | None]:
     """The project's declared lowest torch ('2.1') and the line that says where it came from
     ('Lowest supported torch 2.1 (requirements/pytorch/base.txt:4)'); (None, None) when no pin bounds it."""
     bounds = find_bounds(project_root).get("torch")
-    if bounds is None or bounds.lower is None or bounds.lower < (2, 0):
+    if bounds is None or bounds.lower is None or bounds.lower < parse_version(OLDEST):
         return None, None
     return bounds.lower_text, lowest_supported_line(bounds)
 

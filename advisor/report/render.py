@@ -15,6 +15,7 @@ from collections import Counter
 
 from advisor import __version__
 from advisor.core.findings import Finding, Kind, fix_counts, kind_counts
+from advisor.core.versions import NEWEST, OLDEST
 from advisor.report.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
 from advisor.run.discovery import REPORT_MARKER
 from advisor.analysis.registry import rule_by_code
@@ -120,9 +121,9 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
         "text_entries": [i for i in items if i["text_file"]],
         "silent_changes": ROCM_SILENT_CHANGES if device["rocm"] else (),
         "kinds": kind_counts(real),
-        "lowest": meta.get("min_torch") or "2.0",
+        "lowest": meta.get("min_torch") or OLDEST,
         # Shell/Docker/env findings have their own section, after the Python ones.
-        "hops": hops([i["f"] for i in items if not i["text_file"]], meta.get("min_torch") or "2.0", meta.get("target") or "2.15"),
+        "hops": hops([i["f"] for i in items if not i["text_file"]], meta.get("min_torch") or OLDEST, meta.get("target") or NEWEST),
     }
 
 

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.core.lazy import cst
+from advisor.core.releases import OLDEST
 from advisor.syntax.names import NameResolver, any_match
 from advisor.core.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
 
@@ -113,7 +114,7 @@ class Rule:
     name: ClassVar[str] = ""
     message: ClassVar[str] = ""
     severity: ClassVar[Severity] = Severity.WARNING
-    since: ClassVar[str] = "2.0"  # torch version where the replacement/behaviour first exists
+    since: ClassVar[str] = OLDEST  # torch version where the replacement/behaviour first exists
     deprecated_in: ClassVar[str | None] = None
     removed_in: ClassVar[str | None] = None
     # None: the window is in torch versions; "torchvision" / "torchaudio": in that library's versions

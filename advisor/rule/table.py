@@ -21,6 +21,7 @@ from typing import Any
 
 from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.core.lazy import cst
+from advisor.core.releases import OLDEST
 from advisor.rule.base import Example, Rule
 from advisor.rule.helpers import append_args, expr, get_arg, rewrite_reference
 from advisor.rule.reference import Symbol, SymbolRule
@@ -63,7 +64,7 @@ class Row:
     why: str  # the warning text, or why it matters
     fix: Applicability = SAFE
     fix_note: str = "the replacement is a drop-in rename."
-    since: str = "2.0"  # the replacement exists from this torch version
+    since: str = OLDEST  # the replacement exists from this torch version
     deprecated_in: str | None = None
     removed_in: str | None = None
     undeprecated_in: str | None = None
@@ -253,13 +254,14 @@ def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
 
 
 def _example_target(row: Row, entry: Entry) -> str | None:
-    """The newest release the entry's window names: its examples run for that target."""
+    """The target its examples run for: a window that ends (undeprecated) at the newest release it names
+    inside it; every other window at the default target (None: the newest release the catalogue knows)."""
     found = [v for v in (entry.since, entry.deprecated_in, entry.removed_in, row.since, row.deprecated_in, row.removed_in)
              if v is not None]
     newest = max(found, key=lambda v: tuple(int(p) for p in v.split("."))) if found else None
     if entry.undeprecated_in or row.undeprecated_in:
         return newest  # inside the window: from the undeprecation on there is nothing to report
-    return newest if newest and tuple(int(p) for p in newest.split(".")) > (2, 13) else None
+    return None  # the default target, the newest release, lies inside every window without an end
 
 
 def _rename_class(row: Row, module: str) -> type:

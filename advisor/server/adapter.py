@@ -24,7 +24,7 @@ from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.core.config import find_project_root
 from advisor.core.findings import FileResult, ScanResult
 from advisor.core.markers import find_markers
-from advisor.core.versions import parse_version
+from advisor.core.versions import NEWEST, parse_version
 from advisor.fix.fixer import apply_reports, fix_bytes
 from advisor.run.discovery import Discovered
 from advisor.run.engine import ScanOptions, _analyse_job
@@ -269,4 +269,4 @@ def docs_url(code: str) -> str:
 def warm() -> None:
     """Import and run what the first analysis needs (libcst, the rules), off the critical path."""
     rules = all_rules()
-    analyse_source(b"import torch\nwith torch.cuda.amp.autocast():\n    pass\n", "warm.py", list(rules), "2.12")
+    analyse_source(b"import torch\nwith torch.cuda.amp.autocast():\n    pass\n", "warm.py", list(rules), NEWEST)
