@@ -58,14 +58,28 @@ def test_kind_without_window_follows_severity_or_declaration():
 def test_fix_newer_than_lowest_supported_is_never_safe():
     w = Window(since="2.4", deprecated_in="2.4")
     d = _decide(w, (2, 15), fix=SAFE, lowest=(2, 1))
-    assert d.applicability is UNSAFE and "the replacement needs torch 2.4, your lowest supported torch is 2.1" in d.message
+    assert d.applicability is UNSAFE
+    assert "fix not safe: the replacement does not exist before torch 2.4; your lowest supported torch is 2.1" in d.message
     assert _decide(w, (2, 15), fix=SAFE, lowest=(2, 4)).applicability is SAFE
+    d = _decide(w, (2, 15), fix=UNSAFE, lowest=(2, 1))  # an unsafe fix names the missing release too
+    assert d.applicability is UNSAFE and "does not exist before torch 2.4" in d.message
+    assert _decide(w, (2, 15), fix=UNSAFE, lowest=(2, 4)).message == "msg"
+
+
+def test_fix_that_behaves_differently_below_a_release_says_what_differs():
+    safety = policy.Safety("2.6", "True was not the default before")
+    d = _decide(Window(), (2, 15), fix=SAFE, lowest=(2, 1), safety=safety)
+    assert d.applicability is UNSAFE and d.message == (
+        "msg (fix not safe: the new form behaves differently below torch 2.6 (True was not the default before); "
+        "your lowest supported torch is 2.1)")
+    assert _decide(Window(), (2, 15), fix=SAFE, lowest=(2, 6), safety=safety).applicability is SAFE
 
 
 def test_compat_branch_is_info_and_never_fixed():
     d = _decide(Window(since="2.4"), (2, 15), fix=SAFE, lowest=(2, 1), compat=True, compat_until="2.4")
     assert (d.kind, d.severity, d.applicability) == (Kind.COMPAT, Severity.INFO, NONE)
     assert d.message.startswith("compat fallback: delete this branch when your lowest supported torch is >= 2.4")
+    assert "not fixed: this is a version-gated branch" in d.message
 
 
 # --- through analysis: per-report windows override the rule's ---------------------------------
@@ -107,7 +121,8 @@ def proj(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\nversion = '0'\n")
     (tmp_path / "m.py").write_text(
         "import torch\n"
-        "with torch.cuda.amp.autocast():\n    pass\n"  # ADV701: deprecated, replacement from 2.4
+        "with torch.cuda.amp.autocast():\n    pass\n"  # ADV701: deprecated from 2.4, replacement from 2.0
+        "scaler = torch.cuda.amp.GradScaler()\n"  # ADV702: deprecated from 2.4, replacement from 2.3
         "torch.export.export_for_training(m, a)\n"  # ADV404: removed in 2.11
     )
     return tmp_path
@@ -130,15 +145,24 @@ def test_default_target_is_newest_and_lower_bound_is_conservative(proj):
     assert data["target_version"] == "2.15"
     assert proc.stderr.count("no torch lower bound found") == 1 and "min-torch" in proc.stderr
     by_rule = {f["rule"]: f for f in data["findings"]}
-    assert by_rule["ADV701"]["fix"]["applicability"] == "unsafe" and "needs torch 2.4" in by_rule["ADV701"]["message"]
+    assert by_rule["ADV701"]["fix"]["applicability"] == "safe" and by_rule["ADV701"]["warns_from"] == "2.4"
+    assert by_rule["ADV702"]["fix"]["applicability"] == "unsafe" and by_rule["ADV702"]["warns_from"] == "2.4"
+    assert "the replacement does not exist before torch 2.3" in by_rule["ADV702"]["message"]
     assert by_rule["ADV404"]["kind"] == "breaking" and by_rule["ADV404"]["breaks_in"] == "2.11"
-    assert data["summary"]["by_kind"] == {"breaking": 1, "deprecated": 1, "advice": 0, "compat": 0}
+    assert data["summary"]["by_kind"] == {"breaking": 1, "deprecated": 2, "advice": 0, "compat": 0}
+
+
+def test_fix_rewrites_autocast_safely_without_a_pin(proj):
+    """No pin: the lowest torch is 2.0, which has `torch.amp.autocast`, so the safe fix applies; GradScaler's waits."""
+    proc = _advisor("fix", ".", "--no-cache", cwd=proj)
+    text = (proj / "m.py").read_text()
+    assert 'with torch.amp.autocast("cuda"):' in text and "torch.cuda.amp.GradScaler()" in text, proc.stdout + proc.stderr
 
 
 def test_min_torch_flag_and_config(proj):
     proc = _advisor("scan", ".", "--no-cache", "--format", "json", "--min-torch", "2.4", cwd=proj)
     assert proc.stderr == ""
-    assert {f["rule"]: f["fix"]["applicability"] for f in json.loads(proc.stdout)["findings"]}["ADV701"] == "safe"
+    assert {f["rule"]: f["fix"]["applicability"] for f in json.loads(proc.stdout)["findings"]}["ADV702"] == "safe"
     with open(proj / "pyproject.toml", "a") as f:
         f.write("[tool.advisor]\nmin-torch = '2.4'\n")
     proc = _advisor("scan", ".", "--no-cache", cwd=proj)
@@ -224,7 +248,7 @@ class _SymbolSince(SymbolRule):
 def test_a_symbols_own_since_decides_fix_safety():
     code = b"import torch\ntorch.old_fn(x)\n"
     (f,) = analyse(code, "m.py", [_SymbolSince], "2.15", "2.4")[0].findings
-    assert f.fix == "unsafe" and "needs torch 2.6" in f.message
+    assert f.fix == "unsafe" and "does not exist before torch 2.6" in f.message
     (f,) = analyse(code, "m.py", [_SymbolSince], "2.15", "2.6")[0].findings
     assert f.fix == "safe"
     (f,) = analyse(code, "m.py", [_SymbolSince], "2.5", "2.4")[0].findings  # replacement not in the target: no fix

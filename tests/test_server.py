@@ -128,6 +128,35 @@ async def test_diagnostics_quick_fix_and_clear(client: LanguageClient, tmp_path)
 
 
 @pytest_lsp.fixture(config=SERVER)
+async def nopin(lsp_client: LanguageClient, tmp_path):
+    # No torch pin: the lowest supported torch is the oldest release the catalogue covers (2.0).
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\n')
+    await _start(lsp_client, tmp_path)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_autocast_quick_fix_is_safe_without_a_pin(nopin: LanguageClient, tmp_path):
+    """`torch.amp.autocast` exists from 2.0, so the fix is offered without unsafe-fixes; GradScaler's needs 2.3."""
+    client = nopin
+    text = OLD + "scaler = torch.cuda.amp.GradScaler()\n"
+    uri = _open(client, tmp_path / "train.py", text)
+    diags = {d.code: d for d in await _diagnostics(client, uri)}
+    assert diags["ADV701"].data["fix"] == "safe" and diags["ADV702"].data["fix"] == "unsafe"
+    assert "does not exist before torch 2.3" in diags["ADV702"].message
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diags["ADV701"].range,
+            context=types.CodeActionContext(diagnostics=[diags["ADV701"]], only=[types.CodeActionKind.QuickFix]),
+        )
+    )
+    (quick,) = [a for a in actions if "ADV701" in a.title]
+    assert "(safe fix)" in quick.title and _apply(text, quick.edit) == NEW + "scaler = torch.cuda.amp.GradScaler()\n"
+
+
+@pytest_lsp.fixture(config=SERVER)
 async def vscode(lsp_client: LanguageClient, tmp_path):
     # VS Code's recorded capabilities: it resolves a code action's edit lazily (codeAction/resolve),
     # and lets servers register file watchers.

@@ -253,7 +253,7 @@ def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision 
     """
     window = policy.torch_window(rep.window or rule.window(), rule.library)
     return policy.decide(window, rep.kind or rule.kind, rule.severity, rep.applicability,
-                         rep.message, target, lowest, rep.compat_until, rep.compat)
+                         rep.message, target, lowest, rep.compat_until, rep.compat, rule.safety)
 
 
 def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_version: str | None,

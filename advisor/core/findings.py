@@ -64,6 +64,15 @@ class Window:
     undeprecated_in: str | None = None
 
 
+@dataclass(frozen=True)
+class Safety:
+    """A fix that does the same as the old code only from `same_from` on; below it, `differs` says what changes
+    (the policy then makes the fix unsafe and says so)."""
+
+    same_from: str
+    differs: str
+
+
 def kind_counts(findings: "Iterable[Finding]") -> dict[str, int]:
     """{"breaking": n, "deprecated": n, "advice": n, "compat": n}."""
     kinds = Counter(f.kind for f in findings)

@@ -16,8 +16,10 @@ fixer, the cache and every output read one decision. Pure: no libcst, no torch.
 | `deprecated_in` <= T, or `removed_in` > T   | deprecated | warning, or the rule's lower one |
 | no window: from the rule's severity         | error: breaking, warning: deprecated, info: advice |
 
-Fix: never on compat; never SAFE when the replacement (`since`) is newer than the
-lowest supported torch: it becomes UNSAFE and the message names the release.
+Fix: never on compat (a version-gated branch is kept as written); never SAFE when the
+lowest supported torch lacks the replacement (`since`) or the new form only behaves the
+same from a later release (`Safety.same_from`): it becomes UNSAFE and the message gives
+that reason with its release.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.core.pins import COMPANIONS
-from advisor.core.findings import Applicability, Kind, Severity, Window
+from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
 from advisor.core.versions import parse_version
 
 Version = tuple[int, int]
@@ -40,9 +42,14 @@ _KIND_OF = {Severity.ERROR: Kind.BREAKING, Severity.WARNING: Kind.DEPRECATED, Se
 
 # The message wording, in one place.
 BREAKS_PREFIX = "breaks in {removed_in}: "
-COMPAT_MESSAGE = "compat fallback: delete this branch when your lowest supported torch is >= {until} ({message})"
-COMPAT_UNKNOWN = "compat fallback: delete this branch when your lowest supported torch no longer needs it ({message})"
-UNSAFE_NOTE = " (fix not safe: the replacement needs torch {since}, your lowest supported torch is {lowest})"
+COMPAT_MESSAGE = ("compat fallback: delete this branch when your lowest supported torch is >= {until}; "
+                  "not fixed: this is a version-gated branch ({message})")
+COMPAT_UNKNOWN = ("compat fallback: delete this branch when your lowest supported torch no longer needs it; "
+                  "not fixed: this is a version-gated branch ({message})")
+# Why a fix is unsafe on the project's lowest supported torch: the two reasons, each with its release.
+UNSAFE_NOTE = " (fix not safe: the replacement does not exist before torch {since}; your lowest supported torch is {lowest})"
+DIFFERS_NOTE = (" (fix not safe: the new form behaves differently below torch {same_from} ({differs}); "
+                "your lowest supported torch is {lowest})")
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,7 @@ def decide(
     lowest: Version | None,
     compat_until: str | None = None,
     compat: bool = False,
+    safety: Safety | None = None,
 ) -> Decision | None:
     """Everything the policy decides for one report; None: the report is dropped for this target.
 
@@ -117,10 +125,22 @@ def decide(
     if decided is Kind.BREAKING and breaks is not None and parse_version(breaks) <= target:
         prefix = BREAKS_PREFIX.format(removed_in=breaks)
         message = message if message.startswith(prefix) else prefix + message
-    if applicability is Applicability.SAFE and lowest is not None and parse_version(window.since) > lowest:
-        applicability = Applicability.UNSAFE
-        message += UNSAFE_NOTE.format(since=window.since, lowest=f"{lowest[0]}.{lowest[1]}")
+    if applicability is not Applicability.NONE and lowest is not None:
+        reason = unsafe_reason(window, safety, lowest)
+        if reason:  # an unsafe fix says it too: `--unsafe-fixes` must not hide the release it needs
+            applicability, message = Applicability.UNSAFE, message + reason
     return Decision(decided, severity_for(decided, severity), applicability, message, warns, breaks)
+
+
+def unsafe_reason(window: Window, safety: Safety | None, lowest: Version) -> str:
+    """Why a fix is not safe on the lowest supported torch ("" when it is): the replacement is missing there,
+    or it behaves differently there."""
+    low = f"{lowest[0]}.{lowest[1]}"
+    if parse_version(window.since) > lowest:
+        return UNSAFE_NOTE.format(since=window.since, lowest=low)
+    if safety is not None and parse_version(safety.same_from) > lowest:
+        return DIFFERS_NOTE.format(same_from=safety.same_from, differs=safety.differs, lowest=low)
+    return ""
 
 
 def torch_window(window: Window, library: str | None) -> Window:

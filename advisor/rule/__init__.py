@@ -6,7 +6,7 @@ Rules import nothing else from `advisor`. What is here:
   references to a set of qualified names; calls and other references dispatched
   once each), `SymbolRule` (a table of `Symbol`s: renames and advice), and the
   table generator in `advisor.rule.table` (one `Row` per generated rule);
-- what a rule declares and reports: `Example`, `Severity`, `Applicability`, `Kind`, `Window`,
+- what a rule declares and reports: `Example`, `Severity`, `Applicability`, `Kind`, `Window`, `Safety`,
   `Context`, `Report`, `CHECKS` (the validation check names);
 - the name resolver's public lookup (`NameResolver`, `Scope`, `dotted_name`,
   `any_match`) and the helpers in `advisor.rule.helpers`;
@@ -15,7 +15,7 @@ Rules import nothing else from `advisor`. What is here:
 
 from __future__ import annotations
 
-from advisor.core.findings import Applicability, Kind, Severity, Window
+from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver, Scope, any_match, dotted_name
 from advisor.rule.base import CHECKS, Context, Example, Report, Rule, parse_version
@@ -56,6 +56,7 @@ __all__ = [
     "Symbol",
     "SymbolRule",
     "Window",
+    "Safety",
     "any_match",
     "append_args",
     "bool_value",

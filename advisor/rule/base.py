@@ -17,7 +17,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Sequence
 
-from advisor.core.findings import Applicability, Kind, Severity, Window
+from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
 from advisor.core.lazy import cst
 from advisor.core.releases import OLDEST
 from advisor.syntax.names import NameResolver, any_match
@@ -120,6 +120,8 @@ class Rule:
     # None: the window is in torch versions; "torchvision" / "torchaudio": in that library's versions
     library: ClassVar[str | None] = None
     undeprecated_in: ClassVar[str | None] = None  # the deprecation was withdrawn in this release
+    # The fix only does what the old code did from `safety.same_from` on (None: wherever the replacement exists).
+    safety: ClassVar[Safety | None] = None
     # breaking | deprecated | advice | compat; None: from the window, else from `severity`
     # (advisor.core.policy decides, for the target, in one place).
     kind: ClassVar[Kind | None] = None

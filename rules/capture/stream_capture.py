@@ -49,7 +49,14 @@ class StreamCaptureQuery(ReferenceRule):
     (torch/cuda/__init__.py in 2.13, read in the wheel; `torch.xpu` likewise), so
     the rewritten call initialises CUDA where the old one did not (a forked
     worker can then no longer use CUDA) and raises where no device exists. Guard with `torch.cuda.is_available()` if the code relied on
-    that. Mocks and non-call references are reported without a fix.
+    that. Mocks and non-call references are reported without a fix. On a
+    project whose lowest supported torch is older than 2.12 the message says
+    that the replacement does not exist there (the policy adds it to the
+    unsafe fix), and the rule is not reported for targets before 2.12.
+
+    Release window: `Stream.is_capturing()` exists from 2.12 (checked: `def
+    is_capturing(self) -> _bool` of `class Stream` in `torch/_C/__init__.pyi` of
+    the 2.12.0 wheel, absent from 2.11.0 and older).
 
     Validation: `stream_capture` checks, inside and outside a capture, that both
     forms agree on your GPU.

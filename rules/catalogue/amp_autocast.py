@@ -40,7 +40,16 @@ class AmpAutocast(ReferenceRule):
     positional arguments become keywords. The old default dtype (float16 on
     CUDA, bfloat16 on CPU) equals `torch.get_autocast_dtype(device)` unless you
     changed that, and the old class is a subclass of the new one. Calls with
-    `*args` and bare references are reported without a fix.
+    `*args` and bare references are reported without a fix. The replacement
+    exists in every release the catalogue covers, so the fix is safe on any
+    lowest supported torch.
+
+    Release window: `torch.amp.autocast(device_type, ...)` exists from 2.0 (checked:
+    `torch/amp/__init__.py` of the 2.0.0 wheel is `from .autocast_mode import autocast`,
+    and 2.0.0's `torch/cuda/amp/autocast_mode.py` subclasses it and passes "cuda");
+    the old classes warn from 2.4 (checked: `@deprecated(..., category=FutureWarning)`
+    in `torch/cuda/amp/autocast_mode.py` and `torch/cpu/amp/autocast_mode.py` of the
+    2.4.0 wheel, absent from 2.3.0).
 
     Validation: `amp_migration` checks that old and new give the same autocast dtype.
     """
@@ -49,7 +58,8 @@ class AmpAutocast(ReferenceRule):
     name = "amp-autocast"
     message = "`{old}(...)` is deprecated (FutureWarning); use `torch.amp.autocast(\"{device}\", ...)`"
     severity = Severity.WARNING
-    since = "2.4"
+    since = "2.0"
+    deprecated_in = "2.4"
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("autocast",)

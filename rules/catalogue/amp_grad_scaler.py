@@ -36,7 +36,13 @@ class AmpGradScaler(ReferenceRule):
     keep their places. References that are not calls, such as
     `isinstance(s, torch.cuda.amp.GradScaler)`, are reported without a fix:
     after migrating, scalers built with `torch.amp.GradScaler` no longer pass
-    that check.
+    that check. The replacement takes the device from 2.3: on a project whose
+    lowest torch is older the fix is unsafe (the policy says so).
+
+    Release window: `torch.amp.GradScaler(device="cuda", ...)` exists from 2.3
+    (checked: `torch/amp/__init__.py` of the 2.3.0 wheel imports it, 2.2.0's does not);
+    the old classes warn from 2.4 (checked: `@deprecated(..., category=FutureWarning)`
+    in `torch/cuda/amp/grad_scaler.py` of the 2.4.0 wheel, absent from 2.3.0).
 
     Validation: `amp_migration` compares the old and new scaler's state.
     """
@@ -46,6 +52,7 @@ class AmpGradScaler(ReferenceRule):
     message = "`{old}` is deprecated (FutureWarning); use `torch.amp.GradScaler(\"{device}\", ...)`"
     severity = Severity.WARNING
     since = "2.3"
+    deprecated_in = "2.4"
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("GradScaler",)
