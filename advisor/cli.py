@@ -6,6 +6,7 @@ Exit codes: 0 nothing found; 1 findings or files that could not be analysed;
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -15,6 +16,7 @@ from typing import List, Optional
 import typer
 
 from advisor import __version__
+from advisor.core.atomic import write_output
 from advisor.run.baseline import write_baseline as write
 from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
@@ -148,17 +150,21 @@ def scan(
         meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
                 "min_torch": setup.min_version, "min_torch_source": setup.min_torch_source,
                 "device": setup.device_context.to_json()}
-        write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
+        try:
+            write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
+        except OSError as e:  # advisor.core.atomic.LinkError: a folder that is a link
+            raise _fail(f"cannot write the report: {e}")
         typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
         # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
         drop_report_only(result, setup.listed)
-    stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+    stream = io.StringIO() if output else sys.stdout  # -o FILE: written whole, atomically, never through a link
     source = (lambda _path: stdin.decode("utf-8", "replace").splitlines()) if stdin is not None else None
-    try:
-        render(output_format, result, stream, setup, statistics=statistics, quiet=quiet, source=source)
-    finally:
-        if output:
-            stream.close()
+    render(output_format, result, stream, setup, statistics=statistics, quiet=quiet, source=source)
+    if output:
+        try:
+            write_output(output, stream.getvalue())
+        except OSError as e:
+            raise _fail(f"cannot write {output}: {e.strerror or e}")
     if write_baseline:
         count = write(write_baseline, result.findings, setup.config.project_root)
         typer.echo(f"advisor: wrote {count} findings to the baseline {write_baseline}", err=True)
@@ -262,16 +268,21 @@ def validate(
     """Run the report's validation scripts and put the results back into the report."""
     from advisor.report.render import render
     from advisor.report.validation import InterpreterError, probe_torch, run_scripts
+    from advisor.run.discovery import REPORT_MARKER, read_manifest
 
     if not os.path.isfile(os.path.join(directory, "findings.json")):
         raise _fail(f"{directory} is not a report directory (no findings.json); run `advisor scan --report {directory}` first")
     if device not in (None, "cuda", "xpu", "cpu"):
         raise _fail(f"unknown --device {device!r} (expected cuda, xpu or cpu)")
+    if read_manifest(directory) is None:  # it lists the scripts advisor wrote: the only ones validate runs
+        raise _fail(f"{directory} has no manifest ({REPORT_MARKER}) of the scripts advisor wrote; run `advisor scan --report {directory}` again")
     try:  # before anything runs: earlier results stay as they are
         probe_torch(python)
     except InterpreterError as e:
         raise _fail(str(e))
     summary = run_scripts(directory, python, device)
+    for name in summary["not_run"]:
+        typer.echo(f"advisor: validation/{name} was not written by advisor; not run", err=True)
     for c in summary["checks"]:
         typer.echo(f"{c['status']:5} {c['name']}: {c['detail']}")
     render(directory)

@@ -98,7 +98,10 @@ def render(fmt: str, result: ScanResult, stream: TextIO, setup, *, statistics: b
 
 
 def warn_if_nothing_to_scan(setup, paths: List[str]) -> None:
-    """A directory without one Python file is worth a word: "0 findings" there proves nothing."""
+    """A directory without one Python file is worth a word: "0 findings" there proves nothing.
+    So is a report marker that advisor did not write (the folder is scanned, not skipped)."""
+    for note in setup.found.notes:
+        typer.echo(f"advisor: warning: {note}", err=True)
     if not setup.files and not setup.text_files and not setup.discovery_errors:
         typer.echo(f"advisor: warning: no Python files found in {', '.join(paths)} "
                    "(check the path, `exclude`, and .gitignore)", err=True)

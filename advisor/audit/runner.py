@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from advisor.core.atomic import real_dirs, write_output
 from advisor.core.config import tomllib
 from advisor.run.device import project_markers
 from advisor.run.discovery import Discovered
@@ -379,9 +380,8 @@ def write_dashboard(out: str, audit: dict) -> None:
     """audit.json, audit.md and audit.html in `out`."""
 
 
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "audit.json"), "w", encoding="utf-8") as f:
-        json.dump(audit, f, indent=2)
+    real_dirs(out)
+    write_output(os.path.join(out, "audit.json"), json.dumps(audit, indent=2))
     ranked = sorted(audit["repositories"], key=lambda r: (r["status"] != "failed", -r["blocking"], -r["findings"], r["name"]))
     top = max(audit["totals"]["by_rule"].values(), default=0)
     rules = [
@@ -393,5 +393,4 @@ def write_dashboard(out: str, audit: dict) -> None:
     ctx = {"audit": audit, "ranked": ranked, "rules": rules, "totals": audit["totals"], "run": audit["run"]}
     env = environment()
     for name in ("audit.md", "audit.html"):
-        with open(os.path.join(out, name), "w", encoding="utf-8") as f:
-            f.write(env.get_template(f"{name}.j2").render(**ctx))
+        write_output(os.path.join(out, name), env.get_template(f"{name}.j2").render(**ctx))

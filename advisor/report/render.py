@@ -9,15 +9,18 @@ Markdown escapes it (a file may be named `x'"<img src=x onerror=...>.py`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 from collections import Counter
 
 from advisor import __version__
+from advisor.core.atomic import real_dir, real_dirs, write_output
 from advisor.core.findings import Finding, Kind, fix_counts, kind_counts
 from advisor.core.versions import NEWEST, OLDEST
 from advisor.report.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
-from advisor.run.discovery import REPORT_MARKER
+from advisor.run.discovery import REPORT_MARKER, file_digest, manifest_text, read_manifest
 from advisor.analysis.registry import rule_by_code
 from advisor.analysis.textfiles import is_text_file
 from advisor.report.upgrade_path import hops
@@ -128,22 +131,45 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
 
 
 def write_report(directory: str, findings: list[Finding], errors: list[dict], meta: dict) -> list[str]:
-    """Write report.md, report.html, rule docs, validation scripts and findings.json."""
+    """Write report.md, report.html, rule docs, validation scripts and findings.json, and their manifest.
 
-
-    os.makedirs(os.path.join(directory, "rules"), exist_ok=True)
-    with open(os.path.join(directory, REPORT_MARKER), "w", encoding="utf-8") as f:
-        f.write("Written by torch-upgrade-advisor: `advisor scan` skips this directory.\n")
-    with open(os.path.join(directory, "findings.json"), "w", encoding="utf-8") as f:
-        json.dump({"meta": meta, "findings": [x.to_dict() for x in findings], "errors": errors}, f, indent=1)
+    Nothing is written through a link (advisor.core.atomic); files an earlier report wrote and
+    this one does not are removed, files advisor did not write never are.
+    """
+    real_dirs(directory)
+    real_dir(os.path.join(directory, "rules"))
+    earlier = read_manifest(directory)
+    files: dict[str, str] = {}
+    _write(directory, "findings.json", json.dumps({"meta": meta, "findings": [x.to_dict() for x in findings], "errors": errors}, indent=1), files)
     for code in sorted({f.rule for f in findings}):
         rule = rule_by_code(code)
-        with open(os.path.join(directory, "rules", f"{code}.md"), "w", encoding="utf-8") as f:
-            f.write(f"# {code} {rule.name}\n\n```text\n{rule.doc()}\n```\n")
+        _write(directory, f"rules/{code}.md", f"# {code} {rule.name}\n\n```text\n{rule.doc()}\n```\n", files)
     checks = sorted({f.validation for f in findings if f.validation} | ({ROCM_CHECK} if (meta.get("device") or {}).get("rocm") else set()))
-    written = write_scripts(directory, findings, checks)
-    render(directory)
+    written = write_scripts(directory, findings, checks, files)
+    _render(directory, files)
+    if earlier is not None:
+        _remove_stale(directory, earlier[0], files)
+    write_output(os.path.join(directory, REPORT_MARKER), manifest_text(files, __version__))
     return written
+
+
+# The only names a report ever writes: the only ones a later report may remove.
+_OWN_NAME = re.compile(r"(findings\.json|report\.(md|html)|rules/[A-Z]+[0-9]+\.md|validation/[a-z0-9_]+\.py)")
+
+
+def _write(directory: str, rel: str, text: str, files: dict[str, str]) -> None:
+    write_output(os.path.join(directory, rel), text)
+    files[rel] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _remove_stale(directory: str, earlier: dict[str, str], now: dict[str, str]) -> None:
+    """Remove what the earlier report wrote and this one did not, if it is still as written."""
+    for rel, digest in earlier.items():
+        if rel in now or not _OWN_NAME.fullmatch(rel):
+            continue
+        path = os.path.join(directory, rel)
+        if file_digest(path) == digest:  # a regular file with our bytes: never a link, never someone's edit
+            os.unlink(path)
 
 
 def load_findings(directory: str) -> tuple[list[Finding], list[dict], dict]:
@@ -154,6 +180,14 @@ def load_findings(directory: str) -> tuple[list[Finding], list[dict], dict]:
 
 def render(directory: str) -> None:
     """(Re-)render report.md and report.html, with validation results if present."""
+    found = read_manifest(directory)
+    files = dict(found[0]) if found else {}
+    _render(directory, files)
+    # Re-signed only if this machine signed it: the signature vouches for every file it lists.
+    write_output(os.path.join(directory, REPORT_MARKER), manifest_text(files, __version__, signed=bool(found and found[1])))
+
+
+def _render(directory: str, files: dict[str, str]) -> None:
     findings, errors, meta = load_findings(directory)
     results = None
     path = os.path.join(directory, "validation-results.json")
@@ -163,6 +197,4 @@ def render(directory: str) -> None:
     ctx = build_context(findings, errors, meta, results)
     env = environment()
     for name in ("report.md", "report.html"):
-        text = env.get_template(f"{name}.j2").render(**ctx)
-        with open(os.path.join(directory, name), "w", encoding="utf-8") as f:
-            f.write(text)
+        _write(directory, name, env.get_template(f"{name}.j2").render(**ctx), files)

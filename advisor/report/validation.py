@@ -8,7 +8,9 @@ literals via `repr`, never as code.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
 import subprocess
 import sys
@@ -16,6 +18,8 @@ import tempfile
 from typing import Any
 
 from advisor import __version__
+from advisor.core.atomic import real_dir, real_dirs, write_output
+from advisor.run.discovery import file_digest, read_manifest
 from advisor.core.findings import Finding
 from advisor.report.templating import environment
 from advisor.rule import CHECKS  # the one list of checks; rules are validated against it
@@ -24,6 +28,23 @@ DEFAULT_MODELS = [["torchvision.models.resnet18", "torchvision.models.ResNet18_W
 DEFAULT_SHAPES = [[8, 16], [2, 64]]
 DEFAULT_DTYPES = ["float32", "float64"]
 MAX_SITES = 50
+# The most one generated check allocates for its input (the float64 matrices linalg_eigh builds):
+# a literal such as torch.randn(100000, 4096, 4096) in the scanned code must not ask for 13 TB.
+MAX_CHECK_BYTES = 64 << 20
+# Python's isolated mode for every interpreter `validate` starts: no cwd, script folder, PYTHON* variables
+# or user site-packages on the path (Python 3.4+; 3.11 adds -P, which -I implies).
+ISOLATED = ("-I",)
+
+
+def _pair(shape: Any) -> bool:
+    return isinstance(shape, list) and len(shape) == 2 and all(type(x) is int and x > 0 for x in shape)
+
+
+def capped_shape(batch: int, n: int) -> tuple[int, int]:
+    """(batch, n) for a batch of n x n float64 matrices of at most MAX_CHECK_BYTES: the literal
+    shape from the scanned code, shrunk (n first, then batch) where it would ask for more."""
+    n = min(n, math.isqrt(MAX_CHECK_BYTES // 8))
+    return min(batch, MAX_CHECK_BYTES // (8 * n * n)), n
 
 
 def _params(check: str, findings: list[Finding]) -> dict[str, Any]:
@@ -35,10 +56,11 @@ def _params(check: str, findings: list[Finding]) -> dict[str, Any]:
     if check == "nccl_backend":  # the attributes the scanned code uses on the NCCL backend object
         params["attrs"] = sorted({a for f in mine for a in f.data.get("attrs", [])})
     if check == "linalg_eigh":
-        shapes = sorted({tuple(s) for f in mine for s in f.data.get("shapes", [])})
+        shapes = sorted({capped_shape(*s) for f in mine for s in f.data.get("shapes", []) if _pair(s)})
         dtypes = sorted({d for f in mine for d in f.data.get("dtypes", [])})
         params["shapes"] = [list(s) for s in shapes[:6]] or DEFAULT_SHAPES
         params["dtypes"] = dtypes or DEFAULT_DTYPES
+        params["max_bytes"] = MAX_CHECK_BYTES
     if check == "vision_weights":
         models = sorted({(f.data["builder"], w) for f in mine for w in f.data.get("weights", [])})
         params["models"] = [list(m) for m in models[:MAX_SITES]] or DEFAULT_MODELS
@@ -49,23 +71,48 @@ def render_script(check: str, findings: list[Finding]) -> str:
     return environment().get_template(f"validation/{check}.py.j2").render(**_params(check, findings))
 
 
-def write_scripts(directory: str, findings: list[Finding], checks: list[str] | None = None) -> list[str]:
-    """Write one script per check the findings use (or `checks`), plus run_all.py."""
+def write_scripts(directory: str, findings: list[Finding], checks: list[str] | None = None,
+                  files: dict[str, str] | None = None) -> list[str]:
+    """Write one script per check the findings use (or `checks`), plus run_all.py; `files` gets {rel: sha256}."""
     wanted = checks if checks is not None else sorted({f.validation for f in findings if f.validation})
-    out_dir = os.path.join(directory, "validation")
-    os.makedirs(out_dir, exist_ok=True)
+    out_dir = real_dir(os.path.join(real_dirs(directory), "validation"))
+    files = {} if files is None else files
     written = []
     for check in wanted:
         if check not in CHECKS:
             raise ValueError(f"no validation script for check {check!r}")
-        path = os.path.join(out_dir, f"{check}.py")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(render_script(check, findings))
-        written.append(path)
+        _write(out_dir, f"{check}.py", render_script(check, findings), files)
+        written.append(os.path.join(out_dir, f"{check}.py"))
     scripts = [f"{c}.py" for c in wanted]
-    with open(os.path.join(out_dir, "run_all.py"), "w", encoding="utf-8") as f:
-        f.write(environment().get_template("validation/run_all.py.j2").render(version=__version__, scripts=scripts))
+    _write(out_dir, "run_all.py", environment().get_template("validation/run_all.py.j2").render(version=__version__, scripts=scripts), files)
     return written
+
+
+def _write(out_dir: str, name: str, text: str, files: dict[str, str]) -> None:
+    write_output(os.path.join(out_dir, name), text)
+    files[f"validation/{name}"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def runnable_scripts(directory: str) -> tuple[list[str], list[str], list[str]]:
+    """(scripts `validate` may run, listed ones changed since, `*.py` files advisor did not write).
+
+    Only what the report's manifest lists, byte for byte as written, is run: a checkout may ship
+    `validation/evil.py`, or replace `validation/linalg_eigh.py` with a link.
+    """
+    found = read_manifest(directory)
+    listed = found[0] if found else {}
+    ok, changed = [], []
+    for rel, digest in sorted(listed.items()):
+        name = rel[len("validation/"):-len(".py")] if rel.startswith("validation/") and rel.endswith(".py") else None
+        if name not in CHECKS:
+            continue
+        (ok if file_digest(os.path.join(directory, rel)) == digest else changed).append(f"{name}.py")
+    try:
+        present = os.listdir(os.path.join(directory, "validation"))
+    except OSError:
+        present = []
+    foreign = sorted(p for p in present if p.endswith(".py") and f"validation/{p}" not in listed)
+    return ok, changed, foreign
 
 
 def _status(results: list[dict]) -> str:
@@ -89,13 +136,16 @@ def probe_torch(python: str | None, timeout: int = 300) -> str:
         raise InterpreterError(f"--python {python}: no such executable file")
     code = "import torch, sys; sys.stdout.write(torch.__version__)"
     try:
-        proc = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run([python, *ISOLATED, "-c", code], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise InterpreterError(f"{python}: `import torch` did not finish in {timeout} s") from None
     except OSError as e:
         raise InterpreterError(f"--python {python}: cannot run it ({e.strerror or e})") from None
     if proc.returncode != 0 or not proc.stdout.strip():
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        if "-I" in tail[0] and "option" in tail[0].lower():  # Python 2 or < 3.4: no isolated mode
+            raise InterpreterError(f"{python} has no isolated mode (-I, Python 3.4+), which advisor needs so that "
+                                   "no torch/ or torch.py in the current folder is run; use a newer interpreter")
         raise InterpreterError(
             f"{own}{python} cannot import torch ({tail[0][:200]}), so no check would run; "
             "pass --python with the interpreter of the environment that has the upgraded torch"
@@ -104,18 +154,24 @@ def probe_torch(python: str | None, timeout: int = 300) -> str:
 
 
 def run_scripts(directory: str, python: str | None = None, device: str | None = None, timeout: int = 900) -> dict:
-    """Run every script under DIR/validation and write DIR/validation-results.json."""
+    """Run the scripts advisor wrote under DIR/validation (runnable_scripts) and write DIR/validation-results.json.
+
+    Each runs in isolated mode (`-I`): neither its folder nor the current one is on sys.path, so a
+    `torch.py` or `torch/` there is never imported.
+    """
     out_dir = os.path.join(directory, "validation")
     python = python or sys.executable
-    scripts = sorted(p for p in os.listdir(out_dir) if p.endswith(".py") and p != "run_all.py")
-    checks = []
+    scripts, changed, foreign = runnable_scripts(directory)
+    checks = [{"name": script[:-3], "script": f"validation/{script}", "status": "ERROR", "results": [],
+               "detail": "not the script advisor wrote (changed, or replaced by a link): not run; write the report again"}
+              for script in changed]
     torch_version = None
     used_device = None
     with tempfile.TemporaryDirectory(prefix="advisor-validate-") as tmp:
         for script in scripts:
             name = script[:-3]
             out = os.path.join(tmp, name + ".json")
-            cmd = [python, os.path.join(out_dir, script), "--json", out]
+            cmd = [python, *ISOLATED, os.path.join(out_dir, script), "--json", out]
             if device:
                 cmd += ["--device", device]
             try:
@@ -142,7 +198,6 @@ def run_scripts(directory: str, python: str | None = None, device: str | None = 
             results = data.get("results", [])
             detail = "; ".join(f"{r['status']} {r['name']}" for r in results)
             checks.append({"name": name, "script": f"validation/{script}", "status": _status(results), "detail": detail, "results": results})
-    summary = {"torch": torch_version, "device": used_device, "python": python, "checks": checks}
-    with open(os.path.join(directory, "validation-results.json"), "w", encoding="utf-8") as f:
-        json.dump(summary, f, indent=2)
+    summary = {"torch": torch_version, "device": used_device, "python": python, "checks": checks, "not_run": foreign}
+    write_output(os.path.join(directory, "validation-results.json"), json.dumps(summary, indent=2))
     return summary

@@ -13,6 +13,7 @@ import os
 from collections import Counter
 from typing import Any
 
+from advisor.core.atomic import write_output
 from advisor.core.findings import Finding
 
 DEFAULT_NAME = "advisor-baseline.json"
@@ -39,9 +40,7 @@ def write_baseline(path: str, findings: list[Finding], root: str) -> int:
         {"fingerprint": fp, "rule": f.rule, "path": _rel(f.path, root), "snippet": f.snippet}
         for fp, f in zip(fingerprints(ordered, root), ordered)
     ]
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump({"tool": "torch-upgrade-advisor", "version": 1, "findings": entries}, fh, indent=1)
-        fh.write("\n")
+    write_output(path, json.dumps({"tool": "torch-upgrade-advisor", "version": 1, "findings": entries}, indent=1) + "\n")
     return len(entries)
 
 

@@ -10,6 +10,12 @@ A shared store (`advisor audit`: one per audit, for all its repositories) adds
 each written atomically: repositories that hold the same file (vendored code,
 copied utilities) analyse it once, and repositories scanned at the same time
 never overwrite each other's entries.
+
+A cache that arrived with a checkout is never read (docs/security.md): the options key is an
+HMAC under this machine's key (advisor.core.machine_key), so a committed
+`.advisor_cache/<key>/results.json` saying "no findings" sits under a name no run here looks
+up. Writes never go through a link (advisor.core.atomic), and an entry of the wrong shape is a
+miss, rewritten by the run.
 """
 
 from __future__ import annotations
@@ -21,16 +27,29 @@ import os
 from typing import Any
 
 from advisor import __version__
-from advisor.core.atomic import replace_file
+from advisor.core.atomic import real_dirs, write_output
+from advisor.core.machine_key import sign
 
 
 # Bumped when the shape of a cached FileResult changes (2: ROCm markers; 3: kind, warns_from, breaks_in).
 RESULT_FORMAT = 3
 
 
-def options_key(rule_codes: list[str], target: str, min_version: str | None, extra: str = "") -> str:
+def options_key(rule_codes: list[str], target: str, min_version: str | None, extra: str = "") -> str | None:
+    """The cache's folder name for these options; None (run uncached) when this machine has no key."""
     text = json.dumps([__version__, RESULT_FORMAT, sorted(rule_codes), target, min_version, extra])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    signed = sign(text.encode())
+    return signed[:32] if signed else None
+
+
+def _index_entry(entry: Any) -> bool:
+    return (isinstance(entry, list) and len(entry) == 3 and all(type(x) is int for x in entry[:2])
+            and isinstance(entry[2], str))
+
+
+def _result_entry(entry: Any) -> bool:
+    return (isinstance(entry, dict) and isinstance(entry.get("findings"), list) and isinstance(entry.get("errors"), list)
+            and all(isinstance(f, dict) for f in entry["findings"]) and all(isinstance(e, str) for e in entry["errors"]))
 
 
 def content_hash(data: bytes) -> str:
@@ -43,15 +62,17 @@ class Cache:
     def __init__(self, root: str, key: str, shared: str | None = None) -> None:
         self.root = root
         self.dir = os.path.join(root, key)
-        self.usable = True
-        self._index: dict[str, list[Any]] = self._read("index.json")
-        self._results: dict[str, Any] = self._read("results.json")
+        self.usable = not os.path.islink(root)  # a linked cache folder is neither read nor written
+        self._index: dict[str, list[Any]] = {k: v for k, v in self._read("index.json").items() if _index_entry(v)}
+        self._results: dict[str, Any] = {k: v for k, v in self._read("results.json").items() if _result_entry(v)}
         self._dirty = False
         self._shared = os.path.join(shared, key) if shared else None
         self._shared_new: dict[str, Any] = {}
         self.shared_hits = 0
 
     def _read(self, name: str) -> dict[str, Any]:
+        if not self.usable:
+            return {}
         try:
             with open(os.path.join(self.dir, name), encoding="utf-8") as f:
                 data = json.load(f)
@@ -81,7 +102,7 @@ class Cache:
                     found = json.load(f)
             except (OSError, ValueError):
                 return None
-            if not isinstance(found, dict):
+            if not _result_entry(found):
                 return None
             self.shared_hits += 1
             self._results[digest] = found  # kept in this repository's own cache too
@@ -99,25 +120,23 @@ class Cache:
         if not (self.usable and self._dirty):
             return
         try:
-            os.makedirs(self.dir, exist_ok=True)
+            real_dirs(self.root, os.path.basename(self.dir))
             gitignore = os.path.join(self.root, ".gitignore")
-            if not os.path.exists(gitignore):
-                with open(gitignore, "w") as f:
-                    f.write("# created by advisor\n*\n")
+            if not os.path.lexists(gitignore) or os.path.islink(gitignore):
+                write_output(gitignore, "# created by advisor\n*\n")
             live = {entry[2] for entry in self._index.values()}
             results = {k: v for k, v in self._results.items() if k in live}
-            replace_file(os.path.join(self.dir, "results.json"), json.dumps(results).encode())
-            replace_file(os.path.join(self.dir, "index.json"), json.dumps(self._index).encode())
-        except OSError:
+            write_output(os.path.join(self.dir, "results.json"), json.dumps(results))
+            write_output(os.path.join(self.dir, "index.json"), json.dumps(self._index))
+        except OSError:  # LinkError included
             self.usable = False  # read-only checkout: the run still succeeds, uncached
         self._dirty = False
 
     def _flush_shared(self) -> None:
         try:
             for digest, data in self._shared_new.items():
-                path = self._shared_path(digest)
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                replace_file(path, json.dumps(data).encode())
+                real_dirs(os.path.dirname(self._shared), os.path.basename(self._shared), digest[:2])
+                write_output(self._shared_path(digest), json.dumps(data))
         except OSError:
             self._shared = None  # not writable here: the run goes on with the repository's own cache
         self._shared_new = {}

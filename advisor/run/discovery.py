@@ -10,20 +10,25 @@ pre-commit can hand us exactly the staged files; with `force_exclude` (Ruff's
 from __future__ import annotations
 
 import fnmatch
+import hashlib
+import json
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Iterable
 
 from advisor.analysis.textfiles import is_shell_script, is_text_file
+from advisor.core.machine_key import sign, verify
 
 SKIP_DIRS = {
     ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", ".mypy_cache",
     ".pytest_cache", ".ruff_cache", ".advisor_cache", "node_modules", "build", "dist",
     "site-packages", ".eggs",
 }
-# Written into every report directory (advisor.report.render) so later scans skip it.
+# Written into every report directory (advisor.report.render): the manifest of the files advisor wrote there.
 REPORT_MARKER = ".advisor-report"
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
+_MAX_MANIFEST_BYTES = 1 << 20
 
 
 class DiscoveryError(ValueError):
@@ -35,6 +40,51 @@ class Discovered:
     files: list[str] = field(default_factory=list)
     text_files: list[str] = field(default_factory=list)  # Dockerfiles, shell scripts, .env (advisor.analysis.textfiles)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    notes: list[str] = field(default_factory=list)  # warnings for the user (stderr), e.g. a forged report marker
+
+
+def manifest_text(files: dict[str, str], version: str, signed: bool = True) -> str:
+    """The `.advisor-report` manifest: {relative path: sha256} of what advisor wrote, signed on this machine."""
+    body = json.dumps(files, sort_keys=True)
+    return json.dumps({"written_by": "torch-upgrade-advisor", "version": version, "files": files,
+                       "signature": sign(body.encode()) if signed else None}, indent=1, sort_keys=True) + "\n"
+
+
+def read_manifest(directory: str) -> tuple[dict[str, str], bool] | None:
+    """(files, signed here) from `directory`'s manifest; None when there is none or it is not one."""
+    try:
+        fd = os.open(os.path.join(directory, REPORT_MARKER), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            data = json.loads(f.read(_MAX_MANIFEST_BYTES))
+    except (OSError, ValueError):
+        return None
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        return None
+    return files, verify(json.dumps(files, sort_keys=True).encode(), data.get("signature"))
+
+
+def file_digest(path: str) -> str | None:
+    """sha256 of a regular file (a link or anything else: None)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _own_report_files(directory: str) -> set[str] | None:
+    """The files of a report folder advisor wrote on this machine, still as written; None: not one."""
+    found = read_manifest(directory)
+    if found is None or not found[1]:
+        return None
+    return {os.path.abspath(os.path.join(directory, rel)) for rel, digest in found[0].items()
+            if file_digest(os.path.join(directory, rel)) == digest}
 
 
 class _GitIgnores:
@@ -103,12 +153,23 @@ def _repo_parents(directory: str) -> list[str]:
         cur = nxt
 
 
+def _report_folder(directory: str, own: set[str], notes: list[str]) -> None:
+    """Skip the files a report folder's manifest vouches for; a marker anyone could have written skips nothing."""
+    files = _own_report_files(directory)
+    if files is None:
+        notes.append(f"{os.path.normpath(directory)}: its {REPORT_MARKER} was not written by advisor on this machine, "
+                     "so the folder is scanned like any other")
+    else:
+        own.update(files)
+
+
 def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iterable[str] = (), force_exclude: bool = False) -> Discovered:
     out = Discovered()
     seen: set[str] = set()
     exclude = list(exclude)
     include = list(extend_include)  # extra globs, e.g. "*.pyw"
     ignores = _GitIgnores()
+    own: set[str] = set()  # files of report folders advisor wrote here, unchanged since
 
     def add(p: str, explicit: bool = False) -> None:
         # The walk does not follow directory links, so only a file link can alias another path.
@@ -142,8 +203,8 @@ def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iter
                 full = os.path.join(dirpath, d)
                 if d in SKIP_DIRS or d.endswith(".egg-info") or _excluded(full, exclude):
                     continue
-                if os.path.exists(os.path.join(full, REPORT_MARKER)):
-                    continue  # our own report: its validation scripts call the APIs the rules look for
+                if os.path.lexists(os.path.join(full, REPORT_MARKER)):
+                    _report_folder(full, own, out.notes)
                 if ignores.ignored(full, True, ancestors):
                     continue
                 ancestors_of[full] = ancestors + [full]
@@ -164,5 +225,7 @@ def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iter
                     continue  # e.g. a directory named x.py is listed under dirnames anyway
                 if os.path.islink(full) and not os.path.realpath(full).startswith(real_root):
                     continue  # a link out of the scanned tree: not ours to read or rewrite
+                if os.path.abspath(full) in own:
+                    continue  # our own report: its validation scripts call the APIs the rules look for
                 add(full)
     return out

@@ -123,6 +123,14 @@ def _salt(path: str, options: ScanOptions) -> bytes:
     return b"advisor salt\0" + b"\0".join(parts) + b"\0" if parts else b""
 
 
+def _from_cache(cache: Cache, path: str, digest: str) -> FileResult | None:
+    cached = cache.get(digest)
+    try:
+        return FileResult.from_dict(path, cached) if cached is not None else None
+    except (TypeError, KeyError, ValueError, AttributeError):
+        return None  # an entry of the wrong shape is a miss: the run rewrites it
+
+
 def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tuple[FileResult | None, bytes, str]:
     """(cached or error result, data, content digest) of one file; data is empty when the result is known."""
     try:
@@ -131,9 +139,9 @@ def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tupl
         return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
     if cache is not None:
         digest = cache.hash_for_stat(path, st)
-        cached = cache.get(digest) if digest else None
-        if cached is not None:
-            return FileResult.from_dict(path, cached), b"", digest
+        known = _from_cache(cache, path, digest) if digest else None
+        if known is not None:
+            return known, b"", digest
     try:
         data = read_file(path)
     except OSError as e:
@@ -142,9 +150,9 @@ def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tupl
     digest = content_hash(_TEXT_SALT + salt + data if text else salt + data)
     if cache is not None:
         cache.remember_stat(path, st, digest)
-        cached = cache.get(digest)
-        if cached is not None:
-            return FileResult.from_dict(path, cached), b"", digest
+        known = _from_cache(cache, path, digest)
+        if known is not None:
+            return known, b"", digest
     return None, data, digest
 
 
@@ -152,9 +160,9 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     """`paths`: Python files and notebooks; `text_paths`: Dockerfiles, shell scripts, .env (advisor.analysis.textfiles)."""
     codes = [r.code for r in options.rules]
     cache = None
-    if options.cache_dir:
-        extra = repr(sorted(options.per_file_ignores.items()))
-        cache = Cache(options.cache_dir, options_key(codes, options.target, options.min_version, extra), options.shared_cache_dir)
+    key = options.cache_dir and options_key(codes, options.target, options.min_version, repr(sorted(options.per_file_ignores.items())))
+    if key:  # None without a machine key (no writable home): nothing to trust, so no cache
+        cache = Cache(options.cache_dir, key, options.shared_cache_dir)
     out = ScanResult(files_scanned=len(paths) + len(text_paths))
     done: dict[str, FileResult] = {}
     jobs: list[FileJob] = []

@@ -1,0 +1,219 @@
+"""A hostile checkout can't make advisor write outside the tree, hide findings, or run its code (docs/security.md).
+
+Each test builds the hostile repository in a temp dir (committed links, a committed cache, a forged report
+marker, a shadowing `torch.py`) and drives the real CLI.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+
+import pytest
+
+BAD = "import torch\nx = torch.cuda.is_current_stream_capturing()\n"
+
+
+@pytest.fixture
+def home(tmp_path):
+    """This machine's advisor key lives here (XDG_CACHE_HOME), apart from the user's."""
+    path = tmp_path / "victim-home"
+    path.mkdir()
+    return {"XDG_CACHE_HOME": str(path)}
+
+
+def _repo(tmp_path, name="repo"):
+    root = tmp_path / name
+    root.mkdir()
+    (root / "a.py").write_text(BAD)
+    return root
+
+
+def _findings(proc):
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)["findings"]
+
+
+def _scan(cli, root, env, *extra):
+    return cli("scan", ".", "--output-format", "json", *extra, cwd=root, env=env)
+
+
+def _cache_files(root, name):
+    return glob.glob(str(root / ".advisor_cache" / "*" / name))
+
+
+# -- 1. cache writes never follow links ---------------------------------------------------------
+
+
+def test_a_linked_cache_folder_is_neither_read_nor_written(cli, tmp_path, home):
+    root = _repo(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.symlink(outside, root / ".advisor_cache")
+    assert len(_findings(_scan(cli, root, home))) == 1
+    assert os.listdir(outside) == []
+    assert os.path.islink(root / ".advisor_cache")
+
+
+def test_cache_files_that_are_links_are_replaced_not_followed(cli, tmp_path, home):
+    root = _repo(tmp_path)
+    _scan(cli, root, home)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    for name in ("index.json", "results.json"):
+        [path] = _cache_files(root, name)
+        os.unlink(path)
+        os.symlink(victim, path)
+    gitignore = root / ".advisor_cache" / ".gitignore"
+    gitignore.unlink()
+    os.symlink(tmp_path / "new-file-outside", gitignore)  # dangling: a plain open() would create its target
+    (root / "b.py").write_text(BAD)  # something new to cache, so the run writes
+    assert len(_findings(_scan(cli, root, home))) == 2
+    assert victim.read_text() == "precious\n"
+    assert not (tmp_path / "new-file-outside").exists()
+    for name in ("index.json", "results.json"):
+        [path] = _cache_files(root, name)
+        assert not os.path.islink(path) and isinstance(json.load(open(path)), dict)
+
+
+# -- 2. a committed cache hides nothing ---------------------------------------------------------
+
+
+def test_a_committed_cache_does_not_hide_findings(cli, tmp_path, home):
+    root = _repo(tmp_path)
+    # The attacker scans on their own machine, then edits the cache to say "nothing here" and commits it.
+    attacker = {"XDG_CACHE_HOME": str(tmp_path / "attacker-home")}
+    assert len(_findings(_scan(cli, root, attacker))) == 1
+    for path in _cache_files(root, "results.json"):
+        forged = {digest: {**entry, "findings": []} for digest, entry in json.load(open(path)).items()}
+        with open(path, "w") as f:
+            json.dump(forged, f)
+    assert _findings(_scan(cli, root, attacker)) == []  # the forgery works where it was made...
+    default = _scan(cli, root, home)  # ...not on a fresh clone elsewhere
+    assert _findings(default) == _findings(_scan(cli, root, home, "--no-cache"))
+    assert len(_findings(default)) == 1
+
+
+# -- 12. a cache of valid JSON but the wrong shape is a miss ------------------------------------
+
+
+@pytest.mark.parametrize("shape", ["[]", "5", '{"x": 5}', '{"x": [1, 2]}', '{"x": {"findings": 5, "errors": []}}',
+                                   '{"x": {"findings": [5], "errors": []}}'])
+def test_a_cache_of_the_wrong_shape_is_a_miss_and_rewritten(cli, tmp_path, home, shape):
+    root = _repo(tmp_path)
+    expected = _findings(_scan(cli, root, home))
+    [results] = _cache_files(root, "results.json")
+    [index] = _cache_files(root, "index.json")
+    digest = next(iter(json.load(open(results))))
+    for path in (results, index):
+        with open(path, "w") as f:
+            f.write(shape.replace('"x"', json.dumps(digest) if path == results else json.dumps(str(root / "a.py"))))
+    proc = _scan(cli, root, home)
+    assert "Traceback" not in proc.stderr
+    assert _findings(proc) == expected
+    assert isinstance(json.load(open(results))[digest]["findings"], list)
+
+
+def test_a_result_entry_with_unknown_fields_is_a_miss(cli, tmp_path, home):
+    root = _repo(tmp_path)
+    expected = _findings(_scan(cli, root, home))
+    [results] = _cache_files(root, "results.json")
+    data = json.load(open(results))
+    for entry in data.values():
+        entry["findings"] = [{"no_such_field": 1}]
+    with open(results, "w") as f:
+        json.dump(data, f)
+    proc = _scan(cli, root, home)
+    assert "Traceback" not in proc.stderr and _findings(proc) == expected
+
+
+# -- 3. report and output writers: atomic, never through a link --------------------------------
+
+
+def test_report_files_that_are_links_are_replaced_not_followed(cli, tmp_path, home):
+    root = _repo(tmp_path)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (root / "rep" / "validation").mkdir(parents=True)
+    for rel in ("report.html", "findings.json", "validation/run_all.py", "validation/stream_capture.py"):
+        os.symlink(victim, root / "rep" / rel)
+    os.symlink(victim, root / "out.json")
+    proc = cli("scan", ".", "--report", "rep", "--output-format", "json", "-o", "out.json", cwd=root, env=home)
+    assert proc.returncode == 0, proc.stderr
+    assert victim.read_text() == "precious\n"
+    for rel in ("report.html", "findings.json", "validation/run_all.py", "validation/stream_capture.py"):
+        assert not os.path.islink(root / "rep" / rel)
+    assert not os.path.islink(root / "out.json") and len(json.loads((root / "out.json").read_text())["findings"]) == 1
+
+
+@pytest.mark.parametrize("linked", ["rep", "rep/validation", "rep/rules"])
+def test_a_report_folder_that_is_a_link_is_refused(cli, tmp_path, home, linked):
+    root = _repo(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "rep").mkdir(exist_ok=linked != "rep") if linked != "rep" else None
+    os.symlink(outside, root / linked)
+    proc = cli("scan", ".", "--report", "rep", cwd=root, env=home)
+    assert proc.returncode == 2
+    assert "symbolic link" in proc.stderr and "Traceback" not in proc.stderr
+    assert os.listdir(outside) == []
+
+
+def _full_disk_run(args, cwd, env):
+    """Run the CLI with writes capped at 2 KiB, as a full disk would cap them (EFBIG instead of ENOSPC)."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    def cap():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+
+    return subprocess.run([sys.executable, "-m", "advisor", *args], cwd=cwd, env={**os.environ, **env, "NO_COLOR": "1"},
+                          capture_output=True, text=True, timeout=600, preexec_fn=cap)
+
+
+def test_a_full_disk_keeps_the_previous_outputs(cli, tmp_path, home):
+    root = _repo(tmp_path)
+    assert cli("scan", ".", "--no-cache", "--report", "rep", "--output-format", "json", "-o", "out.json", cwd=root, env=home).returncode == 0
+    before = {p: (root / p).read_bytes() for p in ("out.json", "rep/findings.json", "rep/report.html")}
+    (root / "b.py").write_text(BAD * 200)  # enough findings that no output fits in 2 KiB
+    for args in (("--report", "rep"), ("--output-format", "json", "-o", "out.json")):
+        proc = _full_disk_run(("scan", ".", "--no-cache", *args), root, home)
+        assert proc.returncode == 2 and "cannot write" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+        for p, data in before.items():
+            assert (root / p).read_bytes() == data, p
+    assert not glob.glob(str(root / "**" / "*.advisor-tmp"), recursive=True)
+
+
+# -- 4. a report marker anyone could write hides nothing ----------------------------------------
+
+
+def test_an_empty_report_marker_hides_nothing(cli, tmp_path, home):
+    root = _repo(tmp_path)
+    (root / "vendor").mkdir()
+    (root / "vendor" / ".advisor-report").write_text("")
+    (root / "vendor" / "b.py").write_text(BAD)
+    for command in ("scan", "fix"):
+        args = ["--no-cache", "--output-format", "json"] if command == "scan" else ["--diff", "--unsafe-fixes"]
+        proc = cli(command, ".", *args, cwd=root, env=home)
+        assert "vendor" in proc.stdout, proc.stdout
+        assert "vendor: its .advisor-report was not written by advisor" in proc.stderr
+
+
+def test_a_report_copied_from_another_machine_is_scanned(cli, tmp_path, home):
+    root = _repo(tmp_path)
+    attacker = {"XDG_CACHE_HOME": str(tmp_path / "attacker-home")}
+    assert cli("scan", ".", "--no-cache", "--report", "rep", cwd=root, env=attacker).returncode == 0
+    (root / "rep" / "validation" / "stream_capture.py").write_text(BAD)  # what the forged manifest now hides
+    data = json.loads((root / "rep" / ".advisor-report").read_text())
+    data["files"]["validation/stream_capture.py"] = __import__("hashlib").sha256(BAD.encode()).hexdigest()
+    (root / "rep" / ".advisor-report").write_text(json.dumps(data))
+    # Hidden where it was written (the attacker re-signs nothing: their own signature no longer matches either)...
+    paths = {f["path"] for f in _findings(_scan(cli, root, home, "--no-cache"))}
+    assert os.path.join("rep", "validation", "stream_capture.py") in paths
+    # ...and a report written here is skipped, here.
+    assert cli("scan", ".", "--no-cache", "--report", "rep", cwd=root, env=home).returncode == 0
+    assert {f["path"] for f in _findings(_scan(cli, root, home, "--no-cache"))} == {"a.py"}
