@@ -117,7 +117,7 @@ def run_rules(
     )
     walk(module, [r(ctx) for r in rules])
     ctx.reports = own_attributes.drop(module, ctx.reports)  # `.cuda_time` on the user's own class is theirs
-    compat.mark(module, ctx.resolver, ctx.reports)  # old-torch-only branches: kind compat, never fixed
+    compat.mark(module, ctx.resolver, ctx.reports, path)  # old-torch-only branches: kind compat, never fixed
     sites.annotations_to_advice(module, ctx.reports)  # a name in an annotation never warns
     return ctx
 

@@ -18,8 +18,14 @@ Gates recognised (statically, from the test expression alone):
 - calls spelled like a version test: `is_torch_version(">=", "2.4")`,
   `is_torch_min_version("2.4.0")`, `torch_version_at_least("2.4")`, `is_torch_greater_than("2.4")`;
 - `hasattr(<torch object>, "name")` (the release is unknown: `compat_until` None);
-- `try: <torch import or attribute> except (ImportError | ModuleNotFoundError | AttributeError): <fallback>`,
-  and a bare `except:` after such a short `try`.
+- flags imported from the project's own modules (`from .typing import WITH_PT24`), read from
+  their assignment there (`advisor.analysis.project_flags`), including PyG's
+  `int(torch.__version__.split(".")[1]) >= 4` (a 2.x release assumed) and `and`/`or` of gates;
+- `try: <torch import or attribute> except (ImportError | ModuleNotFoundError | AttributeError | TypeError): <fallback>`,
+  and a bare `except:` after such a short `try`; `except (AttributeError, TypeError)` after any short
+  `try` (`try: new() except (AttributeError, TypeError): old()`);
+- from a block's shape (`advisor.analysis.compat_blocks`): statements after `if new_gate: return ...`,
+  a name assigned before `if new_gate: name = ...`, and `elif hasattr(obj, "_old"):` after a gate or probe.
 
 `not`, `and`, `or` combine them: the body of `if old_test and x:` is old-only, the
 `else` of `if new_test or x:` is old-only; anything else is not a gate.
@@ -30,8 +36,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from advisor.analysis import compat_blocks, project_flags
 from advisor.core.findings import Applicability
 from advisor.core.lazy import cst
+from advisor.core.versions import parse_version
 from advisor.syntax.names import dotted_name
 from advisor.syntax.walk import nodes_of
 
@@ -44,7 +52,9 @@ _VERSION_NAME = re.compile(r"torch_?ver", re.I)
 _FLAG = re.compile(r"torch.*?(greater_equal|greater|at_least|atleast|_ge|geq|gte|min|newer|less_equal|less|_lt|below|older)_?(\d+)_(\d+)", re.I)
 _CALL_NEW = re.compile(r"torch.*(at_least|atleast|min_version|greater|_ge$|_ge_|geq|gte|newer)", re.I)
 _CALL_OLD = re.compile(r"torch.*(less|older|_lt$|below|before)", re.I)
-_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
+# TypeError: an old torch rejecting a new keyword (`try: torch.load(f, weights_only=w) except TypeError: torch.load(f)`)
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "AttributeError", "TypeError"}
+_API_ERRORS = {"AttributeError", "TypeError"}
 _MAX_TRY_STATEMENTS = 6  # a longer try body is not an import fallback
 
 
@@ -78,8 +88,10 @@ def _until(op: str, v: str | None) -> tuple[str, str | None]:
 class Gates:
     """Classifies test expressions of one module (module-level definitions resolved once)."""
 
-    def __init__(self, module: Any, resolver: Any) -> None:
+    def __init__(self, module: Any, resolver: Any, path: str | None = None, hops: int = 0) -> None:
         self.resolver = resolver
+        self.hops = hops  # modules followed to get here (flags defined from flags of a third module)
+        self.path = path  # the module's file: flags imported from the project's own modules are read there
         self.defs: dict[str, Any] = {}
         for stmt in module.body:
             if isinstance(stmt, cst.SimpleStatementLine):
@@ -118,6 +130,10 @@ class Gates:
         if op is None:
             return None
         left, right = node.left, target.comparator
+        part = _version_part(left, self) if isinstance(right, cst.Integer) else None
+        if part is not None:  # `int(torch.__version__.split(".")[1]) >= 4` (PyG's typing.py): 2.x is assumed
+            v = f"{right.value}.0" if part == 0 else f"2.{right.value}"
+            return _until(op, v)
         if self.is_version_expr(left) and not self.is_version_expr(right):
             v = _version_text(right)
         elif self.is_version_expr(right) and not self.is_version_expr(left):
@@ -158,6 +174,13 @@ class Gates:
             found = self.test(self.defs[name], depth + 1)
             if found is not None:
                 return found
+        for q in sorted(self.resolver.qualnames(node)) if depth == 0 and self.hops < 3 else ():
+            found = project_flags.definition(self.path, q)  # `from .typing import WITH_PT24`: read its assignment
+            if found is not None:
+                value, module, resolver, path = found
+                gate = Gates(module, resolver, path, self.hops + 1).test(value)
+                if gate is not None:
+                    return gate
         m = _FLAG.search(name)
         if m is None:
             return None
@@ -177,7 +200,19 @@ class Gates:
             return self._call(node)
         if isinstance(node, (cst.Name, cst.Attribute)):
             return self._flag(node, depth)
+        if isinstance(node, cst.BooleanOperation):
+            return self._both(node, depth)
         return None
+
+    def _both(self, node: Any, depth: int) -> tuple[str, Any] | None:
+        """`WITH_PT20 and minor >= 4`: two gates of one side; `and` of new-side tests holds from the later release."""
+        left, right = self.test(node.left, depth), self.test(node.right, depth)
+        if left is None or right is None or left[0] != right[0] or _UNKNOWN in (left[1], right[1]):
+            return None
+        later = max(left[1], right[1], key=parse_version)
+        earlier = min(left[1], right[1], key=parse_version)
+        is_and = isinstance(node.operator, cst.And)
+        return left[0], (later if is_and == (left[0] == "new") else earlier)
 
     def old_when(self, node: Any, outcome: bool) -> Any:
         """The release from which the code run when `node` is `outcome` is dead (or _UNKNOWN); None: not a gate."""
@@ -198,33 +233,49 @@ class Gates:
         return until if (side == "old") == outcome else None
 
 
+def _version_part(node: Any, gates: Gates) -> int | None:
+    """0 or 1 for `int(<torch version>.split(".")[0 or 1])`, else None."""
+    if not (isinstance(node, cst.Call) and dotted_name(node.func) == "int" and len(node.args) == 1):
+        return None
+    sub = node.args[0].value
+    if not (isinstance(sub, cst.Subscript) and len(sub.slice) == 1 and isinstance(sub.slice[0].slice, cst.Index)):
+        return None
+    index = sub.slice[0].slice.value
+    call = sub.value
+    if not (isinstance(index, cst.Integer) and index.value in ("0", "1") and isinstance(call, cst.Call)):
+        return None
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "split" and gates.is_version_expr(call.func.value)):
+        return None
+    return int(index.value)
+
+
 def _try_fallbacks(node: Any, gates: Gates) -> list[Any]:
     """The handlers of an import / attribute fallback `try` on torch."""
     if len(node.body.body) > _MAX_TRY_STATEMENTS:
         return []
     mentions = any(
         isinstance(n, cst.ImportFrom) and n.module is not None and (dotted_name(n.module) or "").split(".")[0] == "torch"
-        or isinstance(n, cst.Attribute) and gates._is_torch(n)
-        for n in nodes_of(node.body, cst.ImportFrom, cst.Attribute)
+        or isinstance(n, (cst.Attribute, cst.Name)) and gates._is_torch(n)
+        for n in nodes_of(node.body, cst.ImportFrom, cst.Attribute, cst.Name)
     )
-    if not mentions:
-        return []
     caught = []
     for h in node.handlers:
         if h.type is None:  # a bare `except:` after a short torch try: the fallback path (Megatron's layers.py)
-            caught.append(h.body)
+            caught += [h.body] if mentions else []
             continue
         kinds = h.type.elements if isinstance(h.type, cst.Tuple) else [h.type]
         names = {(dotted_name(k.value if isinstance(k, cst.Element) else k) or "").rsplit(".", 1)[-1] for k in kinds}
-        if names and names <= _IMPORT_ERRORS:
+        # `except (AttributeError, TypeError)`: the call of a newer API failed, the handler is the old way;
+        # an ImportError alone says that only when the try imports from torch
+        if names and names <= _IMPORT_ERRORS and (mentions or names <= _API_ERRORS):
             caught.append(h.body)
     return caught
 
 
-def old_branches(module: Any, resolver: Any) -> list[tuple[Any, Any]]:
+def old_branches(module: Any, resolver: Any, path: str | None = None) -> list[tuple[Any, Any]]:
     """[(subtree, until)] for every old-torch-only branch in the module."""
-    gates = Gates(module, resolver)
-    found: list[tuple[Any, Any]] = []
+    gates = Gates(module, resolver, path)
+    found: list[tuple[Any, Any]] = compat_blocks.block_gates(module, gates)
     for node in nodes_of(module, cst.If, cst.IfExp, cst.Try):
         if isinstance(node, cst.Try):
             found += [(h, _UNKNOWN) for h in _try_fallbacks(node, gates)]
@@ -236,6 +287,8 @@ def old_branches(module: Any, resolver: Any) -> list[tuple[Any, Any]]:
             until = gates.old_when(node.test, outcome)
             if until is not None:
                 found.append((branch, until))
+        if isinstance(node, cst.If) and compat_blocks.elif_probe(node, gates):
+            found.append((node.orelse.body, _UNKNOWN))
     return found
 
 
@@ -260,7 +313,7 @@ def _root_name(node: Any) -> Any:
     return node if isinstance(node, cst.Name) else None
 
 
-def mark(module: Any, resolver: Any, reports: list[Any]) -> None:
+def mark(module: Any, resolver: Any, reports: list[Any], path: str | None = None) -> None:
     """Set `compat` / `compat_until` on the reports that lie in an old-torch-only branch.
 
     Also on a use of a name bound both by the fallback and elsewhere (`try: from torch.compiler
@@ -270,7 +323,7 @@ def mark(module: Any, resolver: Any, reports: list[Any]) -> None:
     if not reports:
         return
     wanted = {id(r.node): r for r in reports}
-    branches = old_branches(module, resolver)
+    branches = old_branches(module, resolver, path)
     in_branch: dict[int, Any] = {}
     for branch, until in branches:
         for node in nodes_of(branch, cst.CSTNode):

@@ -9,7 +9,7 @@ Rewrites that need argument logic have their own files.
 
 from __future__ import annotations
 
-from advisor.rule import Example, Severity
+from advisor.rule import Example, Kind, Severity
 from advisor.rule.table import NONE, UNSAFE, Entry, Row, generate
 
 TABLE: tuple[Row, ...] = (
@@ -69,7 +69,9 @@ TABLE: tuple[Row, ...] = (
             "from functorch import vmap, grad\nvalue = vmap(f)\ng = grad\n",
             fixed="import torch\n\nvalue = torch.func.vmap(f)\ng = torch.func.grad\n", count=2),)),
     Row("ADV721", "ger", (Entry("torch.ger", "torch.outer"),),
-        "`torch.ger` is deprecated in its documentation in favour of `torch.outer` (no warning yet)."),
+        "`torch.ger` is deprecated in its documentation in favour of `torch.outer` (no warning yet): advice, "
+        "as for `torch.norm` (ADV206), since nothing warns or fails.",
+        kind=Kind.ADVICE, severity=Severity.INFO),
     Row("ADV722", "functional-tanh-sigmoid", (
         Entry("torch.nn.functional.tanh", "torch.tanh"),
         Entry("torch.nn.functional.sigmoid", "torch.sigmoid"),

@@ -80,7 +80,9 @@ class LegacyLinalg(SymbolRule):
         symbol = self.names[qualname]
         # Report only: none of these is a plain rename (see Fix safety). A docs-only deprecation
         # neither warns nor fails: advice, which does not fail a run by default.
-        kind = Kind.ADVICE if symbol.message is _DOCS else None
+        # One that raises on every release the catalogue knows (removed before 2.0) is breaking, whatever
+        # the family: kind BREAKING, not a window (no "breaks in 2.0:" prefix: its message says "removed").
+        kind = Kind.ADVICE if symbol.message is _DOCS else Kind.BREAKING if symbol.message is _REMOVED else None
         self.report(node, symbol.message.format(old=qualname, new=symbol.replacement), window=symbol.window, kind=kind)
 
     def on_call(self, node, qualname) -> None:

@@ -1,0 +1,89 @@
+"""Compat gates read from a block's shape, not from one `if`'s branches (used by `advisor.analysis.compat`).
+
+- An early return: `if new_gate: return new(...)` followed by `return old(...)`. The
+  statements after an `if` whose body always leaves the block (return, raise, break,
+  continue) run only when the test is false: on old torch, for a new-side gate.
+- A name assigned and then reassigned under a version test:
+  `fwd = torch.cuda.amp.custom_fwd` then `if new_gate: fwd = torch.amp.custom_fwd`.
+  The first assignment's value survives only where the test is false.
+- An `elif hasattr(obj, "_old_method"):` on any object, after a first test that is a gate
+  or probes an attribute too: the elif is the fallback for objects (releases) that have
+  only the old attribute.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.core.lazy import cst
+from advisor.syntax.names import dotted_name
+from advisor.syntax.walk import nodes_of
+
+_LEAVES = ("Return", "Raise", "Break", "Continue")
+
+
+def _leaves(block: Any) -> bool:
+    """The block always leaves: its last statement returns, raises, breaks or continues."""
+    body = getattr(block, "body", ())
+    if isinstance(block, cst.SimpleStatementSuite):
+        return bool(body) and type(body[-1]).__name__ in _LEAVES
+    if not body or not isinstance(body[-1], cst.SimpleStatementLine):
+        return False
+    return type(body[-1].body[-1]).__name__ in _LEAVES
+
+
+def _assigned(stmt: Any) -> set[str]:
+    """Names a simple statement line binds by `=` or import (not in nested scopes)."""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return set()
+    out: set[str] = set()
+    for small in stmt.body:
+        if isinstance(small, cst.Assign):
+            out.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
+        elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+            for alias in small.names:
+                bound = alias.asname.name if alias.asname is not None else alias.name
+                out.add(bound.value if isinstance(bound, cst.Name) else (dotted_name(bound) or "").split(".")[0])
+    return out
+
+
+def _branch_assigns(block: Any) -> set[str]:
+    stmts = block.body if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(body=block.body)]
+    return set().union(*(_assigned(s) for s in stmts)) if stmts else set()
+
+
+def block_gates(module: Any, gates: Any) -> list[tuple[Any, Any]]:
+    """[(statement, until)] for statements that only old torch runs, by their place in a block."""
+    found: list[tuple[Any, Any]] = []
+    for owner in nodes_of(module, cst.Module, cst.IndentedBlock):
+        body = list(owner.body)
+        for i, stmt in enumerate(body):
+            if not isinstance(stmt, cst.If):
+                continue
+            until = gates.old_when(stmt.test, False)  # what runs when the test is false is old-only
+            if until is None:
+                continue
+            if stmt.orelse is None and _leaves(stmt.body):
+                found += [(later, until) for later in body[i + 1:]]
+            names = _branch_assigns(stmt.body)
+            if names and stmt.orelse is None:
+                found += [(earlier, until) for earlier in body[:i] if _assigned(earlier) & names]
+    return found
+
+
+def is_probe(test: Any) -> bool:
+    """`hasattr(anything, "name")`."""
+    return (
+        isinstance(test, cst.Call)
+        and dotted_name(test.func) == "hasattr"
+        and len(test.args) == 2
+        and isinstance(test.args[1].value, cst.SimpleString)
+    )
+
+
+def elif_probe(node: Any, gates: Any) -> bool:
+    """`node` is `if <gate or probe>: ... elif hasattr(obj, "old"): ...`: its elif body is old-only."""
+    nxt = node.orelse
+    if not isinstance(nxt, cst.If) or not is_probe(nxt.test):
+        return False
+    return is_probe(node.test) or gates.test(node.test) is not None

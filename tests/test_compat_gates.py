@@ -1,0 +1,149 @@
+"""Compat gates found on code we never tuned for (issue 27), each written as a minimal case of its pattern.
+
+A finding in a branch that only an older torch runs is kind `compat`, with no fix; `advisor fix
+--unsafe-fixes` leaves that branch byte for byte.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from advisor.analysis.analyse import analyse
+from advisor.analysis.registry import all_rules
+
+
+def _scan(code: str, path: str = "m.py"):
+    result, _ = analyse(textwrap.dedent(code).encode(), path, all_rules(), "2.13")
+    assert not result.errors, result.errors
+    return {f.line: f for f in result.findings}
+
+
+def _is_compat(f):
+    return f.kind == "compat" and f.fix is None and f.replacement is None
+
+
+def test_early_return_gate():
+    found = _scan("""\
+        import torch
+        def scaler():
+            if is_torch_min_version("2.4"):
+                return torch.amp.GradScaler("cuda")
+            return torch.cuda.amp.GradScaler()
+        def other():
+            return torch.cuda.amp.GradScaler()
+        """)
+    assert _is_compat(found[5]) and found[5].data["compat_until"] == "2.4"
+    assert found[7].kind == "deprecated" and found[7].fix == "safe"
+
+
+def test_name_assigned_then_reassigned_under_a_version_test():
+    found = _scan("""\
+        import torch
+        fwd = torch.cuda.amp.custom_fwd
+        if TORCH_VERSION >= (2, 4):
+            fwd = torch.amp.custom_fwd
+        bwd = torch.cuda.amp.custom_bwd
+        """)
+    assert _is_compat(found[2])
+    assert not _is_compat(found[5])
+
+
+def test_try_new_except_attribute_or_type_error():
+    found = _scan("""\
+        import torch
+        def f(self):
+            try:
+                self.new_method()
+            except (AttributeError, TypeError):
+                torch.cuda.amp.autocast()
+            try:
+                import apex
+            except ImportError:
+                torch.cuda.amp.autocast()
+        """)
+    assert _is_compat(found[6])
+    assert not _is_compat(found[10])  # an ImportError of something else says nothing about torch
+
+
+def test_load_in_a_type_error_fallback_never_gets_weights_only_true():
+    found = _scan("""\
+        import torch
+        def load(f, weights_only):
+            try:
+                return torch.load(f, weights_only=weights_only)
+            except TypeError:
+                if not weights_only:
+                    return torch.load(f)
+        """)
+    assert _is_compat(found[7])
+
+
+def test_elif_hasattr_on_any_object():
+    found = _scan("""\
+        import torch
+        def f(self):
+            if hasattr(self, "new_method"):
+                self.new_method()
+            elif hasattr(self, "_old_method"):
+                torch.cuda.amp.autocast()
+            if ready:
+                pass
+            elif hasattr(self, "_old_method"):
+                torch.cuda.amp.autocast()
+        """)
+    assert _is_compat(found[6])
+    assert not _is_compat(found[10])  # the first test is neither a gate nor a probe
+
+
+def test_version_flags_imported_from_the_project(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "nn").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "nn" / "__init__.py").write_text("")
+    (pkg / "typing.py").write_text(
+        "import torch\n"
+        "WITH_PT20 = int(torch.__version__.split('.')[0]) >= 2\n"
+        "WITH_PT24 = WITH_PT20 and int(torch.__version__.split('.')[1]) >= 4\n"
+        "USE_AMP = True\n"
+    )
+    (pkg / "nn" / "flags.py").write_text("from ..typing import WITH_PT24 as PT24\n")
+    found = _scan("""\
+        import torch
+        from ..typing import WITH_PT24, USE_AMP
+        from pkg.nn.flags import PT24
+        if WITH_PT24:
+            s = torch.amp.GradScaler("cuda")
+        else:
+            s = torch.cuda.amp.GradScaler()
+        if not PT24:
+            s = torch.cuda.amp.GradScaler()
+        if USE_AMP:
+            pass
+        else:
+            s = torch.cuda.amp.GradScaler()
+        """, str(pkg / "nn" / "model.py"))
+    assert _is_compat(found[7]) and found[7].data["compat_until"] == "2.4"
+    assert _is_compat(found[9]) and found[9].data["compat_until"] == "2.4"  # through a re-export, absolute import
+    assert not _is_compat(found[13])  # a project flag that is not a version test
+
+
+def test_fix_leaves_every_gated_branch(cli, tmp_path):
+    src = textwrap.dedent("""\
+        import torch
+
+
+        def scaler():
+            if is_torch_min_version("2.4"):
+                return torch.amp.GradScaler("cuda")
+            return torch.cuda.amp.GradScaler()
+
+
+        fwd = torch.cuda.amp.custom_fwd
+        if TORCH_VERSION >= (2, 4):
+            fwd = torch.amp.custom_fwd
+        """)
+    path = tmp_path / "m.py"
+    path.write_text(src)
+    proc = cli("fix", "--unsafe-fixes", str(path), cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert path.read_text() == src
