@@ -96,7 +96,7 @@ def scan(
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the output to this file."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
     quiet: bool = QUIET,
-    statistics: bool = typer.Option(False, "--statistics", help="Print counts per rule."),
+    statistics: bool = typer.Option(False, "--statistics", help="Print only the count of findings per rule, the most frequent first."),
     target_version: Optional[str] = TARGET,
     targets: Optional[List[str]] = TARGETS,
     cache_dir: Optional[str] = CACHE_DIR,

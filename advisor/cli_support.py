@@ -63,8 +63,16 @@ def read_stdin(paths: List[str], stdin_filename: Optional[str]) -> Optional[byte
 
 def render(fmt: str, result: ScanResult, stream: TextIO, setup, *, statistics: bool, quiet: bool,
            source: Optional[Callable[[str], Optional[List[str]]]] = None) -> None:
-    """Write `result` in the chosen output format."""
-    if fmt == "json":
+    """Write `result` in the chosen output format (with `statistics`, only the table, -q or not)."""
+    if statistics:
+        from advisor.report.output import statistics as table
+
+        if fmt not in ("json", "text", "concise", "full"):
+            raise fail(f"--statistics prints a table (text) or JSON, not {fmt}")
+        table.render(result, stream, as_json=fmt == "json")
+        for e in result.errors:  # not part of the table, but never hidden
+            typer.echo(f"{e.location}: error: {e.message}", err=True)
+    elif fmt == "json":
         from advisor.report.output import json_format
 
         json_format.render(result, stream, target=setup.target, target_source=setup.target_source, device=setup.device_context)
@@ -92,8 +100,7 @@ def render(fmt: str, result: ScanResult, stream: TextIO, setup, *, statistics: b
                 for lib, v in setup.companion_targets.items()) + "."
         note += "\n" + setup.device_context.summary()
         extra = {"source": source} if source is not None else {}
-        text.render(result, stream, colour=colour, target_note=note, statistics=statistics,
-                    full=fmt == "full", quiet=quiet, **extra)
+        text.render(result, stream, colour=colour, target_note=note, full=fmt == "full", quiet=quiet, **extra)
 
 
 def warn_if_nothing_to_scan(setup, paths: List[str]) -> None:
