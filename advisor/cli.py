@@ -29,7 +29,7 @@ from advisor.report.output.markdown_rules import rules_table
 from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
     CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
-    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, print_fix_run, codes, explain_rules, fail,
+    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, fix_stdin, print_fix_run, codes, explain_rules, fail,
     read_stdin, render, stdin_excluded, warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
@@ -99,7 +99,7 @@ def scan(
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the output to this file."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
     quiet: bool = QUIET,
-    statistics: bool = typer.Option(False, "--statistics", help="Print counts per rule."),
+    statistics: bool = typer.Option(False, "--statistics", help="Print only the count of findings per rule, the most frequent first."),
     target_version: Optional[str] = TARGET,
     targets: Optional[List[str]] = TARGETS,
     cache_dir: Optional[str] = CACHE_DIR,
@@ -193,19 +193,24 @@ def fix(
     config: Optional[str] = CONFIG,
     jobs: Optional[int] = JOBS,
     min_torch: Optional[str] = MIN_TORCH,
+    fail_on: Optional[str] = FAIL_ON,
+    stdin_filename: Optional[str] = STDIN_FILENAME,
 ) -> None:
-    """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes)."""
+    """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes). `-`: fix stdin onto stdout."""
     from advisor.fix.fixrun import fix_project
-    paths = paths or ["."]
-    if "-" in paths:
-        raise _fail("`fix` rewrites files; `-` (stdin) is for `scan`")
-    project = _load(ProjectOptions(paths, codes(select), codes(ignore), target_version, None, True, jobs,
+    stdin = read_stdin(paths := paths or ["."], stdin_filename)
+    named = [stdin_filename or "stdin.py"] if stdin is not None else paths
+    project = _load(ProjectOptions(named, codes(select), codes(ignore), target_version, None, True, jobs,
                                    codes(exclude), codes(extend_include), config, extend_select=codes(extend_select),
                                    fixable=codes(fixable), unfixable=codes(unfixable), force_exclude=force_exclude,
-                                   targets=targets or [], min_torch=min_torch))
+                                   targets=targets or [], min_torch=min_torch, fail_on=fail_on),
+                    found=Discovered() if stdin is not None else None)
+    unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
+    if stdin is not None:
+        raise typer.Exit(fix_stdin(project, named[0], stdin, unsafe, stdin_excluded(project, named[0], codes(exclude), force_exclude),
+                                   diff=diff, show_fixes=show_fixes, quiet=quiet, exit_zero=exit_zero))
     if not quiet:
         warn_if_nothing_to_scan(project, paths)
-    unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     run = fix_project(project, unsafe, diff, show=sys.stdout.write)
     raise typer.Exit(print_fix_run(run, diff=diff, show_fixes=show_fixes, quiet=quiet, exit_zero=exit_zero))
 

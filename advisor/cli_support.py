@@ -64,8 +64,16 @@ def read_stdin(paths: List[str], stdin_filename: Optional[str]) -> Optional[byte
 
 def render(fmt: str, result: ScanResult, stream: TextIO, setup, *, statistics: bool, quiet: bool,
            source: Optional[Callable[[str], Optional[List[str]]]] = None) -> None:
-    """Write `result` in the chosen output format."""
-    if fmt == "json":
+    """Write `result` in the chosen output format (with `statistics`, only the table, -q or not)."""
+    if statistics:
+        from advisor.report.output import statistics as table
+
+        if fmt not in ("json", "text", "concise", "full"):
+            raise fail(f"--statistics prints a table (text) or JSON, not {fmt}")
+        table.render(result, stream, as_json=fmt == "json")
+        for e in result.errors:  # not part of the table, but never hidden
+            typer.echo(f"{e.location}: error: {e.message}", err=True)
+    elif fmt == "json":
         from advisor.report.output import json_format
 
         json_format.render(result, stream, target=setup.target, target_source=setup.target_source, device=setup.device_context)
@@ -93,8 +101,7 @@ def render(fmt: str, result: ScanResult, stream: TextIO, setup, *, statistics: b
                 for lib, v in setup.companion_targets.items()) + "."
         note += "\n" + setup.device_context.summary()
         extra = {"source": source} if source is not None else {}
-        text.render(result, stream, colour=colour, target_note=note, statistics=statistics,
-                    full=fmt == "full", quiet=quiet, **extra)
+        text.render(result, stream, colour=colour, target_note=note, full=fmt == "full", quiet=quiet, **extra)
 
 
 def warn_if_nothing_to_scan(setup, paths: List[str]) -> None:
@@ -157,20 +164,42 @@ def stdin_excluded(setup, stdin_path: str, exclude: List[str], force_exclude: bo
     return excluded(os.path.normpath(stdin_path), [*setup.config.exclude, *setup.config.extend_exclude, *split_codes(exclude)])
 
 
-def print_fix_run(run, *, diff: bool, show_fixes: bool, quiet: bool, exit_zero: bool) -> int:
-    """What `advisor fix` prints about its run (stderr with --diff, whose stdout is the diff); the exit code."""
+def print_fix_run(run, *, diff: bool, show_fixes: bool, quiet: bool, exit_zero: bool, err: bool = False) -> int:
+    """What `advisor fix` prints about its run; the exit code.
+
+    Findings left go to stdout, the rest to stderr with --diff (whose stdout is the diff); `err`: all of it
+    to stderr (`fix -`, whose stdout is the fixed source).
+    """
     if run.interrupted:
         # One line, and advisor.interrupt says nothing more (SIGTERM is routed here too).
         announce(f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched.")
         return 130
     for f in run.remaining:
-        typer.echo(f"{f.location}: {f.rule} {f.message}")
+        typer.echo(f"{f.location}: {f.rule} {f.message}", err=err)
     for path, message in run.errors:
         typer.echo(f"{path}: error: {message}", err=True)
     if show_fixes:
         for path, counts in run.per_file:
-            typer.echo(f"{'Would fix' if diff else 'Fixed'} {path}: " + ", ".join(f"{c} x{n}" for c, n in sorted(counts.items())), err=diff)
+            typer.echo(f"{'Would fix' if diff else 'Fixed'} {path}: " + ", ".join(f"{c} x{n}" for c, n in sorted(counts.items())),
+                       err=diff or err)
     if not quiet:
         for line in run.summary():
-            typer.echo(line, err=diff)
+            typer.echo(line, err=diff or err)
     return run.exit_code(exit_zero)
+
+
+def fix_stdin(project, path: str, data: bytes, unsafe: bool, excluded: bool, *, diff: bool, show_fixes: bool, quiet: bool,
+              exit_zero: bool) -> int:
+    """`advisor fix - --stdin-filename P` (Ruff's `check --fix -`): the fixed text on stdout (or, with --diff, the
+    diff), the findings left and the summary on stderr; the exit code. An excluded P comes back unchanged."""
+    from advisor.fix.fixer import FixOutcome
+    from advisor.fix.fixrun import FixRun, fix_text
+
+    run, fixed = (FixRun(diff=diff), data) if excluded else fix_text(project, path, data, unsafe)
+    run.diff = diff
+    if diff:
+        sys.stdout.write(FixOutcome(path, data, fixed).diff())
+    else:
+        sys.stdout.buffer.write(fixed)
+    sys.stdout.flush()
+    return print_fix_run(run, diff=diff, show_fixes=show_fixes, quiet=quiet, exit_zero=exit_zero, err=True)

@@ -56,9 +56,19 @@ def test_junit_xml(cli, project, tmp_path):
     assert root.get("failures") == "2" and len(root.iter("testcase").__next__().findall("failure")) == 1
 
 
-def test_statistics(cli, project):
+def test_statistics_prints_only_the_table_sorted_by_count(cli, project):
+    (project / "more.py").write_text("import torch\na = torch.has_cuda\nb = torch.has_cudnn\n")
+    for quiet in ((), ("-q",)):
+        proc = cli("scan", ".", "--statistics", "--no-cache", *quiet, cwd=project)
+        # Ruff's --statistics: the table and nothing else (no finding lines, no summary), with -q too.
+        assert proc.stdout == "3  ADV705  [*] has-backend-flags\n1  ADV713  [*] memory-cached\n", proc.stdout
+        assert proc.returncode == 1  # the exit status is the scan's
+    rows = json.loads(cli("scan", ".", "--statistics", "--no-cache", "--output-format", "json", cwd=project).stdout)
+    assert [(r["code"], r["count"], r["fixable"]) for r in rows] == [("ADV705", 3, "safe"), ("ADV713", 1, "safe")]
+    assert cli("scan", ".", "--statistics", "--output-format", "sarif", cwd=project).returncode == 2
+    (project / "broken.py").write_text("import torch\ntorch.has_cuda(\n")
     proc = cli("scan", ".", "--statistics", "--no-cache", cwd=project)
-    assert "     1  ADV705  has-backend-flags" in proc.stdout
+    assert "broken.py" in proc.stderr and "broken.py" not in proc.stdout  # files not analysed are still said
 
 
 # --- configuration -------------------------------------------------------------------

@@ -30,6 +30,8 @@ class FixRun:
     changed: list[str] = field(default_factory=list)  # files fixed (or that would be)
     per_file: list[tuple[str, Counter]] = field(default_factory=list)  # (path, fixes by rule): `--show-fixes`
     interrupted: bool = False
+    # Whether a finding left fails the run (the project's `fail-on`, as `scan` decides it): advice and compat do not.
+    fails: Callable[[Finding], bool] = field(default=lambda _finding: True, repr=False)
 
     def summary(self) -> list[str]:
         """The lines that close the run's output."""
@@ -42,9 +44,14 @@ class FixRun:
         if self.held_back:
             lines.append(f"{self.held_back} unsafe fix{'es' if self.held_back != 1 else ''} held back; "
                          "apply with `advisor fix --unsafe-fixes` after review.")
-        no_fix = sum(1 for f in self.remaining if f.fix is None)
+        failing = [f for f in self.remaining if self.fails(f)]
+        no_fix = sum(1 for f in failing if f.fix is None)
         if no_fix:
-            lines.append(f"{no_fix} finding{'s' if no_fix != 1 else ''} have no automatic fix and need a manual change (listed above).")
+            lines.append(f"{no_fix} finding{' has' if no_fix == 1 else 's have'} no automatic fix and need{'s' if no_fix == 1 else ''} "
+                         "a manual change (listed above).")
+        others = len(self.remaining) - len(failing)
+        if others:
+            lines.append(f"{others} finding{' is' if others == 1 else 's are'} left to review (not of a `fail-on` kind).")
         return lines
 
     def exit_code(self, exit_zero: bool) -> int:
@@ -52,9 +59,9 @@ class FixRun:
             return 130
         if exit_zero:
             return 0
-        if self.diff:
-            return 1 if self.changed or self.errors else 0
-        return 0 if not (self.remaining or self.errors) else 1
+        # As `scan`: files not analysed, or findings of a `fail-on` kind left; with --diff, also "would change".
+        failed = bool(self.errors) or any(self.fails(f) for f in self.remaining)
+        return 1 if failed or (self.diff and self.changed) else 0
 
 
 def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list[FileJob]:
@@ -90,7 +97,7 @@ def _write(path: str, outcome: FixOutcome) -> str | None:
 
 def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callable[[str], None] | None = None) -> FixRun:
     """Fix the project's files; with `diff`, write nothing and pass each file's diff to `show`."""
-    run = FixRun(diff=diff, errors=list(project.discovery_errors))
+    run = FixRun(diff=diff, errors=list(project.discovery_errors), fails=project.fails_on)
     # advisor.interrupt turns SIGINT and SIGTERM into KeyboardInterrupt: files are written whole or not at all.
     try:
         # Outcomes are computed in parallel; files are written here, one at a time, in order.
@@ -122,3 +129,22 @@ def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callab
         run.interrupted = True
     run.remaining.sort(key=Finding.sort_key)
     return run
+
+
+def fix_text(project: Project, path: str, data: bytes, unsafe: bool) -> tuple[FixRun, bytes]:
+    """`advisor fix -`: the text read from stdin, fixed as `path` would be; the run and the fixed bytes (never written)."""
+    run = FixRun(diff=False, fails=project.fails_on)
+    rules = [r for r in project.rules if r.device is None]
+    job = project.scan_options(rules=rules).job(path, data, unsafe)
+    if job is None:  # no rule can match it: the text comes back as it went in
+        return run, data
+    no_fix = tuple(project.unfixable_codes(rules))
+    outcome = next(iter(fix_many([replace(job, no_fix=no_fix) if no_fix else job], 1)))
+    if outcome.error:
+        run.errors.append((path, outcome.error))
+    run.held_back, run.remaining = outcome.held_back, sorted(outcome.remaining, key=Finding.sort_key)
+    if outcome.changed:
+        run.applied.update(outcome.applied)
+        run.changed.append(path)
+        run.per_file.append((path, outcome.applied))
+    return run, outcome.fixed

@@ -22,7 +22,7 @@ from advisor.core.config import Config, ConfigError, load_config, parse_fail_on
 from advisor.run.device import DEVICES, DeviceContext
 from advisor.run.discovery import Discovered, DiscoveryError, discover
 from advisor.run.engine import ScanOptions, scan, scan_bytes
-from advisor.core.findings import KINDS, ScanResult, Severity
+from advisor.core.findings import KINDS, Finding, ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
 from advisor.analysis.registry import RuleSelectionError, check_codes, rule_by_code, select_rules
 from advisor.rule import Rule
@@ -220,11 +220,12 @@ class Project:
                 if (fixable and not any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in fixable))
                 or any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in unfixable)]
 
-    def fails(self, result: ScanResult) -> bool:
-        """Findings of a `fail-on` kind (or at or above a `fail-on` severity), or files that could not be analysed."""
+    def fails_on(self, finding: Finding) -> bool:
+        """Whether this finding fails the run: of a `fail-on` kind, or at or above a `fail-on` severity."""
         kinds = {v for v in self.config.fail_on if v in KINDS}
         floors = [Severity(v).rank for v in self.config.fail_on if v not in KINDS]
-        floor = min(floors) if floors else None
-        return bool(result.errors) or any(
-            f.kind in kinds or (floor is not None and Severity(f.severity).rank >= floor) for f in result.findings
-        )
+        return finding.kind in kinds or bool(floors and Severity(finding.severity).rank >= min(floors))
+
+    def fails(self, result: ScanResult) -> bool:
+        """Findings of a `fail-on` kind (or at or above a `fail-on` severity), or files that could not be analysed."""
+        return bool(result.errors) or any(self.fails_on(f) for f in result.findings)

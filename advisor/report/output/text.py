@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Callable, TextIO
 
 from advisor.core.findings import Applicability, ScanResult, fix_counts, kind_counts
@@ -35,7 +34,7 @@ def snippet(lines: list[str], line: int, column: int, end_line: int, end_column:
     return f"{gutter} |\n{line} | {text}\n{gutter} | {carets}\n"
 
 
-def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str = "", statistics: bool = False,
+def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str = "",
            full: bool = False, quiet: bool = False, source: Callable[[str], list[str] | None] = _read_lines) -> None:
     """`source`: a file's lines for `full` (default: read from disk; `scan -` hands over stdin's)."""
     def c(text: str, code: str) -> str:
@@ -57,11 +56,6 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
         return
 
     findings = result.findings
-    if statistics and findings:
-        stream.write("\n")
-        for code, n in sorted(Counter(f.rule for f in findings).items()):
-            name = next(f.name for f in findings if f.rule == code)
-            stream.write(f"{n:6d}  {code}  {name}\n")
     fixable = fix_counts(findings)
     safe, unsafe = fixable["safe"], fixable["unsafe"]
     parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}"]

@@ -1,0 +1,35 @@
+"""Start-up: a run where no file passes the prefilter never imports LibCST (issue #29, item 16).
+
+LibCST costs ~0.1 s to import; a rule module that subclasses `cst.CSTVisitor` at module level
+(rules/catalogue/_pickled.py did) pays it on every run, even for an empty file.
+"""
+
+import os
+import subprocess
+import sys
+
+
+def _imported(tmp_path, text):
+    target = tmp_path / "plain.py"
+    target.write_text(text)
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "advisor", "scan", str(target), "--no-cache"],
+                          capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"}, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_a_file_no_trigger_matches_does_not_import_libcst(tmp_path):
+    modules = _imported(tmp_path, "import os\n\nprint(os.getcwd())\n")
+    assert "advisor.analysis.registry" in modules or any(m.startswith("rules") for m in modules)  # the rules were loaded
+    assert not [m for m in modules if m.split(".")[0] == "libcst"]
+
+
+def test_an_empty_file_does_not_import_libcst(tmp_path):
+    modules = _imported(tmp_path, "")
+    assert not [m for m in modules if m.split(".")[0] == "libcst"]
+
+
+def test_a_file_a_rule_matches_does_import_it(tmp_path):
+    # The check above can fail: a file that needs parsing imports LibCST.
+    modules = _imported(tmp_path, "import torch\nobj = torch.load('m.pt')\n")
+    assert [m for m in modules if m.split(".")[0] == "libcst"]
