@@ -1,0 +1,114 @@
+"""Well-known 2.x deprecations with a plain shape: one row of data each (see `advisor.rule.table`).
+
+Each row was checked in the wheels of every release from 2.0.0 to 2.15.0 (the file
+named in its `why`), and its warning on the real torch by tests/truth/checks_known.py
+(the check ids are named in each row's `why`). Rules with argument logic have their
+own files (`autocast_device_type.py`, `typed_storage.py`, ...).
+"""
+
+from __future__ import annotations
+
+from advisor.rule import Example, Severity
+from advisor.rule.table import NONE, Entry, Row, calls, generate
+
+_C10D = "torch.distributed.distributed_c10d"
+_FSDP = "torch.distributed.fsdp.FullyShardedDataParallel"
+_FSDP_MODULE = "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel"
+_SCHED = "torch.optim.lr_scheduler"
+# The schedulers whose `__init__` took `verbose` in 2.6 (every one that had it: torch/optim/lr_scheduler.py).
+_SCHEDULERS = (
+    "LRScheduler", "_LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
+    "ExponentialLR", "SequentialLR", "PolynomialLR", "CosineAnnealingLR", "CyclicLR", "CosineAnnealingWarmRestarts",
+    "OneCycleLR", "ReduceLROnPlateau",
+)
+_INIT = ("uniform", "normal", "constant", "eye", "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform",
+         "kaiming_normal", "orthogonal", "sparse")
+# The ones that warn (2.12 wheel, torch/distributed/nn/functional.py `_deprecated(...)`), with the replacement it names.
+_DIST_NN = {
+    "broadcast": "broadcast", "reduce_scatter": "reduce_scatter_tensor", "all_gather": "all_gather_tensor",
+    "all_to_all_single": "all_to_all_single", "all_reduce": "all_reduce",
+}
+
+TABLE: tuple[Row, ...] = (
+    Row("ADV771", "private-collective-base", (
+        Entry("torch.distributed._all_gather_base", "torch.distributed.all_gather_into_tensor"),
+        Entry("torch.distributed._reduce_scatter_base", "torch.distributed.reduce_scatter_tensor"),
+        Entry(f"{_C10D}._all_gather_base", "torch.distributed.all_gather_into_tensor"),
+        Entry(f"{_C10D}._reduce_scatter_base", "torch.distributed.reduce_scatter_tensor"),
+    ), "Warns in every 2.x: UserWarning in 2.0-2.3 (\"torch.distributed._all_gather_base is a private function and will "
+       "be deprecated. Please use torch.distributed.all_gather_into_tensor instead.\"), FutureWarning from 2.4 "
+       "(`@deprecated(..., category=FutureWarning)`), whose body is `return all_gather_into_tensor(output_tensor, "
+       "input_tensor, group, async_op)` (`reduce_scatter_tensor(output, input, op, group, async_op)`). The 2.13-2.15 "
+       "wheels' text names `all_gather_single` / `reduce_scatter_single` instead; the `*_into_tensor` / `*_tensor` names "
+       "exist in every 2.x and are kept as documented aliases in 2.15 (ADV739). Checked: "
+       "torch/distributed/distributed_c10d.py of the 2.0.0, 2.4.0, 2.13.0 and 2.15.0 wheels. Truth: "
+       "K-771/_all_gather_base, K-771/_reduce_scatter_base.",
+        message="`{old}` is a private function and deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use "
+                "`{new}` (same arguments, in every 2.x)",
+        deprecated_in="2.0",
+        extra_valid=("import horovod.torch as hvd\nhvd._all_gather_base(o, i)\n",),
+        extra_invalid=(Example("import torch.distributed as dist\nif hasattr(dist, 'all_gather_into_tensor'):\n"
+                               "    dist.all_gather_into_tensor(o, i)\nelse:\n    dist._all_gather_base(o, i)\n",
+                               message="compat fallback", line=5),),
+        fix_note="the private function only calls the public one with the same arguments in the same order, and the "
+                 "parameter names are the same (`output_tensor, input_tensor, group, async_op`; `output, input, op, "
+                 "group, async_op`) in every release from 2.0 to 2.15."),
+    Row("ADV772", "nn-init-alias", tuple(Entry(f"torch.nn.init.{n}", f"torch.nn.init.{n}_") for n in _INIT),
+        "`torch.nn.init.<name>` without the trailing underscore is `_make_deprecate(<name>_)`: it warns, then calls the "
+        "in-place function with the same arguments. UserWarning in 2.0 (\"nn.init.xavier_uniform is now deprecated in "
+        "favor of nn.init.xavier_uniform_.\"), FutureWarning (\"`nn.init.xavier_uniform` is now deprecated in favor of "
+        "`nn.init.xavier_uniform_`.\") in 2.13. Checked: torch/nn/init.py of the 2.0.0, 2.9.0 and 2.15.0 wheels (11 "
+        "aliases in each). Truth: K-772/nn.init.xavier_uniform.",
+        message="`{old}` is deprecated (FutureWarning); use `{new}` (the alias just calls it)", deprecated_in="2.0",
+        fix_note="the alias calls the underscore function with the same arguments and returns its result.",
+        extra_valid=("import torch\ntorch.nn.init.xavier_uniform_(w)\n",
+                     "import tensorflow as tf\nw = tf.keras.initializers.orthogonal()\n")),
+    Row("ADV773", "fsdp-state-dict-type", tuple(
+        Entry(f"{cls}.{m}") for cls in (_FSDP, _FSDP_MODULE) for m in ("state_dict_type", "set_state_dict_type")
+    ), "FutureWarning from 2.4 (none in 2.0-2.3): \"FSDP.state_dict_type() and FSDP.set_state_dict_type() are being "
+       "deprecated. Please use APIs, get_state_dict() and set_state_dict(), which can support different parallelisms, "
+       "FSDP1, FSDP2, DDP.\" Still there, still warning, in 2.15. `state_dict_type` is a context manager calling "
+       "`set_state_dict_type`, so both warn. Checked: torch/distributed/fsdp/fully_sharded_data_parallel.py of the 2.3.0, "
+       "2.4.0 and 2.15.0 wheels. Truth: K-773/set_state_dict_type (source).",
+        message="`{old}` is deprecated since 2.4 (FutureWarning); use "
+                "`torch.distributed.checkpoint.state_dict.get_state_dict` / `set_state_dict`",
+        advice="use `torch.distributed.checkpoint.state_dict.get_state_dict` / `set_state_dict`",
+        fix=NONE, deprecated_in="2.4",
+        fix_note="no automatic fix: `get_state_dict(model, optimizers, options=StateDictOptions(...))` returns the "
+                 "state dicts instead of switching what `model.state_dict()` returns, so the code around it changes.",
+        extra_valid=("import torch\nwith model.state_dict_type(cfg):\n    pass\n",)),
+    Row("ADV774", "distributed-nn-functional", tuple(
+        Entry(f"{module}.{name}", message=f"`{{old}}` is deprecated since 2.12 (FutureWarning: \"use "
+                                          f"torch.distributed._functional_collectives.{new} instead\"); not a drop-in "
+                                          "replacement: the functional collectives return new tensors")
+        for module in ("torch.distributed.nn.functional", "torch.distributed.nn") for name, new in _DIST_NN.items()
+    ), "FutureWarning from 2.12: \"torch.distributed.nn.functional.all_reduce is deprecated, use "
+       "torch.distributed._functional_collectives.all_reduce instead.\" (likewise `broadcast`, `all_gather`, "
+       "`reduce_scatter`, `all_to_all_single`; `gather`, `scatter`, `reduce` and `all_to_all` do not warn). "
+       "`torch.distributed.nn` re-exports them (`from .functional import *`). Checked: "
+       "torch/distributed/nn/functional.py of the 2.11.0 (no warning), 2.12.0 and 2.15.0 wheels. Truth: "
+       "K-774/all_reduce.",
+        advice="use the `torch.distributed._functional_collectives` function it names",
+        fix=NONE, deprecated_in="2.12",
+        fix_note="no automatic fix: the replacements take other arguments (`group` is required, `reduceOp` is a "
+                 "string) and return an `AsyncCollectiveTensor`.",
+        extra_valid=("import torch.distributed as dist\ndist.all_reduce(t)\n",
+                     "import torch\nfrom torch.distributed.nn.functional import gather\nout = gather(t)\n")),
+    Row("ADV775", "lr-scheduler-verbose", calls(*(f"{_SCHED}.{c}" for c in _SCHEDULERS)),
+        "UserWarning from 2.2 (\"The verbose parameter is deprecated. Please use get_last_lr() to access the learning "
+        "rate.\"); 2.7 removed the parameter from every scheduler, so passing it is a TypeError (\"unexpected keyword "
+        "argument 'verbose'\"). Checked: torch/optim/lr_scheduler.py of the 2.1.0 (no warning), 2.2.0, 2.6.0 "
+        "(`_check_verbose_deprecated_warning`) and 2.7.0 (no `verbose` at all) wheels. Truth: K-775/StepLR-verbose.",
+        keyword="verbose", deprecated_in="2.2", removed_in="2.7", severity=Severity.ERROR,
+        message="`verbose=` of the lr schedulers is deprecated since 2.2 and gone in 2.7 (TypeError); drop it "
+                "from `{old}(...)` (print `scheduler.get_last_lr()` instead)",
+        fix_note="`verbose` only printed the learning rate at each step; dropping it keeps the schedule and stops "
+                 "that printing (from 2.7 the argument does not exist).",
+        example_call="(opt, {kw}=True)",
+        extra_invalid=(Example("import torch\nif torch.__version__ < '2.2':\n"
+                               "    s = torch.optim.lr_scheduler.StepLR(opt, 10, verbose=True)\n",
+                               message="compat fallback", line=3),),
+        extra_valid=("import transformers\ns = transformers.get_scheduler('linear', opt, verbose=True)\n",)),
+)
+
+generate(TABLE, globals())

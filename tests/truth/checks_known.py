@@ -1,0 +1,123 @@
+"""Truth checks for the hand rules of well-known 2.x changes (ADV771 on), on the real torch.
+
+Same shape as the 2.14 / 2.15 checks in checks.py (which appends these to its CHECKS):
+ids are "K-<rule number>/<what>", each check names its rule, and windows are release
+ranges (">=2.13" covers 2.13.0, 2.14.1 and 2.15.0, the interpreters of the matrix).
+The wheels of 2.0-2.12 are read as files (the rules' docstrings say which); these
+checks run what the matrix can import.
+"""
+
+from __future__ import annotations
+
+from tests.truth.checks import ALL, Check, _c, raises, result, silent, warns
+
+_DEP = "DeprecationWarning"
+_FUT = "FutureWarning"
+_USER = "UserWarning"
+
+
+def _autocast(old: str, call: str, fragment: str, new_call: str) -> Check:
+    """ADV776: a C++ autocast query that warns DeprecationWarning; its device_type form is silent."""
+    return Check(
+        f"K-776/{old}",
+        f"torch.{old} warns DeprecationWarning (C++); {new_call} gives the same value without a warning",
+        _c(f"import torch\nold = {call}\nnew = {new_call}\nresult = str(old) == str(new)"),
+        (warns(ALL, _DEP, fragment, result=True),),
+        rule="ADV776",
+    )
+
+
+KNOWN: list[Check] = [
+    Check(
+        "K-771/_all_gather_base",
+        "dist._all_gather_base warns FutureWarning and gives all_gather_into_tensor's result",
+        _c(
+            """
+            import torch
+            dist = gloo_group()
+            a, b = torch.zeros(2), torch.zeros(2)
+            dist._all_gather_base(a, torch.ones(2))
+            dist.all_gather_into_tensor(b, torch.ones(2))
+            result = torch.equal(a, b)
+            """
+        ),
+        (warns(ALL, _FUT, "`torch.distributed._all_gather_base` is a private function and will be deprecated", result=True),),
+        rule="ADV771",
+    ),
+    Check(
+        "K-771/_reduce_scatter_base",
+        "dist._reduce_scatter_base warns FutureWarning; reduce_scatter_tensor exists with the same parameters",
+        _c(
+            """
+            import inspect, torch.distributed as dist
+            result = list(inspect.signature(dist._reduce_scatter_base).parameters) == list(inspect.signature(dist.reduce_scatter_tensor).parameters)
+            dist = gloo_group()
+            import torch
+            dist._reduce_scatter_base(torch.zeros(2), torch.ones(2))
+            """
+        ),
+        (warns(ALL, _FUT, "`torch.distributed._reduce_scatter_base` is a private function", result=True, may_raise=True),),
+        rule="ADV771",
+    ),
+    Check(
+        "K-772/nn.init.xavier_uniform",
+        "nn.init.xavier_uniform (no underscore) warns FutureWarning and fills like xavier_uniform_",
+        _c(
+            """
+            import torch
+            a, b = torch.empty(3, 3), torch.empty(3, 3)
+            torch.manual_seed(0); torch.nn.init.xavier_uniform(a)
+            torch.manual_seed(0); torch.nn.init.xavier_uniform_(b)
+            result = torch.equal(a, b)
+            """
+        ),
+        (warns(ALL, _FUT, "`nn.init.xavier_uniform` is now deprecated in favor of `nn.init.xavier_uniform_`.", result=True),),
+        rule="ADV772",
+    ),
+    Check(
+        "K-773/set_state_dict_type",
+        "FSDP.set_state_dict_type (and so state_dict_type) warns FutureWarning; get_state_dict / set_state_dict exist (source)",
+        _c(
+            """
+            s = src("distributed/fsdp/fully_sharded_data_parallel.py")
+            sd = src("distributed/checkpoint/state_dict.py")
+            result = {
+                "warns": "FSDP.state_dict_type() and FSDP.set_state_dict_type() are being " in s and "FutureWarning" in s,
+                "replacement": "def get_state_dict(" in sd and "def set_state_dict(" in sd,
+            }
+            """
+        ),
+        (result(ALL, {"warns": True, "replacement": True}),),
+        kind="source",
+        rule="ADV773",
+    ),
+    Check(
+        "K-774/all_reduce",
+        "torch.distributed.nn.functional.all_reduce warns FutureWarning naming the functional collective",
+        _c(
+            """
+            import torch
+            dist = gloo_group()
+            import torch.distributed.nn.functional as F
+            F.all_reduce(torch.ones(2))
+            import torch.distributed._functional_collectives as funcol
+            result = callable(funcol.all_reduce) and torch.distributed.nn.all_reduce is F.all_reduce
+            """
+        ),
+        (warns(ALL, _FUT, "torch.distributed.nn.functional.all_reduce is deprecated, use torch.distributed._functional_collectives.all_reduce instead.", result=True),),
+        rule="ADV774",
+    ),
+    Check(
+        "K-775/StepLR-verbose",
+        "lr schedulers no longer take verbose= (TypeError)",
+        _c(
+            """
+            import torch
+            opt = torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1)
+            torch.optim.lr_scheduler.StepLR(opt, step_size=1, verbose=True)
+            """
+        ),
+        (raises(ALL, "TypeError", "verbose"),),
+        rule="ADV775",
+    ),
+]
