@@ -138,7 +138,7 @@ def add_suppressions(result: ScanResult) -> int:
     for path, message in done.errors:
         typer.echo(f"{path}: error: {message}", err=True)
     for f in done.skipped:
-        typer.echo(f"{f.location}: {f.rule} no safe place for a comment (inside a string or a notebook); left as it is", err=True)
+        typer.echo(f"{f.location}: {f.rule} no safe place for a comment (inside a string, after a backslash, or on an IPython line); left as it is", err=True)
     typer.echo(f"Added {done.added} suppression comment{'s' if done.added != 1 else ''}.", err=True)
     return 1 if done.errors else 0
 

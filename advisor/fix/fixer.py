@@ -24,7 +24,7 @@ from advisor.analysis.registry import rule_by_code
 from advisor.rule import Rule
 from advisor.syntax.walk import nodes_of
 from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
-from advisor.analysis import notebooks
+from advisor.analysis import notebook_text, notebooks
 from advisor.fix.imports import add_imports
 
 MAX_PASSES = 8
@@ -201,12 +201,16 @@ def _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix=()) -> 
     inner = _fix_source(source, path, rules, target, min_version, unsafe, no_fix)
     outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
     outcome.remaining = notebooks.place(inner.remaining, inner.fixed.decode("utf-8"))  # by cell and line
-    outcome.on_disk = notebooks.place(inner.on_disk or [], virtual.source)
+    outcome.on_disk = notebook_text.locate(notebooks.place(inner.on_disk or [], virtual.source), data.decode("utf-8"))
     outcome.error = outcome.error or "; ".join(virtual.errors) or None  # cells that do not parse: the others are fixed
     if inner.changed and not inner.error:
         try:
-            outcome.fixed = notebooks.write(notebooks.from_virtual(nb, virtual, inner.fixed.decode("utf-8")))
-        except notebooks.NotebookError as e:  # a fix reached into an IPython line: write nothing
+            sources = notebooks.from_virtual(nb, virtual, inner.fixed.decode("utf-8"))
+            text = data.decode("utf-8")
+            # Only the fixed cells' JSON strings change: the file keeps its layout, key order and ids.
+            outcome.fixed = notebook_text.splice(text, notebook_text.scan(text), sources).encode("utf-8")
+            outcome.remaining = notebook_text.locate(outcome.remaining, outcome.fixed.decode("utf-8"))
+        except (notebooks.NotebookError, notebook_text.NotebookTextError) as e:  # write nothing
             outcome.error, outcome.applied, outcome.held_back = str(e), Counter(), 0
     return outcome
 
