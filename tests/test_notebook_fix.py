@@ -108,6 +108,18 @@ def test_a_fix_that_adds_an_import_edits_only_that_cell(cli, tmp_path):
     assert '\n   "source": [\n    "import numpy as np\\n",\n    "import torch"\n   ]' in fixed  # in the file's own layout
 
 
+def test_removing_the_import_that_opens_a_cell_keeps_the_cells_apart(cli, tmp_path):
+    # LibCST removes a statement with its leading comments, a cell's marker among them.
+    cells = [["from torch import log\n", "y = log(x + 1)\n"], ["from torch import log as l\n", "z = l(w + 1)"]]
+    text = json.dumps({"cells": [{"cell_type": "code", "execution_count": n, "metadata": {}, "outputs": [], "source": c}
+                                 for n, c in enumerate(cells, 1)], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}, indent=1)
+    (tmp_path / "nb.ipynb").write_text(text)
+    proc = cli("fix", "nb.ipynb", "--unsafe-fixes", "--extend-select", "ADV110", cwd=tmp_path)
+    assert "Fixed 2 findings" in proc.stdout, proc.stdout + proc.stderr
+    fixed = ["".join(c["source"]) for c in json.loads((tmp_path / "nb.ipynb").read_text())["cells"]]
+    assert fixed == ["import torch\n\ny = torch.log1p(x)\n", "z = torch.log1p(w)"], fixed
+
+
 def _notebook_with_twins(tmp_path, minified: bool = False):
     """Two cells whose findings sit at the same cell line and column."""
     twin = "import torch\ny = torch.ger(a, b)\n"

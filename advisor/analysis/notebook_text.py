@@ -213,7 +213,8 @@ def _encode_items(old: SourceSpan, new: str, text: str) -> str:
     if len(items) > 1:
         sep = text[items[0][1]:items[1][0]]
     else:
-        sep = "," + lead if "\n" in lead else ", " if ", " in text[:old.start] else ","
+        before = old.start - len(text[:old.start].rstrip(" \t"))  # json.dump's `": "` or a minified `":"`
+        sep = "," + lead if "\n" in lead else ", " if before else ","
     return "[" + lead + sep.join(encoded) + trail + "]" if encoded else "[]"
 
 

@@ -285,6 +285,12 @@ def from_virtual(nb, v: Virtual, new_source: str) -> dict[int, str]:
             prelude.append(line)
         else:
             cells[current].append(line)
+    expected = [int(m.group(1)) for m in map(_MARKER_RE.match, v.source.split("\n")) if m]
+    if list(cells) != expected:
+        # A removed statement takes its leading comments along, a cell's marker with them (an unused
+        # `from torch import x` that opens a cell): the cells' boundaries are lost, so write nothing.
+        lost = next((i for i in expected if i not in cells), expected[-1] if expected else 0)
+        raise NotebookError(f"cell {lost + 1}: a fix removed the start of this cell; notebook not fixed")
     for index, numbers in v.magic_cells.items():
         if restored.get(index) != numbers:
             raise NotebookError(f"cell {index + 1}: a fix touched an IPython line (magic, shell or help); notebook not fixed")

@@ -38,14 +38,13 @@ def snippet(lines: list[str], line: int, column: int, end_line: int, end_column:
     return f"{gutter} |\n{line} | {printable(text)}\n{gutter} | {carets}\n"
 
 
-def _cells(path: str) -> dict[int, list[str]] | None:
-    """A notebook's cells' lines, by cell number (1-based), from its JSON text."""
+def _cells(lines: list[str] | None) -> dict[int, list[str]] | None:
+    """A notebook's cells' lines, by cell number (1-based), from the lines of its JSON text."""
     from advisor.analysis.notebook_text import NotebookTextError, scan
 
     try:
-        with open(path, encoding="utf-8") as f:
-            found = scan(f.read())
-    except (OSError, UnicodeDecodeError, NotebookTextError):
+        found = scan("\n".join(lines or []))
+    except NotebookTextError:
         return None
     return {index + 1: span.text.split("\n") for index, span in found.cells.items()}
 
@@ -64,7 +63,7 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
         stream.write(f"{c(printable(f.location), _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {printable(f.message)}{when}\n")
         if full and f.cell is not None:  # a notebook's lines are its cells'
             if f.path not in cells:
-                cells[f.path] = _cells(f.path)
+                cells[f.path] = _cells(source(f.path))
             lines = (cells[f.path] or {}).get(f.cell)
             if lines:
                 stream.write(snippet(lines, f.line, f.column, f.end_line, f.end_column) + "\n")
