@@ -79,3 +79,11 @@ def test_sarif_uris_are_percent_encoded_relative_references(cli, hostile):
         assert not (parts.scheme or parts.netloc or parts.query or parts.fragment), uri
         assert all(" " < c < "\x7f" for c in uri), uri
     assert {unquote_to_bytes(u) for u in uris} == set(NAMES) | {b"adv.py"}
+
+
+def test_fix_prints_what_is_left_without_raw_escapes(cli, hostile):
+    proc = cli("fix", ".", cwd=hostile)
+    assert "Fixed 4 findings" in proc.stdout, proc.stdout + proc.stderr
+    adv = next(line for line in proc.stdout.splitlines() if "ADV501" in line)
+    assert f'"""\\n{FORGED}\\x1b[2J\\x9b31m\\n"""' in adv, adv
+    assert not any(c in proc.stdout + proc.stderr for c in "\x1b\x07\x9b\u202e"), repr(proc.stdout)
