@@ -193,3 +193,17 @@ def test_add_noqa_comments_the_cell_and_nothing_else(cli, tmp_path):
                                 .replace('"y = torch.ger(a, b)\\n"', f'"y = torch.ger(a, b){comment}\\n"'))
     again = cli("scan", "nb.ipynb", "--no-cache", cwd=tmp_path)
     assert again.returncode == 0 and "Found 0 findings" in again.stdout and "2 suppressed" in again.stdout, again.stdout
+
+
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_the_file_column_counts_the_json_escapes(cli, tmp_path, ensure_ascii):
+    source = ['import torch\n', 's = "\u00e9\U0001F600\\t\\"\t"; y = torch.ger(a, b)\n']
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    text = json.dumps(nb, indent=1, ensure_ascii=ensure_ascii)
+    (tmp_path / "nb.ipynb").write_text(text, encoding="utf-8")
+    out = cli("scan", "nb.ipynb", "--no-cache", "--output-format", "github", cwd=tmp_path).stdout
+    (line,) = [a for a in out.splitlines() if a.startswith("::")]
+    props = dict(p.split("=", 1) for p in line[len("::warning "):line.index("::", 2)].split(","))
+    assert _at(text, int(props["line"]), int(props["col"])).startswith("torch.ger(a, b)"), (line, text)
+    assert _at(text, int(props["endLine"]), int(props["endColumn"])).startswith("(a, b)"), line

@@ -241,6 +241,8 @@ def locate(findings: list, text: str) -> list:
     """`findings` (by cell and line) with `file_region`: where they are written in the notebook's text."""
     from dataclasses import replace
 
+    if not any(f.cell for f in findings):
+        return list(findings)
     try:
         where = scan(text)
     except NotebookTextError:
