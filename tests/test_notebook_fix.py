@@ -207,3 +207,16 @@ def test_the_file_column_counts_the_json_escapes(cli, tmp_path, ensure_ascii):
     props = dict(p.split("=", 1) for p in line[len("::warning "):line.index("::", 2)].split(","))
     assert _at(text, int(props["line"]), int(props["col"])).startswith("torch.ger(a, b)"), (line, text)
     assert _at(text, int(props["endLine"]), int(props["endColumn"])).startswith("(a, b)"), line
+
+
+@pytest.mark.parametrize("separators", [(",", ":"), (", ", ": ")])
+def test_a_one_line_source_list_grows_in_the_files_own_separators(cli, tmp_path, separators):
+    cells = [["import numpy as np\n"], ["from torch import log\n", "y = log(x + 1)\n"]]
+    nb = {"cells": [{"cell_type": "code", "execution_count": n, "metadata": {}, "outputs": [], "source": c}
+                    for n, c in enumerate(cells, 1)], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    text = json.dumps(nb, separators=separators)
+    (tmp_path / "nb.ipynb").write_text(text)
+    cli("fix", "nb.ipynb", "--unsafe-fixes", "--extend-select", "ADV110", cwd=tmp_path)
+    nb["cells"][0]["source"] = ["import numpy as np\n", "import torch\n"]
+    nb["cells"][1]["source"] = ["y = torch.log1p(x)\n"]
+    assert (tmp_path / "nb.ipynb").read_text() == json.dumps(nb, separators=separators)

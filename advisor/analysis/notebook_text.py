@@ -187,12 +187,7 @@ def _offset_in(text: str, span: SourceSpan, line: int, column: int) -> int:
     return span.start
 
 
-def _ensure_ascii(text: str) -> bool:
-    """The file's own choice: nbformat writes non-ASCII as is; json.dump's default escapes it."""
-    return text.isascii()
-
-
-def _encode_items(old: SourceSpan, new: str, text: str) -> str:
+def _encode_items(old: SourceSpan, new: str, text: str, ascii_only: bool) -> str:
     """A list of lines in the list's own layout; a line that did not change keeps its bytes."""
     import difflib
 
@@ -205,22 +200,23 @@ def _encode_items(old: SourceSpan, new: str, text: str) -> str:
         if tag == "equal":
             encoded += raw[i1:i2]
         else:
-            encoded += [json.dumps(line, ensure_ascii=_ensure_ascii(text)) for line in lines[j1:j2]]
+            encoded += [json.dumps(line, ensure_ascii=ascii_only) for line in lines[j1:j2]]
     if not items:
-        return json.dumps(lines, ensure_ascii=_ensure_ascii(text))
+        return json.dumps(lines, ensure_ascii=ascii_only)
     lead = text[old.start + 1:items[0][0]]
     trail = text[items[-1][1]:old.end - 1]
     if len(items) > 1:
         sep = text[items[0][1]:items[1][0]]
     else:
-        before = old.start - len(text[:old.start].rstrip(" \t"))  # json.dump's `": "` or a minified `":"`
-        sep = "," + lead if "\n" in lead else ", " if before else ","
+        spaced = text[old.start - 1] in " \t"  # json.dump's `"source": [` or a minified `"source":[`
+        sep = "," + lead if "\n" in lead else ", " if spaced else ","
     return "[" + lead + sep.join(encoded) + trail + "]" if encoded else "[]"
 
 
 def splice(text: str, where: NotebookText, sources: dict[int, str]) -> str:
     """`text` with the sources of the cells in `sources` (0-based index -> new source) replaced."""
     out, at = [], 0
+    ascii_only = text.isascii()  # the file's own choice: nbformat writes non-ASCII as is, json.dump escapes it
     for index in sorted(sources):
         span = where.cells.get(index)
         if span is None:
@@ -228,9 +224,9 @@ def splice(text: str, where: NotebookText, sources: dict[int, str]) -> str:
         if span.text == sources[index]:
             continue
         if span.items is None:
-            value = json.dumps(sources[index], ensure_ascii=_ensure_ascii(text))
+            value = json.dumps(sources[index], ensure_ascii=ascii_only)
         else:
-            value = _encode_items(span, sources[index], text)
+            value = _encode_items(span, sources[index], text, ascii_only)
         out += [text[at:span.start], value]
         at = span.end
     out.append(text[at:])
