@@ -171,8 +171,10 @@ def apply_reports(module: Any, resolver: Any, reports: Sequence[Any], path: str)
         context = CodemodContext()
         for mod, name, asname in sorted(removals, key=str):
             RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
-        # A notebook's cell markers are comments that removing a cell's first statement would take along.
-        new_module = cell_markers.unpark(RemoveImportsVisitor(context).transform_module(cell_markers.park(new_module)))
+        if path.endswith(".ipynb"):  # its cell markers are comments that removing a cell's first statement takes along
+            new_module = cell_markers.unpark(RemoveImportsVisitor(context).transform_module(cell_markers.park(new_module)))
+        else:
+            new_module = RemoveImportsVisitor(context).transform_module(new_module)
     if needed:
         new_module = add_imports(new_module, needed, path)
     return new_module.bytes
