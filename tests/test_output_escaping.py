@@ -87,3 +87,14 @@ def test_fix_prints_what_is_left_without_raw_escapes(cli, hostile):
     adv = next(line for line in proc.stdout.splitlines() if "ADV501" in line)
     assert f'"""\\n{FORGED}\\x1b[2J\\x9b31m\\n"""' in adv, adv
     assert not any(c in proc.stdout + proc.stderr for c in "\x1b\x07\x9b\u202e"), repr(proc.stdout)
+
+
+def test_audit_names_unanalysable_files_without_raw_escapes(cli, tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "osc\x1b]52;c;aGk=\x07.py").write_text("import torch\ntorch.cuda.memory_cached(\n")
+    (tmp_path / "org.txt").write_text("repo\n")
+    proc = cli("audit", "org.txt", "--out", "out", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "repo: osc\\x1b]52;c;aGk=\\x07.py: error:" in proc.stderr, proc.stderr
+    assert not any(c in proc.stdout + proc.stderr for c in "\x1b\x07"), repr(proc.stderr)
