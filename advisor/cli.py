@@ -26,6 +26,7 @@ from advisor.interrupt import run_cli
 from advisor.run.postprocess import drop_report_only
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
 from advisor.report.output.markdown_rules import rules_table
+from advisor.report.output.printable import printable
 from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
     CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
@@ -348,9 +349,9 @@ def audit(
     # Exit 1 says why: each failed repository, and each file that could not be analysed.
     for r in result["repositories"]:
         if r["status"] == "failed":
-            typer.echo(f"{r['name']}: error: {r['error']}", err=True)
-        for e in r["errors"]:
-            typer.echo(f"{r['name']}: {e['path']}: error: {e['message']}", err=True)
+            typer.echo(printable(f"{r['name']}: error: {r['error']}"), err=True)
+        for e in r["errors"]:  # paths and messages from the audited trees: no raw terminal escapes
+            typer.echo(printable(f"{r['name']}: {e['path']}: error: {e['message']}"), err=True)
     bad = t["failed"] + sum(bool(r["errors"]) for r in result["repositories"])
     if bad:
         typer.echo(f"advisor: exit 1: {t['failed']} repositories failed, {bad - t['failed']} have files that could not be analysed",

@@ -15,6 +15,7 @@ import typer
 from advisor.core.findings import ScanResult
 from advisor.core.versions import NEWEST, RANGE
 from advisor.interrupt import announce
+from advisor.report.output.printable import printable
 
 
 def fail(message: str) -> "typer.Exit":
@@ -147,9 +148,9 @@ def add_suppressions(result: ScanResult) -> int:
 
     done = add_noqa(result.findings)
     for path, message in done.errors:
-        typer.echo(f"{path}: error: {message}", err=True)
+        typer.echo(f"{printable(path)}: error: {printable(message)}", err=True)
     for f in done.skipped:
-        typer.echo(f"{f.location}: {f.rule} no safe place for a comment (inside a string or a notebook); left as it is", err=True)
+        typer.echo(f"{printable(f.location)}: {f.rule} no safe place for a comment (inside a string, after a backslash, or on an IPython line); left as it is", err=True)
     typer.echo(f"Added {done.added} suppression comment{'s' if done.added != 1 else ''}.", err=True)
     return 1 if done.errors else 0
 
@@ -174,10 +175,10 @@ def print_fix_run(run, *, diff: bool, show_fixes: bool, quiet: bool, exit_zero: 
         # One line, and advisor.interrupt says nothing more (SIGTERM is routed here too).
         announce(f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched.")
         return 130
-    for f in run.remaining:
-        typer.echo(f"{f.location}: {f.rule} {f.message}", err=err)
+    for f in run.remaining:  # names and messages from the scanned tree: no raw terminal escapes
+        typer.echo(f"{printable(f.location)}: {f.rule} {printable(f.message)}", err=err)
     for path, message in run.errors:
-        typer.echo(f"{path}: error: {message}", err=True)
+        typer.echo(f"{printable(path)}: error: {printable(message)}", err=True)
     if show_fixes:
         for path, counts in run.per_file:
             typer.echo(f"{'Would fix' if diff else 'Fixed'} {path}: " + ", ".join(f"{c} x{n}" for c, n in sorted(counts.items())),

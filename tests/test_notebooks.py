@@ -144,4 +144,14 @@ def test_a_fix_that_reaches_into_a_magic_line_writes_nothing():
     with pytest.raises(notebooks.NotebookError, match="cell 1"):
         notebooks.from_virtual(nb, virtual, virtual.source.replace("pass  # advisor-notebook-magic 0", "pass"))
     rebuilt = notebooks.from_virtual(nb, virtual, virtual.source.replace("x = 1", "x = 2"))
-    assert rebuilt.cells[0].source == "import torch\n%time f()\nx = 2"
+    assert rebuilt == {0: "import torch\n%time f()\nx = 2"}
+
+
+def test_a_fix_that_lost_a_cell_marker_writes_nothing():
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import torch"), nbformat.v4.new_code_cell("x = 1")]
+    virtual = notebooks.to_virtual(nb)
+    with pytest.raises(notebooks.NotebookError, match="cell 2: a fix removed the start of this cell"):
+        notebooks.from_virtual(nb, virtual, virtual.source.replace("# advisor-notebook-cell 1\n", ""))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from io import BytesIO
 from typing import Any, Sequence
 
-from advisor.analysis import notebooks
+from advisor.analysis import notebook_text, notebooks
 
 from advisor.analysis import compat, own_attributes, sites, slices
 from advisor.core import policy
@@ -183,7 +183,7 @@ def _analyse_notebook(data, path, rules, target, min_version) -> tuple[FileResul
         _, end_line = virtual.line_map.get(f.end_line, (cell, f.end_line))
         data_ = {k: v for k, v in f.data.items() if k != "fix_range"}  # SARIF fixes address .py files only
         mapped.append(replace(f, line=line, end_line=end_line, data={**data_, "cell": cell}))
-    result.findings = mapped
+    result.findings = notebook_text.locate(mapped, data.decode("utf-8"))  # read() decoded it: it is UTF-8
     result.errors = [FileError(path, e.message) for e in result.errors]
     result.errors += [FileError(path, message) for message in virtual.errors]  # cells left out, by cell and line
     return result, analysed

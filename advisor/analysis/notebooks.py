@@ -20,14 +20,14 @@ had, so line numbers stay those of the cell. Fixes never see the magic text; the
 original lines are put back when the cells are rebuilt, and a fix that lost or
 repeated a block's marker leaves the notebook unwritten. A cell that still does
 not parse is left out of the module and reported by cell and line.
-Notebooks are read and written with nbformat, which keeps outputs and metadata;
-its warnings (e.g. MissingIDFieldWarning) are not the user's business here.
+Notebooks are read (validated) with nbformat, whose warnings (e.g. MissingIDFieldWarning)
+are not the user's business here; fixed sources are written back by splicing them into the
+file's own JSON text (advisor.analysis.notebook_text), never by re-serialising it.
 """
 
 from __future__ import annotations
 
 import ast
-import copy
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -183,6 +183,13 @@ def _cell_lines(source: str, v: Virtual, index: int) -> list[str]:
     return lines
 
 
+def python_lines(source: str) -> tuple[list[str], set[int]]:
+    """A cell's lines as Python sees them (magic blocks as placeholders), and the 1-based lines IPython owns."""
+    v = Virtual("")
+    lines = _cell_lines(source, v, 0)
+    return lines, {n for n, line in enumerate(lines, 1) if _MAGIC_RE.match(line) or _MAGIC_CONT_RE.match(line)}
+
+
 def to_virtual(nb) -> Virtual:
     out: list[str] = []
     v = Virtual("")
@@ -246,8 +253,8 @@ def place(findings: list, source: str) -> list:
     return placed
 
 
-def from_virtual(nb, v: Virtual, new_source: str):
-    """The notebook with its code cells replaced by the (fixed) virtual module's cells.
+def from_virtual(nb, v: Virtual, new_source: str) -> dict[int, str]:
+    """The code cells' new sources (cell index -> text) as the (fixed) virtual module holds them.
 
     Raises NotebookError when a fix lost or repeated an IPython line: such a cell is
     never written with a placeholder, nor with IPython's transformed text.
@@ -256,7 +263,10 @@ def from_virtual(nb, v: Virtual, new_source: str):
     restored: dict[int, list[int]] = {}
     current: int | None = None
     prelude: list[str] = []  # lines a fix put before the first marker (added imports)
-    for line in new_source.split("\n"):
+    lines = new_source.split("\n")
+    if new_source.endswith("\n"):
+        lines.pop()  # to_virtual's own final newline: not the last cell's
+    for line in lines:
         m = _MARKER_RE.match(line)
         if m:
             current = int(m.group(1))
@@ -275,33 +285,24 @@ def from_virtual(nb, v: Virtual, new_source: str):
             prelude.append(line)
         else:
             cells[current].append(line)
+    expected = [int(m.group(1)) for m in map(_MARKER_RE.match, v.source.split("\n")) if m]
+    if list(cells) != expected:
+        # A removed statement takes its leading comments along, a cell's marker with them (an unused
+        # `from torch import x` that opens a cell): the cells' boundaries are lost, so write nothing.
+        lost = next((i for i in expected if i not in cells), expected[-1] if expected else 0)
+        raise NotebookError(f"cell {lost + 1}: a fix removed the start of this cell; notebook not fixed")
     for index, numbers in v.magic_cells.items():
         if restored.get(index) != numbers:
             raise NotebookError(f"cell {index + 1}: a fix touched an IPython line (magic, shell or help); notebook not fixed")
-    new = copy.deepcopy(nb)
-    first = True
-    for index, cell in enumerate(new.cells):
+    sources: dict[int, str] = {}
+    for index, cell in enumerate(nb.cells):
         if cell.get("cell_type") != "code" or index not in cells:
             continue
         lines = cells[index]
-        if first and any(p.strip() for p in prelude):
+        if not sources and any(p.strip() for p in prelude):
             lines = [p for p in prelude if p.strip()] + lines
-        first = False
         text = "\n".join(lines)
-        original = _source(cell)
-        # The virtual module ends every cell with a newline; keep the cell's own ending.
-        if not original.endswith("\n") and text.endswith("\n"):
+        while text.endswith("\n") and not _source(cell).endswith("\n"):  # keep the cell's own ending
             text = text[:-1]
-        while text.endswith("\n") and not original.endswith("\n"):
-            text = text[:-1]
-        cell["source"] = text
-    return new
-
-
-def write(nb) -> bytes:
-    import nbformat
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        text = nbformat.writes(nb)
-    return (text if text.endswith("\n") else text + "\n").encode("utf-8")
+        sources[index] = text
+    return sources

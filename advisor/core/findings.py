@@ -111,6 +111,13 @@ class Finding:
         return self.data.get("cell")
 
     @property
+    def file_region(self) -> tuple[int, int, int, int]:
+        """(line, column, end line, end column) in the file itself. For a notebook finding, where
+        its cell's line is written in the `.ipynb` JSON (what GitHub annotates); else its own span."""
+        region = self.data.get("file_region")
+        return tuple(region) if region else (self.line, self.column, self.end_line, self.end_column)  # type: ignore[return-value]
+
+    @property
     def location(self) -> str:
         """`path:line:col`, or `notebook.ipynb:cell N:line:col`."""
         where = f"{self.path}:cell {self.cell}" if self.cell else self.path

@@ -24,7 +24,8 @@ from advisor.analysis.registry import rule_by_code
 from advisor.rule import Rule
 from advisor.syntax.walk import nodes_of
 from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
-from advisor.analysis import notebooks
+from advisor.analysis import notebook_text, notebooks
+from advisor.fix import cell_markers
 from advisor.fix.imports import add_imports
 
 MAX_PASSES = 8
@@ -170,7 +171,10 @@ def apply_reports(module: Any, resolver: Any, reports: Sequence[Any], path: str)
         context = CodemodContext()
         for mod, name, asname in sorted(removals, key=str):
             RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
-        new_module = RemoveImportsVisitor(context).transform_module(new_module)
+        if path.endswith(".ipynb"):  # its cell markers are comments that removing a cell's first statement takes along
+            new_module = cell_markers.unpark(RemoveImportsVisitor(context).transform_module(cell_markers.park(new_module)))
+        else:
+            new_module = RemoveImportsVisitor(context).transform_module(new_module)
     if needed:
         new_module = add_imports(new_module, needed, path)
     return new_module.bytes
@@ -200,13 +204,18 @@ def _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix=()) -> 
     source = virtual.source.encode("utf-8")
     inner = _fix_source(source, path, rules, target, min_version, unsafe, no_fix)
     outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
-    outcome.remaining = notebooks.place(inner.remaining, inner.fixed.decode("utf-8"))  # by cell and line
-    outcome.on_disk = notebooks.place(inner.on_disk or [], virtual.source)
+    fixed_virtual = inner.fixed.decode("utf-8")
+    outcome.remaining = notebooks.place(inner.remaining, fixed_virtual)  # by cell and line
+    outcome.on_disk = notebook_text.locate(notebooks.place(inner.on_disk or [], virtual.source), data.decode("utf-8"))
     outcome.error = outcome.error or "; ".join(virtual.errors) or None  # cells that do not parse: the others are fixed
     if inner.changed and not inner.error:
         try:
-            outcome.fixed = notebooks.write(notebooks.from_virtual(nb, virtual, inner.fixed.decode("utf-8")))
-        except notebooks.NotebookError as e:  # a fix reached into an IPython line: write nothing
+            sources = notebooks.from_virtual(nb, virtual, fixed_virtual)
+            text = data.decode("utf-8")
+            # Only the fixed cells' JSON strings change: the file keeps its layout, key order and ids.
+            outcome.fixed = notebook_text.splice(text, notebook_text.scan(text), sources).encode("utf-8")
+            outcome.remaining = notebook_text.locate(outcome.remaining, outcome.fixed.decode("utf-8"))
+        except (notebooks.NotebookError, notebook_text.NotebookTextError) as e:  # write nothing
             outcome.error, outcome.applied, outcome.held_back = str(e), Counter(), 0
     return outcome
 

@@ -5,7 +5,7 @@ flake8 leaves alone). A line is only touched where a comment can go: never insid
 multi-line string, never after a backslash continuation; the node's last line is used
 then, and if that is not safe either the finding is left as it is and counted.
 Bytes outside the added comments, the encoding, BOM and line endings are kept, and the
-write is atomic. Notebooks are left alone (their cells are JSON strings).
+write is atomic. In a notebook the comment goes into the cell's source (advisor.fix.noqa_cells).
 """
 
 from __future__ import annotations
@@ -70,13 +70,15 @@ def add_noqa(findings: list[Finding]) -> NoqaRun:
     run = NoqaRun()
     by_path: dict[str, list[Finding]] = {}
     for f in findings:
-        if f.cell is None and not f.path.endswith(".ipynb"):
-            by_path.setdefault(f.path, []).append(f)
-        else:
-            run.skipped.append(f)
+        by_path.setdefault(f.path, []).append(f)
     for path, found in sorted(by_path.items()):
         try:
-            _add_to_file(path, found, run)
+            if path.endswith(".ipynb"):
+                from advisor.fix.noqa_cells import add_to_notebook  # its cells are JSON strings
+
+                run.added += add_to_notebook(path, found, _unsafe_lines, run.skipped)
+            else:
+                _add_to_file(path, found, run)
         except (OSError, SourceError) as e:
             run.errors.append((path, str(e)))
     return run

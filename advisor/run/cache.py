@@ -31,8 +31,9 @@ from advisor.core.atomic import real_dirs, write_output
 from advisor.core.machine_key import sign
 
 
-# Bumped when the shape of a cached FileResult changes (2: ROCm markers; 3: kind, warns_from, breaks_in).
-RESULT_FORMAT = 3
+# Bumped when the shape of a cached FileResult changes (2: ROCm markers; 3: kind, warns_from, breaks_in;
+# 4: a notebook finding's file_region).
+RESULT_FORMAT = 4
 
 
 def options_key(rule_codes: list[str], target: str, min_version: str | None, extra: str = "") -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from typing import Any, TextIO
+from urllib.parse import quote
 
 from advisor import __version__
 from advisor.core.findings import ScanResult
@@ -15,7 +16,13 @@ _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _uri(path: str) -> str:
-    return path.replace(os.sep, "/")
+    """`path` as a relative URI reference: `%`, `#`, `?`, `:`, spaces and non-ASCII percent-encoded
+    (a name's undecodable bytes too, as the bytes they were), so a file name cannot add a query,
+    a fragment or a scheme."""
+    name = path.replace(os.sep, "/")
+    if name.startswith("//"):  # would read as an authority (a host)
+        name = "/" + name.lstrip("/")
+    return quote(os.fsencode(name), safe="/")
 
 
 def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
@@ -38,16 +45,22 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
     index = {d["id"]: i for i, d in enumerate(descriptors)}
     results = []
     for f in result.findings:
-        region = {"startLine": f.line, "startColumn": f.column, "endLine": f.end_line, "endColumn": f.end_column}
+        line, column, end_line, end_column = f.file_region  # a notebook's: in the .ipynb JSON text
+        region = {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": _uri(f.path)}, "region": region}}
         entry: dict[str, Any] = {
             "ruleId": f.rule,
             "ruleIndex": index[f.rule],
             "level": _LEVELS[f.severity],
-            "message": {"text": f.message},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(f.path)}, "region": region}}],
+            "message": {"text": f"cell {f.cell}, line {f.line}, column {f.column}: {f.message}" if f.cell else f.message},
+            "locations": [location],
             "properties": {"validation": f.validation, "fixApplicability": f.fix, "kind": f.kind,
                            "warnsFrom": f.warns_from, "breaksIn": f.breaks_in},
         }
+        if f.cell:  # SARIF has no cells: the cell is a logical location, and its line a property
+            location["logicalLocations"] = [{"name": f"cell {f.cell}", "kind": "module"}]
+            entry["properties"].update(cell=f.cell, cellLine=f.line, cellColumn=f.column,
+                                       cellEndLine=f.end_line, cellEndColumn=f.end_column)
         if f.fix and f.replacement is not None and f.data.get("fix_range"):
             r = f.data["fix_range"]
             entry["fixes"] = [

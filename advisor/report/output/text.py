@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable, TextIO
 
 from advisor.core.findings import Applicability, ScanResult, fix_counts, kind_counts
+from advisor.report.output.printable import printable
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
@@ -30,8 +31,21 @@ def snippet(lines: list[str], line: int, column: int, end_line: int, end_column:
     text = lines[line - 1].expandtabs(1)
     end = end_column - 1 if end_line == line else len(text)
     gutter = " " * len(str(line))
-    carets = " " * (column - 1) + "^" * max(1, end - (column - 1))
-    return f"{gutter} |\n{line} | {text}\n{gutter} | {carets}\n"
+    # Controls in the source are shown escaped: the carets count the escaped text.
+    before, span = printable(text[:column - 1]), printable(text[column - 1:end])
+    carets = " " * len(before) + "^" * max(1, len(span))
+    return f"{gutter} |\n{line} | {printable(text)}\n{gutter} | {carets}\n"
+
+
+def _cells(lines: list[str] | None) -> dict[int, list[str]] | None:
+    """A notebook's cells' lines, by cell number (1-based), from the lines of its JSON text."""
+    from advisor.analysis.notebook_text import NotebookTextError, scan
+
+    try:
+        found = scan("\n".join(lines or []))
+    except NotebookTextError:
+        return None
+    return {index + 1: span.text.split("\n") for index, span in found.cells.items()}
 
 
 def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str = "",
@@ -41,17 +55,24 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
         return f"{code}{text}{_RESET}" if colour else text
 
     files: dict[str, list[str] | None] = {}
+    cells: dict[str, dict[int, list[str]] | None] = {}
     for f in result.findings:
         fix = " [*]" if f.fix == Applicability.SAFE else " [unsafe fix]" if f.fix == Applicability.UNSAFE else ""
         when = f" ({f.when})" if f.when else ""
-        stream.write(f"{c(f.location, _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {f.message}{when}\n")
-        if full and f.cell is None:  # a notebook's lines are its cells': the location says where
+        stream.write(f"{c(printable(f.location), _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {printable(f.message)}{when}\n")
+        if full and f.cell is not None:  # a notebook's lines are its cells'
+            if f.path not in cells:
+                cells[f.path] = _cells(source(f.path))
+            lines = (cells[f.path] or {}).get(f.cell)
+            if lines:
+                stream.write(snippet(lines, f.line, f.column, f.end_line, f.end_column) + "\n")
+        elif full:
             if f.path not in files:
                 files[f.path] = source(f.path)
             if files[f.path]:
                 stream.write(snippet(files[f.path], f.line, f.column, f.end_line, f.end_column) + "\n")
     for e in result.errors:
-        stream.write(f"{c(e.location, _BOLD)}: {c('error', _COLOURS['error'])}: {e.message}\n")
+        stream.write(f"{c(printable(e.location), _BOLD)}: {c('error', _COLOURS['error'])}: {printable(e.message)}\n")
     if quiet:
         return
 
