@@ -358,3 +358,14 @@ def test_fix_refuses_a_file_with_hard_links(cli, tmp_path):
     assert "2 hard links" in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
     assert path.read_text() == BAD and (tmp_path / "other.py.txt").read_text() == BAD
     assert os.stat(path).st_nlink == 2
+
+
+def test_clean_removes_a_linked_cache_folder_not_its_target(cli, tmp_path):
+    root = _repo(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("precious\n")
+    os.symlink(outside, root / ".advisor_cache")
+    proc = cli("clean", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert not os.path.lexists(root / ".advisor_cache") and (outside / "keep.txt").read_text() == "precious\n"
