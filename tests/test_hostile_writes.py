@@ -369,3 +369,17 @@ def test_clean_removes_a_linked_cache_folder_not_its_target(cli, tmp_path):
     proc = cli("clean", cwd=root)
     assert proc.returncode == 0, proc.stderr
     assert not os.path.lexists(root / ".advisor_cache") and (outside / "keep.txt").read_text() == "precious\n"
+
+
+def test_audit_chunks_never_cache_below_a_linked_cache_folder(cli, tmp_path, home):
+    root = _repo(tmp_path)
+    (root / "pyproject.toml").write_text("[project]\nname = 'r'\n")  # the project root, where the cache goes
+    for i in range(420):  # more than one chunk (advisor.audit.runner.CHUNK_FILES)
+        (root / f"m{i}.py").write_text("import torch\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.symlink(outside, root / ".advisor_cache")
+    (tmp_path / "repos.txt").write_text(f"{root}\n")
+    proc = cli("audit", "repos.txt", "--out", "out", "--jobs", "2", cwd=tmp_path, env=home)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert os.listdir(outside) == []
