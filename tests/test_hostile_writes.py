@@ -383,3 +383,17 @@ def test_audit_chunks_never_cache_below_a_linked_cache_folder(cli, tmp_path, hom
     proc = cli("audit", "repos.txt", "--out", "out", "--jobs", "2", cwd=tmp_path, env=home)
     assert proc.returncode in (0, 1), proc.stderr
     assert os.listdir(outside) == []
+
+
+def test_a_script_that_cannot_import_torch_does_not_pass(cli, tmp_path, home):
+    import subprocess
+    import sys
+
+    root = _repo(tmp_path)
+    assert cli("scan", ".", "--report", "rep", cwd=root, env=home).returncode == 0
+    script = root / "rep" / "validation" / "stream_capture.py"
+    (script.parent / "torch.py").write_text("raise ImportError('shadowed')\n")
+    # -S: no site-packages, so no torch at all; the folder's torch.py is still not what gets imported.
+    proc = subprocess.run([sys.executable, "-S", str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "SKIP torch: torch is not importable" in proc.stdout and "shadowed" not in proc.stdout
