@@ -397,3 +397,17 @@ def test_a_script_that_cannot_import_torch_does_not_pass(cli, tmp_path, home):
     proc = subprocess.run([sys.executable, "-S", str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "SKIP torch: torch is not importable" in proc.stdout and "shadowed" not in proc.stdout
+
+
+def test_a_key_file_that_anyone_could_have_written_is_not_trusted(cli, tmp_path):
+    """$XDG_CACHE_HOME inside the checkout: a committed key (git writes 0644) must not let a committed cache in."""
+    root = _repo(tmp_path)
+    env = {"XDG_CACHE_HOME": str(root / ".cache")}
+    assert len(_findings(_scan(cli, root, env))) == 1  # writes the key (0600) and the cache
+    key = root / ".cache" / "torch-upgrade-advisor" / "key"
+    for path in _cache_files(root, "results.json"):
+        forged = {digest: {**entry, "findings": []} for digest, entry in json.load(open(path)).items()}
+        with open(path, "w") as f:
+            json.dump(forged, f)
+    os.chmod(key, 0o644)  # what a checkout of the committed key would look like
+    assert len(_findings(_scan(cli, root, env))) == 1
