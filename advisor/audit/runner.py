@@ -136,8 +136,8 @@ def _project(repo: dict, options: dict, found=None, chunk: int | None = None):
     flags = ProjectOptions([repo["path"]], target_version=options.get("target_version"), no_cache=bool(no_cache), jobs=1)
     project = Project.load(flags, found)
     if chunk is not None and project.cache_dir:
-        # Chunks of one repository run at once: each keeps its own cache file.
-        project.cache_dir = os.path.join(project.cache_dir, f"audit-chunk-{chunk}")
+        # Chunks of one repository run at once: each keeps its own cache file (never below a linked cache folder).
+        project.cache_dir = None if os.path.islink(project.cache_dir) else os.path.join(project.cache_dir, f"audit-chunk-{chunk}")
     return project
 
 

@@ -153,6 +153,10 @@ def _apply_once(
         return data, Counter(), held_back, unfixable
 
     new_bytes = apply_reports(analysed.module, analysed.resolver, [rep for rep, _ in chosen], path)
+    if data.endswith(b"\r"):  # LibCST drops the final newline of a CR-only file (old Mac line endings): put it back
+        unedited = analysed.module.bytes
+        if data != unedited and data.startswith(unedited):
+            new_bytes += data[len(unedited):]
     applied = Counter(type(rep.rule).code for rep, _ in chosen)
     return new_bytes, applied, held_back, unfixable
 

@@ -15,6 +15,7 @@ from typing import Callable
 
 from advisor.run.engine import cannot_read, read_file
 from advisor.core.findings import Finding
+from advisor.core.atomic import LinkError
 from advisor.fix.fixer import ConcurrentEditError, FixOutcome, fix_many, write_atomic
 from advisor.core.jobs import FileJob
 from advisor.run.project import Project
@@ -88,7 +89,7 @@ def _write(path: str, outcome: FixOutcome) -> str | None:
         return "read-only file; not modified"
     try:
         write_atomic(path, outcome.original, outcome.fixed)
-    except ConcurrentEditError as e:
+    except (ConcurrentEditError, LinkError) as e:  # LinkError: a file with other hard links
         return str(e)
     except OSError as e:
         return f"cannot write: {e.strerror or e}"

@@ -24,7 +24,7 @@ from advisor.run.discovery import REPORT_MARKER, file_digest, manifest_text, rea
 from advisor.analysis.registry import rule_by_code
 from advisor.analysis.textfiles import is_text_file
 from advisor.report.upgrade_path import hops
-from advisor.report.validation import write_scripts
+from advisor.report.validation import CHECKS, write_scripts
 
 FAMILIES = {
     "ADV1": "Superseded device-specific APIs",
@@ -154,7 +154,8 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
 
 
 # The only names a report ever writes: the only ones a later report may remove.
-_OWN_NAME = re.compile(r"(findings\.json|report\.(md|html)|rules/[A-Z]+[0-9]+\.md|validation/[a-z0-9_]+\.py)")
+_OWN_NAME = re.compile(r"findings\.json|report\.(md|html)|rules/[A-Z]+[0-9]+\.md")
+_OWN_SCRIPTS = {f"validation/{name}.py" for name in (*CHECKS, "run_all")}
 
 
 def _write(directory: str, rel: str, text: str, files: dict[str, str]) -> None:
@@ -165,7 +166,7 @@ def _write(directory: str, rel: str, text: str, files: dict[str, str]) -> None:
 def _remove_stale(directory: str, earlier: dict[str, str], now: dict[str, str]) -> None:
     """Remove what the earlier report wrote and this one did not, if it is still as written."""
     for rel, digest in earlier.items():
-        if rel in now or not _OWN_NAME.fullmatch(rel):
+        if rel in now or not (_OWN_NAME.fullmatch(rel) or rel in _OWN_SCRIPTS):
             continue
         path = os.path.join(directory, rel)
         if file_digest(path) == digest:  # a regular file with our bytes: never a link, never someone's edit

@@ -144,6 +144,9 @@ class Cache:
 
 
 def clean(root: str) -> bool:
+    if os.path.islink(root):  # a committed link: remove the link, never what it points at
+        os.unlink(root)
+        return True
     if os.path.isdir(root):
         shutil.rmtree(root)
         return True
