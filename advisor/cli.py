@@ -26,7 +26,7 @@ from advisor.report.output.markdown_rules import rules_table
 from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
     CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
-    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, fix_stdin, print_fix_run, codes, explain_rules, fail,
+    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, fix_stdin, print_fix_run, probe_device, validation_exit, codes, explain_rules, fail,
     read_stdin, render, stdin_excluded, warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
@@ -273,6 +273,8 @@ def validate(
         raise _fail(f"unknown --device {device!r} (expected cuda, xpu or cpu)")
     try:  # before anything runs: earlier results stay as they are
         probe_torch(python)
+        if device in ("cuda", "xpu"):
+            probe_device(python, device)
     except InterpreterError as e:
         raise _fail(str(e))
     summary = run_scripts(directory, python, device)
@@ -280,8 +282,7 @@ def validate(
         typer.echo(f"{c['status']:5} {c['name']}: {c['detail']}")
     render(directory)
     typer.echo(f"advisor: results in {os.path.join(directory, 'validation-results.json')}; report updated", err=True)
-    bad = [c for c in summary["checks"] if c["status"] in ("FAIL", "ERROR")]
-    raise typer.Exit(1 if bad else 0)
+    raise typer.Exit(validation_exit(summary["checks"]))
 
 
 @app.command()

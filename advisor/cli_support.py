@@ -7,6 +7,7 @@ output formats, `scan -` (stdin), `explain`'s lookup and the warnings a run owes
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from typing import Callable, List, Optional, TextIO
 
@@ -199,3 +200,36 @@ def fix_stdin(project, path: str, data: bytes, unsafe: bool, excluded: bool, *, 
         sys.stdout.buffer.write(fixed)
     sys.stdout.flush()
     return print_fix_run(run, diff=diff, show_fixes=show_fixes, quiet=quiet, exit_zero=exit_zero, err=True)
+
+
+def probe_device(python: Optional[str], device: str, timeout: int = 300) -> None:
+    """`validate --device cuda|xpu`: InterpreterError unless `python`'s torch sees that device. Without one every
+    script would only SKIP, and the run would overwrite earlier results while checking nothing."""
+    from advisor.report.validation import InterpreterError
+
+    code = ("import sys, torch\n"
+            "mod = getattr(torch, sys.argv[1], None)\n"
+            "ok = mod is not None and hasattr(mod, 'is_available') and mod.is_available()\n"
+            "built = torch.version.cuda or getattr(torch.version, 'hip', None) or getattr(torch.version, 'xpu', None)\n"
+            "sys.stdout.write(f'{int(bool(ok))} {torch.__version__} {built or \"-\"}')")
+    python = python or sys.executable
+    try:
+        out = subprocess.run([python, "-c", code, device], capture_output=True, text=True, timeout=timeout).stdout.split()
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise InterpreterError(f"{python}: cannot ask torch for a {device} device ({e})") from None
+    if out[:1] == ["1"]:
+        return
+    version, built = (out[1:3] + ["?", "-"])[:2] if len(out) >= 3 else ("?", "-")
+    build = f"a build without {device.upper()}" if built == "-" else f"built for {built}, but no {device.upper()} device is visible"
+    raise InterpreterError(f"--device {device}: {python} has torch {version}, {build}; nothing was run and earlier "
+                           f"results are kept (run on the machine with the {device.upper()} device, or drop --device)")
+
+
+def validation_exit(checks: List[dict]) -> int:
+    """`advisor validate`'s exit status: 0 only if nothing failed and something ran (a check PASSed)."""
+    if any(c["status"] in ("FAIL", "ERROR") for c in checks):
+        return 1
+    if not any(c["status"] == "PASS" for c in checks):
+        typer.echo("advisor: exit 1: no check ran here (every one was SKIPped), so nothing was validated", err=True)
+        return 1
+    return 0
