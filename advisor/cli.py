@@ -20,13 +20,12 @@ from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
 from advisor.core.findings import ScanResult, Severity
 from advisor.interrupt import run_cli
-from advisor.run.postprocess import drop_report_only
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
 from advisor.report.output.markdown_rules import rules_table
 from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
     CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
-    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, fix_stdin, print_fix_run, probe_device, validation_exit, codes, explain_rules, fail,
+    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, fix_stdin, print_fix_run, probe_device, validation_exit, write_scan_report, codes, explain_rules, fail,
     read_stdin, render, stdin_excluded, warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
@@ -93,7 +92,7 @@ def scan(
     extend_select: Optional[List[str]] = EXTEND_SELECT,
     ignore: Optional[List[str]] = IGNORE,
     output_format: str = OUTPUT_FORMAT,
-    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the output to this file."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", "--output-file", help="Write the output to this file."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
     quiet: bool = QUIET,
     statistics: bool = typer.Option(False, "--statistics", help="Print only the count of findings per rule, the most frequent first."),
@@ -109,6 +108,7 @@ def scan(
     report: Optional[str] = typer.Option(None, "--report", help="Also write report.md, report.html and validation scripts to this directory."),
     config: Optional[str] = CONFIG,
     baseline: Optional[str] = typer.Option(None, "--baseline", help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present)."),
+    no_baseline: bool = typer.Option(False, "--no-baseline", help="Report every finding, ignoring any baseline."),
     write_baseline: Optional[str] = typer.Option(None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."),
     add_noqa: bool = typer.Option(False, "--add-noqa", help="Add `# advisor: ignore[CODE]` to every line with a finding, and exit 0."),
     device: Optional[str] = DEVICE,
@@ -127,7 +127,7 @@ def scan(
     stdin = read_stdin(paths, stdin_filename)
     stdin_path = stdin_filename or "stdin.py"
     setup = _load(ProjectOptions([stdin_path] if stdin is not None else paths, codes(select), codes(ignore), target_version,
-                                 cache_dir, no_cache, jobs, codes(exclude), codes(extend_include), config, baseline, device,
+                                 cache_dir, no_cache, jobs, codes(exclude), codes(extend_include), config, "" if no_baseline else baseline, device,
                                  report=bool(report), extend_select=codes(extend_select), force_exclude=force_exclude,
                                  targets=targets or [], min_torch=min_torch, fail_on=fail_on),
                   found=Discovered() if stdin is not None else None)
@@ -142,15 +142,7 @@ def scan(
     if add_noqa:
         raise typer.Exit(add_suppressions(result))
     if report:
-        from advisor.report.render import write_report
-
-        meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
-                "min_torch": setup.min_version, "min_torch_source": setup.min_torch_source,
-                "device": setup.device_context.to_json()}
-        write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
-        typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
-        # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
-        drop_report_only(result, setup.listed)
+        write_scan_report(report, setup, result)
     stream = open(output, "w", encoding="utf-8") if output else sys.stdout
     source = (lambda _path: stdin.decode("utf-8", "replace").splitlines()) if stdin is not None else None
     try:
@@ -227,12 +219,12 @@ def rules(
                  for r in catalogue}
         catalogue = [r for r in catalogue if kinds[r.code] is not None and r.default_enabled]
     rows = [r.metadata() for r in catalogue]
-    columns = ("code", "name", "severity", "since", "fix", "validation")
+    columns = ("code", "name", "severity", "since", "fix", "validation", "opt-in")
     if target_version is not None:
         for row in rows:
             row["kind"] = kinds[row["code"]].value
             row["severity"] = policy.severity_for(kinds[row["code"]], Severity(row["severity"])).value
-        columns = ("code", "name", "kind", "severity", "since", "fix", "validation")
+        columns = ("code", "name", "kind", "severity", "since", "fix", "validation", "opt-in")
     if format == "json":
         typer.echo(json.dumps(rows, indent=2))
         return
@@ -242,7 +234,8 @@ def rules(
     if format != "table":
         raise _fail(f"unknown --format {format!r} (expected table, json or markdown)")
     header = columns
-    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in columns) for r in rows]
+    cells = [{**r, "opt-in": "yes" if r["opt_in"] else "-"} for r in rows]  # off unless --select / --extend-select names it
+    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in columns) for r in cells]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
         typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
@@ -355,7 +348,8 @@ def server() -> None:
     except ModuleNotFoundError as e:
         if e.name not in ("pygls", "lsprotocol", "cattrs", "attrs"):
             raise
-        raise _fail("`advisor server` needs pygls: pip install \"torch-upgrade-advisor[server]\"")
+        raise _fail("`advisor server` needs pygls, the `server` extra: in a checkout of torch-upgrade-advisor, "
+                    "pip install \".[server]\" (the package is not on PyPI)")
     serve()
 
 

@@ -23,9 +23,10 @@ def fail(message: str) -> "typer.Exit":
 
 
 PATHS = typer.Argument(None, help="Files or directories (default: the current directory); `-` reads one file from stdin.")
-SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run instead of the default set (e.g. ADV1,ADV201).")
+SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run instead of the default set (e.g. ADV1,ADV201); ALL: every rule, opt-in ones too.")
 EXTEND_SELECT = typer.Option(None, "--extend-select", help="Rule codes or prefixes to run on top of the selection (e.g. opt-in rules).")
-IGNORE = typer.Option(None, "--ignore", help="Rule codes or prefixes to skip.")
+# --extend-ignore (Ruff's older spelling) is the same: --ignore adds to the config's `ignore`.
+IGNORE = typer.Option(None, "--ignore", "--extend-ignore", help="Rule codes or prefixes to skip (added to the config's).")
 TARGET = typer.Option(None, "--target-version", help="Torch release you upgrade to, 2.0 to 2.15 (default: from the project's pin, else 2.15).")
 MIN_TORCH = typer.Option(None, "--min-torch", help="The lowest torch the project supports (default: from its pins, else 2.0).")
 FAIL_ON = typer.Option(None, "--fail-on", help="Kinds that fail the run, comma-separated: breaking, deprecated, advice, compat (default breaking,deprecated); or a severity.")
@@ -233,3 +234,17 @@ def validation_exit(checks: List[dict]) -> int:
         typer.echo("advisor: exit 1: no check ran here (every one was SKIPped), so nothing was validated", err=True)
         return 1
     return 0
+
+
+def write_scan_report(report: str, setup, result: ScanResult) -> None:
+    """`scan --report DIR`: report.md, report.html and the validation scripts; report-only notes then leave `result`."""
+    from advisor.report.render import write_report
+    from advisor.run.postprocess import drop_report_only
+
+    meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
+            "min_torch": setup.min_version, "min_torch_source": setup.min_torch_source,
+            "device": setup.device_context.to_json()}
+    write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
+    typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
+    # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
+    drop_report_only(result, setup.listed)
