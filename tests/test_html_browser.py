@@ -124,13 +124,6 @@ def shots(tmp_path_factory):
     return str(tmp_path_factory.mktemp("screenshots"))
 
 
-def _group(f: dict) -> str:
-    # The report's documented grouping: errors block; otherwise by the fix on offer.
-    if f["severity"] == "error":
-        return "blockers"
-    return {"unsafe": "unsafe", "safe": "safe"}.get(f.get("fix"), "advice")
-
-
 def test_report_html_in_a_browser(tmp_path, shots):
     root = tmp_path / "project"
     shutil.copytree(os.path.join(HERE, "fixtures", "project"), root)
@@ -148,14 +141,21 @@ def test_report_html_in_a_browser(tmp_path, shots):
     cards = {}
     for card in page.by_class("card"):
         number = next(c for c in card["children"] if c["tag"] == "b")["text"].strip()
-        cards[" ".join(k for k in card["class"] if k != "card") or card["text"].replace(number, "", 1).strip()] = int(number)
+        cards[" ".join(k for k in card["class"] if k != "card")] = int(number)
     listed = [f for f in findings if not is_text_file(f["path"])]
-    for key in ("blockers", "unsafe", "safe", "advice"):
-        if key in cards:
-            assert cards[key] == sum(1 for f in listed if _group(f) == key), (key, cards)
-    fixable = [v for k, v in cards.items() if k.startswith("auto-fixable")]
-    assert fixable == [sum(1 for f in findings if f.get("fix") in ("safe", "unsafe"))], cards
-    assert sum(v for k, v in cards.items() if not k.startswith("auto-fixable")) == len(listed), cards
+    # One card per kind, each the count of its section (the section title says the same number).
+    for key in ("breaking", "deprecated", "advice", "compat"):
+        assert cards[key] == sum(1 for f in listed if f["kind"] == key), (key, cards)
+        heading = page.by_id(key)["text"]
+        assert heading.endswith(f"({cards[key]})"), heading
+        shown = [e for e in page.by_class("finding") if key in e["class"]]
+        assert len(shown) == cards[key], key
+    assert sum(cards[k] for k in ("breaking", "deprecated", "advice", "compat")) == len(listed), cards
+    # Safe and unsafe fixes apart.
+    assert cards["fixes"] == sum(1 for f in findings if f.get("fix") == "safe"), cards
+    assert int(page.by_id("unsafe-fixes")["text"]) == sum(1 for f in findings if f.get("fix") == "unsafe")
+    # Each source location links to its file; a before/after block shows the fix.
+    assert [e for e in page.elements if e["tag"] == "del"] and [e for e in page.elements if e["tag"] == "ins"]
     assert not [e for e in page.elements if e["tag"] == "img"], "a scanned file name became markup"
     links = check_links(page, str(root / "rep" / "report.html"))
     hrefs = set(page.links)

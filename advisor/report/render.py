@@ -1,7 +1,7 @@
 """The upgrade report: Markdown and HTML from jinja2 templates, plus per-rule docs pages.
 
-Findings are grouped by what the user must do: blockers, unsafe rewrites to
-review, safe rewrites, advice. Each finding links to its rule's docs and to the
+Findings are grouped by kind (breaking, deprecated, advice, compat: one count
+each, used everywhere), each with its fix (safe, unsafe or none). Each finding links to its rule's docs and to the
 validation script that checks it; `advisor validate` puts the results back in.
 Scanned text (paths, messages, snippets) is data: HTML is autoescaped, and
 Markdown escapes it (a file may be named `x'"<img src=x onerror=...>.py`).
@@ -14,11 +14,12 @@ import os
 from collections import Counter
 
 from advisor import __version__
-from advisor.core.findings import Finding, Kind, fix_counts, kind_counts
+from advisor.core.findings import Finding, fix_counts, kind_counts
 from advisor.report.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
 from advisor.run.discovery import REPORT_MARKER
 from advisor.analysis.registry import rule_by_code
 from advisor.analysis.textfiles import is_text_file
+from advisor.report.sources import collect as collect_sources, key as source_key
 from advisor.report.upgrade_path import hops
 from advisor.report.validation import write_scripts
 
@@ -33,11 +34,12 @@ FAMILIES = {
     "ADV8": "ROCm",
     "ADV9": "Limits of static analysis",
 }
-GROUPS = (
-    ("blockers", "Errors and blockers", "Code that fails or misbehaves: fix these first."),
-    ("unsafe", "Unsafe rewrites to review", "`advisor fix --unsafe-fixes` can rewrite these; review each, since behaviour may change."),
-    ("safe", "Safe rewrites", "`advisor fix` rewrites these without changing behaviour on the target torch."),
-    ("advice", "Advice", "No automatic fix: read the advice, then run the paired validation script."),
+# One section per kind, in the order to act on them; their counts are advisor.core.findings.kind_counts'.
+SECTIONS = (
+    ("breaking", "Breaking on the target", "Fails on the target torch: fix these first."),
+    ("deprecated", "Deprecated on the target", "Warns on the target torch and breaks in a later release."),
+    ("advice", "Advice", "Nothing fails or warns on the target: review it when convenient, and run the paired validation script."),
+    ("compat", "Compat fallbacks", "Old API in code that runs only on old torch: correct as it is, never fixed."),
 )
 DYNAMIC_RULE = "ADV900"
 ROCM_CHECK = "rocm_runtime"
@@ -63,51 +65,37 @@ ROCM_SILENT_CHANGES = (
 )
 
 
-def _group(f: Finding) -> str:
-    if f.kind == Kind.BREAKING.value:
-        return "blockers"
-    return f.fix or "advice"  # "unsafe" or "safe"
-
-
-def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None) -> dict:
-
-
-    results = results or {}
+def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None,
+                  sources: dict | None = None) -> dict:
+    results, sources = results or {}, sources or {}
     device = meta.get("device") or {"rocm": False, "source": "not recorded", "markers": []}
     by_check = {c["name"]: c for c in results.get("checks", [])}
     real = [f for f in findings if f.rule != DYNAMIC_RULE]
     dynamic = [f for f in findings if f.rule == DYNAMIC_RULE]
-    items = []
-    for f in real:
-        rule = rule_by_code(f.rule)
-        items.append(
-            {
-                "f": f,
-                "group": _group(f),
-                "summary": rule.summary(),
-                "doc": f"rules/{f.rule}.md",
-                "script": f"validation/{f.validation}.py" if f.validation else None,
-                "result": by_check.get(f.validation) if f.validation else None,
-            }
-        )
+    items = [{
+        "f": f,
+        "summary": rule_by_code(f.rule).summary(),
+        "doc": f"rules/{f.rule}.md",
+        "script": f"validation/{f.validation}.py" if f.validation else None,
+        "result": by_check.get(f.validation) if f.validation else None,
+        "text_file": is_text_file(f.path),
+        "source": sources.get(source_key(f)),
+    } for f in real]
     checks = Counter(f.validation for f in real if f.validation)
     if device["rocm"]:
         checks.setdefault(ROCM_CHECK, 0)
-    for i in items:
-        i["text_file"] = is_text_file(i["f"].path)
+    python = [i for i in items if not i["text_file"]]
+    kinds = kind_counts(i["f"] for i in python)  # the one count per kind: cards, summary and section titles
     families = Counter(f.rule[:4] for f in real)
     return {
         "version": __version__,
         "meta": meta,
-        "groups": [
-            {"key": key, "title": title, "intro": intro, "entries": [i for i in items if i["group"] == key and not i["text_file"]]}
-            for key, title, intro in GROUPS
-        ],
+        "sections": [{"key": key, "title": title, "intro": intro, "count": kinds[key],
+                      "entries": [i for i in python if i["f"].kind == key]} for key, title, intro in SECTIONS],
         "total": len(real),
         "families": [(FAMILIES.get(k, k), k + "xx", n) for k, n in sorted(families.items())],
         "files": Counter(f.path for f in real).most_common(),
         **{f"fixable_{kind}": n for kind, n in fix_counts(real).items()},
-        "manual": sum(1 for f in real if f.fix is None),
         "checks": [
             {"name": name, "count": n, "script": f"validation/{name}.py", "result": by_check.get(name)}
             for name, n in sorted(checks.items())
@@ -119,10 +107,10 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
         "device": device,
         "text_entries": [i for i in items if i["text_file"]],
         "silent_changes": ROCM_SILENT_CHANGES if device["rocm"] else (),
-        "kinds": kind_counts(real),
+        "kinds": kinds,
         "lowest": meta.get("min_torch") or "2.0",
         # Shell/Docker/env findings have their own section, after the Python ones.
-        "hops": hops([i["f"] for i in items if not i["text_file"]], meta.get("min_torch") or "2.0", meta.get("target") or "2.15"),
+        "hops": hops([i["f"] for i in python], meta.get("min_torch") or "2.0", meta.get("target") or "2.15"),
     }
 
 
@@ -134,7 +122,8 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
     with open(os.path.join(directory, REPORT_MARKER), "w", encoding="utf-8") as f:
         f.write("Written by torch-upgrade-advisor: `advisor scan` skips this directory.\n")
     with open(os.path.join(directory, "findings.json"), "w", encoding="utf-8") as f:
-        json.dump({"meta": meta, "findings": [x.to_dict() for x in findings], "errors": errors}, f, indent=1)
+        json.dump({"meta": meta, "findings": [x.to_dict() for x in findings], "errors": errors,
+                   "sources": collect_sources(findings, directory)}, f, indent=1)
     for code in sorted({f.rule for f in findings}):
         rule = rule_by_code(code)
         with open(os.path.join(directory, "rules", f"{code}.md"), "w", encoding="utf-8") as f:
@@ -146,20 +135,24 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
 
 
 def load_findings(directory: str) -> tuple[list[Finding], list[dict], dict]:
+    return _load(directory)[:3]
+
+
+def _load(directory: str) -> tuple[list[Finding], list[dict], dict, dict]:
     with open(os.path.join(directory, "findings.json"), encoding="utf-8") as f:
         data = json.load(f)
-    return [Finding(**x) for x in data["findings"]], data["errors"], data["meta"]
+    return [Finding(**x) for x in data["findings"]], data["errors"], data["meta"], data.get("sources") or {}
 
 
 def render(directory: str) -> None:
     """(Re-)render report.md and report.html, with validation results if present."""
-    findings, errors, meta = load_findings(directory)
+    findings, errors, meta, sources = _load(directory)
     results = None
     path = os.path.join(directory, "validation-results.json")
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             results = json.load(f)
-    ctx = build_context(findings, errors, meta, results)
+    ctx = build_context(findings, errors, meta, results, sources)
     env = environment()
     for name in ("report.md", "report.html"):
         text = env.get_template(f"{name}.j2").render(**ctx)
