@@ -324,7 +324,8 @@ def audit(
     t, run = result["totals"], result["run"]
     typer.echo(
         f"Audited {t['repositories']} repositories ({run['files']} files) in {run['seconds']:.1f} s: {t['blocked']} blocked, "
-        f"{t['failed']} failed, {t['findings']} findings, {100 * t['auto_fixable_share']:.0f}% auto-fixable. "
+        f"{t['failed']} failed, {t['findings']} findings, {100 * t['safe_share']:.0f}% with a safe fix "
+        f"({100 * t['auto_fixable_share']:.0f}% with unsafe ones too). "
         f"Dashboard: {os.path.join(out, 'audit.html')}"
     )
     # Exit 1 says why: each failed repository, and each file that could not be analysed.
