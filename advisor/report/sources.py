@@ -36,7 +36,10 @@ def collect(findings: list[Finding], report_dir: str) -> dict[str, dict[str, Any
     out: dict[str, dict[str, Any]] = {}
     cache: dict[str, list[str] | None] = {}
     for f in findings:
-        link = urllib.parse.quote(os.path.relpath(os.path.abspath(f.path), os.path.abspath(report_dir)).replace(os.sep, "/"))
+        try:
+            link = urllib.parse.quote(os.path.relpath(os.path.abspath(f.path), os.path.abspath(report_dir)).replace(os.sep, "/"))
+        except ValueError:  # another drive (Windows): no relative path; the location stays plain text
+            link = None
         entry: dict[str, Any] = {"link": link, "first": f.line, "before": [], "after": None}
         lines = None if f.cell else _lines(f.path, cache)  # a notebook's lines are its cells', not the file's
         if lines and 0 < f.line <= f.end_line <= len(lines):
