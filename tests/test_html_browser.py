@@ -176,7 +176,7 @@ addEventListener("load", () => {
   });
   const pre = document.createElement("pre");
   pre.id = "measured";
-  pre.textContent = JSON.stringify({tracks: out, fontSize: parseFloat(getComputedStyle(document.body).fontSize)});
+  pre.textContent = JSON.stringify({tracks: out, pageWidth: document.documentElement.scrollWidth, fontSize: parseFloat(getComputedStyle(document.body).fontSize)});
   document.body.appendChild(pre);
 });
 </script>"""
@@ -242,4 +242,5 @@ def test_audit_html_in_a_browser(tmp_path, shots):
     for t in tracks:
         assert t["lines"] == 1 and t["inside"], t
         assert 0 < t["trackHeight"] < font, t  # one bar high (.9em), not two stacked
+    assert figures["pageWidth"] <= 1280, figures["pageWidth"]  # nothing to scroll sideways
     print(f"audit.html: {len(rows)} repositories, {links} links checked")
