@@ -23,14 +23,13 @@ from advisor.core.config import find_project_root
 from advisor.core.findings import ScanResult, Severity
 from advisor.core.releases import TAGLINE
 from advisor.interrupt import run_cli
-from advisor.run.postprocess import drop_report_only
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
 from advisor.report.output.markdown_rules import rules_table
 from advisor.report.output.printable import printable
 from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
     CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
-    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, fix_stdin, print_fix_run, codes, explain_rules, fail,
+    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, fix_stdin, print_fix_run, probe_device, validation_exit, write_scan_report, codes, explain_rules, fail,
     read_stdin, render, stdin_excluded, warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
@@ -97,7 +96,7 @@ def scan(
     extend_select: Optional[List[str]] = EXTEND_SELECT,
     ignore: Optional[List[str]] = IGNORE,
     output_format: str = OUTPUT_FORMAT,
-    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the output to this file."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", "--output-file", help="Write the output to this file."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
     quiet: bool = QUIET,
     statistics: bool = typer.Option(False, "--statistics", help="Print only the count of findings per rule, the most frequent first."),
@@ -113,6 +112,7 @@ def scan(
     report: Optional[str] = typer.Option(None, "--report", help="Also write report.md, report.html and validation scripts to this directory."),
     config: Optional[str] = CONFIG,
     baseline: Optional[str] = typer.Option(None, "--baseline", help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present)."),
+    no_baseline: bool = typer.Option(False, "--no-baseline", help="Report every finding, ignoring any baseline."),
     write_baseline: Optional[str] = typer.Option(None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."),
     add_noqa: bool = typer.Option(False, "--add-noqa", help="Add `# advisor: ignore[CODE]` to every line with a finding, and exit 0."),
     device: Optional[str] = DEVICE,
@@ -131,7 +131,7 @@ def scan(
     stdin = read_stdin(paths, stdin_filename)
     stdin_path = stdin_filename or "stdin.py"
     setup = _load(ProjectOptions([stdin_path] if stdin is not None else paths, codes(select), codes(ignore), target_version,
-                                 cache_dir, no_cache, jobs, codes(exclude), codes(extend_include), config, baseline, device,
+                                 cache_dir, no_cache, jobs, codes(exclude), codes(extend_include), config, "" if no_baseline else baseline, device,
                                  report=bool(report), extend_select=codes(extend_select), force_exclude=force_exclude,
                                  targets=targets or [], min_torch=min_torch, fail_on=fail_on),
                   found=Discovered() if stdin is not None else None)
@@ -146,18 +146,10 @@ def scan(
     if add_noqa:
         raise typer.Exit(add_suppressions(result))
     if report:
-        from advisor.report.render import write_report
-
-        meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
-                "min_torch": setup.min_version, "min_torch_source": setup.min_torch_source,
-                "device": setup.device_context.to_json()}
         try:
-            write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
+            write_scan_report(report, setup, result)
         except OSError as e:  # advisor.core.atomic.LinkError: a folder that is a link
             raise _fail(f"cannot write the report: {e}")
-        typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
-        # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
-        drop_report_only(result, setup.listed)
     stream = io.StringIO() if output else sys.stdout  # -o FILE: written whole, atomically, never through a link
     source = (lambda _path: stdin.decode("utf-8", "replace").splitlines()) if stdin is not None else None
     render(output_format, result, stream, setup, statistics=statistics, quiet=quiet, source=source)
@@ -235,12 +227,12 @@ def rules(
                  for r in catalogue}
         catalogue = [r for r in catalogue if kinds[r.code] is not None and r.default_enabled]
     rows = [r.metadata() for r in catalogue]
-    columns = ("code", "name", "severity", "since", "fix", "validation")
+    columns = ("code", "name", "severity", "since", "fix", "validation", "opt-in")
     if target_version is not None:
         for row in rows:
             row["kind"] = kinds[row["code"]].value
             row["severity"] = policy.severity_for(kinds[row["code"]], Severity(row["severity"])).value
-        columns = ("code", "name", "kind", "severity", "since", "fix", "validation")
+        columns = ("code", "name", "kind", "severity", "since", "fix", "validation", "opt-in")
     if format == "json":
         typer.echo(json.dumps(rows, indent=2))
         return
@@ -250,7 +242,8 @@ def rules(
     if format != "table":
         raise _fail(f"unknown --format {format!r} (expected table, json or markdown)")
     header = columns
-    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in columns) for r in rows]
+    cells = [{**r, "opt-in": "yes" if r["opt_in"] else "-"} for r in rows]  # off unless --select / --extend-select names it
+    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in columns) for r in cells]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
         typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
@@ -284,6 +277,8 @@ def validate(
         raise _fail(f"{directory} has no manifest ({REPORT_MARKER}) of the scripts advisor wrote; run `advisor scan --report {directory}` again")
     try:  # before anything runs: earlier results stay as they are
         probe_torch(python)
+        if device in ("cuda", "xpu"):
+            probe_device(python, device)
     except InterpreterError as e:
         raise _fail(str(e))
     summary = run_scripts(directory, python, device)
@@ -293,8 +288,7 @@ def validate(
         typer.echo(f"{c['status']:5} {c['name']}: {c['detail']}")
     render(directory)
     typer.echo(f"advisor: results in {os.path.join(directory, 'validation-results.json')}; report updated", err=True)
-    bad = [c for c in summary["checks"] if c["status"] in ("FAIL", "ERROR")]
-    raise typer.Exit(1 if bad else 0)
+    raise typer.Exit(validation_exit(summary["checks"]))
 
 
 @app.command()
@@ -343,7 +337,8 @@ def audit(
     t, run = result["totals"], result["run"]
     typer.echo(
         f"Audited {t['repositories']} repositories ({run['files']} files) in {run['seconds']:.1f} s: {t['blocked']} blocked, "
-        f"{t['failed']} failed, {t['findings']} findings, {100 * t['auto_fixable_share']:.0f}% auto-fixable. "
+        f"{t['failed']} failed, {t['findings']} findings, {100 * t['safe_share']:.0f}% with a safe fix "
+        f"({100 * t['auto_fixable_share']:.0f}% with unsafe ones too). "
         f"Dashboard: {os.path.join(out, 'audit.html')}"
     )
     # Exit 1 says why: each failed repository, and each file that could not be analysed.
@@ -367,7 +362,8 @@ def server() -> None:
     except ModuleNotFoundError as e:
         if e.name not in ("pygls", "lsprotocol", "cattrs", "attrs"):
             raise
-        raise _fail("`advisor server` needs pygls: pip install \"torch-upgrade-advisor[server]\"")
+        raise _fail("`advisor server` needs pygls, the `server` extra: in a checkout of torch-upgrade-advisor, "
+                    "pip install \".[server]\" (the package is not on PyPI)")
     serve()
 
 

@@ -7,6 +7,7 @@ output formats, `scan -` (stdin), `explain`'s lookup and the warnings a run owes
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from typing import Callable, List, Optional, TextIO
 
@@ -24,9 +25,10 @@ def fail(message: str) -> "typer.Exit":
 
 
 PATHS = typer.Argument(None, help="Files or directories (default: the current directory); `-` reads one file from stdin.")
-SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run instead of the default set (e.g. ADV1,ADV201).")
+SELECT = typer.Option(None, "--select", help="Rule codes or prefixes to run instead of the default set (e.g. ADV1,ADV201); ALL: every rule, opt-in ones too.")
 EXTEND_SELECT = typer.Option(None, "--extend-select", help="Rule codes or prefixes to run on top of the selection (e.g. opt-in rules).")
-IGNORE = typer.Option(None, "--ignore", help="Rule codes or prefixes to skip.")
+# --extend-ignore (Ruff's older spelling) is the same: --ignore adds to the config's `ignore`.
+IGNORE = typer.Option(None, "--ignore", "--extend-ignore", help="Rule codes or prefixes to skip (added to the config's).")
 TARGET = typer.Option(None, "--target-version", help=f"Torch release you upgrade to, {RANGE} (default: from the project's pin, else {NEWEST}).")
 MIN_TORCH = typer.Option(None, "--min-torch", help="The lowest torch the project supports (default: from its pins, else 2.0).")
 FAIL_ON = typer.Option(None, "--fail-on", help="Kinds that fail the run, comma-separated: breaking, deprecated, advice, compat (default breaking,deprecated); or a severity.")
@@ -204,3 +206,50 @@ def fix_stdin(project, path: str, data: bytes, unsafe: bool, excluded: bool, *, 
         sys.stdout.buffer.write(fixed)
     sys.stdout.flush()
     return print_fix_run(run, diff=diff, show_fixes=show_fixes, quiet=quiet, exit_zero=exit_zero, err=True)
+
+
+def probe_device(python: Optional[str], device: str, timeout: int = 300) -> None:
+    """`validate --device cuda|xpu`: InterpreterError unless `python`'s torch sees that device. Without one every
+    script would only SKIP, and the run would overwrite earlier results while checking nothing."""
+    from advisor.report.validation import InterpreterError
+
+    code = ("import sys, torch\n"
+            "mod = getattr(torch, sys.argv[1], None)\n"
+            "ok = mod is not None and hasattr(mod, 'is_available') and mod.is_available()\n"
+            "built = torch.version.cuda or getattr(torch.version, 'hip', None) or getattr(torch.version, 'xpu', None)\n"
+            "sys.stdout.write(f'{int(bool(ok))} {torch.__version__} {built or \"-\"}')")
+    python = python or sys.executable
+    try:
+        out = subprocess.run([python, "-c", code, device], capture_output=True, text=True, timeout=timeout).stdout.split()
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise InterpreterError(f"{python}: cannot ask torch for a {device} device ({e})") from None
+    if out[:1] == ["1"]:
+        return
+    version, built = (out[1:3] + ["?", "-"])[:2] if len(out) >= 3 else ("?", "-")
+    build = f"a build without {device.upper()}" if built == "-" else f"built for {built}, but no {device.upper()} device is visible"
+    raise InterpreterError(f"--device {device}: {python} has torch {version}, {build}; nothing was run and earlier "
+                           f"results are kept (run on the machine with the {device.upper()} device, or drop --device)")
+
+
+def validation_exit(checks: List[dict]) -> int:
+    """`advisor validate`'s exit status: 0 only if nothing failed and something ran (a check PASSed)."""
+    if any(c["status"] in ("FAIL", "ERROR") for c in checks):
+        return 1
+    if not any(c["status"] == "PASS" for c in checks):
+        typer.echo("advisor: exit 1: no check ran here (every one was SKIPped), so nothing was validated", err=True)
+        return 1
+    return 0
+
+
+def write_scan_report(report: str, setup, result: ScanResult) -> None:
+    """`scan --report DIR`: report.md, report.html and the validation scripts; report-only notes then leave `result`."""
+    from advisor.report.render import write_report
+    from advisor.run.postprocess import drop_report_only
+
+    meta = {"target": setup.target, "target_source": setup.target_source, "files": result.files_scanned, "report_dir": report,
+            "min_torch": setup.min_version, "min_torch_source": setup.min_torch_source,
+            "device": setup.device_context.to_json()}
+    write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
+    typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
+    # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
+    drop_report_only(result, setup.listed)

@@ -87,3 +87,14 @@ def test_fix_stdin_respects_force_exclude_and_usage_errors(cli, tmp_path):
     assert proc.returncode == 0 and proc.stdout == DEPRECATED
     assert cli("fix", "-", "a.py", cwd=tmp_path, input="").returncode == 2
     assert cli("fix", "a.py", "--stdin-filename", "b.py", cwd=tmp_path).returncode == 2
+
+
+def test_fix_stdin_takes_a_notebook_named_by_stdin_filename(cli, tmp_path):
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": "a1", "metadata": {}, "outputs": [],
+                     "source": ["import torch\n", "y = torch.ger(a, b)"]}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    proc = cli("fix", "-", "--stdin-filename", "explore.ipynb", cwd=tmp_path, input=json.dumps(nb, indent=1) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    fixed = json.loads(proc.stdout)  # still a notebook: its JSON on stdout
+    assert "".join(fixed["cells"][0]["source"]).startswith("import torch\ny = torch.outer(a, b)")
+    assert "Fixed 1 finding in 1 file" in proc.stderr

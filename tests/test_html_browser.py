@@ -124,13 +124,6 @@ def shots(tmp_path_factory):
     return str(tmp_path_factory.mktemp("screenshots"))
 
 
-def _group(f: dict) -> str:
-    # The report's documented grouping: errors block; otherwise by the fix on offer.
-    if f["severity"] == "error":
-        return "blockers"
-    return {"unsafe": "unsafe", "safe": "safe"}.get(f.get("fix"), "advice")
-
-
 def test_report_html_in_a_browser(tmp_path, shots):
     root = tmp_path / "project"
     shutil.copytree(os.path.join(HERE, "fixtures", "project"), root)
@@ -148,14 +141,21 @@ def test_report_html_in_a_browser(tmp_path, shots):
     cards = {}
     for card in page.by_class("card"):
         number = next(c for c in card["children"] if c["tag"] == "b")["text"].strip()
-        cards[" ".join(k for k in card["class"] if k != "card") or card["text"].replace(number, "", 1).strip()] = int(number)
+        cards[" ".join(k for k in card["class"] if k != "card")] = int(number)
     listed = [f for f in findings if not is_text_file(f["path"])]
-    for key in ("blockers", "unsafe", "safe", "advice"):
-        if key in cards:
-            assert cards[key] == sum(1 for f in listed if _group(f) == key), (key, cards)
-    fixable = [v for k, v in cards.items() if k.startswith("auto-fixable")]
-    assert fixable == [sum(1 for f in findings if f.get("fix") in ("safe", "unsafe"))], cards
-    assert sum(v for k, v in cards.items() if not k.startswith("auto-fixable")) == len(listed), cards
+    # One card per kind, each the count of its section (the section title says the same number).
+    for key in ("breaking", "deprecated", "advice", "compat"):
+        assert cards[key] == sum(1 for f in listed if f["kind"] == key), (key, cards)
+        heading = page.by_id(key)["text"]
+        assert heading.endswith(f"({cards[key]})"), heading
+        shown = [e for e in page.by_class("finding") if key in e["class"]]
+        assert len(shown) == cards[key], key
+    assert sum(cards[k] for k in ("breaking", "deprecated", "advice", "compat")) == len(listed), cards
+    # Safe and unsafe fixes apart.
+    assert cards["fixes"] == sum(1 for f in findings if f.get("fix") == "safe"), cards
+    assert int(page.by_id("unsafe-fixes")["text"]) == sum(1 for f in findings if f.get("fix") == "unsafe")
+    # Each source location links to its file; a before/after block shows the fix.
+    assert [e for e in page.elements if e["tag"] == "del"] and [e for e in page.elements if e["tag"] == "ins"]
     assert not [e for e in page.elements if e["tag"] == "img"], "a scanned file name became markup"
     links = check_links(page, str(root / "rep" / "report.html"))
     hrefs = set(page.links)
@@ -164,10 +164,49 @@ def test_report_html_in_a_browser(tmp_path, shots):
     print(f"report.html: {len(cards)} cards, {links} links checked")
 
 
+# Appended to a copy of a page: lays it out at 1280 px and writes what the tests measure into the DOM.
+MEASURE = """<script>
+addEventListener("load", () => {
+  const out = [...document.querySelectorAll(".track")].map(track => {
+    const parts = [...track.children].filter(p => p.getBoundingClientRect().width > 0);
+    const tops = parts.map(p => Math.round(p.getBoundingClientRect().top));
+    const cell = track.closest("td").getBoundingClientRect(), row = track.closest("tr").getBoundingClientRect();
+    return {parts: parts.length, lines: new Set(tops).size, trackHeight: track.getBoundingClientRect().height,
+            inside: track.getBoundingClientRect().right <= cell.right + 0.5, cellHeight: cell.height, rowHeight: row.height};
+  });
+  const pre = document.createElement("pre");
+  pre.id = "measured";
+  pre.textContent = JSON.stringify({tracks: out, pageWidth: document.documentElement.scrollWidth, fontSize: parseFloat(getComputedStyle(document.body).fontSize)});
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+def measure(page: str, shots: str) -> dict:
+    """Lay `page` out in Chromium at 1280 px wide and return MEASURE's figures."""
+    probe = page[:-len(".html")] + ".measure.html"
+    with open(page, encoding="utf-8") as f, open(probe, "w", encoding="utf-8") as g:
+        g.write(f.read().replace("</body>", MEASURE + "</body>"))
+    profile = os.path.join(shots, "chromium-profile-measure")
+    dom = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1280,1800",
+                          f"--user-data-dir={profile}", "--dump-dom", "file://" + urllib.parse.quote(os.path.abspath(probe))],
+                         capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    text = next(e for e in Page(dom.stdout).elements if e["id"] == "measured")["text"]
+    return json.loads(text)
+
+
 def test_audit_html_in_a_browser(tmp_path, shots):
     from tests.test_audit import make_repos
 
     manifest = make_repos(tmp_path, count=6)
+    # A repository with no torch pin (lowest torch 2.0) makes ADV716's fix unsafe, where the others' (pinned
+    # to >= 2.10) is safe: ADV716's bar then has a safe and an unsafe part, side by side.
+    mixed = tmp_path / "svc-mixed"
+    (mixed / "src").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(mixed)], check=True)
+    (mixed / "src" / "load.py").write_text("import torch\nstate = torch.load('ckpt.pt')\nother = torch.load('b.pt')\n")
+    manifest.write_text(manifest.read_text() + "svc-mixed owner=team-m\n")
     out = tmp_path / "dash"
     proc = subprocess.run([sys.executable, "-m", "advisor", "audit", str(manifest), "--out", str(out), "-j", "2", "--no-cache"],
                           capture_output=True, text=True, timeout=600)
@@ -191,4 +230,17 @@ def test_audit_html_in_a_browser(tmp_path, shots):
     assert shown == {r["name"]: r["findings"] for r in audit["repositories"]}
     links = check_links(page, str(out / "audit.html"))
     assert links == sum(1 for r in audit["repositories"] if r.get("report"))
+    # Safe and unsafe fixes are said apart, and the legend names what each colour is.
+    assert int(page.by_id("safe-fixes")["text"]) == totals["fixable"]["safe"]
+    assert int(page.by_id("unsafe-fixes")["text"]) == totals["fixable"]["unsafe"]
+    legend = page.by_id("legend")["text"]
+    assert "green: safe automatic fix" in legend and "blue: no automatic fix" in legend and "Blue: findings" not in legend
+    # At 1280 px every bar stays on one line and inside its cell.
+    figures = measure(str(out / "audit.html"), shots)
+    tracks, font = figures["tracks"], figures["fontSize"]
+    assert len(tracks) == len(totals["by_rule"]) and any(t["parts"] >= 2 for t in tracks), tracks
+    for t in tracks:
+        assert t["lines"] == 1 and t["inside"], t
+        assert 0 < t["trackHeight"] < font, t  # one bar high (.9em), not two stacked
+    assert figures["pageWidth"] <= 1280, figures["pageWidth"]  # nothing to scroll sideways
     print(f"audit.html: {len(rows)} repositories, {links} links checked")

@@ -148,7 +148,7 @@ def test_report_for_a_rocm_project_lists_silent_changes_even_with_no_findings(cl
     assert proc.returncode == 0, proc.stdout + proc.stderr
     md = (root / "rep" / "report.md").read_text()
     assert "Silent changes on ROCm" in md and "FlexAttention forward defaults" in md
-    assert "| requirements.txt |" in md
+    assert "| `requirements.txt` |" in md  # paths are code spans: verbatim in Markdown
     assert (root / "rep" / "validation" / "rocm_runtime.py").exists()
     html = (root / "rep" / "report.html").read_text()
     assert "Silent changes on ROCm" in html
@@ -159,7 +159,7 @@ def test_report_lists_text_file_findings_under_their_own_heading(cli, tmp_path):
     cli("scan", ".", "--no-cache", "--target-version", "2.12", "--report", "rep", cwd=root)
     md = (root / "rep" / "report.md").read_text()
     section = md[md.index("## Shell, Docker and env files"):]
-    assert "**ADV802** docker/Dockerfile:3" in section and "**ADV801** scripts/launch.sh:3" in section
+    assert "**ADV802** `docker/Dockerfile:3`" in section and "**ADV801** `scripts/launch.sh:3`" in section
     before = md[: md.index("## Shell, Docker and env files")]
     assert "docker/Dockerfile:3" not in before
 

@@ -115,9 +115,10 @@ def select_rules(select: list[str] | None = None, ignore: list[str] | None = Non
     """Rules picked by `--select` / `--ignore` (codes or prefixes like ADV2); `extend`: Ruff's extend-select."""
     rules = all_rules()
     chosen = set()
-    for s in select or ["ALL"]:
-        picked = _expand(s, rules)
-        if s.strip().upper() in ("ALL", "ADV"):  # opt-in rules need a more specific selector
+    for s in select or [None]:
+        # The default set and `ADV` leave the opt-in rules off; `ALL` means all of them (Ruff's ALL), as does a code or prefix.
+        picked = _expand(s or "ALL", rules)
+        if s is None or s.strip().upper() == "ADV":
             picked = {c for c in picked if rule_by_code(c).default_enabled}
         chosen |= picked
     for s in extend or []:

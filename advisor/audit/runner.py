@@ -27,7 +27,7 @@ from advisor.core.atomic import real_dirs, write_output
 from advisor.core.config import tomllib
 from advisor.run.device import project_markers
 from advisor.run.discovery import Discovered
-from advisor.core.findings import FileResult, Kind, ScanResult, fix_counts, kind_counts
+from advisor.core.findings import Applicability, FileResult, Kind, ScanResult, fix_counts, kind_counts
 from advisor.run.engine import scan
 from advisor.run.project import Project, ProjectError, ProjectOptions
 from advisor.audit.executors import RETRIES, AuditError  # noqa: F401  (AuditError: part of this module's API)
@@ -249,6 +249,7 @@ def summarise(repo: dict, plan_data: dict, files: int, findings: list, errors: l
         "by_kind": kind_counts(findings),
         "fixable": fix_counts(findings),
         "fixable_by_rule": dict(sorted(Counter(f.rule for f in findings if f.fix).items())),
+        "safe_by_rule": dict(sorted(Counter(f.rule for f in findings if f.fix == Applicability.SAFE.value).items())),
         "errors": errors,
         "validation_checks": sorted({f.validation for f in findings if f.validation} | ({"rocm_runtime"} if rocm else set())),
         "rocm": rocm,
@@ -260,7 +261,7 @@ def failed(repo: dict, error: str) -> dict:
     # "failed_on" says which host or Dask worker saw the failure: the one field that depends on the executor.
     return {**repo, "status": "failed", "error": error, "failed_on": None, "target": None, "target_source": None, "torch_pin": None,
             "files": 0, "findings": 0, "blocking": 0, "by_rule": {}, "by_family": {}, "by_severity": {}, "by_kind": {},
-            "fixable": {"safe": 0, "unsafe": 0}, "fixable_by_rule": {}, "errors": [], "validation_checks": [], "rocm": False, "report": None}
+            "fixable": {"safe": 0, "unsafe": 0}, "fixable_by_rule": {}, "safe_by_rule": {}, "errors": [], "validation_checks": [], "rocm": False, "report": None}
 
 
 def _pin(target_source: str | None) -> str | None:
@@ -355,10 +356,11 @@ def run_audit(repos: list[Repo], executor, options: dict, progress: Callable[[in
 
 def totals(repos: list[dict]) -> dict:
     by_rule: Counter = Counter()
-    fixable_by_rule: Counter = Counter()
+    fixable_by_rule, safe_by_rule = Counter(), Counter()
     for r in repos:
         by_rule.update(r["by_rule"])
         fixable_by_rule.update(r["fixable_by_rule"])
+        safe_by_rule.update(r.get("safe_by_rule", {}))
     findings = sum(r["findings"] for r in repos)
     safe = sum(r["fixable"]["safe"] for r in repos)
     unsafe = sum(r["fixable"]["unsafe"] for r in repos)
@@ -369,24 +371,25 @@ def totals(repos: list[dict]) -> dict:
         "findings": findings,
         "blocking": sum(r["blocking"] for r in repos),
         "fixable": {"safe": safe, "unsafe": unsafe},
-        "auto_fixable_share": round((safe + unsafe) / findings, 4) if findings else 0.0,
+        "auto_fixable_share": round((safe + unsafe) / findings, 4) if findings else 0.0,  # safe and unsafe
+        "safe_share": round(safe / findings, 4) if findings else 0.0,
         "by_rule": dict(sorted(by_rule.items())),
         "fixable_by_rule": dict(sorted(fixable_by_rule.items())),
+        "safe_by_rule": dict(sorted(safe_by_rule.items())),
         "by_severity": dict(sorted(sum((Counter(r["by_severity"]) for r in repos), Counter()).items())),
     }
 
 
 def write_dashboard(out: str, audit: dict) -> None:
     """audit.json, audit.md and audit.html in `out`."""
-
-
     real_dirs(out)
     write_output(os.path.join(out, "audit.json"), json.dumps(audit, indent=2))
     ranked = sorted(audit["repositories"], key=lambda r: (r["status"] != "failed", -r["blocking"], -r["findings"], r["name"]))
     top = max(audit["totals"]["by_rule"].values(), default=0)
     rules = [
-        {"code": code, "name": rule_by_code(code).name, "count": n, "bar": round(40 * n / top) if top else 0,
-         "fixable": audit["totals"]["fixable_by_rule"].get(code, 0),
+        # Bar widths in % of the track: safe, unsafe and no-fix parts side by side.
+        {"code": code, "name": rule_by_code(code).name, "count": n, "bar": round(100 * n / top, 1) if top else 0,
+         "fixable": audit["totals"]["fixable_by_rule"].get(code, 0), "safe": audit["totals"]["safe_by_rule"].get(code, 0),
          "repos": sum(1 for r in audit["repositories"] if code in r["by_rule"])}
         for code, n in sorted(audit["totals"]["by_rule"].items(), key=lambda kv: (-kv[1], kv[0]))
     ]

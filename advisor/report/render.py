@@ -1,7 +1,7 @@
 """The upgrade report: Markdown and HTML from jinja2 templates, plus per-rule docs pages.
 
-Findings are grouped by what the user must do: blockers, unsafe rewrites to
-review, safe rewrites, advice. Each finding links to its rule's docs and to the
+Findings are grouped by kind (breaking, deprecated, advice, compat: one count
+each, used everywhere), each with its fix (safe, unsafe or none). Each finding links to its rule's docs and to the
 validation script that checks it; `advisor validate` puts the results back in.
 Scanned text (paths, messages, snippets) is data: HTML is autoescaped, and
 Markdown escapes it (a file may be named `x'"<img src=x onerror=...>.py`).
@@ -17,12 +17,13 @@ from collections import Counter
 
 from advisor import __version__
 from advisor.core.atomic import real_dir, real_dirs, write_output
-from advisor.core.findings import Finding, Kind, fix_counts, kind_counts
+from advisor.core.findings import Finding, fix_counts, kind_counts
 from advisor.core.versions import NEWEST, OLDEST
 from advisor.report.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
 from advisor.run.discovery import REPORT_MARKER, file_digest, manifest_text, read_manifest
 from advisor.analysis.registry import rule_by_code
 from advisor.analysis.textfiles import is_text_file
+from advisor.report.sources import collect as collect_sources, key as source_key
 from advisor.report.upgrade_path import hops
 from advisor.report.validation import CHECKS, write_scripts
 
@@ -37,11 +38,12 @@ FAMILIES = {
     "ADV8": "ROCm",
     "ADV9": "Limits of static analysis",
 }
-GROUPS = (
-    ("blockers", "Errors and blockers", "Code that fails or misbehaves: fix these first."),
-    ("unsafe", "Unsafe rewrites to review", "`advisor fix --unsafe-fixes` can rewrite these; review each, since behaviour may change."),
-    ("safe", "Safe rewrites", "`advisor fix` rewrites these without changing behaviour on the target torch."),
-    ("advice", "Advice", "No automatic fix: read the advice, then run the paired validation script."),
+# One section per kind, in the order to act on them; their counts are advisor.core.findings.kind_counts'.
+SECTIONS = (
+    ("breaking", "Breaking on the target", "Fails on the target torch: fix these first."),
+    ("deprecated", "Deprecated on the target", "Warns on the target torch and breaks in a later release."),
+    ("advice", "Advice", "Nothing fails or warns on the target: review it when convenient, and run the paired validation script."),
+    ("compat", "Compat fallbacks", "Old API in code that runs only on old torch: correct as it is, never fixed."),
 )
 DYNAMIC_RULE = "ADV900"
 ROCM_CHECK = "rocm_runtime"
@@ -67,51 +69,37 @@ ROCM_SILENT_CHANGES = (
 )
 
 
-def _group(f: Finding) -> str:
-    if f.kind == Kind.BREAKING.value:
-        return "blockers"
-    return f.fix or "advice"  # "unsafe" or "safe"
-
-
-def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None) -> dict:
-
-
-    results = results or {}
+def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None,
+                  sources: dict | None = None) -> dict:
+    results, sources = results or {}, sources or {}
     device = meta.get("device") or {"rocm": False, "source": "not recorded", "markers": []}
     by_check = {c["name"]: c for c in results.get("checks", [])}
     real = [f for f in findings if f.rule != DYNAMIC_RULE]
     dynamic = [f for f in findings if f.rule == DYNAMIC_RULE]
-    items = []
-    for f in real:
-        rule = rule_by_code(f.rule)
-        items.append(
-            {
-                "f": f,
-                "group": _group(f),
-                "summary": rule.summary(),
-                "doc": f"rules/{f.rule}.md",
-                "script": f"validation/{f.validation}.py" if f.validation else None,
-                "result": by_check.get(f.validation) if f.validation else None,
-            }
-        )
+    items = [{
+        "f": f,
+        "summary": rule_by_code(f.rule).summary(),
+        "doc": f"rules/{f.rule}.md",
+        "script": f"validation/{f.validation}.py" if f.validation else None,
+        "result": by_check.get(f.validation) if f.validation else None,
+        "text_file": is_text_file(f.path),
+        "source": sources.get(source_key(f)),
+    } for f in real]
     checks = Counter(f.validation for f in real if f.validation)
     if device["rocm"]:
         checks.setdefault(ROCM_CHECK, 0)
-    for i in items:
-        i["text_file"] = is_text_file(i["f"].path)
+    python = [i for i in items if not i["text_file"]]
+    kinds = kind_counts(i["f"] for i in python)  # the one count per kind: cards, summary and section titles
     families = Counter(f.rule[:4] for f in real)
     return {
         "version": __version__,
         "meta": meta,
-        "groups": [
-            {"key": key, "title": title, "intro": intro, "entries": [i for i in items if i["group"] == key and not i["text_file"]]}
-            for key, title, intro in GROUPS
-        ],
+        "sections": [{"key": key, "title": title, "intro": intro, "count": kinds[key],
+                      "entries": [i for i in python if i["f"].kind == key]} for key, title, intro in SECTIONS],
         "total": len(real),
         "families": [(FAMILIES.get(k, k), k + "xx", n) for k, n in sorted(families.items())],
         "files": Counter(f.path for f in real).most_common(),
         **{f"fixable_{kind}": n for kind, n in fix_counts(real).items()},
-        "manual": sum(1 for f in real if f.fix is None),
         "checks": [
             {"name": name, "count": n, "script": f"validation/{name}.py", "result": by_check.get(name)}
             for name, n in sorted(checks.items())
@@ -123,10 +111,10 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
         "device": device,
         "text_entries": [i for i in items if i["text_file"]],
         "silent_changes": ROCM_SILENT_CHANGES if device["rocm"] else (),
-        "kinds": kind_counts(real),
+        "kinds": kinds,
         "lowest": meta.get("min_torch") or OLDEST,
         # Shell/Docker/env findings have their own section, after the Python ones.
-        "hops": hops([i["f"] for i in items if not i["text_file"]], meta.get("min_torch") or OLDEST, meta.get("target") or NEWEST),
+        "hops": hops([i["f"] for i in python], meta.get("min_torch") or OLDEST, meta.get("target") or NEWEST),
     }
 
 
@@ -140,7 +128,8 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
     real_dir(os.path.join(directory, "rules"))
     earlier = read_manifest(directory)
     files: dict[str, str] = {}
-    _write(directory, "findings.json", json.dumps({"meta": meta, "findings": [x.to_dict() for x in findings], "errors": errors}, indent=1), files)
+    _write(directory, "findings.json", json.dumps({"meta": meta, "findings": [x.to_dict() for x in findings], "errors": errors,
+                                                   "sources": collect_sources(findings, directory)}, indent=1), files)
     for code in sorted({f.rule for f in findings}):
         rule = rule_by_code(code)
         _write(directory, f"rules/{code}.md", f"# {code} {rule.name}\n\n```text\n{rule.doc()}\n```\n", files)
@@ -174,9 +163,13 @@ def _remove_stale(directory: str, earlier: dict[str, str], now: dict[str, str]) 
 
 
 def load_findings(directory: str) -> tuple[list[Finding], list[dict], dict]:
+    return _load(directory)[:3]
+
+
+def _load(directory: str) -> tuple[list[Finding], list[dict], dict, dict]:
     with open(os.path.join(directory, "findings.json"), encoding="utf-8") as f:
         data = json.load(f)
-    return [Finding(**x) for x in data["findings"]], data["errors"], data["meta"]
+    return [Finding(**x) for x in data["findings"]], data["errors"], data["meta"], data.get("sources") or {}
 
 
 def render(directory: str) -> None:
@@ -189,13 +182,13 @@ def render(directory: str) -> None:
 
 
 def _render(directory: str, files: dict[str, str]) -> None:
-    findings, errors, meta = load_findings(directory)
+    findings, errors, meta, sources = _load(directory)
     results = None
     path = os.path.join(directory, "validation-results.json")
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             results = json.load(f)
-    ctx = build_context(findings, errors, meta, results)
+    ctx = build_context(findings, errors, meta, results, sources)
     env = environment()
     for name in ("report.md", "report.html"):
         _write(directory, name, env.get_template(f"{name}.j2").render(**ctx), files)

@@ -189,6 +189,7 @@ class Rule:
             "fix": cls.fix.value,
             "validation": cls.validation,
             "device": cls.device,
+            "opt_in": not cls.default_enabled,  # off unless selected by code, prefix or ALL
             "summary": cls.summary(),
         }
 

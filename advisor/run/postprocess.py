@@ -41,7 +41,7 @@ class Shaping:
 
     project_root: str
     device: str | None = None  # --device / config: overrides the ROCm markers
-    baseline: str | None = None  # None: advisor-baseline.json at the project root, if present
+    baseline: str | None = None  # None: advisor-baseline.json at the project root, if present; "": none (--no-baseline)
     discovery_errors: Sequence[tuple[str, str]] = ()
     project_markers: list | None = None  # known already (an audit's plan); None: read at the project root
     listed: frozenset[str] = field(default_factory=frozenset)  # report-only codes the user selected
@@ -61,7 +61,7 @@ def shape(result: ScanResult, how: Shaping) -> DeviceContext:
     context = apply_scope(result, how.device, root, extra_markers=how.project_markers, scope_root=how.project_root)
     for path, reason in how.discovery_errors:
         result.results.append(FileResult(path, errors=[FileError(path, reason)]))
-    path = how.baseline or find_baseline(how.project_root)
+    path = how.baseline if how.baseline is not None else find_baseline(how.project_root)
     if path:
         try:
             apply_baseline(result, path, how.project_root)

@@ -1,0 +1,52 @@
+"""What the report shows of the code itself: each finding's source lines, its fix as before/after, a link to the file.
+
+Read once, when `scan --report` writes the report (into findings.json), so that re-rendering
+it elsewhere (`advisor validate` on the GPU machine) needs no source tree. Links are relative to
+the report directory, so a copied report keeps working where the project sits beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+from typing import Any
+
+from advisor.core.findings import Finding
+
+MAX_LINES = 6  # a finding spanning more shows its first lines only
+
+
+def key(f: Finding) -> str:
+    return f"{f.path}:{f.cell or 0}:{f.line}:{f.column}"
+
+
+def _lines(path: str, cache: dict[str, list[str] | None]) -> list[str] | None:
+    if path not in cache:
+        try:
+            with open(path, encoding="utf-8", errors="replace", newline="") as f:
+                # Python's own line breaks only (form feeds and U+2028 stay inside a line).
+                cache[path] = [line.rstrip("\r\n") for line in f.read().replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+        except OSError:
+            cache[path] = None
+    return cache[path]
+
+
+def collect(findings: list[Finding], report_dir: str) -> dict[str, dict[str, Any]]:
+    """{key(f): {"first": line number, "before": [lines], "after": [lines] or None, "link": relative URL}}."""
+    out: dict[str, dict[str, Any]] = {}
+    cache: dict[str, list[str] | None] = {}
+    for f in findings:
+        try:
+            link = urllib.parse.quote(os.path.relpath(os.path.abspath(f.path), os.path.abspath(report_dir)).replace(os.sep, "/"))
+        except ValueError:  # another drive (Windows): no relative path; the location stays plain text
+            link = None
+        entry: dict[str, Any] = {"link": link, "first": f.line, "before": [], "after": None}
+        lines = None if f.cell else _lines(f.path, cache)  # a notebook's lines are its cells', not the file's
+        if lines and 0 < f.line <= f.end_line <= len(lines):
+            before = lines[f.line - 1:f.end_line]
+            entry["before"] = before[:MAX_LINES]
+            if f.replacement is not None and f.fix:
+                fixed = before[0][:f.column - 1] + f.replacement + before[-1][f.end_column - 1:]
+                entry["after"] = fixed.split("\n")[:MAX_LINES]
+        out[key(f)] = entry
+    return out
