@@ -16,13 +16,15 @@ import pytest
 
 SOURCE = (
     "import torch\n"
-    "x = torch.ger(a, b)\n"                                   # deprecated, safe fix
+    "x = torch.ger(a, b)\n"                                   # advice (docs-only deprecation), safe fix
     "y = torch.cuda.is_current_stream_capturing()\n"          # advice, unsafe fix
     "z = torch.nn.functional.softmax(x)\n"                    # deprecated, no fix
     "if torch.__version__ < '2.4':\n"
     "    s = torch.cuda.amp.GradScaler()\n"                   # compat
     "else:\n"
     "    s = torch.amp.GradScaler('cuda')\n"
+    "w = torch.cuda.memory_cached()\n"                        # deprecated, safe fix
+    "h = torch.has_cuda\n"                                    # deprecated, safe fix
 )
 
 
