@@ -154,7 +154,7 @@ def test_default_target_is_newest_and_lower_bound_is_conservative(proj):
 
 def test_fix_rewrites_autocast_safely_without_a_pin(proj):
     """No pin: the lowest torch is 2.0, which has `torch.amp.autocast`, so the safe fix applies; GradScaler's waits."""
-    proc = _advisor("fix", ".", "--no-cache", cwd=proj)
+    proc = _advisor("fix", ".", cwd=proj)
     text = (proj / "m.py").read_text()
     assert 'with torch.amp.autocast("cuda"):' in text and "torch.cuda.amp.GradScaler()" in text, proc.stdout + proc.stderr
 
