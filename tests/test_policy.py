@@ -143,6 +143,7 @@ def test_default_target_is_newest_and_lower_bound_is_conservative(proj):
     proc = _advisor("scan", ".", "--no-cache", "--format", "json", cwd=proj)
     data = json.loads(proc.stdout)
     assert data["target_version"] == "2.15"
+    assert data["min_torch"] == "2.0" and data["min_torch_source"].startswith("default: no lower bound found")
     assert proc.stderr.count("no torch lower bound found") == 1 and "min-torch" in proc.stderr
     by_rule = {f["rule"]: f for f in data["findings"]}
     assert by_rule["ADV701"]["fix"]["applicability"] == "safe" and by_rule["ADV701"]["warns_from"] == "2.4"
@@ -168,6 +169,8 @@ def test_min_torch_flag_and_config(proj):
     proc = _advisor("scan", ".", "--no-cache", cwd=proj)
     assert proc.stderr == "" and "[*] `torch.cuda.amp.autocast" in proc.stdout.replace("ADV701 ", "")
     assert "lowest supported torch 2.4" in proc.stdout
+    (line,) = [x for x in proc.stdout.splitlines() if "lowest supported torch" in x]  # one line, with the target
+    assert line.startswith("Target torch 2.15 (") and "lowest supported torch 2.4 (min-torch (config or --min-torch))" in line
     assert _advisor("scan", ".", "--min-torch", "2.16", cwd=proj).returncode == 2
 
 
