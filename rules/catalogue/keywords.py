@@ -7,7 +7,7 @@ becomes a rule.
 
 from __future__ import annotations
 
-from advisor.rule import Severity
+from advisor.rule import Safety, Severity
 from advisor.rule.table import NONE, UNSAFE, Row, calls, generate
 
 TABLE: tuple[Row, ...] = (
@@ -21,8 +21,13 @@ TABLE: tuple[Row, ...] = (
         "Documented as \"deprecated and is ignored now (defaults to True)\".",
         keyword="only_inputs", fix_note="the argument is ignored, so dropping it changes nothing.", example_call="(y, x, {kw}=True)"),
     Row("ADV730", "dataloader-pin-memory-device", calls("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"),
-        "Documented as deprecated: \"the current accelerator will be used\" for pinning.",
-        keyword="pin_memory_device", fix_note="pinning then uses the current accelerator; the same device unless you pinned for a non-current one.",
+        "UserWarning from 2.9: \"pin_memory_device is deprecated, the current accelerator will be used as the device, "
+        "ignore pin_memory_device=...\"; from 2.9 the argument is ignored, before it the loader pins for the device it "
+        "names. Checked in the wheels: the warning is in `torch/utils/data/dataloader.py` of 2.9.0-2.15.0 and absent "
+        "from 2.0.0-2.8.0, whose loaders use `pin_memory_device` when set.",
+        keyword="pin_memory_device", fix_note="from 2.9 the argument is ignored, so dropping it changes nothing there.",
+        deprecated_in="2.9", safety=Safety("2.9", "before 2.9 the loader pins memory for the device `pin_memory_device` "
+                                                  "names; without it, for the default device"),
         example_call="(ds, pin_memory=True, {kw}=\"cuda\")"),
     Row("ADV738", "hardtanh-min-value", calls("torch.nn.Hardtanh"),
         "FutureWarning: \"keyword argument `min_value` is deprecated and renamed to `min_val`\"",

@@ -18,8 +18,10 @@ TABLE: tuple[Row, ...] = (
         Entry("torch.has_cudnn", "torch.backends.cudnn.is_available", "()", is_call=False),
         Entry("torch.has_mps", "torch.backends.mps.is_built", "()", is_call=False),
         Entry("torch.has_mkldnn", "torch.backends.mkldnn.is_available", "()", is_call=False),
-    ), "UserWarning: \"'has_cuda' is deprecated, please use 'torch.backends.cuda.is_built()'\" (likewise for the others).",
-        fix_note="each flag becomes the equivalent `torch.backends.*` call with the same value."),
+    ), "UserWarning from 2.1: \"'has_cuda' is deprecated, please use 'torch.backends.cuda.is_built()'\" (likewise for "
+       "the others). 2.0 does not warn. Checked in the wheels: 2.1.0's `torch/__init__.py` adds `_deprecated_attrs` "
+       "and a module `__getattr__` that warns; 2.0.0 has neither; the four `torch.backends.*` functions exist in 2.0.0.",
+        fix_note="each flag becomes the equivalent `torch.backends.*` call with the same value.", deprecated_in="2.1"),
     Row("ADV706", "accelerator-device-idx", (
         Entry("torch.accelerator.current_device_idx", "torch.accelerator.current_device_index"),
         Entry("torch.accelerator.set_device_idx", "torch.accelerator.set_device_index"),
@@ -34,12 +36,6 @@ TABLE: tuple[Row, ...] = (
         Entry("torch.nn.functional.upsample_bilinear", "torch.nn.functional.interpolate", kwargs='mode="bilinear", align_corners=True'),
     ), "UserWarning: \"`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.\" (likewise `upsample_nearest`, `upsample_bilinear`).",
         fix_note="`interpolate` takes the same leading arguments; `upsample_nearest` and `upsample_bilinear` become `interpolate` with the mode (and `align_corners=True`) they always used."),
-    Row("ADV709", "weight-norm", (
-        Entry("torch.nn.utils.weight_norm", "torch.nn.utils.parametrizations.weight_norm"),
-    ), "FutureWarning: \"`torch.nn.utils.weight_norm` is deprecated in favor of `torch.nn.utils.parametrizations.weight_norm`.\"",
-        fix=UNSAFE, fix_note="parameter names change (`weight_g`/`weight_v` become `parametrizations.weight.original0/1`), so old state_dicts no longer load.",
-        cost="the state-dict keys change (`weight_g`/`weight_v` become `parametrizations.weight.original0`/`original1`): "
-             "checkpoints saved before, and converters or code that name those keys, break"),
     Row("ADV710", "stateless-functional-call", (
         Entry("torch.nn.utils.stateless.functional_call", "torch.func.functional_call"),
     ), "FutureWarning: \"`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 ... Please use `torch.func.functional_call` instead which is a drop-in replacement.\""),
