@@ -177,7 +177,7 @@ def test_min_torch_flag_and_config(proj):
 def test_text_says_when_it_warns_and_breaks(tmp_path):
     (tmp_path / "m.py").write_text("import torch\ntorch.export.export_for_training(m, a)\n")
     out = _advisor("scan", ".", "--no-cache", "--target-version", "2.10", "--min-torch", "2.0", cwd=tmp_path).stdout
-    assert "(breaks in 2.11)" in out and "1 deprecated" in out
+    assert "(warns from 2.9, breaks in 2.11)" in out and "1 deprecated" in out
     out = _advisor("scan", ".", "--no-cache", "--min-torch", "2.0", cwd=tmp_path).stdout
     assert "breaks in 2.11: `torch.export.export_for_training`" in out and "1 breaking" in out
 
@@ -194,11 +194,11 @@ def test_fail_on_kinds(proj):
 
 
 def test_rules_for_a_target_lists_kind(proj):
-    out = _advisor("rules", "--target-version", "2.10", cwd=proj).stdout
+    out = _advisor("rules", "--target-version", "2.6", cwd=proj).stdout
     lines = {line.split()[0]: line.split() for line in out.splitlines()[1:]}
     assert out.splitlines()[0].split()[:4] == ["code", "name", "kind", "severity"]
-    assert lines["ADV404"][2:4] == ["deprecated", "warning"]  # removed only in 2.11
-    out = _advisor("rules", "--target-version", "2.11", "--format", "json", cwd=proj).stdout
+    assert lines["ADV404"][2:4] == ["deprecated", "warning"]  # capture_pre_autograd_graph: deprecated 2.4, gone 2.7
+    out = _advisor("rules", "--target-version", "2.7", "--format", "json", cwd=proj).stdout
     rows = {r["code"]: r for r in json.loads(out)}
     assert rows["ADV404"]["kind"] == "breaking" and rows["ADV404"]["severity"] == "error"
 
