@@ -58,7 +58,6 @@ class LegacyLinalg(SymbolRule):
     severity = Severity.WARNING
     since = "2.0"
     validation = "linalg_eigh"
-    triggers = ("symeig", "eig", "solve", "lstsq", "matrix_rank", "qr", "cholesky", "lu", "svd", "norm")
     names = {
         "torch.symeig": Symbol(_REMOVED, "torch.linalg.eigh"),
         "torch.eig": Symbol(_REMOVED, "torch.linalg.eig"),
@@ -75,6 +74,8 @@ class LegacyLinalg(SymbolRule):
         "torch.svd": Symbol(_DOCS, "torch.linalg.svd"),
         "torch.norm": Symbol(_DOCS, "torch.linalg.norm"),
     }
+    # Every name's own last part: a whole-word trigger "lu" does not match "lu_solve" (the prefilter's words).
+    triggers = tuple(sorted({qualname.rpartition(".")[2] for qualname in names}))
 
     def on_reference(self, node, qualname) -> None:
         symbol = self.names[qualname]
