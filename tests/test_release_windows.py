@@ -20,14 +20,13 @@ pytestmark = pytest.mark.torch_free
 # Rules whose "deprecated" / "breaking" findings have no release of an API's warning or removal.
 NO_RELEASE = {
     "ADV201": "the MAGMA warning is printed by C++ once at selection; its first release is not settled statically",
-    "ADV206": "lu / lu_solve / triangular_solve warn from C++; their first release is not settled statically",
+    "ADV206": "torch.svd / torch.norm are deprecated only in their documentation (their kind is issue #27's)",
     "ADV303": "a host sync in a captured region: a performance pattern, not a deprecation",
     "ADV302": "passing an accelerator Graph where a CUDA graph is expected never worked: a bug, not a removal",
     "ADV401": "e8m0 export needs 2.12 on both ends: a compatibility limit, not a deprecation",
     "ADV403": "float4 export does not save in any release: a limit, not a removal",
     "ADV717": "the implicit-dim warning predates 2.0 and its kind is another issue's (issue #27)",
     "ADV718": "torch.range warns from C++; the first release is not settled statically",
-    "ADV720": "chain_matmul is deprecated in its documentation (C++ warning); no Python warning to date",
     "ADV721": "torch.ger is deprecated only in its documentation",
     "ADV743": "`require_grad` is a typo that never worked: a bug, not a removal",
     "ADV770": "2.15 builds ProcessGroupNCCL2 by default: a behaviour change without a warning",
