@@ -79,7 +79,8 @@ def render(fmt: str, result: ScanResult, stream: TextIO, setup, *, statistics: b
     elif fmt == "json":
         from advisor.report.output import json_format
 
-        json_format.render(result, stream, target=setup.target, target_source=setup.target_source, device=setup.device_context)
+        json_format.render(result, stream, target=setup.target, target_source=setup.target_source, device=setup.device_context,
+                           min_torch=setup.min_version, min_torch_source=setup.min_torch_source)
     elif fmt == "sarif":
         from advisor.report.output import sarif
 

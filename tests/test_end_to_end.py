@@ -65,7 +65,8 @@ def test_syntax_error_is_reported_and_the_run_goes_on(cli, project):
 
 def test_json_format_is_stable(cli, project):
     _, data = _scan_json(cli, project)
-    assert set(data) == {"version", "target_version", "target_source", "findings", "errors", "summary", "device"}
+    assert set(data) == {"version", "target_version", "target_source", "min_torch", "min_torch_source", "findings",
+                         "errors", "summary", "device"}
     assert set(data["device"]) == {"rocm", "source", "markers"}
     assert data["target_version"] == "2.12"
     f = data["findings"][0]

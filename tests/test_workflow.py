@@ -144,7 +144,7 @@ def test_lower_bound_downgrades_newer_fixes_to_unsafe(cli, project):
     assert data["target_version"] == "2.12"
     (finding,) = data["findings"]
     assert finding["fix"]["applicability"] == "unsafe"
-    assert "the replacement needs torch 2.6, your lowest supported torch is 2.3" in finding["message"]
+    assert "fix not safe: the replacement does not exist before torch 2.6; your lowest supported torch is 2.3" in finding["message"]
 
 
 # --- notebooks -----------------------------------------------------------------------------

@@ -5,7 +5,9 @@ breaking (`breaks_in`), plus the target itself. For each hop the report lists
 what breaks there, what starts warning there, which of those can be fixed
 before the hop (the fix is safe on the lowest supported torch: the policy
 already decided that, `Finding.fix == "safe"`), and which validation scripts to
-run after it. Findings with no release window land on the last hop, the target.
+run after it. A finding that already warns on the lowest supported torch is listed
+on the first hop as such (never as "starts warning" at a later release). Findings
+with no release window land on the last hop, the target.
 Pure data in, pure data out: the templates render it.
 """
 
@@ -22,7 +24,7 @@ def _entry(f: Finding) -> dict[str, Any]:
 
 
 def hops(findings: Iterable[Finding], lowest: str, target: str) -> list[dict[str, Any]]:
-    """[{"from", "to", "breaks", "warns", "review", "fix_before", "checks"}, ...] from `lowest` to `target`."""
+    """[{"from", "to", "breaks", "warns", "already", "review", "fix_before", "checks"}, ...] from `lowest` to `target`."""
     low, high = parse_version(lowest), parse_version(target)
     findings = [f for f in findings if f.kind != Kind.COMPAT.value]
     stops = {high}
@@ -42,16 +44,19 @@ def hops(findings: Iterable[Finding], lowest: str, target: str) -> list[dict[str
     for stop in sorted(stops):
         here = [f for f in findings if hop_of(f) == stop]
         breaks = [f for f in here if f.breaks_in and parse_version(f.breaks_in) <= stop]
-        warns = [f for f in here if f not in breaks and f.warns_from]
+        warned = [f for f in here if f not in breaks and f.warns_from]
+        already = [f for f in warned if parse_version(f.warns_from) <= low]  # warns on the lowest torch already
+        warns = [f for f in warned if f not in already]
         review = [f for f in here if f not in breaks and not f.warns_from]  # no window: true at the target
         out.append({
             "from": f"{start[0]}.{start[1]}",
             "to": f"{stop[0]}.{stop[1]}",
             "breaks": [_entry(f) for f in breaks],
             "warns": [_entry(f) for f in warns],
+            "already": [_entry(f) for f in already],
             "review": [_entry(f) for f in review],
             "fix_before": [_entry(f) for f in here if f.fix == Applicability.SAFE.value],
             "checks": sorted({f.validation for f in here if f.validation}),
         })
         start = stop
-    return [h for h in out if h["breaks"] or h["warns"] or h["review"] or h["to"] == target]
+    return [h for h in out if h["breaks"] or h["warns"] or h["already"] or h["review"] or h["to"] == target]

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.core.findings import Applicability, Kind, Severity, Window
+from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
 from advisor.core.lazy import cst
 from advisor.core.releases import OLDEST
 from advisor.rule.base import Example, Rule
@@ -69,6 +69,7 @@ class Row:
     removed_in: str | None = None
     undeprecated_in: str | None = None
     kind: Kind | None = None  # None: from the window, else from `severity` (advisor.core.policy)
+    safety: Safety | None = None  # the fix only does what the old code did from `safety.same_from` on
     message: str = ""  # the message template ({old}, {new}); default "`{old}` is deprecated; use `{new}`"
     severity: Severity = Severity.WARNING
     validation: str | None = None
@@ -188,6 +189,7 @@ def _common_attrs(row: Row, module: str) -> dict[str, Any]:
         removed_in=row.removed_in,
         undeprecated_in=row.undeprecated_in,
         kind=row.kind,
+        safety=row.safety,
         fix=row.fix,
         validation=row.validation,
     )
@@ -211,7 +213,6 @@ def _class_name(row: Row) -> str:
 def _rename_doc(row: Row) -> str:
     olds = ", ".join(f"`{e.old}`" for e in row.entries)
     first = row.entries[0]
-    target = f"`{first.new}{first.suffix}`" if first.new else row.advice
     example = ""
     if first.new:
         call = "(x)" if first.is_call else ""
@@ -222,13 +223,39 @@ def _rename_doc(row: Row) -> str:
         safety += (" for calls; a reference that is not called (a value in a table, a dict key, a"
                    " callback) is rewritten only with --unsafe-fixes, since identity checks or"
                    " duplicate keys could change behaviour")
+    note = row.fix_note if row.fix is NONE and row.fix_note.startswith("no automatic fix") else f"{safety}; {row.fix_note}"
     return (
-        f"{olds} {'is' if len(row.entries) == 1 else 'are'} deprecated: {target if target.startswith('use ') else 'use ' + target}.\n\n"
+        f"{_summary(row)}\n\n"
         f"    What it finds: references to {olds} (through aliases and `from` imports).\n\n"
         f"    Why: {row.why}{example}\n\n"
-        f"    Fix safety: {safety}; {row.fix_note}"
+        f"    Fix safety: {note}"
         + (f"\n\n    Validation: `{row.validation}`." if row.validation else "")
     )
+
+
+def _summary(row: Row) -> str:
+    """The first line (`advisor rules`, `explain`): what happened to the names, and each one's replacement."""
+    olds = ", ".join(f"`{e.old}`" for e in row.entries)
+    several = len(row.entries) > 1
+    removed = bool(row.removed_in and not row.deprecated_in)
+    what = f"{'were' if several else 'was'} removed in {row.removed_in}" if removed else (
+        "are deprecated" if several else "is deprecated")
+    news = [(e.old, f"{e.new}{e.suffix}") for e in row.entries if e.new]
+    if not news or (len({new for _, new in news}) == 1 and len(news) == len(row.entries)):
+        advice = f"use `{news[0][1]}`" if news else row.advice
+        return f"{olds} {what}: {advice or 'no replacement'}."
+    if len({new.rpartition(".")[0] for _, new in news}) == 1 and all(
+            old.rpartition(".")[2] == new.rpartition(".")[2] for old, new in news):
+        return f"{olds} {what}: use the same names in `{news[0][1].rpartition('.')[0]}`."
+    groups: dict[tuple[str, str], list[str]] = {}
+    for old, new in news:  # a rename inside one module names it once: "in `m`: `a` -> `b`"
+        old_module, new_module = old.rpartition(".")[0], new.rpartition(".")[0]
+        same = old_module == new_module
+        groups.setdefault((old_module, new_module) if same else ("", ""), []).append(
+            f"`{old.rpartition('.')[2]}` -> `{new.rpartition('.')[2]}`" if same else f"`{old}` -> `{new}`")
+    parts = [(f"in `{m}`: " if m else "") + ", ".join(pairs) for (m, _), pairs in groups.items()]
+    rest = f"; otherwise {row.advice}" if row.advice and len(news) < len(row.entries) else ""
+    return f"{'Removed in ' + row.removed_in if removed else 'Deprecated'}: {'; '.join(parts)}{rest}."
 
 
 def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:

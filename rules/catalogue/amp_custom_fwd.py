@@ -39,6 +39,10 @@ class AmpCustomFwdBwd(ReferenceRule):
     so a bare decorator becomes a call. Other references are reported only.
 
     Validation: `amp_migration`.
+
+    Release window (checked in the wheels): `torch.amp.custom_fwd` and the
+    `@deprecated(..., category=FutureWarning)` on `torch.cuda.amp.custom_fwd` both
+    first appear in the 2.4.0 wheel.
     """
 
     code = "ADV703"
@@ -46,6 +50,7 @@ class AmpCustomFwdBwd(ReferenceRule):
     message = "`{old}` is deprecated (FutureWarning); use `{new}(device_type=\"cuda\", ...)`"
     severity = Severity.WARNING
     since = "2.4"
+    deprecated_in = "2.4"
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("custom_fwd", "custom_bwd")

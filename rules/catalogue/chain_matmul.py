@@ -31,6 +31,7 @@ class ChainMatmul(ReferenceRule):
     message = "`torch.chain_matmul` is deprecated (UserWarning); use `torch.linalg.multi_dot([...])`"
     severity = Severity.WARNING
     since = "2.0"
+    deprecated_in = "2.0"  # its C++ warning string is in torch/lib/libtorch_cpu.dylib of the 2.0.0 and 2.15.0 wheels
     fix = Applicability.SAFE
     triggers = ("chain_matmul",)
     names = OLD

@@ -11,7 +11,10 @@ class CheckpointUseReentrant(Rule):
     What it finds: `checkpoint` and `checkpoint_sequential` calls that do not
     pass `use_reentrant` (TorchFix TOR003).
 
-    Why: UserWarning in every release. Up to 2.14 `checkpoint` says
+    Why: UserWarning from 2.1 (2.0 takes `use_reentrant: bool = True` and does not
+    warn; checked in `torch/utils/checkpoint.py` of the 2.0.0 and 2.1.0 wheels). 2.1 and
+    2.2 say "torch.utils.checkpoint: please pass in use_reentrant=True or
+    use_reentrant=False explicitly"; 2.3 to 2.14 `checkpoint` says
     "torch.utils.checkpoint: the use_reentrant parameter should be passed
     explicitly. Starting in PyTorch 2.9, calling checkpoint without
     use_reentrant will raise an exception. ..." and `checkpoint_sequential` "In
@@ -39,6 +42,7 @@ class CheckpointUseReentrant(Rule):
     message = "`{old}` without `use_reentrant=` warns and is announced to raise; pass it explicitly (True keeps today's behaviour, False is recommended)"
     severity = Severity.WARNING
     since = "2.0"
+    deprecated_in = "2.1"
     fix = Applicability.SAFE
     triggers = ("checkpoint", "checkpoint_sequential")
     targets = tuple(FUNCS)

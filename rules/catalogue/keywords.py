@@ -2,37 +2,43 @@
 
 A row names the functions (`calls(...)`), the old keyword, and what to do:
 rename it, drop it, or (no fix) only advise. Like `catalogue.py`, each row
-becomes a rule.
+becomes a rule. Each row's `deprecated_in` is the first release whose wheel source
+(`.py` of the 2.0.0-2.15.0 macOS wheels) carries its warning.
 """
 
 from __future__ import annotations
 
-from advisor.rule import Severity
+from advisor.rule import Safety, Severity
 from advisor.rule.table import NONE, UNSAFE, Row, calls, generate
 
 TABLE: tuple[Row, ...] = (
     Row("ADV715", "jit-trace-optimize", calls("torch.jit.trace"),
         "FutureWarning: \"`optimize` is deprecated and has no effect. Use `with torch.jit.optimized_execution()` instead\"",
-        keyword="optimize", fix_note="the argument has no effect, so dropping it changes nothing.", example_call="(m, x, {kw}=True)"),
+        keyword="optimize", fix_note="the argument has no effect, so dropping it changes nothing.", example_call="(m, x, {kw}=True)", deprecated_in="2.0"),
     Row("ADV726", "backward-grad-variables", calls("torch.autograd.backward"),
         "FutureWarning: \"`grad_variables` is deprecated. Use `grad_tensors` instead.\"",
-        keyword="grad_variables", new_keyword="grad_tensors", fix_note="`grad_variables` is passed on as `grad_tensors`.", example_call="(loss, {kw}=g)"),
+        keyword="grad_variables", new_keyword="grad_tensors", fix_note="`grad_variables` is passed on as `grad_tensors`.", example_call="(loss, {kw}=g)", deprecated_in="2.0"),
     Row("ADV727", "grad-only-inputs", calls("torch.autograd.grad"),
         "Documented as \"deprecated and is ignored now (defaults to True)\".",
-        keyword="only_inputs", fix_note="the argument is ignored, so dropping it changes nothing.", example_call="(y, x, {kw}=True)"),
+        keyword="only_inputs", fix_note="the argument is ignored, so dropping it changes nothing.", example_call="(y, x, {kw}=True)", deprecated_in="2.0"),
     Row("ADV730", "dataloader-pin-memory-device", calls("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"),
-        "Documented as deprecated: \"the current accelerator will be used\" for pinning.",
-        keyword="pin_memory_device", fix_note="pinning then uses the current accelerator; the same device unless you pinned for a non-current one.",
+        "UserWarning from 2.9: \"pin_memory_device is deprecated, the current accelerator will be used as the device, "
+        "ignore pin_memory_device=...\"; from 2.9 the argument is ignored, before it the loader pins for the device it "
+        "names. Checked in the wheels: the warning is in `torch/utils/data/dataloader.py` of 2.9.0-2.15.0 and absent "
+        "from 2.0.0-2.8.0, whose loaders use `pin_memory_device` when set.",
+        keyword="pin_memory_device", fix_note="from 2.9 the argument is ignored, so dropping it changes nothing there.",
+        deprecated_in="2.9", safety=Safety("2.9", "before 2.9 the loader pins memory for the device `pin_memory_device` "
+                                                  "names; without it, for the default device"),
         example_call="(ds, pin_memory=True, {kw}=\"cuda\")"),
     Row("ADV738", "hardtanh-min-value", calls("torch.nn.Hardtanh"),
         "FutureWarning: \"keyword argument `min_value` is deprecated and renamed to `min_val`\"",
-        keyword="min_value", new_keyword="min_val", fix_note="a pure keyword rename.", example_call="({kw}=-1.0)"),
+        keyword="min_value", new_keyword="min_val", fix_note="a pure keyword rename.", example_call="({kw}=-1.0)", deprecated_in="2.0"),
     Row("ADV745", "hardtanh-max-value", calls("torch.nn.Hardtanh"),
         "FutureWarning: \"keyword argument `max_value` is deprecated and renamed to `max_val`\"",
-        keyword="max_value", new_keyword="max_val", fix_note="a pure keyword rename.", example_call="({kw}=1.0)"),
+        keyword="max_value", new_keyword="max_val", fix_note="a pure keyword rename.", example_call="({kw}=1.0)", deprecated_in="2.0"),
     Row("ADV729", "flex-attention-return-lse", calls("torch.nn.attention.flex_attention.flex_attention"),
         "FutureWarning: \"return_lse is deprecated and will be removed in v2.10. ...\" (still accepted in 2.13). Use `return_aux=AuxRequest(lse=True)`.",
-        keyword="return_lse", fix=NONE, fix_note="no automatic fix: the return structure differs.", since="2.9", example_call="(q, k, v, {kw}=True)"),
+        keyword="return_lse", fix=NONE, fix_note="no automatic fix: the return structure differs.", since="2.9", example_call="(q, k, v, {kw}=True)", deprecated_in="2.9"),
     Row("ADV748", "profiler-with-modules", calls(
         "torch.profiler.profile", "torch.profiler.profiler.profile", "torch.autograd.profiler.profile",
         "torch.profiler._KinetoProfile", "torch.profiler.profiler._KinetoProfile"),

@@ -5,6 +5,11 @@ Each row becomes a rule class (its own code, docs and examples); a rename is one
 tests/test_catalogue_truth.py against the installed torch) and the version in
 which the replacement first exists, so `--target-version` can hold them back.
 Rewrites that need argument logic have their own files.
+
+Each row's `deprecated_in` is the first release whose wheel carries its warning: a grep
+of the unpacked `.py` files of the 2.0.0-2.15.0 macOS wheels for the warning text (2.4
+reworded many of them with backticks; both spellings were searched). ADV731's warning is
+C++: its string is in `torch/lib/libtorch_python.dylib` of 2.1.0 and not of 2.0.0.
 """
 
 from __future__ import annotations
@@ -18,56 +23,52 @@ TABLE: tuple[Row, ...] = (
         Entry("torch.has_cudnn", "torch.backends.cudnn.is_available", "()", is_call=False),
         Entry("torch.has_mps", "torch.backends.mps.is_built", "()", is_call=False),
         Entry("torch.has_mkldnn", "torch.backends.mkldnn.is_available", "()", is_call=False),
-    ), "UserWarning: \"'has_cuda' is deprecated, please use 'torch.backends.cuda.is_built()'\" (likewise for the others).",
-        fix_note="each flag becomes the equivalent `torch.backends.*` call with the same value."),
+    ), "UserWarning from 2.1: \"'has_cuda' is deprecated, please use 'torch.backends.cuda.is_built()'\" (likewise for "
+       "the others). 2.0 does not warn. Checked in the wheels: 2.1.0's `torch/__init__.py` adds `_deprecated_attrs` "
+       "and a module `__getattr__` that warns; 2.0.0 has neither; the four `torch.backends.*` functions exist in 2.0.0.",
+        fix_note="each flag becomes the equivalent `torch.backends.*` call with the same value.", deprecated_in="2.1"),
     Row("ADV706", "accelerator-device-idx", (
         Entry("torch.accelerator.current_device_idx", "torch.accelerator.current_device_index"),
         Entry("torch.accelerator.set_device_idx", "torch.accelerator.set_device_index"),
-    ), "FutureWarning: \"Use `current_device_index` instead.\" / \"Use `set_device_index` instead.\"", since="2.7"),
+    ), "FutureWarning: \"Use `current_device_index` instead.\" / \"Use `set_device_index` instead.\" (both names, and the warning, first appear in `torch/accelerator/__init__.py` of 2.6.0)", since="2.6", deprecated_in="2.6"),
     Row("ADV707", "assert-allclose", (
         Entry("torch.testing.assert_allclose", "torch.testing.assert_close", kwargs="equal_nan=True, check_dtype=False"),
     ), "FutureWarning: \"`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a future release. Please use `torch.testing.assert_close()` instead.\"",
-        fix=UNSAFE, fix_note="`assert_allclose` used looser float32 defaults (rtol 1e-4, atol 1e-5); `assert_close` may fail where it passed. Pass `rtol=`/`atol=` if you relied on them."),
+        fix=UNSAFE, fix_note="`assert_allclose` used looser float32 defaults (rtol 1e-4, atol 1e-5); `assert_close` may fail where it passed. Pass `rtol=`/`atol=` if you relied on them.", deprecated_in="2.0"),
     Row("ADV708", "functional-upsample", (
         Entry("torch.nn.functional.upsample", "torch.nn.functional.interpolate"),
         Entry("torch.nn.functional.upsample_nearest", "torch.nn.functional.interpolate", kwargs='mode="nearest"'),
         Entry("torch.nn.functional.upsample_bilinear", "torch.nn.functional.interpolate", kwargs='mode="bilinear", align_corners=True'),
     ), "UserWarning: \"`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.\" (likewise `upsample_nearest`, `upsample_bilinear`).",
-        fix_note="`interpolate` takes the same leading arguments; `upsample_nearest` and `upsample_bilinear` become `interpolate` with the mode (and `align_corners=True`) they always used."),
-    Row("ADV709", "weight-norm", (
-        Entry("torch.nn.utils.weight_norm", "torch.nn.utils.parametrizations.weight_norm"),
-    ), "FutureWarning: \"`torch.nn.utils.weight_norm` is deprecated in favor of `torch.nn.utils.parametrizations.weight_norm`.\"",
-        fix=UNSAFE, fix_note="parameter names change (`weight_g`/`weight_v` become `parametrizations.weight.original0/1`), so old state_dicts no longer load.",
-        cost="the state-dict keys change (`weight_g`/`weight_v` become `parametrizations.weight.original0`/`original1`): "
-             "checkpoints saved before, and converters or code that name those keys, break"),
+        fix_note="`interpolate` takes the same leading arguments; `upsample_nearest` and `upsample_bilinear` become `interpolate` with the mode (and `align_corners=True`) they always used.", deprecated_in="2.0"),
     Row("ADV710", "stateless-functional-call", (
         Entry("torch.nn.utils.stateless.functional_call", "torch.func.functional_call"),
-    ), "FutureWarning: \"`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 ... Please use `torch.func.functional_call` instead which is a drop-in replacement.\""),
+    ), "FutureWarning: \"`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 ... Please use `torch.func.functional_call` instead which is a drop-in replacement.\"", deprecated_in="2.0"),
     Row("ADV711", "private-is-compiling", (
         Entry("torch._utils.is_compiling", "torch.compiler.is_compiling"),
         Entry("torch._dynamo.external_utils.is_compiling", "torch.compiler.is_compiling"),
         # its re-export: `torch._dynamo.is_compiling is torch._dynamo.external_utils.is_compiling` (2.13 wheel)
         Entry("torch._dynamo.is_compiling", "torch.compiler.is_compiling"),
-    ), "UserWarning: \"`torch._utils.is_compiling` is deprecated. Use `torch.compiler.is_compiling` instead.\"", since="2.3"),
+    ), "UserWarning: \"`torch._utils.is_compiling` is deprecated. Use `torch.compiler.is_compiling` instead.\"", since="2.3", deprecated_in="2.6"),
     Row("ADV712", "impl-abstract", (
         Entry("torch.library.impl_abstract", "torch.library.register_fake"),
-    ), "FutureWarning: \"`torch.library.impl_abstract` was renamed to `torch.library.register_fake`. Please use that instead; we will remove `torch.library.impl_abstract` in a future version of PyTorch.\"", since="2.4"),
+    ), "FutureWarning: \"`torch.library.impl_abstract` was renamed to `torch.library.register_fake`. Please use that instead; we will remove `torch.library.impl_abstract` in a future version of PyTorch.\"", since="2.4", deprecated_in="2.4"),
     Row("ADV713", "memory-cached", (
         Entry("torch.cuda.memory_cached", "torch.cuda.memory_reserved"),
         Entry("torch.cuda.max_memory_cached", "torch.cuda.max_memory_reserved"),
-    ), "FutureWarning: \"`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`\""),
+    ), "FutureWarning: \"`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`\"", deprecated_in="2.0"),
     Row("ADV714", "reset-max-memory", (
         Entry("torch.cuda.reset_max_memory_allocated", "torch.cuda.reset_peak_memory_stats"),
         Entry("torch.cuda.reset_max_memory_cached", "torch.cuda.reset_peak_memory_stats"),
     ), "FutureWarning: \"torch.cuda.reset_max_memory_allocated now calls torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.\"",
-        fix_note="the old functions already call `reset_peak_memory_stats`."),
+        fix_note="the old functions already call `reset_peak_memory_stats`.", deprecated_in="2.0"),
     Row("ADV719", "functorch", tuple(
         Entry(f"functorch.{n}", f"torch.func.{n}")
         for n in ("vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "functionalize")
     ), "FutureWarning: \"We've integrated functorch into PyTorch. As the final step of the integration, `functorch.vmap` is deprecated as of PyTorch 2.0 and will be deleted in a future version of PyTorch >= 2.3. Please use `torch.vmap` instead\"",
         extra_invalid=(Example(
             "from functorch import vmap, grad\nvalue = vmap(f)\ng = grad\n",
-            fixed="import torch\n\nvalue = torch.func.vmap(f)\ng = torch.func.grad\n", count=2),)),
+            fixed="import torch\n\nvalue = torch.func.vmap(f)\ng = torch.func.grad\n", count=2),), deprecated_in="2.0"),
     Row("ADV721", "ger", (Entry("torch.ger", "torch.outer"),),
         "`torch.ger` is deprecated in its documentation in favour of `torch.outer` (no warning yet): advice, "
         "as for `torch.norm` (ADV206), since nothing warns or fails.",
@@ -78,21 +79,21 @@ TABLE: tuple[Row, ...] = (
     ), "These are thin aliases of `torch.tanh` / `torch.sigmoid`. Their deprecation warning is gone in 2.13 (they just call `input.tanh()`), so this is style, not a deprecation.",
         severity=Severity.INFO),
     Row("ADV723", "nllloss2d", (Entry("torch.nn.NLLLoss2d", "torch.nn.NLLLoss"),),
-        "FutureWarning: \"`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement ...\""),
+        "FutureWarning: \"`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement ...\"", deprecated_in="2.0"),
     Row("ADV724", "nn-container", (Entry("torch.nn.Container", "torch.nn.Module"),),
         "FutureWarning: \"`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. Subclass that instead.\"",
-        fix=UNSAFE, fix_note="`Container(**modules)` registered its keyword arguments as submodules; `Module()` takes none. Subclassing is a drop-in change."),
+        fix=UNSAFE, fix_note="`Container(**modules)` registered its keyword arguments as submodules; `Module()` takes none. Subclassing is a drop-in change.", deprecated_in="2.0"),
     Row("ADV725", "clip-grad-norm", (Entry("torch.nn.utils.clip_grad_norm", "torch.nn.utils.clip_grad_norm_"),),
         "FutureWarning: \"`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.\"",
-        fix_note="the old name already calls `clip_grad_norm_` (both clip in place)."),
+        fix_note="the old name already calls `clip_grad_norm_` (both clip in place).", deprecated_in="2.0"),
     Row("ADV728", "stream-base", (
         Entry("torch._streambase._StreamBase", "torch.Stream"),
         Entry("torch._streambase._EventBase", "torch.Event"),
-    ), "FutureWarning: \"`torch._streambase._StreamBase` is deprecated. Please use `torch.Stream` instead.\"", since="2.3"),
+    ), "FutureWarning: \"`torch._streambase._StreamBase` is deprecated. Please use `torch.Stream` instead.\"", since="2.3", deprecated_in="2.6"),
     Row("ADV731", "set-default-tensor-type", (Entry("torch.set_default_tensor_type", None),),
         "UserWarning: \"torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use torch.set_default_dtype() and torch.set_default_device() as alternatives.\"",
         fix=NONE, fix_note="no automatic fix: one call splits into a dtype and a device setting.",
-        advice="use `torch.set_default_dtype()` and `torch.set_default_device()`", since="2.1"),
+        advice="use `torch.set_default_dtype()` and `torch.set_default_device()`", since="2.1", deprecated_in="2.1"),
     Row("ADV734", "upsampling-modules", (
         Entry("torch.nn.UpsamplingNearest2d", None),
         Entry("torch.nn.UpsamplingBilinear2d", None),
@@ -102,9 +103,9 @@ TABLE: tuple[Row, ...] = (
     Row("ADV735", "private-register-pytree-node", (
         Entry("torch.utils._pytree._register_pytree_node", "torch.utils._pytree.register_pytree_node"),
     ), "FutureWarning: \"`torch.utils._pytree._register_pytree_node` is deprecated. Please use `torch.utils._pytree.register_pytree_node` instead.\"",
-        fix=UNSAFE, fix_note="the `to_str_fn` / `maybe_from_str_fn` keyword arguments changed.", since="2.2"),
+        fix=UNSAFE, fix_note="the `to_str_fn` / `maybe_from_str_fn` keyword arguments changed.", since="2.2", deprecated_in="2.2"),
     Row("ADV736", "vmap-internals", (Entry("torch._vmap_internals.vmap", "torch.vmap"),),
-        "FutureWarning: \"Please use `torch.vmap` instead of `torch._vmap_internals.vmap`.\""),
+        "FutureWarning: \"Please use `torch.vmap` instead of `torch._vmap_internals.vmap`.\"", deprecated_in="2.0"),
     Row("ADV739", "collective-single", (
         Entry("torch.distributed.all_gather_into_tensor", "torch.distributed.all_gather_single"),
         Entry("torch.distributed.reduce_scatter_tensor", "torch.distributed.reduce_scatter_single"),

@@ -28,6 +28,7 @@ TABLE: tuple[Row, ...] = (
         message="`{old}` builds TorchScript modules, so from 2.14 its first use warns FutureWarning "
                 "('`torch.jit.script_method` is deprecated'); TorchScript is deprecated (not removed in 2.15)",
         fix=NONE, fix_note="no automatic fix: there is no drop-in replacement module.", deprecated_in="2.14",
+        advice="there is no drop-in replacement module; keep the plain `torch.nn` module, or accept the TorchScript warning",
         severity=Severity.INFO, extra_valid=("y = x.to_mkldnn()\n", "import torch\nok = torch.backends.mkldnn.is_available()\n")),
     Row("ADV750", "set-pg-timeout", (
         Entry("torch.distributed.distributed_c10d._set_pg_timeout", "torch.distributed.set_timeout"),
@@ -72,13 +73,15 @@ TABLE: tuple[Row, ...] = (
         "Truth: R14-8/green_contexts.SUPPORTED.",
         message="`{old}` was removed in 2.14 (AttributeError); check `hasattr(torch._C, \"_CUDAGreenContext\")` instead",
         fix=NONE, fix_note="no automatic fix.", removed_in="2.14", severity=Severity.ERROR,
+        advice="check `hasattr(torch._C, \"_CUDAGreenContext\")` instead",
         extra_valid=("import torch\nG = torch.cuda.green_contexts.GreenContext\n",)),
     Row("ADV764", "nvprof-loaders", tuple(
         Entry(f"torch.autograd.profiler.{n}") for n in ("load_nvprof", "parse_nvprof_trace", "EnforceUnique")
     ), "FutureWarning from 2.15 (none on 2.13 / 2.14); torch announces removal in 2.17. Truth: D15-3/nvprof.",
         message="`{old}` is deprecated since 2.15 (FutureWarning) and announced for removal in PyTorch 2.17; nvprof "
                 "traces are obsolete: use `torch.profiler` (Kineto) traces",
-        fix=NONE, fix_note="no automatic fix: there is no replacement loader.", deprecated_in="2.15"),
+        fix=NONE, fix_note="no automatic fix: there is no replacement loader.", deprecated_in="2.15",
+        advice="use `torch.profiler` (Kineto) traces; torch announces removal in 2.17"),
     Row("ADV765", "dcp-fsspec-private-module", tuple(
         Entry(f"{_DCP}._fsspec_filesystem.{n}", f"{_DCP}.fsspec_filesystem.{n}", is_call=n != "FileSystem",
               import_module=True)
@@ -96,6 +99,7 @@ TABLE: tuple[Row, ...] = (
         message="`clear_kernel_annotations()` is deprecated since 2.15 (FutureWarning): the annotation registry bounds "
                 "itself; delete the call",
         fix=NONE, fix_note="no automatic fix (before 2.15 clearing the registry mattered).", deprecated_in="2.15",
+        advice="delete the call (from 2.15 the annotation registry bounds itself)",
         extra_valid=("import torch\na = torch.cuda.graph_annotations.get_kernel_annotations()\n",)),
     Row("ADV768", "pipeline-per-direction-p2p", (
         Entry("torch.distributed.config.pipeline_per_direction_p2p", "torch.distributed.config.pipeline_per_edge_p2p",
@@ -112,6 +116,7 @@ TABLE: tuple[Row, ...] = (
         message="`{old}` was removed in 2.15 (AttributeError / ImportError): the reducer is registered with "
                 "ForkingPickler automatically for `torch.cuda.Event` and `torch.xpu.Event`; do not call it",
         fix=NONE, fix_note="no automatic fix.", removed_in="2.15", severity=Severity.ERROR,
+        advice="do not call it (the reducer is registered with ForkingPickler for `torch.cuda.Event` and `torch.xpu.Event`)",
         extra_valid=("import torch\nf = torch.multiprocessing.reductions.rebuild_event\n",)),
 )
 

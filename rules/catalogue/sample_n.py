@@ -8,7 +8,12 @@ class DistributionSampleN(Rule):
 
     What it finds: calls of a `.sample_n(n)` method in files that import torch.
 
-    Why: FutureWarning: "`sample_n(n)` will be deprecated. Use `sample((n,))` instead."
+    Why: it warns in every release the catalogue covers, with two texts: a UserWarning
+    "sample_n will be deprecated. Use .sample((n,)) instead" in 2.0-2.3, and from 2.4 a
+    FutureWarning "`sample_n(n)` will be deprecated. Use `sample((n,))` instead."
+    (checked: `torch/distributions/distribution.py` of the 2.0.0-2.3.0 wheels calls
+    `warnings.warn(..., UserWarning)`; 2.4.0-2.15.0 decorate it with
+    `@deprecated(..., category=FutureWarning)`).
 
     Example:
         x = dist.sample_n(10)
@@ -23,9 +28,10 @@ class DistributionSampleN(Rule):
 
     code = "ADV737"
     name = "distribution-sample-n"
-    message = "`sample_n(n)` is deprecated (FutureWarning); use `sample((n,))`"
+    message = "`sample_n(n)` is deprecated (UserWarning before 2.4, FutureWarning from 2.4); use `sample((n,))`"
     severity = Severity.WARNING
     since = "2.0"
+    deprecated_in = "2.0"
     fix = Applicability.SAFE
     triggers = ("sample_n",)
     attribute_targets = ("sample_n",)

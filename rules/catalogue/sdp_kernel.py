@@ -36,6 +36,10 @@ class SdpKernel(ReferenceRule):
 
     Validation: `amp_migration` compares which SDPA backends are enabled inside
     the old and new context managers.
+
+    Release window (checked in the wheels): the `@deprecated` on
+    `torch.backends.cuda.sdp_kernel` first appears in `torch/backends/cuda/__init__.py`
+    of the 2.4.0 wheel (`torch.nn.attention.sdpa_kernel` exists from 2.3.0).
     """
 
     code = "ADV704"
@@ -43,6 +47,7 @@ class SdpKernel(ReferenceRule):
     message = "`torch.backends.cuda.sdp_kernel` is deprecated (FutureWarning); use `torch.nn.attention.sdpa_kernel([SDPBackend...])`"
     severity = Severity.WARNING
     since = "2.4"
+    deprecated_in = "2.4"
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("sdp_kernel",)

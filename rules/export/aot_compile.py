@@ -13,7 +13,8 @@ class LegacyAotCompile(SymbolRule):
     does not catch it): "torch._export.aot_compile()/torch._export.aot_load() is
     being deprecated, please switch to directly calling
     torch._inductor.aoti_compile_and_package(torch.export.export())/
-    torch._inductor.aoti_load_package() instead."
+    torch._inductor.aoti_load_package() instead." This log line first appears in
+    `torch/_export/__init__.py` of the 2.6.0 wheel (checked: absent from 2.0.0-2.5.0).
 
     Example:
         so_path = torch._export.aot_compile(m, (x,))
@@ -33,6 +34,7 @@ class LegacyAotCompile(SymbolRule):
     message = "`{old}` is being deprecated; use `{new}`"
     severity = Severity.WARNING
     since = "2.6"
+    deprecated_in = "2.6"
     fix = Applicability.NONE
     validation = None
     triggers = ("aot_compile", "aot_load")

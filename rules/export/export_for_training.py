@@ -1,17 +1,24 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule
+from advisor.rule import Applicability, Example, Severity, Symbol, SymbolRule, Window
+
+# Each entry point has its own window (checked in the wheels, below).
+EXPORT_FOR_TRAINING = Window(since="2.1", deprecated_in="2.9", removed_in="2.11")
+CAPTURE_PRE_AUTOGRAD_GRAPH = Window(since="2.1", deprecated_in="2.4", removed_in="2.7")
 
 
 class RemovedExportEntryPoints(SymbolRule):
-    """`torch.export.export_for_training` and `capture_pre_autograd_graph` are gone: use `torch.export.export`.
+    """`torch.export.export_for_training` and `capture_pre_autograd_graph` are removed: use `torch.export.export`.
 
     What it finds: references to `torch.export.export_for_training` and
     `torch._export.capture_pre_autograd_graph`.
 
-    Why: both are absent from the 2.11, 2.12 and 2.13 sources; using them raises
-    AttributeError. `torch.export.export` (non-strict by default since 2.11)
-    produces the training IR they used to.
+    Why: `torch._export.capture_pre_autograd_graph` exists in 2.1-2.6, logs a
+    deprecation warning (through `logging`, not `warnings`) from 2.4, and is gone from
+    2.7. `torch.export.export_for_training` exists in 2.5-2.10, warns FutureWarning in
+    2.9 and 2.10, and is gone from 2.11. Using either where it is gone raises
+    AttributeError (ImportError for a `from` import). `torch.export.export` (in every
+    release from 2.1; non-strict by default from 2.8) is the replacement.
 
     Example:
         ep = torch.export.export_for_training(m, (x,))
@@ -19,28 +26,43 @@ class RemovedExportEntryPoints(SymbolRule):
         ep = torch.export.export(m, (x,))
 
     Fix safety: unsafe. `export_for_training` is renamed to `torch.export.export`;
-    review that the graph you get is the one you need. `capture_pre_autograd_graph`
+    in 2.5-2.10 the two go through different internal paths
+    (`_trace._export_for_training` vs `_trace._export(pre_dispatch=True)`), so review
+    that the graph you get is the one you need. `capture_pre_autograd_graph`
     returned a GraphModule, so it becomes `torch.export.export(...).module()`:
     reported without a fix.
+
+    Release windows (checked in the wheels): `def capture_pre_autograd_graph` in
+    `torch/_export/__init__.py` of 2.1.0-2.6.0 (its `log.warning("capture_pre_autograd_graph()
+    is deprecated ...")` from 2.4.0), absent from 2.7.0; `def export_for_training` in
+    `torch/export/__init__.py` of 2.5.0-2.10.0 (`@deprecated(..., category=FutureWarning)`
+    from 2.9.0), absent from 2.11.0; `export(..., strict: bool = True)` in 2.2.0-2.7.0 and
+    `strict: bool = False` from 2.8.0.
 
     Validation: `export_roundtrip`.
     """
 
     code = "ADV404"
     name = "removed-export-entry-point"
-    message = "`{old}` no longer exists (AttributeError); use `{new}`"
+    message = "`{old}` is removed in 2.11 (AttributeError; it warns FutureWarning before); use `{new}`"
     severity = Severity.ERROR
-    since = "2.0"
-    removed_in = "2.11"
+    since = "2.1"
+    deprecated_in = "2.4"
+    removed_in = "2.7"
     fix = Applicability.UNSAFE
     validation = "export_roundtrip"
     triggers = ("export_for_training", "capture_pre_autograd_graph")
     names = {
-        "torch.export.export_for_training": Symbol(message, "torch.export.export"),
+        "torch.export.export_for_training": Symbol(message, "torch.export.export", window=EXPORT_FOR_TRAINING),
         "torch._export.capture_pre_autograd_graph": Symbol(
-            "`{old}` no longer exists (AttributeError); use `torch.export.export(...).module()`"
+            "`{old}` is removed in 2.7 (AttributeError; before, it logs a deprecation warning); use "
+            "`torch.export.export(...).module()`", window=CAPTURE_PRE_AUTOGRAD_GRAPH,
         ),
     }
+
+    @classmethod
+    def windows(cls) -> list[Window]:
+        return [EXPORT_FOR_TRAINING, CAPTURE_PRE_AUTOGRAD_GRAPH]
 
     valid = [
         "import torch\nep = torch.export.export(m, (x,))",
@@ -56,4 +78,8 @@ class RemovedExportEntryPoints(SymbolRule):
             fixed="import torch\n\nep = torch.export.export(m, args)\n",
         ),
         Example("from torch._export import capture_pre_autograd_graph\ngm = capture_pre_autograd_graph(m, args)\n"),
+        Example("import torch\ngm = torch._export.capture_pre_autograd_graph(m, args)\n", target="2.7",
+                message="breaks in 2.7: `torch._export.capture_pre_autograd_graph` is removed in 2.7"),
+        Example("import torch\nep = torch.export.export_for_training(m, (x,))\n", target="2.10",
+                message="`torch.export.export_for_training` is removed in 2.11 (AttributeError; it warns FutureWarning"),
     ]

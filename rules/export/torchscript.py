@@ -10,8 +10,8 @@ _COMPILE = _CATEGORY + "switch to `torch.compile` or `torch.export` (not removed
 _EXPORT = _CATEGORY + "switch to `{new}` (not removed: it still works in 2.15)"
 _FUSER = "`torch.jit.set_fusion_strategy` is deprecated (DeprecationWarning; unchanged in 2.14 and 2.15); use `torch.compile`"
 _LITE = (
-    "`{method}` is deprecated (FutureWarning since 2.14; 'Lite Interpreter is deprecated. Please consider switching "
-    "to ExecuTorch.')"
+    "`{method}` is deprecated (DeprecationWarning 2.10-2.13, FutureWarning since 2.14; 'Lite Interpreter is "
+    "deprecated. Please consider switching to ExecuTorch.')"
 )
 # Lite Interpreter methods: torch-only names (no known same-named API elsewhere), looked for in files importing torch.
 _LITE_METHODS = ("_save_for_lite_interpreter", "_save_to_buffer_for_lite_interpreter")
@@ -36,8 +36,9 @@ class TorchScriptEntryPoint(SymbolRule):
     `save`, `load`, `freeze`, `optimize_for_inference`, `fork`, `wait`,
     `interface`, `script_method` and `set_fusion_strategy`.
 
-    Why: these emit DeprecationWarning (already in 2.11; the release blog dates
-    the formal deprecation to 2.10), e.g. "`torch.jit.script` is deprecated.
+    Why: these emit DeprecationWarning from 2.10 (checked: "`torch.jit.script` is
+    deprecated" is in `torch/jit/_script.py` of the 2.10.0-2.15.0 wheels, absent
+    from 2.0.0-2.9.0), e.g. "`torch.jit.script` is deprecated.
     Please switch to `torch.compile` or `torch.export`." (save/load: "Please
     switch to `torch.export`."; freeze, optimize_for_inference, fork, wait,
     interface: "Please use `torch.compile` instead."). From 2.14 the category is
@@ -45,8 +46,9 @@ class TorchScriptEntryPoint(SymbolRule):
     DeprecationWarning no longer hides it and `-W error::FutureWarning` test
     suites fail; `torch.jit.set_fusion_strategy` stays DeprecationWarning. The
     Lite Interpreter methods `._save_for_lite_interpreter()` /
-    `._save_to_buffer_for_lite_interpreter()` warn FutureWarning from 2.14 as well
-    (and a plain DeprecationWarning in every release). Not removed in 2.15 (draft
+    `._save_to_buffer_for_lite_interpreter()` warn from 2.10 too: DeprecationWarning
+    in 2.10-2.13, FutureWarning from 2.14 (checked: "Lite Interpreter is deprecated"
+    in `torch/jit/_script.py` of the 2.10.0-2.15.0 wheels, absent from 2.0.0-2.9.0). Not removed in 2.15 (draft
     PR #189705, hard errors, is not merged). Verified on the 2.13.0, 2.14.1 and
     2.15.0 wheels: tests/truth (D14-1/*). On Python >= 3.14 the message says they
     may break.
@@ -87,7 +89,7 @@ class TorchScriptEntryPoint(SymbolRule):
         super().visit_Call(node)
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _LITE_METHODS and self.imports_torch():
-            self.report(node, _LITE.format(method=func.attr.value), window=Window(deprecated_in="2.14"))
+            self.report(node, _LITE.format(method=func.attr.value), window=Window(deprecated_in="2.10"))
 
     valid = [
         "import torch\n@torch.jit.ignore\ndef f(): ...",
@@ -99,6 +101,6 @@ class TorchScriptEntryPoint(SymbolRule):
         Example("from torch.jit import trace\ntm = trace(m, x)\n"),
         Example("import torch.jit as jit\nm = jit.load('m.pt')\n"),
         Example("import torch\n@torch.jit.script\ndef f(x):\n    return x\n", message="FutureWarning since 2.14"),
-        Example("import torch\nsm._save_for_lite_interpreter('m.ptl')\n", message="Lite Interpreter", target="2.14"),
+        Example("import torch\nsm._save_for_lite_interpreter('m.ptl')\n", message="DeprecationWarning 2.10-2.13", target="2.10"),
         Example("import torch\ntorch.jit.set_fusion_strategy([('STATIC', 2)])\n", message="unchanged in 2.14"),
     ]

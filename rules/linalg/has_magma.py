@@ -30,7 +30,7 @@ class HasMagmaCheck(SymbolRule):
     since = "2.0"
     fix = Applicability.NONE
     validation = "linalg_eigh"
-    triggers = ("has_magma",)
+    triggers = ("has_magma", "_has_magma")  # whole words: "has_magma" is not a word of "torch._C._has_magma"
     names = {
         "torch.cuda.has_magma": Symbol(message),
         "torch._C._has_magma": Symbol(message),

@@ -12,6 +12,9 @@ _RETURN_TYPES = (
     "`{old}` was removed in 2.14 (AttributeError); `torch.linalg.qr` returns `torch.return_types.linalg_qr` (`Q`, `R`)"
 )
 _WINDOW_214 = Window(deprecated_in="1.9", removed_in="2.14")
+# lu / lu_solve / triangular_solve warn from C++ in every release the catalogue covers (checked: their
+# "torch.<name> is deprecated" strings are in torch/lib/libtorch_cpu.dylib of the 2.0.0 and 2.15.0 wheels).
+_WARNS_FROM_20 = Window(deprecated_in="2.0")
 _DOCS = "`{old}` is deprecated in its documentation (no warning yet) in favour of `{new}` (check the argument and return differences)"
 
 
@@ -58,7 +61,6 @@ class LegacyLinalg(SymbolRule):
     severity = Severity.WARNING
     since = "2.0"
     validation = "linalg_eigh"
-    triggers = ("symeig", "eig", "solve", "lstsq", "matrix_rank", "qr", "cholesky", "lu", "svd", "norm")
     names = {
         "torch.symeig": Symbol(_REMOVED, "torch.linalg.eigh"),
         "torch.eig": Symbol(_REMOVED, "torch.linalg.eig"),
@@ -69,12 +71,14 @@ class LegacyLinalg(SymbolRule):
         "torch.cholesky": Symbol(_REMOVED_214, "torch.linalg.cholesky", window=_WINDOW_214),
         "torch.return_types.qr": Symbol(_RETURN_TYPES, window=_WINDOW_214),
         "torch.return_types.qr_out": Symbol(_RETURN_TYPES, window=_WINDOW_214),
-        "torch.lu": Symbol(_DEPRECATED, "torch.linalg.lu_factor"),
-        "torch.lu_solve": Symbol(_DEPRECATED, "torch.linalg.lu_solve"),
-        "torch.triangular_solve": Symbol(_DEPRECATED, "torch.linalg.solve_triangular"),
+        "torch.lu": Symbol(_DEPRECATED, "torch.linalg.lu_factor", window=_WARNS_FROM_20),
+        "torch.lu_solve": Symbol(_DEPRECATED, "torch.linalg.lu_solve", window=_WARNS_FROM_20),
+        "torch.triangular_solve": Symbol(_DEPRECATED, "torch.linalg.solve_triangular", window=_WARNS_FROM_20),
         "torch.svd": Symbol(_DOCS, "torch.linalg.svd"),
         "torch.norm": Symbol(_DOCS, "torch.linalg.norm"),
     }
+    # Every name's own last part: a whole-word trigger "lu" does not match "lu_solve" (the prefilter's words).
+    triggers = tuple(sorted({qualname.rpartition(".")[2] for qualname in names}))
 
     def on_reference(self, node, qualname) -> None:
         symbol = self.names[qualname]

@@ -10,12 +10,16 @@ from advisor import __version__
 from advisor.core.findings import ScanResult, fix_counts, kind_counts
 
 
-def as_dict(result: ScanResult, target: str, target_source: str, device: Any = None) -> dict[str, Any]:
+def as_dict(result: ScanResult, target: str, target_source: str, device: Any = None,
+            min_torch: str | None = None, min_torch_source: str | None = None) -> dict[str, Any]:
     findings = result.findings
     out = {
         "version": __version__,
         "target_version": target,
         "target_source": target_source,
+        # The lowest supported torch decides fix safety: the bound and where it came from (pin, config, default).
+        "min_torch": min_torch,
+        "min_torch_source": min_torch_source,
         "findings": [f.to_json() for f in findings],
         "errors": [e.to_json() for e in result.errors],
         "summary": {
@@ -37,6 +41,7 @@ def as_dict(result: ScanResult, target: str, target_source: str, device: Any = N
     return out
 
 
-def render(result: ScanResult, stream: TextIO, *, target: str, target_source: str, device: Any = None) -> None:
-    json.dump(as_dict(result, target, target_source, device), stream, indent=2)
+def render(result: ScanResult, stream: TextIO, *, target: str, target_source: str, device: Any = None,
+           min_torch: str | None = None, min_torch_source: str | None = None) -> None:
+    json.dump(as_dict(result, target, target_source, device, min_torch, min_torch_source), stream, indent=2)
     stream.write("\n")
