@@ -119,6 +119,7 @@ def run_rules(
     ctx.reports = own_attributes.drop(module, ctx.reports)  # `.cuda_time` on the user's own class is theirs
     compat.mark(module, ctx.resolver, ctx.reports, path)  # old-torch-only branches: kind compat, never fixed
     sites.annotations_to_advice(module, ctx.reports)  # a name in an annotation never warns
+    sites.mark_scopes(module, ctx.reports)  # test / import time / call: for deprecations said once in tests
     return ctx
 
 
