@@ -18,8 +18,11 @@ Evidence, in the load's own scope (function or module):
 - the same function `torch.save`s one of its own parameters (whatever the
   caller passes) into an `io.BytesIO()` and loads that buffer back: a round
   trip of arbitrary objects, as in Lightning's XLA `broadcast`.
-A name assigned more than once in the scope, or a value that is subscripted,
-`.items()`/`.keys()`/`.values()`/`.get()`-ed, is never a whole-object load.
+- an entry of the loaded value is read by attribute (`ckpt["cfg"].model`, other than a
+  tensor's own attributes such as `.shape`), or has a module method called
+  (`ckpt["model"].eval()`): a checkpoint dict that holds a pickled object.
+A name assigned more than once in the scope, or (but for the entry evidence) a value that is
+subscripted, `.items()`/`.keys()`/`.values()`/`.get()`-ed, is never a whole-object load.
 """
 
 from __future__ import annotations
@@ -35,6 +38,11 @@ OBJECT_METHODS = frozenset({
     "register_forward_hook", "register_forward_pre_hook", "register_buffer", "add_module", "requires_grad_",
 })
 DICT_METHODS = frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault", "__getitem__"})
+# Attributes a loaded tensor has without a call: reading one is no evidence of a pickled object.
+TENSOR_ATTRIBUTES = frozenset({
+    "shape", "dtype", "device", "data", "grad", "requires_grad", "ndim", "T", "mT", "H", "mH", "layout", "names",
+    "real", "imag", "is_cuda", "is_leaf", "is_sparse", "is_quantized", "is_meta", "itemsize", "nbytes", "grad_fn",
+})
 OBJECT_FACTORIES = ("torch.nn.", "torch.optim.", "argparse.Namespace")
 SAVE = {"torch.save", "torch.serialization.save"}
 BYTES_IO = {"io.BytesIO"}
@@ -46,6 +54,7 @@ class _Scope:
         self.load_of: dict[str, Any] = {}  # name -> the load call assigned to it
         self.object_use: dict[str, str] = {}  # name -> first evidence ("called", ".eval()")
         self.dict_use: set[str] = set()
+        self.entry_object_use: dict[str, str] = {}  # name -> `ckpt["cfg"].model`: an entry read like an object
         self.object_names: set[str] = set()  # names bound to an object (for torch.save)
         self.params: set[str] = set()
         self.buffers: set[str] = set()  # names bound to io.BytesIO(...)
@@ -86,6 +95,7 @@ class _Finder(cst.CSTVisitor):
         self.result: dict[Any, str] = {}
         self.saved_objects: dict[str, str] = {}  # path text -> what was saved
         self.loads_by_path: list[tuple[str, Any]] = []
+        self.called: set[int] = set()  # ids of the nodes that are called (`x.f` in `x.f()`)
         self.allow_lists = False  # the file calls torch.serialization.add_safe_globals / safe_globals
 
     # -- scopes ----------------------------------------------------------
@@ -120,6 +130,9 @@ class _Finder(cst.CSTVisitor):
             why = scope.object_use.get(name)
             if why and scope.assigned.get(name) == 1 and name not in scope.dict_use:
                 self.result[call] = f"the loaded value is used like a module or optimizer: {why}"
+            entry = scope.entry_object_use.get(name)
+            if entry and scope.assigned.get(name) == 1 and call not in self.result:
+                self.result[call] = f"an entry of the loaded value is read like an object: {entry}"
 
     # -- bindings and uses -------------------------------------------------
 
@@ -149,6 +162,15 @@ class _Finder(cst.CSTVisitor):
         if isinstance(node.iter, cst.Name):
             self.stack[-1].dict_use.add(node.iter.value)  # iterated: a container
 
+    def visit_Attribute(self, node: Any) -> None:
+        """`ckpt["cfg"].model` / `ckpt["model"].eval()`: that entry is a pickled object, not a tensor or container."""
+        owner, attr = node.value, node.attr.value
+        called = id(node) in self.called
+        if isinstance(owner, cst.Subscript) and isinstance(owner.value, cst.Name):
+            if attr in OBJECT_METHODS if called else attr not in TENSOR_ATTRIBUTES | DICT_METHODS:
+                shown = cst.Module([]).code_for_node(node)
+                self.stack[-1].entry_object_use.setdefault(owner.value.value, f"`{shown}{'()' if called else ''}`")
+
     def visit_Subscript(self, node: Any) -> None:
         if isinstance(node.value, cst.Name):
             self.stack[-1].dict_use.add(node.value.value)
@@ -156,6 +178,7 @@ class _Finder(cst.CSTVisitor):
     def visit_Call(self, node: Any) -> None:
         scope = self.stack[-1]
         func = node.func
+        self.called.add(id(func))
         if id(node) in self.load_ids:
             path = _first_arg_text(node)
             if path is not None:
