@@ -57,3 +57,16 @@ def test_the_summary_does_not_depend_on_the_working_directory(cli, tmp_path):
     here = [(f["rule"], f["line"], f["severity"]) for f in _findings(cli, root, root)]
     there = [(f["rule"], f["line"], f["severity"]) for f in _findings(cli, root, elsewhere)]
     assert here == there
+
+
+def test_rocm_scope_from_the_scanned_root_not_the_working_directory(cli, tmp_path):
+    root = tmp_path / "amdproj"  # no pyproject.toml, no .git: the scanned directory is the root
+    _write(root, {"pkg/amd/ops.py": (
+        "import os\nimport torch\nif torch.version.hip:\n"
+        "    os.environ['PYTORCH_HIP_ALLOC_CONF'] = 'expandable_segments:True,max_split_size_mb:128'\n"
+    )})
+    other = tmp_path / "other"
+    _write(other, {"pyproject.toml": "[project]\nname = 'other'\n"})
+    here = [(f["rule"], f["line"]) for f in _findings(cli, ".", root)]
+    there = [(f["rule"], f["line"]) for f in _findings(cli, root, other)]
+    assert here == there == [("ADV802", 4)]
