@@ -29,7 +29,8 @@ def test_an_entry_read_like_an_object_is_a_whole_object_load():
 
 def test_weights_only_true_only_where_it_changes_nothing_supported():
     code = "import torch\nsd = torch.load(p)\n"
-    assert _loads(code, "2.6") == {}  # the default on every supported torch: nothing to say
+    (f,) = _loads(code, "2.6").values()
+    assert f.fix is None and f.kind == "advice" and "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD" in f.message
     (f,) = _loads(code, "2.4").values()
     assert f.fix == "unsafe" and "below 2.6, where the default is False" in f.message
     assert "needs torch" not in f.message  # `weights_only=` exists since 1.13: not the reason

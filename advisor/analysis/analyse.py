@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from advisor.analysis import notebooks
 
-from advisor.analysis import compat, own_attributes, sites, slices
+from advisor.analysis import compat, lazy_helpers, own_attributes, sites, slices
 from advisor.core import policy
 from advisor.core.policy import Decision
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
@@ -77,7 +77,7 @@ def guard_tree(text: str, path: str) -> tuple[ast.Module, References]:
         raise SourceError("code too deeply nested for Python's own parser; not analysed") from None
     except ValueError as e:
         raise SourceError(f"cannot parse: {e}") from None
-    refs = collect(tree, MAX_EXPR_DEPTH)
+    refs = collect(tree, MAX_EXPR_DEPTH, lazy_helpers.importing_calls(path))
     if refs.max_depth > MAX_EXPR_DEPTH:
         raise SourceError(
             f"expression nesting deeper than {MAX_EXPR_DEPTH} levels; skipped to protect the parser"
@@ -111,7 +111,7 @@ def run_rules(
     ctx = Context(
         path,
         module,
-        NameResolver(module),
+        NameResolver(module, lazy_helpers.importing_calls(path)),
         parse_version(target),
         parse_version(min_version) if min_version else None,
     )

@@ -126,6 +126,8 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
             if not isinstance(value, str):
                 raise ConfigError(f"{where}: expected a version string such as \"2.4\", got {value!r}")
             cfg.min_torch = value
+        elif key == "lazy-import-helpers":  # read per file by advisor.analysis.lazy_helpers; checked here
+            _str_list(where, value)
         elif key == "device":
             if value not in DEVICES:
                 raise ConfigError(f"{where}: expected one of {', '.join(DEVICES)}, got {value!r}")

@@ -43,7 +43,7 @@ class TorchLoadWeightsOnly(Rule):
     does on torch >= 2.6. On a project that still supports torch < 2.6 the fix is
     unsafe, and the message says why: `weights_only=` exists since 1.13, but below
     2.6 the default is False, so True makes loads of pickled objects fail there.
-    On a project whose lowest torch is >= 2.6 a plain load is not reported: True
+    On a project whose lowest torch is >= 2.6 a plain load gets no fix: True
     is already the default, and writing it only disables the
     `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` escape hatch. Pass `weights_only=False`
     instead only for trusted files that really hold pickled objects. Calls
@@ -166,7 +166,7 @@ class TorchLoadWeightsOnly(Rule):
             if call in whole:
                 self.report(call, WHOLE_OBJECT.format(why=whole[call]), window=BREAKS_IN_2_6)
             elif lowest is not None and lowest >= (2, 6):
-                continue  # the default is True on every supported torch: an explicit True only disables the escape hatch
+                self.report(call, self.message + AT_LEAST_2_6)  # no fix: True is the default on every supported torch
             elif get_arg(call, "pickle_module") is not None or has_star_args(call) or chosen:
                 self.report(call)
             elif lowest is not None and lowest < (2, 6):
@@ -201,6 +201,10 @@ def _value_call(stmt):
 BELOW_2_6 = (
     " (fix not safe: your lowest supported torch is below 2.6, where the default is False: `weights_only=True` "
     "makes loads of anything but tensors and containers fail there)"
+)
+AT_LEAST_2_6 = (
+    " (no fix: on your lowest supported torch, >= 2.6, True is already the default; writing it would only "
+    "disable the `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` escape hatch)"
 )
 # The default flip makes a whole-object load fail from 2.6 on (kind breaking there).
 BREAKS_IN_2_6 = Window(since="2.0", removed_in="2.6")
