@@ -6,7 +6,7 @@ replacement, so per-line failures are noise; what the maintainer must hear once 
 when the warning becomes visible and what to change. A rule opts in with
 `said_once_in_tests` (its summary template). This step, run on the shaped result:
 
-- folds the rule's sites in tests (test files: `test_*.py`, `*_test.py`, `conftest.py`,
+- folds the rule's sites in tests (test files: `test_*.py`, `*_test.py`, `conftest.py`, `testing.py`,
   files under `tests/`, `test/`, `testing/` below the project root; elsewhere, `test*`
   functions and `Test*` classes) into one finding at the first site, with the count and
   the files in its message and in `data["summary"]`;
@@ -36,7 +36,7 @@ def is_test_file(rel: str) -> bool:
     parts = rel.replace("\\", "/").split("/")
     name = parts[-1]
     return (
-        name.startswith("test_") or name.endswith(("_test.py", "_tests.py")) or name == "conftest.py"
+        name.startswith("test_") or name.endswith(("_test.py", "_tests.py")) or name in ("conftest.py", "testing.py")
         or any(p in _TEST_DIRS for p in parts[:-1])
     )
 
