@@ -85,3 +85,11 @@ def test_an_added_import_never_redefines_a_bound_name(tmp_path):
     text = _fixed(tmp_path, {}, code)
     assert "from torch.nn.attention import sdpa_kernel\n" in text
     assert text.count("SDPBackend\n") == 1  # imported once, from where the project had it
+
+
+def test_use_device_is_not_a_safe_fix_where_torch_2_0_is_supported():
+    # `use_device=` is absent from torch 2.0's autograd profiler (2.0.0 wheel): the rewrite needs 2.1.
+    code = "import torch\np = torch.autograd.profiler.profile(use_cuda=flag)\n"
+    result, _ = analyse(code.encode(), "m.py", [rule_by_code("ADV601")], "2.15", "2.0")
+    (f,) = result.findings
+    assert f.fix == "unsafe" and "needs torch 2.1" in f.message
