@@ -93,3 +93,22 @@ def test_use_device_is_not_a_safe_fix_where_torch_2_0_is_supported():
     result, _ = analyse(code.encode(), "m.py", [rule_by_code("ADV601")], "2.15", "2.0")
     (f,) = result.findings
     assert f.fix == "unsafe" and "needs torch 2.1" in f.message
+
+
+def test_a_load_whose_name_is_otherwise_bound_to_a_model_is_a_whole_object():
+    found = _loads("""\
+        import torch
+        from model import Classifier
+        if resume:
+            model = torch.load(snapshot, map_location=device)
+        else:
+            model = Classifier(config)
+        opt = make(model.parameters())
+        if resume:
+            sd = torch.load(snapshot)
+        else:
+            sd = dict(a=1)
+        sd.eval()
+        """)
+    assert found[4].fix is None and found[4].kind == "breaking"
+    assert found[9].fix == "safe"  # the other binding is a plain container

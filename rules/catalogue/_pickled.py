@@ -21,12 +21,14 @@ Evidence, in the load's own scope (function or module):
 - an entry of the loaded value is read by attribute (`ckpt["cfg"].model`, other than a
   tensor's own attributes such as `.shape`), or has a module method called
   (`ckpt["model"].eval()`): a checkpoint dict that holds a pickled object.
-A name assigned more than once in the scope, or (but for the entry evidence) a value that is
+A name assigned more than once in the scope (but where its other bindings are new objects:
+`model = torch.load(p)` / `else: model = Net(cfg)`), or (but for the entry evidence) a value that is
 subscripted, `.items()`/`.keys()`/`.values()`/`.get()`-ed, is never a whole-object load.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from advisor.rule import cst
@@ -54,6 +56,7 @@ class _Scope:
         self.load_of: dict[str, Any] = {}  # name -> the load call assigned to it
         self.object_use: dict[str, str] = {}  # name -> first evidence ("called", ".eval()")
         self.dict_use: set[str] = set()
+        self.object_bindings: dict[str, int] = {}  # name -> bindings to a new object (`SNLIClassifier(cfg)`)
         self.entry_object_use: dict[str, str] = {}  # name -> `ckpt["cfg"].model`: an entry read like an object
         self.object_names: set[str] = set()  # names bound to an object (for torch.save)
         self.params: set[str] = set()
@@ -128,7 +131,9 @@ class _Finder(cst.CSTVisitor):
                 self.result.setdefault(call, "this function `torch.save`s its argument, whatever the caller passes, into this buffer")
         for name, call in scope.load_of.items():
             why = scope.object_use.get(name)
-            if why and scope.assigned.get(name) == 1 and name not in scope.dict_use:
+            # bound once, or else only to new objects (`model = torch.load(p)` / `else: model = Net(cfg)`)
+            once = scope.assigned.get(name, 0) - scope.object_bindings.get(name, 0) == 1
+            if why and once and name not in scope.dict_use:
                 self.result[call] = f"the loaded value is used like a module or optimizer: {why}"
             entry = scope.entry_object_use.get(name)
             if entry and scope.assigned.get(name) == 1 and call not in self.result:
@@ -147,6 +152,9 @@ class _Finder(cst.CSTVisitor):
                 scope.load_of[name] = node.value
             elif self._is_object(node.value):
                 scope.object_names.add(name)
+                scope.object_bindings[name] = scope.object_bindings.get(name, 0) + 1
+            elif self._is_instance(node.value):
+                scope.object_bindings[name] = scope.object_bindings.get(name, 0) + 1
             elif isinstance(node.value, cst.Call) and self.qualnames(node.value.func) & BYTES_IO:
                 scope.buffers.add(name)
 
@@ -220,6 +228,15 @@ class _Finder(cst.CSTVisitor):
             self.saved_objects.setdefault(path, f"`{obj.value}`, an object,")
         elif self._is_object(obj):
             self.saved_objects.setdefault(path, "an object")
+
+    def _is_instance(self, value: Any) -> bool:
+        """`Net(cfg)`, `models.Net(cfg)`: a CapWords call of the project's (not torch's, not the standard library's)."""
+        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+            return False
+        last = value.func.value if isinstance(value.func, cst.Name) else value.func.attr.value
+        quals = self.qualnames(value.func)
+        foreign = any(q.split(".")[0] in sys.stdlib_module_names or q.startswith(("torch", "numpy")) for q in quals)
+        return last[:1].isupper() and not last.isupper() and bool(quals) and not foreign
 
     def _is_object(self, value: Any) -> bool:
         """A call that certainly builds a module, optimizer, Namespace or instance of a class of this file."""
