@@ -112,3 +112,8 @@ def test_a_load_whose_name_is_otherwise_bound_to_a_model_is_a_whole_object():
         """)
     assert found[4].fix is None and found[4].kind == "breaking"
     assert found[9].fix == "safe"  # the other binding is a plain container
+
+
+def test_rebinding_the_loaded_object_to_itself_keeps_the_evidence():
+    found = _loads("import torch\nmodel = torch.load(p)\nif cuda:\n    model = model.cuda()\nout = model(x)\n")
+    assert found[2].fix is None and found[2].kind == "breaking"

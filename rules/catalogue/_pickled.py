@@ -22,7 +22,8 @@ Evidence, in the load's own scope (function or module):
   tensor's own attributes such as `.shape`), or has a module method called
   (`ckpt["model"].eval()`): a checkpoint dict that holds a pickled object.
 A name assigned more than once in the scope (but where its other bindings are new objects:
-`model = torch.load(p)` / `else: model = Net(cfg)`), or (but for the entry evidence) a value that is
+`model = torch.load(p)` / `else: model = Net(cfg)`, or the same object again: `model = model.cuda()`),
+or (but for the entry evidence) a value that is
 subscripted, `.items()`/`.keys()`/`.values()`/`.get()`-ed, is never a whole-object load.
 """
 
@@ -75,6 +76,14 @@ def whole_object_loads(module: Any, qualnames: Any, loads: list[Any]) -> dict[An
     # A file that allow-lists classes (`torch.serialization.add_safe_globals` / `safe_globals`) has
     # taken one of the two ways out: its loads of those objects work on >= 2.6.
     return {} if finder.allow_lists else finder.result
+
+
+def _rebinds_itself(value: Any, name: str) -> bool:
+    """`model = model.cuda()` / `model = model.to(device)`: the same object again, not another value."""
+    return (
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+        and isinstance(value.func.value, cst.Name) and value.func.value.value == name
+    )
 
 
 def _first_arg_text(call: Any) -> str | None:
@@ -153,7 +162,7 @@ class _Finder(cst.CSTVisitor):
             elif self._is_object(node.value):
                 scope.object_names.add(name)
                 scope.object_bindings[name] = scope.object_bindings.get(name, 0) + 1
-            elif self._is_instance(node.value):
+            elif self._is_instance(node.value) or _rebinds_itself(node.value, name):
                 scope.object_bindings[name] = scope.object_bindings.get(name, 0) + 1
             elif isinstance(node.value, cst.Call) and self.qualnames(node.value.func) & BYTES_IO:
                 scope.buffers.add(name)
