@@ -162,3 +162,13 @@ def test_chained_version_range_and_probed_old_api():
     assert _is_compat(found[4]) and found[4].data["compat_until"] == "1.10"
     assert _is_compat(found[6])  # the probed old API itself
     assert not _is_compat(found[7])  # another API in the same branch is not what was probed
+
+
+def test_a_branch_that_reads_the_name_keeps_the_earlier_value():
+    found = _scan("""\
+        import torch
+        sd = torch.load(p)
+        if TORCH_VERSION >= (2, 4):
+            sd = convert(sd)
+        """)
+    assert not _is_compat(found[2])

@@ -49,8 +49,11 @@ def _assigned(stmt: Any) -> set[str]:
 
 
 def _branch_assigns(block: Any) -> set[str]:
+    """Names the branch rebinds without reading them (`x = x.contiguous()` keeps the earlier value alive)."""
     stmts = block.body if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(body=block.body)]
-    return set().union(*(_assigned(s) for s in stmts)) if stmts else set()
+    read = {n.value for s in stmts if isinstance(s, cst.SimpleStatementLine) for small in s.body
+            if isinstance(small, cst.Assign) for n in nodes_of(small.value, cst.Name)}
+    return set().union(*(_assigned(s) for s in stmts)) - read if stmts else set()
 
 
 def block_gates(module: Any, gates: Any) -> list[tuple[Any, Any]]:
