@@ -147,3 +147,28 @@ def test_fix_leaves_every_gated_branch(cli, tmp_path):
     proc = cli("fix", "--unsafe-fixes", str(path), cwd=tmp_path)
     assert proc.returncode in (0, 1), proc.stderr
     assert path.read_text() == src
+
+
+def test_chained_version_range_and_probed_old_api():
+    found = _scan("""\
+        import torch
+        import torchaudio
+        if digit_version("1.5.0") <= digit_version(TORCH_VERSION) < digit_version("1.10.0"):
+            ctx = torch.cuda.amp.autocast()
+        if hasattr(torchaudio, "list_audio_backends"):
+            names = torchaudio.list_audio_backends()
+            s = torch.cuda.amp.GradScaler()
+        """)
+    assert _is_compat(found[4]) and found[4].data["compat_until"] == "1.10"
+    assert _is_compat(found[6])  # the probed old API itself
+    assert not _is_compat(found[7])  # another API in the same branch is not what was probed
+
+
+def test_a_branch_that_reads_the_name_keeps_the_earlier_value():
+    found = _scan("""\
+        import torch
+        sd = torch.load(p)
+        if TORCH_VERSION >= (2, 4):
+            sd = convert(sd)
+        """)
+    assert not _is_compat(found[2])

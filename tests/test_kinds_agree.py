@@ -20,3 +20,14 @@ def test_apis_that_raise_since_2_0_are_breaking():
     kinds = _kinds("import torch\na = torch.symeig(x)\nb = torch.solve(b, a)\nc = torch.lstsq(b, a)\nd = torch.lu(a)\n")
     assert [kinds[(n, "ADV206")] for n in (2, 3, 4)] == ["breaking"] * 3
     assert kinds[(5, "ADV206")] == "deprecated"  # warns, still works
+
+
+def test_softmax_modules_without_dim_fail_only_where_called():
+    kinds = _kinds(
+        "import torch.nn as nn\n"
+        "placeholder = nn.Softmax()\n"
+        "used = nn.Softmax()\n"
+        "y = used(x)\n"
+        "z = nn.LogSoftmax()(x)\n"
+    )
+    assert kinds == {(2, "ADV717"): "advice", (3, "ADV717"): "deprecated", (5, "ADV717"): "deprecated"}

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from advisor.analysis import notebook_text, notebooks
 
-from advisor.analysis import compat, own_attributes, sites, slices
+from advisor.analysis import compat, lazy_helpers, own_attributes, sites, slices
 from advisor.core import policy
 from advisor.core.policy import Decision
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
@@ -77,7 +77,7 @@ def guard_tree(text: str, path: str) -> tuple[ast.Module, References]:
         raise SourceError("code too deeply nested for Python's own parser; not analysed") from None
     except ValueError as e:
         raise SourceError(f"cannot parse: {e}") from None
-    refs = collect(tree, MAX_EXPR_DEPTH)
+    refs = collect(tree, MAX_EXPR_DEPTH, lazy_helpers.importing_calls(path))
     if refs.max_depth > MAX_EXPR_DEPTH:
         raise SourceError(
             f"expression nesting deeper than {MAX_EXPR_DEPTH} levels; skipped to protect the parser"
@@ -111,7 +111,7 @@ def run_rules(
     ctx = Context(
         path,
         module,
-        NameResolver(module),
+        NameResolver(module, lazy_helpers.importing_calls(path)),
         parse_version(target),
         parse_version(min_version) if min_version else None,
     )
@@ -119,6 +119,7 @@ def run_rules(
     ctx.reports = own_attributes.drop(module, ctx.reports)  # `.cuda_time` on the user's own class is theirs
     compat.mark(module, ctx.resolver, ctx.reports, path)  # old-torch-only branches: kind compat, never fixed
     sites.annotations_to_advice(module, ctx.reports)  # a name in an annotation never warns
+    sites.mark_scopes(module, ctx.reports)  # test / import time / call: for deprecations said once in tests
     return ctx
 
 

@@ -123,6 +123,12 @@ class Gates:
     # -- single tests: ('new'|'old', until) or None ----------------------------------
 
     def _compare(self, node: Any) -> tuple[str, str | None] | None:
+        if len(node.comparisons) == 2:  # `"1.5" <= v < "1.10"` (mmengine): true only below the upper bound
+            first, second = node.comparisons
+            parts = [self._compare(cst.Comparison(left=node.left, comparisons=[first])),
+                     self._compare(cst.Comparison(left=first.comparator, comparisons=[second]))]
+            old = [p for p in parts if p is not None and p[0] == "old"]
+            return old[0] if old and all(p is not None for p in parts) else None
         if len(node.comparisons) != 1:
             return None
         target = node.comparisons[0]
@@ -276,6 +282,7 @@ def old_branches(module: Any, resolver: Any, path: str | None = None) -> list[tu
     """[(subtree, until)] for every old-torch-only branch in the module."""
     gates = Gates(module, resolver, path)
     found: list[tuple[Any, Any]] = compat_blocks.block_gates(module, gates)
+    found += [(n, _UNKNOWN) for n in compat_blocks.probed_uses(module)]
     for node in nodes_of(module, cst.If, cst.IfExp, cst.Try):
         if isinstance(node, cst.Try):
             found += [(h, _UNKNOWN) for h in _try_fallbacks(node, gates)]

@@ -6,6 +6,7 @@
 - A name assigned and then reassigned under a version test:
   `fwd = torch.cuda.amp.custom_fwd` then `if new_gate: fwd = torch.amp.custom_fwd`.
   The first assignment's value survives only where the test is false.
+- A use of `X.name` under `if hasattr(X, "name"):`: the code checks that the old API is there.
 - An `elif hasattr(obj, "_old_method"):` on any object, after a first test that is a gate
   or probes an attribute too: the elif is the fallback for objects (releases) that have
   only the old attribute.
@@ -48,8 +49,11 @@ def _assigned(stmt: Any) -> set[str]:
 
 
 def _branch_assigns(block: Any) -> set[str]:
+    """Names the branch rebinds without reading them (`x = x.contiguous()` keeps the earlier value alive)."""
     stmts = block.body if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(body=block.body)]
-    return set().union(*(_assigned(s) for s in stmts)) if stmts else set()
+    read = {n.value for s in stmts if isinstance(s, cst.SimpleStatementLine) for small in s.body
+            if isinstance(small, cst.Assign) for n in nodes_of(small.value, cst.Name)}
+    return set().union(*(_assigned(s) for s in stmts)) - read if stmts else set()
 
 
 def block_gates(module: Any, gates: Any) -> list[tuple[Any, Any]]:
@@ -87,3 +91,24 @@ def elif_probe(node: Any, gates: Any) -> bool:
     if not isinstance(nxt, cst.If) or not is_probe(nxt.test):
         return False
     return is_probe(node.test) or gates.test(node.test) is not None
+
+
+def probed_uses(module: Any) -> list[Any]:
+    """Uses of `X.name` inside `if hasattr(X, "name"):` (any X): the code checks that the old API still exists.
+
+    `if hasattr(torchaudio, "list_audio_backends"): torchaudio.list_audio_backends()` (SpeechBrain)
+    runs only on releases that still have it; the call (and the attribute) are old-only.
+    """
+    out: list[Any] = []
+    for node in nodes_of(module, cst.If):
+        if not is_probe(node.test):
+            continue
+        owner = dotted_name(node.test.args[0].value)
+        name = node.test.args[1].value.value.strip("\"'")
+        if not owner:
+            continue
+        for n in nodes_of(node.body, cst.Attribute, cst.Call):
+            ref = n.func if isinstance(n, cst.Call) else n
+            if isinstance(ref, cst.Attribute) and ref.attr.value == name and dotted_name(ref.value) == owner:
+                out.append(n)
+    return out

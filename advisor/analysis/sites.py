@@ -48,3 +48,28 @@ def annotations_to_advice(module: Any, reports: list[Any]) -> None:
             rep.message += NOTE
         elif id(rep.node) in patched:
             rep.kind = Kind.ADVICE
+
+
+def mark_scopes(module: Any, reports: list[Any]) -> None:
+    """`data["scope"]` on the reports of rules said once in tests: "test" (in a `test*` function or a `Test*`
+    class), "import" (runs when the module is imported: module level, class bodies, decorators of top-level
+    functions) or "call" (inside a function). Test files are told by their path, at the project level
+    (advisor.run.tests_summary)."""
+    wanted = [r for r in reports if type(r.rule).said_once_in_tests and not r.compat]
+    if not wanted:
+        return
+    in_function: set[int] = set()
+    in_test: set[int] = set()
+    for node in nodes_of(module, cst.FunctionDef, cst.Lambda, cst.ClassDef):
+        if isinstance(node, cst.ClassDef):
+            if node.name.value.startswith("Test"):
+                in_test.update(id(n) for n in nodes_of(node, cst.CSTNode))
+            continue
+        inner = [node.body] if isinstance(node, cst.Lambda) else [node.params, node.body]
+        ids = {id(n) for part in inner for n in nodes_of(part, cst.CSTNode)}
+        in_function |= ids
+        if isinstance(node, cst.FunctionDef) and node.name.value.startswith("test"):
+            in_test |= ids | {id(n) for d in node.decorators for n in nodes_of(d, cst.CSTNode)}
+    for rep in wanted:
+        scope = "test" if id(rep.node) in in_test else "call" if id(rep.node) in in_function else "import"
+        rep.data = {**(rep.data or {}), "scope": scope}

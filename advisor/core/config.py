@@ -60,15 +60,22 @@ def _str_list(key: str, value: Any) -> list[str]:
 
 
 def find_project_root(paths: list[str]) -> str:
-    """The nearest directory above the first path holding pyproject.toml or .git."""
+    """The nearest directory above the first path holding pyproject.toml or .git; else the working
+    directory when the path is inside it, else the scanned directory.
+
+    Never the working directory: `advisor scan /abs/path` from another project's directory must see the
+    same root (ROCm markers scope from it, its config applies) as `cd /abs/path && advisor scan .`.
+    """
     start = os.path.abspath(paths[0] if paths else ".")
-    cur = start if os.path.isdir(start) else os.path.dirname(start)
+    first = cur = start if os.path.isdir(start) else os.path.dirname(start)
     while True:
         if os.path.isfile(os.path.join(cur, "pyproject.toml")) or os.path.exists(os.path.join(cur, ".git")):
             return cur
         parent = os.path.dirname(cur)
         if parent == cur:
-            return os.path.abspath(".")
+            here = os.path.abspath(".")
+            inside = first == here or first.startswith(here.rstrip(os.sep) + os.sep)
+            return here if inside else first  # scanning a file of the directory you are in: that directory
         cur = parent
 
 
@@ -119,6 +126,8 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
             if not isinstance(value, str):
                 raise ConfigError(f"{where}: expected a version string such as \"2.4\", got {value!r}")
             cfg.min_torch = value
+        elif key == "lazy-import-helpers":  # read per file by advisor.analysis.lazy_helpers; checked here
+            _str_list(where, value)
         elif key == "device":
             if value not in DEVICES:
                 raise ConfigError(f"{where}: expected one of {', '.join(DEVICES)}, got {value!r}")

@@ -127,6 +127,25 @@ def _has_import(body: Iterable[Any], module: str, obj: str | None) -> bool:
     return False
 
 
+def _imported_names(body: Iterable[Any]) -> set[str]:
+    """Names bound by imports at module level (also inside module-level `if` / `try`), not in functions or classes."""
+    from advisor.syntax.walk import nodes_of
+
+    out: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        for imp in nodes_of(stmt, cst.Import, cst.ImportFrom):
+            if isinstance(imp.names, cst.ImportStar):
+                continue
+            for a in imp.names:
+                if a.asname is not None:
+                    out.add(_dotted(a.asname.name))
+                else:
+                    out.add(_dotted(a.name).split(".")[0] if isinstance(imp, cst.Import) else _dotted(a.name))
+    return out
+
+
 def add_imports(module: Any, needed: Iterable[tuple[str, str | None]], path: str) -> Any:
     """`module` with each (module, name) import added where isort would put it; a new module.
 
@@ -135,8 +154,11 @@ def add_imports(module: Any, needed: Iterable[tuple[str, str | None]], path: str
     root = _root_of(os.path.dirname(os.path.abspath(path)))
     known, roots = _settings(root)
     wanted: dict[tuple[str, bool], list[str]] = {}
+    imported = _imported_names(module.body)
     for mod, obj in sorted(set(needed), key=lambda p: (p[0], p[1] or "")):
-        if not _has_import(module.body, mod, obj):
+        # A name another import already binds (`from torch.backends.cuda import SDPBackend`) is the
+        # same object re-exported: importing it again would only redefine it (Ruff/flake8 F811).
+        if not _has_import(module.body, mod, obj) and not (obj is not None and obj in imported):
             wanted.setdefault((mod, obj is not None), []).extend([obj] if obj else [])
     fallback: list[tuple[str, str | None]] = []
     for (mod, is_from), names in wanted.items():

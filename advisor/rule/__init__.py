@@ -39,6 +39,7 @@ from advisor.rule.helpers import (
     with_comma,
 )
 from advisor.rule.reference import ReferenceRule, Symbol, SymbolRule
+from advisor.rule.style import line_length
 from advisor.syntax.walk import nodes_of
 
 __all__ = [
@@ -68,6 +69,7 @@ __all__ = [
     "get_arg",
     "has_star_args",
     "kwarg",
+    "line_length",
     "literal_matrix_facts",
     "longest_line",
     "nodes_of",

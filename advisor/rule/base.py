@@ -138,6 +138,9 @@ class Rule:
     # Drop this rule's findings when any scanned file mentions one of these markers
     # (e.g. ADV807 is moot once PYTORCH_ROCM_ARCH is set anywhere in the project).
     unless_project_mentions: ClassVar[tuple[str, ...]] = ()
+    # A deprecation with no drop-in replacement that tests use on purpose (TorchScript): its sites in
+    # tests become one project-level finding with this message (advisor.run.tests_summary); None: per site.
+    said_once_in_tests: ClassVar[str | None] = None
     # Off unless selected explicitly (by code or a prefix naming it, e.g. ADV9), or needed by --report.
     default_enabled: ClassVar[bool] = True
     valid: ClassVar[list[str]] = []

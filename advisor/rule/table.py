@@ -44,6 +44,9 @@ class Entry:
     message: str = ""  # this entry's message template ({old}, {new}), where it differs from the row's
     # The new name's module is not loaded by `import <top>`: a rewrite that needs an import imports that module.
     import_module: bool = False
+    # The most positional arguments the new callee takes (its later parameters are keyword-only); None: any.
+    positional: int | None = None
+    both_or_neither: tuple[str, ...] = ()  # keywords the new callee takes together or not at all (rtol/atol)
 
     def window(self, row: "Row") -> Window:
         pick = lambda mine, rows: rows if mine is None else mine  # noqa: E731
@@ -112,8 +115,18 @@ class Rename(SymbolRule):
             super().on_call(node, qualname)  # the callee is handled as a reference
             return
         self._called.add(node.func)
+        passed = {a.keyword.value for a in node.args if a.keyword is not None}
+        positional = [a for a in node.args if a.keyword is None]
+        pair = set(entry.both_or_neither)
+        if (any(a.star for a in node.args) or (entry.positional is not None and len(positional) > entry.positional)
+                or (pair and passed & pair and not pair <= passed)):
+            # `**kw` may hold an added keyword; extra positionals would land on keyword-only parameters
+            self.report(node, self.names[qualname].message, window=entry.window(self.row))
+            return
         func, imports = rewrite_reference(self.ctx.resolver, node.func, entry.new)
-        new = append_args(node.with_changes(func=func), list(expr(f"f({entry.kwargs})").args))
+        # a keyword the caller passes is the caller's choice (and passing it twice is a SyntaxError)
+        added = [a for a in expr(f"f({entry.kwargs})").args if a.keyword.value not in passed]
+        new = append_args(node.with_changes(func=func), added) if added else node.with_changes(func=func)
         self.report(node, self.names[qualname].message, replacement=new, add_imports=imports, window=entry.window(self.row))
 
     @property

@@ -97,7 +97,10 @@ def _scopes(markers: list[tuple[str, int, str]], root: str) -> list[tuple[str, t
     for marker in markers:
         path = os.path.abspath(marker[0])
         rel = os.path.relpath(path, root)
-        whole = rel in project_files or os.path.dirname(rel) in ("", ".") or rel.startswith("..")
+        if rel.startswith(".."):  # outside the root (a path named on the command line): its own directory
+            out.append((os.path.dirname(path), marker))
+            continue
+        whole = rel in project_files or os.path.dirname(rel) in ("", ".")
         out.append((root if whole else os.path.dirname(path), marker))
     return sorted(out, key=lambda s: len(s[0]))
 

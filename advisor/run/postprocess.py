@@ -7,8 +7,10 @@ this order:
 
 1. device scoping: device-specific rules (ADV8xx) report only in code that targets that device;
 2. discovery errors become file errors, so they reach the outputs and the exit status;
-3. the baseline drops the findings it records;
-4. report-only rules (ADV900) leave the listing unless the user selected them.
+3. deprecations said once: the sites in tests of a rule with `said_once_in_tests` become one
+   project-level finding, its import-time sites in library code rank first (advisor.run.tests_summary);
+4. the baseline drops the findings it records;
+5. report-only rules (ADV900) leave the listing unless the user selected them.
 
 A new project-wide step (a release window, a finding kind) is one more
 function called from `shape`. Per-file-ignores are not a step: they choose a
@@ -20,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from advisor.run import tests_summary
 from advisor.run.baseline import apply_baseline, find_baseline
 from advisor.run.device import DeviceContext, apply_scope
 from advisor.core.findings import ScanResult
@@ -56,11 +59,12 @@ def report_rules(rules: Sequence[type[Rule]], ignored: Sequence[str], by_code) -
 
 
 def shape(result: ScanResult, how: Shaping) -> DeviceContext:
-    """Shape `result` in place (steps 1-3); return what device scoping decided."""
+    """Shape `result` in place (steps 1-4); return what device scoping decided."""
     root = None if how.project_markers is not None else how.project_root
     context = apply_scope(result, how.device, root, extra_markers=how.project_markers, scope_root=how.project_root)
     for path, reason in how.discovery_errors:
         result.results.append(FileResult(path, errors=[FileError(path, reason)]))
+    tests_summary.fold(result, how.project_root)
     path = how.baseline if how.baseline is not None else find_baseline(how.project_root)
     if path:
         try:
@@ -71,6 +75,6 @@ def shape(result: ScanResult, how: Shaping) -> DeviceContext:
 
 
 def drop_report_only(result: ScanResult, listed: frozenset[str]) -> None:
-    """Step 4, after the report took its share: report-only findings stay only where selected."""
+    """Step 5, after the report took its share: report-only findings stay only where selected."""
     for r in result.results:
         r.findings = [f for f in r.findings if f.rule not in REPORT_ONLY or f.rule in listed]

@@ -11,8 +11,8 @@ moves a binding to the module. A name with several bindings resolves to all of
 them, so a rule matches if *any* binding is the torch symbol (as LibCST does),
 while a parameter or local def that shadows `torch` resolves to no torch name.
 
-Star imports: after `from pkg.mod import *`, an unbound name `n` resolves to
-`pkg.mod.n`; the name `torch` itself also resolves to the `torch` module
+Star imports: after `from pkg.mod import *` (or `from .mod import *`), an unbound name `n`
+resolves to `pkg.mod.n`; the name `torch` itself also resolves to the `torch` module
 (STAR_MODULES). We do not open `pkg.mod` (scanning stays one file at a time);
 a star-imported `torch` is the torch module in every project we measured
 (DeepSpeed's tests do `from unit.simple_model import *` and then `torch.load`).
@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from advisor.core.lazy import cst
-from advisor.syntax.references import STAR_MODULES
+from advisor.syntax.references import IMPORTING_CALLS, STAR_MODULES
 from advisor.syntax.walk import walk
 
 LOCAL = "<local>"  # prefix for names bound by something other than an import
@@ -44,14 +44,13 @@ class Scope:
         self.bindings.setdefault(name, set()).add(qualified)
 
 
-# Calls that import a module by its string name and return it.
-_IMPORTING_CALLS = ("importorskip", "import_module", "__import__")
 
 
 class NameResolver:
     """Walks a module once; afterwards `qualnames(node)` answers for any Name/Attribute."""
 
-    def __init__(self, module: "cst.Module") -> None:
+    def __init__(self, module: "cst.Module", importing_calls: tuple[str, ...] = IMPORTING_CALLS) -> None:
+        self.importing_calls = importing_calls
         # Keyed by id(node): LibCST's node __hash__ is Python-level and slow, and the
         # module (which keeps every node alive) outlives this resolver's use.
         self._scope_of: dict[int, Scope] = {}  # reference Name -> scope it appears in
@@ -184,8 +183,8 @@ class _ScopeBuilder:
         dots = "." * len(node.relative)
         base = dots + module
         if isinstance(node.names, cst.ImportStar):
-            if not dots:
-                self.r.module_scope.stars.append(module)
+            # `from .evo_norm import *` too: a module of the project that imports torch passes `torch` on
+            self.r.module_scope.stars.append(base)
             return False
         for alias in node.names:
             target = _dotted(alias.name)
@@ -253,12 +252,20 @@ class _ScopeBuilder:
             self.scope.nonlocals.add(item.name.value)
 
     def visit_Assign(self, node) -> None:
-        imported = _imported_module(node.value)
+        imported = _imported_module(node.value, self.r.importing_calls)
         for t in node.targets:
-            if imported and isinstance(t.target, cst.Name):
-                self.scope.bind(t.target.value, imported)
+            target = t.target
+            if imported and isinstance(target, cst.Tuple) and target.elements:  # `mod, ok = optional_import("m")`
+                first = target.elements[0].value
+                if isinstance(first, cst.Name):
+                    self.scope.bind(first.value, imported)
+                    for e in target.elements[1:]:
+                        self.bind_target(e.value)
+                    continue
+            if imported and isinstance(target, cst.Name):
+                self.scope.bind(target.value, imported)
             else:
-                self.bind_target(t.target)
+                self.bind_target(target)
 
     def visit_AnnAssign(self, node) -> None:
         self.bind_target(node.target)
@@ -304,13 +311,13 @@ def _dotted(node) -> str:
     return ""
 
 
-def _imported_module(value) -> str | None:
+def _imported_module(value, calls: tuple[str, ...] = IMPORTING_CALLS) -> str | None:
     """`pytest.importorskip("torch")` / `importlib.import_module("torch.cuda")` -> the module."""
     if not isinstance(value, cst.Call) or not value.args:
         return None
     func = value.func
     name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-    if name not in _IMPORTING_CALLS:
+    if name not in calls:
         return None
     first = value.args[0].value
     if isinstance(first, cst.SimpleString) and first.value[-1:] in "\"'" and first.prefix.lower() in ("", "u"):

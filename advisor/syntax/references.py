@@ -19,7 +19,10 @@ from typing import Iterable
 # Unbound names that a star import is taken to bind to the module of the same name (advisor.syntax.names).
 STAR_MODULES = frozenset({"torch"})
 
-_IMPORTING_CALLS = ("importorskip", "import_module", "__import__")
+# Calls that import a module by its string name and return it, lazy-import helpers included
+# (`models, _ = optional_import("torchvision.models")` binds the first name); one list for this pass
+# and advisor.syntax.names. A project adds its own: `[tool.advisor] lazy-import-helpers`.
+IMPORTING_CALLS = ("importorskip", "import_module", "__import__", "optional_import", "lazy_import")
 _AST = ast.AST
 
 
@@ -72,6 +75,8 @@ def _record_import(node: ast.Import | ast.ImportFrom, refs: References, aliases:
                 head = a.name.split(".")[0]
                 aliases.setdefault(head, set()).add(head)
             refs.imports.add(a.name)
+    elif node.level and any(a.name == "*" for a in node.names):
+        stars.append("." * node.level + (node.module or ""))  # `from .evo_norm import *`: as names.NameResolver
     elif node.level == 0 and node.module:
         for a in node.names:
             if a.name == "*":
@@ -82,7 +87,7 @@ def _record_import(node: ast.Import | ast.ImportFrom, refs: References, aliases:
             refs.imports.add(q)
 
 
-def collect(tree: ast.AST, depth_limit: int) -> References:
+def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = IMPORTING_CALLS) -> References:
     refs = References()
     aliases: dict[str, set[str]] = {}
     stars: list[str] = []
@@ -124,9 +129,11 @@ def collect(tree: ast.AST, depth_limit: int) -> References:
                 refs.qualnames.add(node.value)
             continue
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            mod = _imported_module(node.value)
+            mod = _imported_module(node.value, importing_calls)
             if mod:
                 for t in node.targets:
+                    if isinstance(t, ast.Tuple) and t.elts:  # `mod, ok = optional_import("m")`
+                        t = t.elts[0]
                     if isinstance(t, ast.Name):
                         aliases.setdefault(t.id, set()).add(mod)
                         refs.imports.add(mod)
@@ -161,10 +168,10 @@ def _identifiers_into(node: ast.AST, out: set[str]) -> None:
             out.add(sub.attr)
 
 
-def _imported_module(call: ast.Call) -> str | None:
+def _imported_module(call: ast.Call, calls: tuple[str, ...]) -> str | None:
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    if name in _IMPORTING_CALLS and call.args:
+    if name in calls and call.args:
         first = call.args[0]
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
             return first.value

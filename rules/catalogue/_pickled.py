@@ -18,12 +18,18 @@ Evidence, in the load's own scope (function or module):
 - the same function `torch.save`s one of its own parameters (whatever the
   caller passes) into an `io.BytesIO()` and loads that buffer back: a round
   trip of arbitrary objects, as in Lightning's XLA `broadcast`.
-A name assigned more than once in the scope, or a value that is subscripted,
-`.items()`/`.keys()`/`.values()`/`.get()`-ed, is never a whole-object load.
+- an entry of the loaded value is read by attribute (`ckpt["cfg"].model`, other than a
+  tensor's own attributes such as `.shape`), or has a module method called
+  (`ckpt["model"].eval()`): a checkpoint dict that holds a pickled object.
+A name assigned more than once in the scope (but where its other bindings are new objects:
+`model = torch.load(p)` / `else: model = Net(cfg)`, or the same object again: `model = model.cuda()`),
+or (but for the entry evidence) a value that is
+subscripted, `.items()`/`.keys()`/`.values()`/`.get()`-ed, is never a whole-object load.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from advisor.rule import cst
@@ -35,6 +41,11 @@ OBJECT_METHODS = frozenset({
     "register_forward_hook", "register_forward_pre_hook", "register_buffer", "add_module", "requires_grad_",
 })
 DICT_METHODS = frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault", "__getitem__"})
+# Attributes a loaded tensor has without a call: reading one is no evidence of a pickled object.
+TENSOR_ATTRIBUTES = frozenset({
+    "shape", "dtype", "device", "data", "grad", "requires_grad", "ndim", "T", "mT", "H", "mH", "layout", "names",
+    "real", "imag", "is_cuda", "is_leaf", "is_sparse", "is_quantized", "is_meta", "itemsize", "nbytes", "grad_fn",
+})
 OBJECT_FACTORIES = ("torch.nn.", "torch.optim.", "argparse.Namespace")
 SAVE = {"torch.save", "torch.serialization.save"}
 BYTES_IO = {"io.BytesIO"}
@@ -46,6 +57,8 @@ class _Scope:
         self.load_of: dict[str, Any] = {}  # name -> the load call assigned to it
         self.object_use: dict[str, str] = {}  # name -> first evidence ("called", ".eval()")
         self.dict_use: set[str] = set()
+        self.object_bindings: dict[str, int] = {}  # name -> bindings to a new object (`SNLIClassifier(cfg)`)
+        self.entry_object_use: dict[str, str] = {}  # name -> `ckpt["cfg"].model`: an entry read like an object
         self.object_names: set[str] = set()  # names bound to an object (for torch.save)
         self.params: set[str] = set()
         self.buffers: set[str] = set()  # names bound to io.BytesIO(...)
@@ -63,6 +76,14 @@ def whole_object_loads(module: Any, qualnames: Any, loads: list[Any]) -> dict[An
     # A file that allow-lists classes (`torch.serialization.add_safe_globals` / `safe_globals`) has
     # taken one of the two ways out: its loads of those objects work on >= 2.6.
     return {} if finder.allow_lists else finder.result
+
+
+def _rebinds_itself(value: Any, name: str) -> bool:
+    """`model = model.cuda()` / `model = model.to(device)`: the same object again, not another value."""
+    return (
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+        and isinstance(value.func.value, cst.Name) and value.func.value.value == name
+    )
 
 
 def _first_arg_text(call: Any) -> str | None:
@@ -97,6 +118,7 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
         self.result: dict[Any, str] = {}
         self.saved_objects: dict[str, str] = {}  # path text -> what was saved
         self.loads_by_path: list[tuple[str, Any]] = []
+        self.called: set[int] = set()  # ids of the nodes that are called (`x.f` in `x.f()`)
         self.allow_lists = False  # the file calls torch.serialization.add_safe_globals / safe_globals
 
     # -- scopes ----------------------------------------------------------
@@ -129,8 +151,13 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
                 self.result.setdefault(call, "this function `torch.save`s its argument, whatever the caller passes, into this buffer")
         for name, call in scope.load_of.items():
             why = scope.object_use.get(name)
-            if why and scope.assigned.get(name) == 1 and name not in scope.dict_use:
+            # bound once, or else only to new objects (`model = torch.load(p)` / `else: model = Net(cfg)`)
+            once = scope.assigned.get(name, 0) - scope.object_bindings.get(name, 0) == 1
+            if why and once and name not in scope.dict_use:
                 self.result[call] = f"the loaded value is used like a module or optimizer: {why}"
+            entry = scope.entry_object_use.get(name)
+            if entry and scope.assigned.get(name) == 1 and call not in self.result:
+                self.result[call] = f"an entry of the loaded value is read like an object: {entry}"
 
     # -- bindings and uses -------------------------------------------------
 
@@ -145,6 +172,9 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
                 scope.load_of[name] = node.value
             elif self._is_object(node.value):
                 scope.object_names.add(name)
+                scope.object_bindings[name] = scope.object_bindings.get(name, 0) + 1
+            elif self._is_instance(node.value) or _rebinds_itself(node.value, name):
+                scope.object_bindings[name] = scope.object_bindings.get(name, 0) + 1
             elif isinstance(node.value, cst.Call) and self.qualnames(node.value.func) & BYTES_IO:
                 scope.buffers.add(name)
 
@@ -160,6 +190,15 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
         if isinstance(node.iter, cst.Name):
             self.stack[-1].dict_use.add(node.iter.value)  # iterated: a container
 
+    def visit_Attribute(self, node: Any) -> None:
+        """`ckpt["cfg"].model` / `ckpt["model"].eval()`: that entry is a pickled object, not a tensor or container."""
+        owner, attr = node.value, node.attr.value
+        called = id(node) in self.called
+        if isinstance(owner, cst.Subscript) and isinstance(owner.value, cst.Name):
+            if attr in OBJECT_METHODS if called else attr not in TENSOR_ATTRIBUTES | DICT_METHODS:
+                shown = cst.Module([]).code_for_node(node)
+                self.stack[-1].entry_object_use.setdefault(owner.value.value, f"`{shown}{'()' if called else ''}`")
+
     def visit_Subscript(self, node: Any) -> None:
         if isinstance(node.value, cst.Name):
             self.stack[-1].dict_use.add(node.value.value)
@@ -167,6 +206,7 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
     def visit_Call(self, node: Any) -> None:
         scope = self.stack[-1]
         func = node.func
+        self.called.add(id(func))
         if id(node) in self.load_ids:
             path = _first_arg_text(node)
             if path is not None:
@@ -208,6 +248,15 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
             self.saved_objects.setdefault(path, f"`{obj.value}`, an object,")
         elif self._is_object(obj):
             self.saved_objects.setdefault(path, "an object")
+
+    def _is_instance(self, value: Any) -> bool:
+        """`Net(cfg)`, `models.Net(cfg)`: a CapWords call of the project's (not torch's, not the standard library's)."""
+        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+            return False
+        last = value.func.value if isinstance(value.func, cst.Name) else value.func.attr.value
+        quals = self.qualnames(value.func)
+        foreign = any(q.split(".")[0] in sys.stdlib_module_names or q.startswith(("torch", "numpy")) for q in quals)
+        return last[:1].isupper() and not last.isupper() and bool(quals) and not foreign
 
     def _is_object(self, value: Any) -> bool:
         """A call that certainly builds a module, optimizer, Namespace or instance of a class of this file."""

@@ -32,9 +32,17 @@ TABLE: tuple[Row, ...] = (
         Entry("torch.accelerator.set_device_idx", "torch.accelerator.set_device_index"),
     ), "FutureWarning: \"Use `current_device_index` instead.\" / \"Use `set_device_index` instead.\" (both names, and the warning, first appear in `torch/accelerator/__init__.py` of 2.6.0)", since="2.6", deprecated_in="2.6"),
     Row("ADV707", "assert-allclose", (
-        Entry("torch.testing.assert_allclose", "torch.testing.assert_close", kwargs="equal_nan=True, check_dtype=False"),
+        Entry("torch.testing.assert_allclose", "torch.testing.assert_close", kwargs="equal_nan=True, check_dtype=False",
+              positional=2, both_or_neither=("rtol", "atol")),
     ), "FutureWarning: \"`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a future release. Please use `torch.testing.assert_close()` instead.\"",
-        fix=UNSAFE, fix_note="`assert_allclose` used looser float32 defaults (rtol 1e-4, atol 1e-5); `assert_close` may fail where it passed. Pass `rtol=`/`atol=` if you relied on them.", deprecated_in="2.0"),
+        fix=UNSAFE, fix_note="`assert_allclose` used looser float32 defaults (rtol 1e-4, atol 1e-5); `assert_close` may fail where it passed. Pass `rtol=`/`atol=` if you relied on them. "
+        "A keyword the call already passes is kept (never added twice); calls with `**kwargs`, with more than two positional "
+        "arguments (`assert_close` takes the rest by keyword only) or with only one of `rtol`/`atol` (`assert_close` raises) get no fix.",
+        deprecated_in="2.0",
+        extra_invalid=(Example("import torch\ntorch.testing.assert_allclose(a, b, equal_nan=False)\n",
+                               fixed="import torch\ntorch.testing.assert_close(a, b, equal_nan=False, check_dtype=False)\n"),
+                       Example("import torch\ntorch.testing.assert_allclose(a, b, rtol=1e-3)\n",
+                               fixed="import torch\ntorch.testing.assert_allclose(a, b, rtol=1e-3)\n"))),
     Row("ADV708", "functional-upsample", (
         Entry("torch.nn.functional.upsample", "torch.nn.functional.interpolate"),
         Entry("torch.nn.functional.upsample_nearest", "torch.nn.functional.interpolate", kwargs='mode="nearest"'),

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, get_arg, has_star_args
+from advisor.rule import Applicability, Example, Kind, Rule, Severity, cst, dotted_name, get_arg, has_star_args
 
 FUNCS = {  # qualified name -> position of `dim`
     "torch.nn.functional.softmax": 1,
@@ -10,6 +10,9 @@ FUNCS = {  # qualified name -> position of `dim`
     "torch.nn.LogSoftmax": 0,
     "torch.nn.Softmin": 0,
 }
+
+CONTAINERS = {"torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict"}
+UNCALLED = " (built here, but this file never calls it: the warning comes only when it is called)"
 
 
 class SoftmaxWithoutDim(Rule):
@@ -28,6 +31,11 @@ class SoftmaxWithoutDim(Rule):
         p = F.softmax(logits)
         # becomes
         p = F.softmax(logits, dim=-1)
+
+    The warning comes when the module is called, not built: a module built
+    without `dim` is reported as deprecated where the file calls it (`nn.Softmax()(x)`,
+    `self.sm = nn.Softmax()` and `self.sm(x)`, or inside `nn.Sequential`), else as
+    advice (a placeholder never called warns nowhere).
 
     Fix safety: no automatic fix: only you know which dimension you meant.
 
@@ -52,12 +60,42 @@ class SoftmaxWithoutDim(Rule):
     invalid = [
         Example("import torch.nn.functional as F\np = F.softmax(logits)\n"),
         Example("from torch.nn.functional import log_softmax\nlp = log_softmax(x, dtype=torch.float32)\n"),
-        Example("import torch.nn as nn\nm = nn.Softmax()\n"),
+        Example("import torch.nn as nn\nm = nn.Softmax()\n", message="never calls it"),
+        Example("import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        self.sm = nn.Softmax()\n"
+                "    def forward(self, x):\n        return self.sm(x)\n", line=4),
+        Example("import torch.nn as nn\nhead = nn.Sequential(nn.Linear(2, 2), nn.LogSoftmax())\n"),
     ]
 
+    def visit_Module(self, node) -> None:
+        self._built: list = []  # (construction, qualified name)
+        self._called: set[str] = set()  # source spelling of every called expression (`self.sm`, `sm`)
+        self._used: set[int] = set()  # constructions that are called or handed to a container
+        self._names: dict[int, str] = {}  # construction -> the name or attribute it is assigned to
+
+    def visit_Assign(self, node) -> None:
+        if len(node.targets) == 1 and isinstance(node.value, cst.Call):
+            self._names[id(node.value)] = dotted_name(node.targets[0].target)
+
     def visit_Call(self, node) -> None:
+        self._called.add(dotted_name(node.func))
+        if isinstance(node.func, cst.Call):
+            self._used.add(id(node.func))  # `nn.Softmax()(x)`
+        if self.match(node.func, CONTAINERS):
+            self._used.update(id(a.value) for a in node.args)  # `nn.Sequential(..., nn.Softmax())` is called with it
         old = self.match(node.func, FUNCS)
         if old is None or has_star_args(node) or any(a.star == "**" for a in node.args):
             return
-        if get_arg(node, "dim", FUNCS[old]) is None:
+        if get_arg(node, "dim", FUNCS[old]) is not None:
+            return
+        if old.startswith("torch.nn.functional."):
             self.report(node, self.message.format(old=old))
+        else:
+            self._built.append((node, old))
+
+    def leave_Module(self, node) -> None:
+        for call, old in self._built:
+            name = self._names.get(id(call))
+            if id(call) in self._used or (name and name in self._called):
+                self.report(call, self.message.format(old=old))
+            else:
+                self.report(call, self.message.format(old=old) + UNCALLED, kind=Kind.ADVICE)

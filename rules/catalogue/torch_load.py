@@ -11,7 +11,9 @@ from advisor.rule import (
     explode_args,
     get_arg,
     has_star_args,
+    nodes_of,
     kwarg,
+    line_length,
     longest_line,
     uses_magic_commas,
 )
@@ -38,10 +40,19 @@ class TorchLoadWeightsOnly(Rule):
         state = torch.load(path, weights_only=True)
 
     Fix safety: safe: it adds `weights_only=True`, which is what the call already
-    does on torch >= 2.6 (on a project that still supports older torch the fix is
-    downgraded to unsafe). Pass `weights_only=False` instead only for trusted
-    files that really hold pickled objects. Calls passing `pickle_module` (whose
-    default stays False) are reported without a fix.
+    does on torch >= 2.6. On a project that still supports torch < 2.6 the fix is
+    unsafe, and the message says why: `weights_only=` exists since 1.13, but below
+    2.6 the default is False, so True makes loads of pickled objects fail there.
+    On a project whose lowest torch is >= 2.6 a plain load gets no fix: True
+    is already the default, and writing it only disables the
+    `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` escape hatch. Pass `weights_only=False`
+    instead only for trusted files that really hold pickled objects. Calls
+    passing `pickle_module` (whose default stays False), and loads under a test
+    of the caller's own `weights_only` (`if not weights_only: torch.load(f)`),
+    are reported without a fix.
+    The added keyword keeps the line within the project's configured line
+    length (`[tool.ruff]` / `[tool.black]` `line-length`, flake8's
+    `max-line-length`); a call is wrapped one argument a line only past it.
 
     Whole pickled objects: a load whose value is used like a module or
     optimizer (called, `.state_dict()`, `.eval()`, `.parameters()`, ...), or
@@ -111,12 +122,22 @@ class TorchLoadWeightsOnly(Rule):
         self._blocks: list[str] = []
         self._stmt = None
         self._default_indent = node.default_indent
+        self._chosen = 0  # inside `if ... weights_only ...:`
 
     def visit_IndentedBlock(self, node) -> None:
         self._blocks.append(self._default_indent if node.indent is None else node.indent)
 
     def leave_IndentedBlock(self, node) -> None:
         self._blocks.pop()
+
+    def visit_If(self, node) -> None:
+        # `if not weights_only: return torch.load(f)`: the caller chose; True would invert that choice
+        if any(n.value == "weights_only" for n in nodes_of(node.test, cst.Name)):
+            self._chosen += 1
+
+    def leave_If(self, node) -> None:
+        if any(n.value == "weights_only" for n in nodes_of(node.test, cst.Name)):
+            self._chosen -= 1
 
     def visit_SimpleStatementLine(self, node) -> None:
         self._stmt = node
@@ -127,23 +148,30 @@ class TorchLoadWeightsOnly(Rule):
     def visit_Call(self, node) -> None:
         if self.match(node.func, LOAD) is None or get_arg(node, "weights_only") is not None:
             return
-        self._loads.append((node, self._stmt, "".join(self._blocks)))
+        self._loads.append((node, self._stmt, "".join(self._blocks), self._chosen > 0))
 
     def leave_Module(self, node) -> None:
         if not self._loads:
             return
-        whole = whole_object_loads(node, self.qualnames, [c for c, _, _ in self._loads])
+        whole = whole_object_loads(node, self.qualnames, [c for c, _, _, _ in self._loads])
         code = node.code
         magic = uses_magic_commas(code)
         # A line the fix makes too long is wrapped as a formatter would: one argument a line, with a
-        # trailing comma (which Black and Ruff keep at any line length). Too long: over 88 (their
-        # default) in a file that writes trailing commas the way they do; else over the file's longest line.
-        limit = 88 if magic else max(88, longest_line(code))
-        for call, stmt, indent in self._loads:
+        # trailing comma (which Black and Ruff keep at any line length). Too long: over the project's
+        # configured line length; without one, over 88 (their default) in a file that writes trailing
+        # commas the way they do, else over the file's longest line.
+        limit = line_length(self.ctx.path) or (88 if magic else max(88, longest_line(code)))
+        lowest = self.ctx.min_version
+        for call, stmt, indent, chosen in self._loads:
             if call in whole:
                 self.report(call, WHOLE_OBJECT.format(why=whole[call]), window=BREAKS_IN_2_6)
-            elif get_arg(call, "pickle_module") is not None or has_star_args(call):
+            elif lowest is not None and lowest >= (2, 6):
+                self.report(call, self.message + AT_LEAST_2_6)  # no fix: True is the default on every supported torch
+            elif get_arg(call, "pickle_module") is not None or has_star_args(call) or chosen:
                 self.report(call)
+            elif lowest is not None and lowest < (2, 6):
+                self.report(call, self.message + BELOW_2_6, applicability=Applicability.UNSAFE,
+                            replacement=self._with_weights_only(call, stmt, indent, magic, limit))
             else:
                 self.report(call, replacement=self._with_weights_only(call, stmt, indent, magic, limit))
 
@@ -169,6 +197,15 @@ def _value_call(stmt):
     return node
 
 
+# Why the fix is unsafe where torch < 2.6 is supported: not a missing API (`weights_only=` exists since 1.13).
+BELOW_2_6 = (
+    " (fix not safe: your lowest supported torch is below 2.6, where the default is False: `weights_only=True` "
+    "makes loads of anything but tensors and containers fail there)"
+)
+AT_LEAST_2_6 = (
+    " (no fix: on your lowest supported torch, >= 2.6, True is already the default; writing it would only "
+    "disable the `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` escape hatch)"
+)
 # The default flip makes a whole-object load fail from 2.6 on (kind breaking there).
 BREAKS_IN_2_6 = Window(since="2.0", removed_in="2.6")
 WHOLE_OBJECT = (

@@ -59,12 +59,27 @@ class TorchScriptEntryPoint(SymbolRule):
         # plan to move to
         torch.export.save(torch.export.export(m, (x,)), "m.pt2")
 
+    In tests (test files, `test*` functions, `Test*` classes) the sites are one
+    project-level finding: the count, the files, and the filter to change
+    (`advisor.run.tests_summary`). Library code that scripts at import time
+    (module level, `@torch.jit.script` on a top-level function, class bodies)
+    stays per site with severity error: every user of the library sees it.
+
     Fix safety: no automatic fix: export and compile are different programs.
 
     Validation: none. `export_roundtrip` tests an e8m0/fp4 export round trip,
     which says nothing about TorchScript code.
     """
 
+    said_once_in_tests = (
+        "TorchScript is used {count} times in tests ({files} files: {shown}): said once here, not per line. "
+        "From 2.14 its warnings are FutureWarning (DeprecationWarning 2.10-2.13), so a pytest "
+        "`filterwarnings = ignore::DeprecationWarning` (or `-W ignore::DeprecationWarning`) no longer hides them and "
+        "`-W error::FutureWarning` fails these tests: filter FutureWarning too (pytest "
+        "`filterwarnings = ignore:.torch\\.jit\\.:FutureWarning`: the messages start with `` `torch.jit.``), and plan "
+        "when to drop TorchScript support (still there in 2.15; no drop-in replacement: `torch.compile` / "
+        "`torch.export` are different programs)"
+    )
     code = "ADV406"
     name = "torchscript-entry-point"
     message = _COMPILE

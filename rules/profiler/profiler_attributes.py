@@ -14,7 +14,8 @@ PROFILER_PROFILE = {"torch.profiler.profile", "torch.profiler.profiler.profile"}
 CUDA_WINDOW = Window(since="2.4", deprecated_in="2.4")
 METADATA_JSON = Window(since="2.14", deprecated_in="2.12", removed_in="2.15")
 EVENT_METADATA = Window(since="2.14", deprecated_in="2.15")
-USE_CUDA = Window(deprecated_in="2.4", removed_in="2.14")
+# `use_device=` (the fix) first exists in 2.1: the 2.0.0 wheel's autograd/profiler.py has no `use_device`.
+USE_CUDA = Window(since="2.1", deprecated_in="2.4", removed_in="2.14")
 _METADATA_JSON = (
     "`metadata_json` is deprecated since 2.12 (FutureWarning) and removed in 2.15 (AttributeError); use `metadata` "
     "(2.14+, a dict keyed by Kineto field names, not a JSON string; `event_metadata` is itself deprecated in 2.15)"
@@ -57,7 +58,9 @@ class DeprecatedProfilerAttributes(Rule):
     inert (verified on 2.13: the same activities with and without it).
     `torch.autograd.profiler_legacy.profile(use_cuda=...)` keeps the parameter and
     is not flagged. Verified on the 2.13.0, 2.14.1 and 2.15.0 wheels: tests/truth
-    (R14-3/*, R14-4/*, D15-1/*, R15-1/*).
+    (R14-3/*, R14-4/*, D15-1/*, R15-1/*). `use_device=` itself first appears in
+    2.1 (absent from the 2.0.0 wheel's `torch/autograd/profiler.py`), so on a
+    project that supports 2.0 the rewrite is unsafe.
 
     Example:
         prof.key_averages()[0].cuda_time_total
