@@ -19,6 +19,7 @@ from advisor.run.baseline import write_baseline as write
 from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
 from advisor.core.findings import ScanResult, Severity
+from advisor.core.textlines import split_lines
 from advisor.interrupt import run_cli
 from advisor.run.postprocess import drop_report_only
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
@@ -66,6 +67,8 @@ def _load(options: "ProjectOptions", found: "Discovered | None" = None) -> "Proj
         project = Project.load(options, found)
     except ProjectError as e:
         raise _fail(str(e))
+    for note in project.warnings:
+        typer.echo(f"advisor: warning: {note}", err=True)
     if project.lower_bound_note:
         typer.echo(project.lower_bound_note, err=True)
     return project
@@ -152,7 +155,7 @@ def scan(
         # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
         drop_report_only(result, setup.listed)
     stream = open(output, "w", encoding="utf-8") if output else sys.stdout
-    source = (lambda _path: stdin.decode("utf-8", "replace").splitlines()) if stdin is not None else None
+    source = (lambda _path: split_lines(stdin.decode("utf-8", "replace"))) if stdin is not None else None
     try:
         render(output_format, result, stream, setup, statistics=statistics, quiet=quiet, source=source)
     finally:

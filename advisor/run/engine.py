@@ -17,6 +17,7 @@ from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F40
 from advisor.core.jobs import FileJob
 from advisor.core.lazy import cst
 from advisor.core.markers import find_markers
+from advisor.core.reading import read_bytes, source_limit
 from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.rule import Rule
@@ -99,8 +100,8 @@ def _analyse_job(job: FileJob) -> dict:
 
 
 def read_file(path: str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read()
+    """A source file's bytes: a regular file, bounded (a FIFO or device raises `UnsafeFile`, an OSError)."""
+    return read_bytes(path, source_limit())
 
 
 def cannot_read(path: str, e: OSError) -> FileError:

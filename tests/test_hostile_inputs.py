@@ -1,0 +1,214 @@
+"""A hostile tree, built in each test, never blocks, exhausts or crashes a run (issue 30, items 9, 11, 15).
+
+FIFOs, links to /dev/zero, `-r /dev/stdin`, non-table TOML values, deeply nested arrays and line
+separators that `str.splitlines()` honours but Python does not. Each drives the real CLI (or, for a
+file swapped for a FIFO between discovery and reading, the real engine) with a bounded time-out: a
+regression hangs the test for seconds, not forever.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from advisor.analysis.registry import select_rules
+from advisor.core.pins import find_bounds
+from advisor.core.reading import SOURCE_LIMIT
+from advisor.run.engine import ScanOptions, scan
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero need a POSIX system")
+
+HANG = 120  # seconds: a run here takes one or two; a blocking read would take forever
+SOURCE = "import torch\ntorch.cuda.is_current_stream_capturing()\n"
+
+
+def advisor(*args, cwd):
+    """The real CLI, bounded, its stdin a pipe that nobody writes to or closes (so reading it blocks)."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    read_end, write_end = os.pipe()
+    try:
+        with subprocess.Popen([sys.executable, "-m", "advisor", *args], cwd=cwd, env=env, stdin=read_end,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+            try:
+                out, err = proc.communicate(timeout=HANG)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+                pytest.fail(f"advisor {' '.join(args)} blocked for {HANG} s")
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def project(tmp_path, files: dict[str, str]) -> str:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.py").write_text(SOURCE)
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return str(tmp_path)
+
+
+# --- item 9: pin files that would block or never end ------------------------------------------
+
+def _fifo(path):
+    os.mkfifo(path)
+
+
+def _link_zero(path):
+    os.symlink("/dev/zero", path)
+
+
+# (what the tree holds, the file the warning names): each one alone, next to a real pin the run must still read.
+PIN_TRAPS = {
+    "fifo-requirements": ({}, lambda t: _fifo(t / "requirements-dev.txt"), "requirements-dev.txt: a FIFO"),
+    "requirements-linked-to-dev-zero": ({}, lambda t: _link_zero(t / "requirements.txt"), "resolves outside the project (/dev/zero)"),
+    "include-dev-zero": ({"requirements-ci.txt": "-r /dev/zero\n"}, None, "/dev/zero: resolves outside the project"),
+    "include-dev-stdin": ({"requirements-ci.txt": "--requirement=/dev/stdin\n"}, None, "/dev/stdin: resolves outside the project"),
+    "include-fifo": ({"requirements-ci.txt": "-c pins/p.txt\n"}, lambda t: ((t / "pins").mkdir(), _fifo(t / "pins" / "p.txt")),
+                     "pins/p.txt: a FIFO"),
+    "setup-cfg-file": ({"setup.cfg": "[options]\ninstall_requires = file: deps.txt\n"}, lambda t: _link_zero(t / "deps.txt"),
+                       "resolves outside the project (/dev/zero)"),
+    "setuptools-dynamic": ({"pyproject.toml": '[tool.setuptools.dynamic]\ndependencies = {file = ["deps.in"]}\n'},
+                           lambda t: _fifo(t / "deps.in"), "deps.in: a FIFO"),
+    "setup-py-opens": ({"setup.py": "from setuptools import setup\nsetup(install_requires=open('deps/x.txt').read())\n"},
+                       lambda t: ((t / "deps").mkdir(), _link_zero(t / "deps" / "x.txt")), "resolves outside the project (/dev/zero)"),
+}
+
+
+@pytest.mark.parametrize("trap", sorted(PIN_TRAPS))
+def test_pin_files_that_block_or_never_end_are_skipped_with_a_warning(tmp_path, trap):
+    files, make, warning = PIN_TRAPS[trap]
+    root = project(tmp_path, {"constraints.txt": "torch>=2.3,<2.14\n", **files})
+    if make:
+        make(tmp_path)
+    proc = advisor("scan", ".", "--no-cache", cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr  # 1 where the trap has a scanned file's name (a listed error)
+    assert "advisor: warning: " in proc.stderr and warning in proc.stderr, proc.stderr
+    assert "lowest supported torch 2.3 (torch pin 'torch>=2.3,<2.14' in constraints.txt:1)" in proc.stdout
+    assert "internal error" not in proc.stderr
+
+
+def test_source_files_that_are_fifos_or_too_large_are_listed_not_read(tmp_path):
+    root = project(tmp_path, {})
+    os.mkfifo(tmp_path / "b.py")
+    with open(tmp_path / "big.py", "wb") as f:  # sparse: its size says it is too large before a byte is read
+        f.write(SOURCE.encode())
+        f.truncate(SOURCE_LIMIT + 1)
+    proc = advisor("scan", ".", "--no-cache", cwd=root)
+    assert "b.py: error: not a regular file (a FIFO, socket or device); not read" in proc.stdout
+    assert "big.py: error: cannot read: file is 64.0 MB, over the 64 MB advisor reads; not read" in proc.stdout
+    assert "a.py:2:1: ADV101" in proc.stdout and proc.returncode == 1
+
+
+def test_a_source_file_swapped_for_a_fifo_after_discovery_does_not_block(tmp_path):
+    """The engine reads what discovery listed: by then the file may be a FIFO (or a link to /dev/zero)."""
+    (tmp_path / "a.py").write_text(SOURCE)
+    os.mkfifo(tmp_path / "b.py")
+    os.symlink("/dev/zero", tmp_path / "c.py")
+    result = scan([str(tmp_path / n) for n in ("a.py", "b.py", "c.py")], ScanOptions(select_rules(), "2.12", jobs=1))
+    errors = {os.path.basename(e.path): e.message for e in result.errors}
+    assert errors == {"b.py": "cannot read: a FIFO, not a regular file; not read",
+                      "c.py": "cannot read: a character device, not a regular file; not read"}
+    assert [f.rule for f in result.findings] == ["ADV101"]
+
+
+# --- item 11: TOML of any shape ---------------------------------------------------------------
+
+SHAPES = {
+    "project = 5": "`project` is int 5, not a table",
+    "build-system = 5": "`build-system` is int 5",
+    "dependency-groups = 5": "`dependency-groups` is int 5",
+    "[project]\ndependencies = 5": "`project.dependencies` is int 5, not an array",
+    "[project]\noptional-dependencies = 5": "`project.optional-dependencies` is int 5, not a table",
+    "[project.optional-dependencies]\ngpu = 5": "`project.optional-dependencies.gpu` is int 5, not an array",
+    "[build-system]\nrequires = 'torch'": "`build-system.requires` is str 'torch', not an array",
+    "[tool]\npoetry = 5": "`tool.poetry` is int 5",
+    "[tool.poetry]\ndependencies = [1]": "`tool.poetry.dependencies` is list [1], not a table",
+    "[tool.poetry]\ngroup = 5": "`tool.poetry.group` is int 5",
+    "[tool.poetry.group]\ngpu = 5": "`tool.poetry.group.gpu` is int 5",
+    "[tool.pixi]\ntarget = 5": "`tool.pixi.target` is int 5",
+    "[tool.pixi]\nfeature = 5": "`tool.pixi.feature` is int 5",
+    "[tool.pixi.feature]\ncuda = 5": "`tool.pixi.feature.cuda` is int 5",
+    "[tool.pixi.feature.cuda]\npypi-dependencies = 5": "`tool.pixi.feature.cuda.pypi-dependencies` is int 5",
+    "[tool.setuptools]\ndynamic = 5": "`tool.setuptools.dynamic` is int 5",
+    "[tool.setuptools.dynamic]\ndependencies = 5": "`tool.setuptools.dynamic.dependencies` is int 5",
+    "[tool.setuptools.dynamic.dependencies]\nfile = 5": "`tool.setuptools.dynamic.dependencies.file` is int 5, not an array",
+}
+
+
+@pytest.mark.parametrize("text", sorted(SHAPES))
+def test_pyproject_values_of_the_wrong_shape_are_noted_and_ignored(tmp_path, text):
+    (tmp_path / "pyproject.toml").write_text(text + "\n")
+    (tmp_path / "constraints.txt").write_text("torch>=2.3\n")
+    notes: list[str] = []
+    assert find_bounds(str(tmp_path), notes)["torch"].lower_text == "2.3"  # the other pin files still count
+    assert len(notes) == 1 and notes[0].startswith(f"pyproject.toml: {SHAPES[text]}") and notes[0].endswith("; ignored"), notes
+
+
+@pytest.mark.parametrize("lock", ["package = 5", "[[package]]\nname = 5\nversion = [1]", "package = [5, 'x']"])
+def test_lock_files_of_the_wrong_shape(tmp_path, lock):
+    (tmp_path / "poetry.lock").write_text(lock + "\n")
+    notes: list[str] = []
+    assert find_bounds(str(tmp_path), notes) == {}
+    assert notes == (["poetry.lock: `package` is int 5, not an array; ignored"] if lock == "package = 5" else [])
+
+
+def test_the_cli_warns_about_a_bad_shape_and_a_deep_array_without_an_internal_error(tmp_path):
+    deep = "x = " + "[" * 500 + "]" * 500 + "\n"
+    root = project(tmp_path, {"pyproject.toml": "project = 5\n", "poetry.lock": deep, "uv.lock": "package = 5\n"})
+    proc = advisor("scan", ".", "--no-cache", cwd=root)
+    assert "advisor: warning: pyproject.toml: `project` is int 5, not a table; ignored" in proc.stderr
+    assert "advisor: warning: poetry.lock: TOML nested too deeply to read; no pins read from it" in proc.stderr
+    assert "advisor: warning: uv.lock: `package` is int 5, not an array; ignored" in proc.stderr
+    assert proc.returncode == 0 and "a.py:2:1: ADV101" in proc.stdout and "internal error" not in proc.stderr
+
+
+@pytest.mark.parametrize("text, error", [
+    ("tool = 5", "[tool] must be a table"),
+    ("x = " + "[" * 500 + "]" * 500, "TOML nested too deeply to read"),
+])
+def test_the_config_file_of_a_bad_shape_is_a_clear_error(tmp_path, text, error):
+    root = project(tmp_path, {"pyproject.toml": text + "\n"})
+    for command in ("scan", "fix"):
+        proc = advisor(command, ".", cwd=root)
+        assert proc.returncode == 2 and f"advisor: error: {tmp_path / 'pyproject.toml'}: {error}" in proc.stderr, proc.stderr
+
+
+def test_the_fixer_reads_isort_settings_of_any_shape(tmp_path):
+    """`fix` adds imports in the section the project's isort/ruff settings say; odd shapes mean no settings."""
+    root = project(tmp_path, {"pyproject.toml": "[tool]\nruff = 5\nisort = [1]\n", "setup.cfg": "[isort]\nknown_first_party = a\n"})
+    os.mkfifo(tmp_path / ".isort.cfg")
+    (tmp_path / "a.py").write_text("import torch\nx = torch.cuda.amp.GradScaler()\n")
+    proc = advisor("fix", ".", cwd=root)
+    assert "internal error" not in proc.stderr and proc.returncode in (0, 1), proc.stderr
+    from advisor.fix.imports import _settings
+
+    assert _settings(root) == (frozenset({"a"}), (os.path.join(root, "."), os.path.join(root, "src")))
+
+
+# --- item 15 (part): lines as Python numbers them --------------------------------------------
+
+# Each of these is a line break for str.splitlines() and an ordinary character for Python.
+SEPARATORS = ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("sep", SEPARATORS, ids=[f"U+{ord(s):04X}" for s in SEPARATORS])
+def test_add_noqa_suppressions_and_full_output_count_lines_as_python_does(tmp_path, sep):
+    source = f'import torch\ns = """a{sep}b"""  # x{sep}y\ntorch.cuda.is_current_stream_capturing()\n'
+    (tmp_path / "a.py").write_text(source, encoding="utf-8")
+    full = advisor("scan", "a.py", "--no-cache", "--output-format", "full", cwd=tmp_path)
+    assert "a.py:3:1: ADV101" in full.stdout and "3 | torch.cuda.is_current_stream_capturing()\n" in full.stdout
+    proc = advisor("scan", "a.py", "--no-cache", "--add-noqa", cwd=tmp_path)
+    assert proc.returncode == 0 and "Added 1 suppression comment" in proc.stderr, proc.stderr
+    fixed = (tmp_path / "a.py").read_text(encoding="utf-8")
+    assert fixed == source.replace("capturing()\n", "capturing()  # advisor: ignore[ADV101]\n")
+    after = advisor("scan", "a.py", "--no-cache", cwd=tmp_path)
+    assert after.returncode == 0 and "1 suppressed" in after.stdout
+    # The comment on line 2 (after the separator) is not a comment on line 3.
+    (tmp_path / "b.py").write_text(f"import torch\nx = 1  # x{sep}# advisor: ignore\ntorch.cuda.is_current_stream_capturing()\n")
+    assert "b.py:3:1: ADV101" in advisor("scan", "b.py", "--no-cache", cwd=tmp_path).stdout
