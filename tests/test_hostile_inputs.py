@@ -9,8 +9,10 @@ regression hangs the test for seconds, not forever.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -212,3 +214,100 @@ def test_add_noqa_suppressions_and_full_output_count_lines_as_python_does(tmp_pa
     # The comment on line 2 (after the separator) is not a comment on line 3.
     (tmp_path / "b.py").write_text(f"import torch\nx = 1  # x{sep}# advisor: ignore\ntorch.cuda.is_current_stream_capturing()\n")
     assert "b.py:3:1: ADV101" in advisor("scan", "b.py", "--no-cache", cwd=tmp_path).stdout
+
+
+# --- item 8: workers die with their parent, even when it is SIGKILLed --------------------------
+
+def _descendants(pid: int) -> set[int]:
+    psutil = pytest.importorskip("psutil")
+    try:
+        return {p.pid for p in psutil.Process(pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
+    except psutil.NoSuchProcess:
+        return set()
+
+
+def _alive(pids: set[int]) -> set[int]:
+    psutil = pytest.importorskip("psutil")
+    alive = set()
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                alive.add(pid)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def _read_to_eof(stream, within: float) -> bool:
+    import select
+
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], max(0.0, deadline - time.monotonic()))
+        if ready and not os.read(stream.fileno(), 1 << 16):
+            return True
+    return False
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="finds the workers through /proc (psutil)")
+@pytest.mark.parametrize("command", ["scan", "fix", "audit"])
+def test_workers_die_with_a_sigkilled_parent_and_the_pipe_closes(tmp_path, command):
+    """`advisor ... | tee log` after an OOM kill or `timeout -s KILL`: the pipe must close."""
+    tree = tmp_path / "repo"
+    tree.mkdir()
+    body = "import torch\n" + "".join(f"a{i} = torch.cuda.memory_cached({i})\n" for i in range(200))
+    for i in range(300):
+        (tree / f"m{i:03}.py").write_text(body)
+    (tmp_path / "repos.txt").write_text(f"{tree}\n")
+    args = {"scan": ["scan", str(tree), "--no-cache", "-j", "2"], "fix": ["fix", str(tree), "-j", "2"],
+            "audit": ["audit", str(tmp_path / "repos.txt"), "--out", str(tmp_path / "out"), "-j", "2"]}[command]
+    env = {**os.environ, "NO_COLOR": "1", "ADVISOR_POOL_MIN_BYTES": "1", "ADVISOR_NO_CACHE": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "advisor", *args, "--min-torch", "2.0"] if command != "audit" else
+                            [sys.executable, "-m", "advisor", *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_descendants(proc.pid)) < 2 and time.monotonic() < deadline:
+            assert proc.poll() is None, "the run ended before its workers started"
+            time.sleep(0.02)
+        workers = _descendants(proc.pid)
+        assert len(workers) >= 2, "no worker process started"
+        time.sleep(0.3)
+        assert proc.poll() is None, "the run ended before the kill"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        assert _read_to_eof(proc.stdout, within=30), f"the output pipe is still open: workers {_alive(workers)} live on"
+        deadline = time.monotonic() + 10
+        while _alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(workers), "a worker outlived its SIGKILLed parent"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # a regression must not leave workers behind the test
+        except ProcessLookupError:
+            pass
+        proc.stdout.close()
+
+
+def test_without_prctl_a_watch_thread_ends_an_orphaned_worker(tmp_path):
+    """The portable fallback (no PR_SET_PDEATHSIG): the worker sees its parent change and exits."""
+    code = (
+        "import os, sys, time\n"
+        "import advisor.run.workers as w\n"
+        "w._die_with_parent_prctl = lambda: False\n"
+        "w.PARENT_POLL = 0.05\n"
+        "parent = os.getpid()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    w.die_with_parent(parent)\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "print(child, flush=True)\n"
+        "os._exit(0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    child = int(out.stdout.strip())
+    deadline = time.monotonic() + 10
+    while _alive({child}) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive({child}), "the orphaned worker kept running"
