@@ -353,7 +353,7 @@ def server() -> None:
         if e.name not in ("pygls", "lsprotocol", "cattrs", "attrs"):
             raise
         raise _fail("`advisor server` needs pygls: pip install \"torch-upgrade-advisor[server]\"")
-    serve()
+    raise typer.Exit(serve())  # 1 after an `exit` without `shutdown` (LSP)
 
 
 def main() -> None:
