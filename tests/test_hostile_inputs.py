@@ -33,7 +33,7 @@ def advisor(*args, cwd):
     read_end, write_end = os.pipe()
     try:
         with subprocess.Popen([sys.executable, "-m", "advisor", *args], cwd=cwd, env=env, stdin=read_end,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace") as proc:
             try:
                 out, err = proc.communicate(timeout=HANG)
             except subprocess.TimeoutExpired:
@@ -311,3 +311,56 @@ def test_without_prctl_a_watch_thread_ends_an_orphaned_worker(tmp_path):
     while _alive({child}) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive({child}), "the orphaned worker kept running"
+
+
+# --- item 12 (part): file names that are not UTF-8, old notebooks ------------------------------
+
+def _bytes_named_tree(tmp_path):
+    tree = tmp_path / "repo"
+    tree.mkdir()
+    (tree / ".git").mkdir()
+    try:
+        with open(os.path.join(os.fsencode(tree), b"caf\xe9.py"), "wb") as f:  # Latin-1 bytes: not UTF-8
+            f.write(SOURCE.encode())
+    except OSError:
+        pytest.skip("this file system refuses non-UTF-8 names")
+    (tree / "ok.py").write_text("import torch\ny = torch.cuda.amp.GradScaler()\n")
+    return tree
+
+
+def test_a_report_with_a_non_utf8_file_name(tmp_path):
+    tree = _bytes_named_tree(tmp_path)
+    proc = advisor("scan", ".", "--no-cache", "--report", str(tmp_path / "rep"), cwd=tree)
+    assert proc.returncode in (0, 1) and "internal error" not in proc.stderr, proc.stderr
+    html = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
+    assert "caf\\xe9.py" in html and "ok.py" in html  # the undecodable byte shown as \xe9, nothing lost
+    assert "caf\\\\xe9.py" in (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")  # markdown escapes the backslash
+
+
+def test_an_audit_keeps_a_repository_with_a_non_utf8_file_name(tmp_path):
+    import json
+
+    tree = _bytes_named_tree(tmp_path)
+    (tmp_path / "repos.txt").write_text(f"{tree}\n")
+    proc = advisor("audit", str(tmp_path / "repos.txt"), "--out", str(tmp_path / "out"), "-j", "1", cwd=tmp_path)
+    assert "internal error" not in proc.stderr and "failed" not in proc.stderr, proc.stderr
+    (repo,) = json.loads((tmp_path / "out" / "audit.json").read_text())["repositories"]
+    assert repo["status"] != "failed" and repo["findings"] == 2, repo
+
+
+def test_a_format_3_notebook_is_a_clear_error_for_scan_and_fix(tmp_path):
+    import json
+
+    cell = {"cell_type": "code", "collapsed": False, "input": ["import torch\n", "x = torch.cuda.amp.GradScaler()"],
+            "language": "python", "metadata": {}, "outputs": [], "prompt_number": 1}
+    nb = {"metadata": {"name": ""}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [cell], "metadata": {}}]}
+    text = json.dumps(nb)
+    (tmp_path / "old.ipynb").write_text(text)
+    (tmp_path / "cells.ipynb").write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+                                                      "cells": [{"cell_type": "code", "source": 5, "x": "torch.cuda.amp.GradScaler"}]}))
+    expected = "old.ipynb: error: notebook format 3 is not supported (advisor reads format 4"
+    scan_ = advisor("scan", ".", "--no-cache", cwd=tmp_path)
+    assert expected in scan_.stdout and "cells.ipynb: error: not a readable notebook" in scan_.stdout
+    fix = advisor("fix", ".", cwd=tmp_path)
+    assert "internal error" not in fix.stderr and expected in fix.stdout + fix.stderr, (fix.stdout, fix.stderr)
+    assert (tmp_path / "old.ipynb").read_text() == text

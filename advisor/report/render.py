@@ -126,8 +126,23 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
     }
 
 
+def printable(path: str) -> str:
+    """A file name that is not valid UTF-8 (its bytes kept as surrogates by Python) with those bytes as `\\xNN`.
+
+    The report's files are UTF-8: a raw surrogate would fail the whole report (and, in `audit`, the repository).
+    """
+    try:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def write_report(directory: str, findings: list[Finding], errors: list[dict], meta: dict) -> list[str]:
     """Write report.md, report.html, rule docs, validation scripts and findings.json."""
+    from dataclasses import replace
+
+    findings = [f if printable(f.path) == f.path else replace(f, path=printable(f.path)) for f in findings]
+    errors = [{**e, "path": printable(e["path"])} if isinstance(e.get("path"), str) else e for e in errors]
 
 
     os.makedirs(os.path.join(directory, "rules"), exist_ok=True)
