@@ -364,3 +364,31 @@ def test_a_format_3_notebook_is_a_clear_error_for_scan_and_fix(tmp_path):
     fix = advisor("fix", ".", cwd=tmp_path)
     assert "internal error" not in fix.stderr and expected in fix.stdout + fix.stderr, (fix.stdout, fix.stderr)
     assert (tmp_path / "old.ipynb").read_text() == text
+
+
+# --- item 13: one huge candidate file must not take the run down -------------------------------
+
+def test_a_large_candidate_is_parsed_in_a_process_of_its_own(tmp_path):
+    """Without a pool, a candidate over ISOLATE_MIN_BYTES (1 MB; lowered here so the file stays small) is
+    analysed in a fresh process: a parser abort there is that file's error, not the end of the run."""
+    (tmp_path / "big.py").write_text(SOURCE + "x = torch.cuda.amp.GradScaler()\n" + "#" * 400 + "\n")
+    (tmp_path / "small.py").write_text("import torch\ny = torch.cuda.amp.GradScaler()\n")
+    code = ("import sys; from advisor.cli import app; sys.argv = ['advisor', 'scan', '.', '--no-cache', '-q', '-j', '1']\n"
+            "try: app()\nexcept SystemExit: pass\nprint('isolated' if 'advisor.run.workers' in sys.modules else 'in-process')")
+    env = {**os.environ, "NO_COLOR": "1", "ADVISOR_ISOLATE_MIN_BYTES": "300"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=HANG)
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1] == "isolated", out.stderr
+    assert [line.split(": ")[0] for line in lines[:-1]] == ["big.py:2:1", "big.py:3:5", "small.py:2:5"], out.stdout
+
+
+def test_the_parse_limit_follows_what_the_parser_costs(tmp_path):
+    from advisor.analysis.analyse import MAX_CST_BYTES, analyse_source
+
+    if "ADVISOR_MAX_FILE_MB" in os.environ:
+        pytest.skip("ADVISOR_MAX_FILE_MB sets another limit")
+    assert MAX_CST_BYTES == 2 * 2**20  # ~1.1 GiB of RSS per MB parsed (measured: the docstring of MAX_CST_BYTES)
+    data = (SOURCE + "\n" * (MAX_CST_BYTES + 1 - len(SOURCE))).encode()
+    result, _ = analyse_source(data, "big.py", select_rules(), "2.12")
+    assert [e.message for e in result.errors] == [
+        "file is 2.0 MB, over the 2 MB advisor parses (raise ADVISOR_MAX_FILE_MB to analyse it)"]
