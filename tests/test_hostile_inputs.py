@@ -392,3 +392,12 @@ def test_the_parse_limit_follows_what_the_parser_costs(tmp_path):
     result, _ = analyse_source(data, "big.py", select_rules(), "2.12")
     assert [e.message for e in result.errors] == [
         "file is 2.0 MB, over the 2 MB advisor parses (raise ADVISOR_MAX_FILE_MB to analyse it)"]
+
+
+def test_a_committed_baseline_nested_too_deeply_or_a_fifo(tmp_path):
+    root = project(tmp_path, {"advisor-baseline.json": "[" * 100_000 + "]" * 100_000})
+    proc = advisor("scan", ".", "--no-cache", cwd=root)
+    assert proc.returncode == 2 and "advisor: error: cannot read baseline" in proc.stderr and "internal" not in proc.stderr
+    os.remove(tmp_path / "advisor-baseline.json")
+    os.mkfifo(tmp_path / "advisor-baseline.json")  # not a regular file: no baseline (and no blocking read)
+    assert "a.py:2:1: ADV101" in advisor("scan", ".", "--no-cache", cwd=root).stdout
