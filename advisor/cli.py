@@ -22,6 +22,7 @@ from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
 from advisor.core.findings import ScanResult, Severity
 from advisor.core.releases import TAGLINE
+from advisor.core.textlines import split_lines
 from advisor.interrupt import run_cli
 from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
 from advisor.report.output.markdown_rules import rules_table
@@ -69,6 +70,8 @@ def _load(options: "ProjectOptions", found: "Discovered | None" = None) -> "Proj
         project = Project.load(options, found)
     except ProjectError as e:
         raise _fail(str(e))
+    for note in project.warnings:
+        typer.echo(f"advisor: warning: {note}", err=True)
     if project.lower_bound_note:
         typer.echo(project.lower_bound_note, err=True)
     return project
@@ -151,7 +154,7 @@ def scan(
         except OSError as e:  # advisor.core.atomic.LinkError: a folder that is a link
             raise _fail(f"cannot write the report: {e}")
     stream = io.StringIO() if output else sys.stdout  # -o FILE: written whole, atomically, never through a link
-    source = (lambda _path: stdin.decode("utf-8", "replace").splitlines()) if stdin is not None else None
+    source = (lambda _path: split_lines(stdin.decode("utf-8", "replace"))) if stdin is not None else None
     render(output_format, result, stream, setup, statistics=statistics, quiet=quiet, source=source)
     if output:
         try:
@@ -364,7 +367,7 @@ def server() -> None:
             raise
         raise _fail("`advisor server` needs pygls, the `server` extra: in a checkout of torch-upgrade-advisor, "
                     "pip install \".[server]\" (the package is not on PyPI)")
-    serve()
+    raise typer.Exit(serve())  # 1 after an `exit` without `shutdown` (LSP)
 
 
 def main() -> None:

@@ -75,7 +75,7 @@ def test_huge_generated_file_is_reported_not_parsed(cli, tmp_path):
     start = time.perf_counter()
     proc, data = _scan_json(cli, tmp_path, ".")
     assert time.perf_counter() - start < 120
-    assert "over the 4 MB" in data["errors"][0]["message"]
+    assert "over the 2 MB" in data["errors"][0]["message"]
     assert [f["path"] for f in data["findings"]] == ["good.py"]
 
 

@@ -106,7 +106,7 @@ async def test_diagnostics_quick_fix_and_clear(client: LanguageClient, tmp_path)
     assert diag.code == "ADV701"
     assert diag.source == "advisor"
     assert diag.severity == types.DiagnosticSeverity.Warning
-    assert diag.code_description.href.endswith("#rules-adv701")
+    assert _docs_target(diag.code_description.href) == ("rules/catalogue/amp_autocast.py", 'code = "ADV701"')
     assert diag.range.start == types.Position(line=3, character=9)
     assert diag.data["fix"] == "safe"
     assert "torch.amp.autocast" in diag.message
@@ -222,14 +222,63 @@ async def test_fix_all_applies_safe_fixes_and_hover_explains(client: LanguageCli
     assert await _diagnostics(client, uri) == []
 
 
+def _docs_target(href: str) -> tuple[str, str]:
+    """(the repository file a docs link names, the text of the line it points at); fails if either is missing."""
+    from advisor.server.adapter import SOURCE_URL
+
+    assert href.startswith(SOURCE_URL), href
+    path, _, anchor = href[len(SOURCE_URL):].partition("#L")
+    lines = (Path(__file__).parent.parent / path).read_text().split("\n")
+    assert anchor.isdigit() and 0 < int(anchor) <= len(lines), href
+    return path, lines[int(anchor) - 1].strip()
+
+
+def test_every_rule_links_to_a_line_that_names_it():
+    from advisor.analysis.registry import all_rules
+    from advisor.server.adapter import docs_url
+
+    for rule in all_rules():
+        path, line = _docs_target(docs_url(rule.code))
+        assert path.startswith("rules/") and path.endswith(".py") and rule.code in line, (rule.code, path, line)
+
+
 @pytest.mark.asyncio
-async def test_broken_buffer_clears_diagnostics_and_server_survives(client: LanguageClient, tmp_path):
-    uri = _open(client, tmp_path / "broken.py", OLD)
-    assert len(await _diagnostics(client, uri)) == 1
-    _replace_all(client, uri, OLD + "def broken(:\n", 2)
-    assert await _diagnostics(client, uri) == []  # no stale squiggles
-    _replace_all(client, uri, OLD, 3)
-    assert [d.code for d in await _diagnostics(client, uri)] == ["ADV701"]
+async def test_a_syntax_error_is_shown_and_unchanged_lines_keep_their_findings(client: LanguageClient, tmp_path):
+    text = OLD + "scaler = torch.cuda.amp.GradScaler()\n"
+    uri = _open(client, tmp_path / "broken.py", text)
+    assert sorted(d.code for d in await _diagnostics(client, uri)) == ["ADV701", "ADV702"]
+    # Typing on the GradScaler line breaks the file: that line's finding goes, the autocast one stays.
+    broken = "# a comment\n" + text.replace("scaler = torch.cuda.amp.GradScaler()", "scaler = torch.cuda.amp.GradScaler(")
+    _replace_all(client, uri, broken, 2)
+    diags = await _diagnostics(client, uri)
+    error, *kept = diags
+    assert error.severity == types.DiagnosticSeverity.Error and "syntax error" in error.message
+    assert (error.range.start.line, error.range.start.character) == (6, 34), error  # the unclosed "(", where Python says
+    assert [(d.code, d.range.start.line) for d in kept] == [("ADV701", 4)]  # moved one line down with the comment
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=4, character=20)))
+    assert "ADV701 amp-autocast" in hover.contents.value
+    _replace_all(client, uri, broken + "x = (\n", 3)  # still broken: still the last good findings
+    assert [d.code for d in (await _diagnostics(client, uri))[1:]] == ["ADV701"]
+    _replace_all(client, uri, text, 4)
+    assert sorted(d.code for d in await _diagnostics(client, uri)) == ["ADV701", "ADV702"]
+
+
+@pytest.mark.asyncio
+async def test_hover_header_says_the_fix_the_policy_decided(client: LanguageClient, tmp_path):
+    """ADV706's and ADV206's fixes are safe by default; here one is unsafe (the lowest torch, 2.4, lacks the
+    replacement) and one has no fix at all. The header read the rule's default, "fix: safe", for both."""
+    text = "import torch\nvalue = torch.accelerator.current_device_idx(x)\nq, r = torch.qr(a, flag)\n"
+    uri = _open(client, tmp_path / "policy.py", text)
+    diags = sorted(await _diagnostics(client, uri), key=lambda d: d.range.start.line)
+    assert [(d.code, d.data["fix"]) for d in diags] == [("ADV706", "unsafe"), ("ADV206", None)]
+    heads = []
+    for line in (1, 2):
+        hover = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=12)))
+        heads.append(hover.contents.value.split("\n", 1)[0])
+    assert "fix: unsafe" in heads[0] and "no automatic fix here" in heads[1], heads
+    assert "safe" not in heads[0].replace("unsafe", ""), heads
 
 
 @pytest.mark.asyncio
@@ -361,3 +410,76 @@ def test_startup_imports_nothing_a_scan_does_not_need():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _raw_server():
+    """The real server over stdio, spoken to in raw JSON-RPC (a typed client would refuse to send bad params)."""
+    import json
+    import queue
+    import threading
+
+    proc = subprocess.Popen([sys.executable, "-m", "advisor", "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    replies: queue.Queue = queue.Queue()
+
+    def read():
+        while True:
+            length = None
+            while (header := proc.stdout.readline()) not in (b"\r\n", b""):
+                if header.lower().startswith(b"content-length:"):
+                    length = int(header.split(b":")[1])
+            if length is None:
+                return
+            replies.put(json.loads(proc.stdout.read(length)))
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def send(message: dict) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        proc.stdin.flush()
+
+    def reply(request_id: int, timeout: float = 60) -> dict:
+        import time
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                message = replies.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if message.get("id") == request_id:
+                return message
+        pytest.fail(f"no reply to request {request_id} within {timeout} s")
+
+    return proc, send, reply
+
+
+BAD_PARAMS = [
+    ("textDocument/hover", {"textDocument": 5, "position": {"line": 0, "character": 0}}),
+    ("textDocument/hover", {"textDocument": {"uri": "file:///a.py"}, "position": {"line": -5, "character": 0}}),
+    ("textDocument/codeAction", {"textDocument": {"uri": "file:///a.py"}}),
+    ("codeAction/resolve", {}),  # no title
+]
+
+
+def test_requests_with_invalid_params_get_an_error_reply_and_exit_without_shutdown_is_1(tmp_path):
+    proc, send, reply = _raw_server()
+    try:
+        send({"id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": tmp_path.as_uri()}})
+        assert "capabilities" in reply(1)["result"]
+        send({"method": "initialized", "params": {}})
+        for n, (method, params) in enumerate(BAD_PARAMS, 2):
+            send({"id": n, "method": method, "params": params})
+            answer = reply(n)
+            assert "error" in answer, (method, params, answer)
+            error = answer["error"]
+            assert error["code"] == -32602 and method in error["message"], error
+        send({"id": 99, "method": "advisor/status", "params": None})  # and it still answers
+        assert reply(99)["result"]["open"] == 0
+        send({"method": "exit"})
+        assert proc.wait(timeout=60) == 1  # LSP: exit without a shutdown request first
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()

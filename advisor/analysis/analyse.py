@@ -33,8 +33,14 @@ from advisor.syntax.walk import walk
 # chains are quadratic. CPython rejects >200 nested brackets itself; we also
 # bound expression depth, which `ast` tells us cheaply.
 MAX_EXPR_DEPTH = 400
-# LibCST needs ~600 bytes of memory per source byte: past this size a file is reported, not parsed.
-MAX_CST_BYTES = int(float(os.environ.get("ADVISOR_MAX_FILE_MB", "4")) * 1024 * 1024)
+# What LibCST really costs, measured (peak RSS of `libcst.parse_module` on generated dense code:
+# functions with calls, comprehensions, dicts; CPython 3.11, libcst 1.x): 0.25 MB -> 298 MiB,
+# 0.5 MB -> 572 MiB, 1 MB -> 1119 MiB, i.e. ~1.1 GiB per MB of source; the whole analysis of
+# 0.5 MB (every rule, no slicing) peaked at 626 MiB. At 4 MB that is ~5 GB, which a 4 GB CI
+# container cannot give (the native parser aborts the process). Past 2 MB (~2.5 GB) a file is
+# reported, not parsed; ADVISOR_MAX_FILE_MB raises it. advisor.run.engine also parses candidates
+# over ISOLATE_MIN_BYTES in a process of their own, so a parser abort costs only that file.
+MAX_CST_BYTES = int(float(os.environ.get("ADVISOR_MAX_FILE_MB", "2")) * 1024 * 1024)
 
 
 class SourceError(Exception):

@@ -62,9 +62,28 @@ def read(data: bytes):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return nbformat.reads(data.decode("utf-8"), as_version=nbformat.NO_CONVERT)
+            nb = nbformat.reads(data.decode("utf-8"), as_version=nbformat.NO_CONVERT)
     except Exception as e:  # nbformat raises several types for bad JSON or schema
         raise NotebookError(f"not a readable notebook: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+    _check_shape(nb)
+    return nb
+
+
+def _check_shape(nb) -> None:
+    """NO_CONVERT reads without validating: a format 3 notebook (worksheets, no `cells`) or a cell of the
+    wrong shape is a clear error for this file, not an AttributeError. Converting 3 to 4 would rewrite the
+    whole file on a fix, so format 3 is reported, not read."""
+    version = nb.get("nbformat") if isinstance(nb, dict) else None
+    if version != 4:
+        raise NotebookError(f"notebook format {version!r} is not supported (advisor reads format 4; "
+                            "opening and saving it in Jupyter converts it)")
+    cells = nb.get("cells")
+    if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
+        raise NotebookError("not a readable notebook: `cells` is not a list of cells")
+    for n, cell in enumerate(cells, 1):
+        source = cell.get("source", "")
+        if not isinstance(source, str) and not (isinstance(source, list) and all(isinstance(s, str) for s in source)):
+            raise NotebookError(f"not a readable notebook: cell {n}: `source` is not text")
 
 
 def _source(cell) -> str:

@@ -25,6 +25,7 @@ import bisect
 import ast
 from typing import Sequence
 from advisor.analysis.prefilter import Prefilter
+from advisor.core.textlines import split_lines
 
 SLICE_MIN_BYTES = 512 * 1024
 SLICE_BYTES = 192 * 1024
@@ -68,7 +69,7 @@ def plan(text: str, tree: ast.Module, rules: Sequence[type]) -> list[tuple[str, 
     if len(text) < SLICE_MIN_BYTES or any(_module_wide(r) for r in rules) or not _imports_torch_at_top(tree):
         return None
 
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text, keepends=True)  # indexed by ast's line numbers
     spans = [(_first_line(n), n.end_lineno or n.lineno, n) for n in tree.body]
     for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
         if start <= end:  # `a = 1; b = 2`: statements share a line

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 
+from advisor.core.textlines import split_lines
+
 _ADVISOR = re.compile(r"#\s*advisor\s*:\s*ignore\b(?!-)(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa\b(?::\s*(?P<codes>[A-Z]+\d*(?:[\s,]+[A-Z]+\d*)*))?", re.IGNORECASE)
 
-_FILE = re.compile(r"^[ \t]*#\s*advisor\s*:\s*ignore-file\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE | re.MULTILINE)
+_FILE = re.compile(r"^[ \t]*#\s*advisor\s*:\s*ignore-file\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 
 ALL = "*"
 
@@ -40,12 +42,13 @@ def suppressed_codes(line: str) -> set[str]:
 
 class Suppressions:
     def __init__(self, source: str) -> None:
-        self._lines = source.splitlines()
+        self._lines = split_lines(source)  # numbered as the tokenizer numbers them, as findings are
         self._cache: dict[int, set[str]] = {}
         self._file: set[str] = set()  # what `# advisor: ignore-file` silences everywhere
         if "ignore-file" in source:
-            for m in _FILE.finditer(source):
-                self._file |= _codes(m.group("codes"))
+            for line in self._lines:
+                if m := _FILE.match(line):
+                    self._file |= _codes(m.group("codes"))
 
     def _for_line(self, line: int) -> set[str]:
         if line not in self._cache:

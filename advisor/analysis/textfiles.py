@@ -17,6 +17,8 @@ import re
 from typing import Sequence
 
 from advisor.core.markers import find_markers
+from advisor.core.reading import read_bytes
+from advisor.core.textlines import split_lines
 from advisor.core import policy
 from advisor.core.findings import FileError, FileResult, Finding
 from advisor.rule import Rule
@@ -49,8 +51,7 @@ def is_shell_script(path: str) -> bool:
     if path.endswith((".py", ".pyi", ".ipynb")):
         return False
     try:
-        with open(path, "rb") as f:
-            first = f.readline(200)
+        first = read_bytes(path, 200, head=True).split(b"\n", 1)[0]
     except OSError:
         return False
     return first.startswith(b"#!") and b"python" not in first
@@ -59,7 +60,7 @@ def is_shell_script(path: str) -> bool:
 def _assignments(text: str) -> list[tuple[int, int, str, str]]:
     """(line, column, variable, value) of every allocator-config assignment, comments skipped."""
     out = []
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(split_lines(text), 1):
         if line.lstrip().startswith("#"):
             continue
         m = _ENV_SPACE.match(line)
@@ -85,7 +86,7 @@ def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]]) -> FileResult
     assignments = _assignments(text)
     if not assignments:
         return result
-    lines = text.splitlines()
+    lines = split_lines(text)
     suppressions = Suppressions(text)
     for rule in rules:
         for line, column, var, message in rule.check_env(assignments):

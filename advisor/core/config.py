@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.core.findings import KINDS, Severity
+from advisor.core.reading import PIN_FILE_LIMIT, read_text
 
 try:
     import tomllib
@@ -90,13 +91,16 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
         cfg_path = os.path.join(root, "pyproject.toml")
         if not os.path.isfile(cfg_path):
             return Config(project_root=root)
-    try:
-        with open(cfg_path, "rb") as f:
-            data = tomllib.load(f)
+    try:  # the scanned tree's own pyproject.toml: a regular file, bounded (a FIFO would block)
+        data = tomllib.loads(read_text(cfg_path, PIN_FILE_LIMIT))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{cfg_path}: invalid TOML: {e}") from None
+    except (RecursionError, MemoryError):
+        raise ConfigError(f"{cfg_path}: TOML nested too deeply to read") from None
     except OSError as e:
-        raise ConfigError(f"{cfg_path}: cannot read: {e.strerror}") from None
+        raise ConfigError(f"{cfg_path}: cannot read: {e.strerror or e}") from None
+    if not isinstance(data.get("tool", {}), dict):
+        raise ConfigError(f"{cfg_path}: [tool] must be a table")
     section = data.get("tool", {}).get("advisor", {})
     if not isinstance(section, dict):
         raise ConfigError(f"{cfg_path}: [tool.advisor] must be a table")

@@ -5,6 +5,12 @@ distribution as written, `spec` a PEP 440 specifier (conda and poetry syntax
 translated), `line` 1-based, `tier` how binding the pin is (`TIERS`). Files are
 data: TOML through tomllib, setup.cfg through configparser, setup.py through
 `ast` (never executed), environment.yml line by line (no YAML dependency).
+
+Files are hostile data too. Every read goes through `Reader`: only regular files inside the
+project, bounded (advisor.core.reading), so `-r /dev/stdin`, a FIFO named requirements-dev.txt
+or a requirements.txt linked to /dev/zero is skipped. A value of the wrong shape (`tool = 5`,
+`optional-dependencies = 5`) or a TOML file nested too deeply to load is ignored. Each of these
+leaves one line in `Reader.notes`, which the CLI prints as a warning.
 """
 
 from __future__ import annotations
@@ -15,6 +21,9 @@ import glob
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from advisor.core import reading
 
 try:
     import tomllib
@@ -29,12 +38,29 @@ _REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(\(?\s*[<
 _CONDA = re.compile(r"^\s*(?:[\w.-]+::)?([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$")
 
 
-def read_text(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return None
+@dataclass
+class Reader:
+    """Reads pin files under `root` (None: anywhere) and keeps a note of each one it skipped, and why."""
+
+    root: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def note(self, path: str, why: str) -> None:
+        shown = os.path.normpath(path)
+        if self.root and not os.path.relpath(shown, self.root).startswith(".."):
+            shown = os.path.relpath(shown, self.root)
+        line = f"{shown}: {why}"
+        if line not in self.notes:
+            self.notes.append(line)
+
+    def text(self, path: str) -> str | None:
+        try:
+            return reading.read_text(path, reading.PIN_FILE_LIMIT, self.root)
+        except FileNotFoundError:
+            return None  # an include or a name setup.py mentions that is not there: nothing to say
+        except OSError as e:
+            self.note(path, f"{e.strerror or e} (no pins read from it)")
+            return None
 
 
 def line_of(lines: list[str], needle: str, name: str) -> int:
@@ -81,13 +107,13 @@ def poetry_spec(spec: str) -> str:
 
 # --- requirements files ------------------------------------------------------------------
 
-def requirements(path: str, tier: str, seen: set[str]) -> Iterator[tuple[str, str, str, int, str]]:
+def requirements(path: str, tier: str, seen: set[str], reader: Reader) -> Iterator[tuple[str, str, str, int, str]]:
     """(file, name, spec, line, tier) for a requirements/constraints file and its -r/-c includes (cycle-safe)."""
     real = os.path.realpath(path)
     if real in seen:
         return
     seen.add(real)
-    text = read_text(path)
+    text = reader.text(path)
     if text is None:
         return
     lines = text.splitlines()
@@ -103,7 +129,7 @@ def requirements(path: str, tier: str, seen: set[str]) -> Iterator[tuple[str, st
         include = re.match(r"^(-r|-c|--requirement|--constraint)[\s=]*(\S+)", line)
         if include:
             target = os.path.join(os.path.dirname(path), include.group(2))
-            yield from requirements(target, tier, seen)
+            yield from requirements(target, tier, seen, reader)
             continue
         if not line or line.startswith("-"):
             continue
@@ -114,92 +140,120 @@ def requirements(path: str, tier: str, seen: set[str]) -> Iterator[tuple[str, st
 
 # --- TOML: pyproject (PEP 621, PEP 735, poetry, pixi), pixi.toml, locks --------------------
 
-def _toml(path: str) -> tuple[dict, list[str]] | None:
-    text = read_text(path)
+class _Toml:
+    """A loaded TOML file whose values are looked up by shape: a value of the wrong type is noted, never used."""
+
+    def __init__(self, path: str, data: dict, lines: list[str], reader: Reader) -> None:
+        self.path, self.data, self.lines, self.reader = path, data, lines, reader
+
+    def want(self, value, kind: type, where: str):
+        """`value` if it is a `kind` (dict: a table, list: an array), else an empty one, noted."""
+        if value is None or isinstance(value, kind):
+            return kind() if value is None else value
+        shape = "a table" if kind is dict else "an array"
+        self.reader.note(self.path, f"`{where}` is {type(value).__name__} {value!r:.40}, not {shape}; ignored")
+        return kind()
+
+    def get(self, *keys: str, kind: type = dict):
+        value = self.data
+        for n, key in enumerate(keys):
+            value = self.want(value, dict, ".".join(keys[:n]) or "(top)").get(key)
+        return self.want(value, kind, ".".join(keys))
+
+    def items(self, *keys: str):
+        """(dotted key, value) of each entry of the table at `keys`."""
+        return [(".".join((*keys, str(k))), v) for k, v in self.get(*keys).items()]
+
+
+def _toml(path: str, reader: Reader) -> _Toml | None:
+    text = reader.text(path)
     if text is None:
         return None
     try:
-        return tomllib.loads(text), text.splitlines()
+        return _Toml(path, tomllib.loads(text), text.splitlines(), reader)
     except ValueError:
+        return None
+    except (RecursionError, MemoryError):  # tomllib recurses per nested array or inline table
+        reader.note(path, "TOML nested too deeply to read; no pins read from it")
         return None
 
 
-def _pep508(items, tier: str, lines: list[str]) -> Iterator[Row]:
-    for item in items if isinstance(items, list) else []:
+def _pep508(items, tier: str, toml: _Toml, where: str) -> Iterator[Row]:
+    for item in toml.want(items, list, where):
         if isinstance(item, str) and (req := split_requirement(item)):
-            yield req[0], req[1], line_of(lines, item, req[0]), tier
+            yield req[0], req[1], line_of(toml.lines, item, req[0]), tier
 
 
-def _table(deps, tier: str, lines: list[str], translate) -> Iterator[Row]:
+def _table(deps, tier: str, toml: _Toml, translate, where: str) -> Iterator[Row]:
     """poetry/pixi `name = "spec"` or `name = {version = "spec"}` (poetry: also a list of those)."""
-    for name, value in (deps.items() if isinstance(deps, dict) else []):
+    for name, value in toml.want(deps, dict, where).items():
         for v in value if isinstance(value, list) else [value]:
             spec = v.get("version", "") if isinstance(v, dict) else v
             if isinstance(spec, str):
-                yield name, translate(spec), line_of(lines, f"{name} =", name), tier
+                yield name, translate(spec), line_of(toml.lines, f"{name} =", name), tier
 
 
-def _pixi(pixi: dict, lines: list[str]) -> Iterator[Row]:
-    sections = [(pixi, "install")]
-    sections += [(t, "install") for t in pixi.get("target", {}).values() if isinstance(t, dict)]
-    sections += [(f, "extra") for f in pixi.get("feature", {}).values() if isinstance(f, dict)]
-    for section, tier in sections:
-        yield from _table(section.get("dependencies", {}), tier, lines, conda_spec)
-        yield from _table(section.get("pypi-dependencies", {}), tier, lines, poetry_spec)
+def _pixi(toml: _Toml, *keys: str) -> Iterator[Row]:
+    pixi = toml.get(*keys)
+    sections = [(pixi, "install", ".".join(keys) or "(top)")]
+    sections += [(t, "install", w) for w, t in toml.items(*keys, "target")]
+    sections += [(f, "extra", w) for w, f in toml.items(*keys, "feature")]
+    for section, tier, where in sections:
+        section = toml.want(section, dict, where)
+        yield from _table(section.get("dependencies"), tier, toml, conda_spec, f"{where}.dependencies")
+        yield from _table(section.get("pypi-dependencies"), tier, toml, poetry_spec, f"{where}.pypi-dependencies")
 
 
-def pyproject(path: str) -> Iterator[Row]:
-    loaded = _toml(path)
-    if loaded is None:
+def pyproject(path: str, reader: Reader) -> Iterator[Row]:
+    toml = _toml(path, reader)
+    if toml is None:
         return
-    data, lines = loaded
-    project = data.get("project", {})
-    yield from _pep508(project.get("dependencies", []), "install", lines)
-    for extra in project.get("optional-dependencies", {}).values():
-        yield from _pep508(extra, "extra", lines)
-    for group in data.get("dependency-groups", {}).values():
-        yield from _pep508(group, "extra", lines)
-    yield from _pep508(data.get("build-system", {}).get("requires", []), "build", lines)
-    tool = data.get("tool", {})
-    poetry = tool.get("poetry", {})
-    yield from _table(poetry.get("dependencies", {}), "install", lines, poetry_spec)
-    for group in poetry.get("group", {}).values():
-        yield from _table(group.get("dependencies", {}) if isinstance(group, dict) else {}, "extra", lines, poetry_spec)
-    yield from _pixi(tool.get("pixi", {}), lines)
+    yield from _pep508(toml.get("project", "dependencies", kind=list), "install", toml, "project.dependencies")
+    for where, extra in toml.items("project", "optional-dependencies"):
+        yield from _pep508(extra, "extra", toml, where)
+    for where, group in toml.items("dependency-groups"):
+        yield from _pep508(group, "extra", toml, where)
+    yield from _pep508(toml.get("build-system", "requires", kind=list), "build", toml, "build-system.requires")
+    yield from _table(toml.get("tool", "poetry", "dependencies"), "install", toml, poetry_spec, "tool.poetry.dependencies")
+    for where, group in toml.items("tool", "poetry", "group"):
+        deps = toml.want(group, dict, where).get("dependencies")
+        yield from _table(deps, "extra", toml, poetry_spec, f"{where}.dependencies")
+    yield from _pixi(toml, "tool", "pixi")
 
 
-def pixi_toml(path: str) -> Iterator[Row]:
-    loaded = _toml(path)
-    if loaded is not None:
-        yield from _pixi(loaded[0], loaded[1])
+def pixi_toml(path: str, reader: Reader) -> Iterator[Row]:
+    toml = _toml(path, reader)
+    if toml is not None:
+        yield from _pixi(toml)
 
 
-def lock(path: str) -> Iterator[Row]:
+def lock(path: str, reader: Reader) -> Iterator[Row]:
     """uv.lock / poetry.lock: the version each `[[package]]` resolved to."""
-    loaded = _toml(path)
-    if loaded is None:
+    toml = _toml(path, reader)
+    if toml is None:
         return
-    data, lines = loaded
-    for pkg in data.get("package", []):
+    for pkg in toml.get("package", kind=list):
         if isinstance(pkg, dict) and isinstance(pkg.get("name"), str) and isinstance(pkg.get("version"), str):
             needle = f'name = "{pkg["name"]}"'
-            line = next((i for i, text in enumerate(lines, 1) if text.strip() == needle), 1)
+            line = next((i for i, text in enumerate(toml.lines, 1) if text.strip() == needle), 1)
             yield pkg["name"], "==" + pkg["version"], line, "lock"
 
 
-def dynamic_files(path: str) -> list[str]:
+def dynamic_files(path: str, reader: Reader) -> list[str]:
     """Requirements files pyproject's `[tool.setuptools.dynamic]` reads (`dependencies = {file = [...]}`)."""
-    loaded = _toml(path)
-    dynamic = (loaded[0] if loaded else {}).get("tool", {}).get("setuptools", {}).get("dynamic", {})
-    files = (dynamic.get("dependencies") or {}).get("file", []) if isinstance(dynamic, dict) else []
-    return [files] if isinstance(files, str) else [f for f in files if isinstance(f, str)]
+    toml = _toml(path, reader)
+    if toml is None:
+        return []
+    files = toml.get("tool", "setuptools", "dynamic", "dependencies").get("file")
+    files = [files] if isinstance(files, str) else toml.want(files, list, "tool.setuptools.dynamic.dependencies.file")
+    return [f for f in files if isinstance(f, str)]
 
 
 # --- setup.cfg, environment.yml ------------------------------------------------------------
 
-def setup_cfg(path: str) -> tuple[list[Row], list[str]]:
+def setup_cfg(path: str, reader: Reader) -> tuple[list[Row], list[str]]:
     """Rows, and requirements files named by `install_requires = file: ...`."""
-    text = read_text(path)
+    text = reader.text(path)
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text or "")
@@ -222,9 +276,9 @@ def setup_cfg(path: str) -> tuple[list[Row], list[str]]:
     return rows, files
 
 
-def environment_yml(path: str) -> Iterator[Row]:
+def environment_yml(path: str, reader: Reader) -> Iterator[Row]:
     """conda `dependencies:` items (conda match specs) and their `- pip:` list (PEP 508)."""
-    lines = (read_text(path) or "").splitlines()
+    lines = (reader.text(path) or "").splitlines()
     pip_indent = None
     in_deps = False
     for n, line in enumerate(lines, 1):
@@ -298,12 +352,15 @@ def _setup_tiers(tree: ast.Module) -> dict[int, str]:
     return tiers
 
 
-def setup_py(path: str, root: str) -> tuple[list[Row], list[str]]:
+def setup_py(path: str, reader: Reader) -> tuple[list[Row], list[str]]:
     """Rows from every string expression that is a requirement, and the `.txt` files setup.py names
     (read through `open()`, `read_text()` or a helper such as `parse_requirements('requirements/x.txt')`)."""
     try:
-        tree = ast.parse(read_text(path) or "")
+        tree = ast.parse(reader.text(path) or "")
     except (SyntaxError, ValueError):
+        return [], []
+    except (RecursionError, MemoryError):
+        reader.note(path, "code nested too deeply to read; no pins read from it")
         return [], []
     strings, tiers = _Strings(tree), _setup_tiers(tree)
     rows: list[Row] = []
@@ -316,7 +373,8 @@ def setup_py(path: str, root: str) -> tuple[list[Row], list[str]]:
             continue
         if text.endswith(".txt") and "\n" not in text:
             pattern = os.path.join(os.path.dirname(path), text)
-            files += sorted(glob.glob(pattern)) if "*" in text else [pattern]
+            # A glob's matches are guesses: those outside the project are dropped, not warned about.
+            files += sorted(f for f in glob.glob(pattern) if reader.root is None or reading.inside(f, reader.root)) if "*" in text else [pattern]
             continue
         if re.match(r"^\s*torch(vision|audio)?\s*(\[[^\]]*\])?\s*[<>=!~]=?\s*[0-9]", text):
             req = split_requirement(text)

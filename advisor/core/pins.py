@@ -111,37 +111,42 @@ def _requirement_files(root: str) -> list[str]:
     return sorted(set(found))
 
 
-def find_pins(root: str, locks: bool = True) -> list[Pin]:
+def find_pins(root: str, locks: bool = True, notes: list[str] | None = None) -> list[Pin]:
     """Every torch / torchvision / torchaudio requirement the project declares, in reading order
-    (`locks=False`: without uv.lock / poetry.lock, which can be large and rank last)."""
+    (`locks=False`: without uv.lock / poetry.lock, which can be large and rank last).
+
+    `notes` gets a line for each pin file that was skipped (not a regular file, too large,
+    outside the project, a value of the wrong shape): `pinfiles.Reader`.
+    """
     rows: list[tuple[str, tuple]] = []  # (file, row)
     extra_files: list[str] = []
+    reader = pinfiles.Reader(root, [] if notes is None else notes)
 
     def join(name: str) -> str:
         return os.path.join(root, name)
 
-    if os.path.isfile(join("pyproject.toml")):
-        rows += [(join("pyproject.toml"), r) for r in pinfiles.pyproject(join("pyproject.toml"))]
-        extra_files += [join(f) for f in pinfiles.dynamic_files(join("pyproject.toml"))]
-    if os.path.isfile(join("pixi.toml")):
-        rows += [(join("pixi.toml"), r) for r in pinfiles.pixi_toml(join("pixi.toml"))]
-    if os.path.isfile(join("setup.py")):
-        setup_rows, files = pinfiles.setup_py(join("setup.py"), root)
+    if os.path.lexists(join("pyproject.toml")):
+        rows += [(join("pyproject.toml"), r) for r in pinfiles.pyproject(join("pyproject.toml"), reader)]
+        extra_files += [join(f) for f in pinfiles.dynamic_files(join("pyproject.toml"), reader)]
+    if os.path.lexists(join("pixi.toml")):
+        rows += [(join("pixi.toml"), r) for r in pinfiles.pixi_toml(join("pixi.toml"), reader)]
+    if os.path.lexists(join("setup.py")):
+        setup_rows, files = pinfiles.setup_py(join("setup.py"), reader)
         rows += [(join("setup.py"), r) for r in setup_rows]
         extra_files += files
-    if os.path.isfile(join("setup.cfg")):
-        cfg_rows, files = pinfiles.setup_cfg(join("setup.cfg"))
+    if os.path.lexists(join("setup.cfg")):
+        cfg_rows, files = pinfiles.setup_cfg(join("setup.cfg"), reader)
         rows += [(join("setup.cfg"), r) for r in cfg_rows]
         extra_files += [join(f) for f in files]
     for name in ("environment.yml", "environment.yaml"):
-        if os.path.isfile(join(name)):
-            rows += [(join(name), r) for r in pinfiles.environment_yml(join(name))]
+        if os.path.lexists(join(name)):
+            rows += [(join(name), r) for r in pinfiles.environment_yml(join(name), reader)]
     seen: set[str] = set()
     for path in _requirement_files(root) + extra_files:
-        rows += [(f, (n, s, line, t)) for f, n, s, line, t in pinfiles.requirements(path, "install", seen)]
+        rows += [(f, (n, s, line, t)) for f, n, s, line, t in pinfiles.requirements(path, "install", seen, reader)]
     for name in ("uv.lock", "poetry.lock") if locks else ():
-        if os.path.isfile(join(name)):
-            rows += [(join(name), r) for r in pinfiles.lock(join(name))]
+        if os.path.lexists(join(name)):
+            rows += [(join(name), r) for r in pinfiles.lock(join(name), reader)]
     pins: list[Pin] = []
     for path, (name, spec, line, tier) in rows:
         library = _library(name)
@@ -166,14 +171,14 @@ def combine(pins: list[Pin]) -> Bounds | None:
     return None
 
 
-def find_bounds(root: str) -> dict[str, Bounds]:
-    """{library: Bounds} for the libraries the project bounds (unpinned ones are absent)."""
-    pins = find_pins(root, locks=False)
+def find_bounds(root: str, notes: list[str] | None = None) -> dict[str, Bounds]:
+    """{library: Bounds} for the libraries the project bounds (unpinned ones are absent); `notes`: as find_pins."""
+    pins = find_pins(root, locks=False, notes=notes)
     out = {}
     for library in LIBRARIES:
         bounds = combine([p for p in pins if p.library == library])
         if bounds is None:  # only now read the locks (the lowest rank)
-            pins = pins if any(p.tier == "lock" for p in pins) else find_pins(root)
+            pins = pins if any(p.tier == "lock" for p in pins) else find_pins(root, notes=notes)
             bounds = combine([p for p in pins if p.library == library])
         if bounds is not None:
             out[library] = bounds

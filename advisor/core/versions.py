@@ -44,11 +44,11 @@ def normalise(text: str, what: str = "target version") -> str:
     return release
 
 
-def resolve_target(explicit: str | None, project_root: str) -> tuple[str, str | None, str]:
-    """(target, oldest supported version or None, where the target came from)."""
+def resolve_target(explicit: str | None, project_root: str, notes: list[str] | None = None) -> tuple[str, str | None, str]:
+    """(target, oldest supported version or None, where the target came from); `notes`: pins.find_pins."""
     if explicit:
         return normalise(explicit), None, "--target-version or config"
-    bounds = find_bounds(project_root).get("torch")
+    bounds = find_bounds(project_root, notes).get("torch")
     if bounds is None:
         return NEWEST, None, "default: newest version the catalogue knows"
     min_version = bounds.lower_text if bounds.lower and bounds.lower >= parse_version(OLDEST) else None
@@ -79,15 +79,17 @@ NO_LOWER_BOUND = (
 )
 
 
-def resolve_bounds(target: str | None, min_torch: str | None, project_root: str) -> tuple[str, str, str, str, bool]:
+def resolve_bounds(target: str | None, min_torch: str | None, project_root: str,
+                   notes: list[str] | None = None) -> tuple[str, str, str, str, bool]:
     """(target, its source, lowest supported torch, its source, whether that bound was found).
 
     The lowest supported torch: `min_torch` (config / --min-torch), else the project's
     pins, else the oldest release the catalogue covers: a conservative bound, so a fix
     whose replacement is newer is never safe (the caller prints NO_LOWER_BOUND once).
+    `notes` gets a line per pin file skipped as unsafe or malformed (pins.find_pins).
     """
-    resolved, _, target_source = resolve_target(target, project_root)
-    bounds = None if min_torch else find_bounds(project_root).get("torch")
+    resolved, _, target_source = resolve_target(target, project_root, notes)
+    bounds = None if min_torch else find_bounds(project_root, notes).get("torch")
     if min_torch:
         lowest, source, found = normalise(min_torch, "min-torch"), "min-torch (config or --min-torch)", True
     elif bounds is None or bounds.lower is None:

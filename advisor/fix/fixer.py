@@ -20,6 +20,7 @@ from advisor.core.atomic import replace_file
 from advisor.core.findings import Applicability, Finding
 from advisor.core.jobs import FileJob
 from advisor.core.lazy import cst
+from advisor.core.textlines import split_lines
 from advisor.analysis.registry import rule_by_code
 from advisor.rule import Rule
 from advisor.syntax.walk import nodes_of
@@ -48,8 +49,8 @@ class FixOutcome:
 
     def diff(self) -> str:
         try:
-            a = self.original.decode("utf-8", "replace").splitlines(keepends=True)
-            b = self.fixed.decode("utf-8", "replace").splitlines(keepends=True)
+            a = split_lines(self.original.decode("utf-8", "replace"), keepends=True)
+            b = split_lines(self.fixed.decode("utf-8", "replace"), keepends=True)
         except Exception:  # pragma: no cover - decode with replace cannot fail
             return ""
         return "".join(difflib.unified_diff(a, b, f"a/{self.path}", f"b/{self.path}"))
@@ -64,7 +65,7 @@ def map_back(findings: list[Finding], fixed: str, original: str) -> list[Finding
 
     if fixed == original or not findings:
         return list(findings)
-    blocks = difflib.SequenceMatcher(None, original.splitlines(), fixed.splitlines(), autojunk=False).get_opcodes()
+    blocks = difflib.SequenceMatcher(None, split_lines(original), split_lines(fixed), autojunk=False).get_opcodes()
 
     def line_of(n: int) -> int:
         for tag, i1, i2, j1, j2 in blocks:

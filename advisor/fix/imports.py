@@ -19,6 +19,7 @@ import sys
 from typing import Any, Iterable
 
 from advisor.core.lazy import cst
+from advisor.core.reading import PIN_FILE_LIMIT, read_text
 
 FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
 _ROOT_MARKERS = ("pyproject.toml", "ruff.toml", ".ruff.toml", "setup.cfg", ".isort.cfg")
@@ -42,10 +43,21 @@ def _toml(path: str) -> dict:
     except ImportError:  # pragma: no cover - Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except (OSError, ValueError):
+        data = tomllib.loads(read_text(path, PIN_FILE_LIMIT))
+    except (OSError, ValueError, RecursionError, MemoryError):
         return {}
+    return data
+
+
+def _dig(data: Any, *keys: str) -> dict:
+    """data[k1][k2]...: {} where a value on the way is missing or not a table (the file is the user's, any shape)."""
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _strings(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 @functools.lru_cache(maxsize=64)
@@ -55,21 +67,19 @@ def _settings(root: str) -> tuple[frozenset[str], tuple[str, ...]]:
     src: list[str] | None = None
     for name in ("pyproject.toml", "ruff.toml", ".ruff.toml"):
         data = _toml(os.path.join(root, name))
-        ruff = data.get("tool", {}).get("ruff", {}) if name == "pyproject.toml" else data
-        for isort in (ruff.get("lint", {}).get("isort", {}), ruff.get("isort", {})):
-            known.update(isort.get("known-first-party", []))
+        ruff = _dig(data, "tool", "ruff") if name == "pyproject.toml" else data
+        for isort in (_dig(ruff, "lint", "isort"), _dig(ruff, "isort")):
+            known.update(_strings(isort.get("known-first-party")))
         if src is None and isinstance(ruff.get("src"), list):
-            src = ruff["src"]
+            src = _strings(ruff["src"])
         if name == "pyproject.toml":
-            iso = data.get("tool", {}).get("isort", {})
-            kfp = iso.get("known_first_party", [])
-            known.update([kfp] if isinstance(kfp, str) else kfp)
+            known.update(_strings(_dig(data, "tool", "isort").get("known_first_party")))
     for name, section in ((".isort.cfg", "settings"), ("setup.cfg", "isort")):
         cfg = configparser.ConfigParser()
         try:
-            cfg.read(os.path.join(root, name), encoding="utf-8")
+            cfg.read_string(read_text(os.path.join(root, name), PIN_FILE_LIMIT))
             value = cfg.get(section, "known_first_party", fallback="")
-        except (configparser.Error, UnicodeDecodeError):
+        except (configparser.Error, OSError):
             value = ""
         known.update(v.strip() for v in value.replace("\n", ",").split(",") if v.strip())
     roots = tuple(os.path.join(root, s) for s in (src if src is not None else [".", "src"]))

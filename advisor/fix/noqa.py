@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from advisor.analysis.analyse import SourceError, decode
 from advisor.core.atomic import replace_file
 from advisor.core.findings import Finding
+from advisor.core.reading import read_bytes
+from advisor.core.textlines import split_lines
 
 
 @dataclass
@@ -36,17 +38,16 @@ def _unsafe_lines(text: str) -> set[int]:
                 out.update(range(tok.start[0], tok.end[0]))
     except (tokenize.TokenError, SyntaxError):
         return set(range(1, text.count("\n") + 2))  # cannot tell: touch nothing
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(split_lines(text), 1):
         if line.rstrip().endswith("\\"):
             out.add(n)
     return out
 
 
 def _add_to_file(path: str, findings: list[Finding], run: NoqaRun) -> None:
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_bytes(path)
     text, encoding = decode(data)
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text, keepends=True)
     unsafe = _unsafe_lines(text)
     codes: dict[int, list[str]] = {}
     for f in findings:

@@ -118,12 +118,27 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
     }
 
 
+def utf8_path(path: str) -> str:
+    """A file name that is not valid UTF-8 (its bytes kept as surrogates by Python) with those bytes as `\\xNN`.
+
+    The report's files are UTF-8: a raw surrogate would fail the whole report (and, in `audit`, the repository).
+    """
+    try:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def write_report(directory: str, findings: list[Finding], errors: list[dict], meta: dict) -> list[str]:
     """Write report.md, report.html, rule docs, validation scripts and findings.json, and their manifest.
 
     Nothing is written through a link (advisor.core.atomic); files an earlier report wrote and
     this one does not are removed, files advisor did not write never are.
     """
+    from dataclasses import replace
+
+    findings = [f if utf8_path(f.path) == f.path else replace(f, path=utf8_path(f.path)) for f in findings]
+    errors = [{**e, "path": utf8_path(e["path"])} if isinstance(e.get("path"), str) else e for e in errors]
     real_dirs(directory)
     real_dir(os.path.join(directory, "rules"))
     earlier = read_manifest(directory)

@@ -15,6 +15,7 @@ from typing import Any
 
 from advisor.core.atomic import write_output
 from advisor.core.findings import Finding
+from advisor.core.reading import SOURCE_LIMIT, read_text
 
 DEFAULT_NAME = "advisor-baseline.json"
 
@@ -52,10 +53,9 @@ def find_baseline(root: str) -> str | None:
 def apply_baseline(result: Any, path: str, root: str) -> None:
     """Drop findings recorded in the baseline (as a multiset), counting them as suppressed."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(read_text(path, SOURCE_LIMIT))  # a regular file, bounded: it is the tree's own
         known = Counter(e["fingerprint"] for e in data["findings"])
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
         raise ValueError(f"cannot read baseline {path}: {e}") from None
     for file_result in result.results:
         if not file_result.findings:

@@ -22,6 +22,7 @@ from typing import Iterable
 
 from advisor.core.config import DEVICES  # noqa: F401  (re-exported: the devices scoping knows)
 from advisor.core.markers import find_markers
+from advisor.core.reading import read_bytes
 from advisor.analysis.registry import all_rules
 
 
@@ -81,8 +82,7 @@ def project_markers(root: str, seen_paths: Iterable[str]) -> list[tuple[str, int
         if os.path.abspath(path) in seen or not os.path.isfile(path):
             continue
         try:
-            with open(path, "rb") as f:
-                data = f.read(1 << 20)
+            data = read_bytes(path, 1 << 20, head=True)  # a regular file only: a FIFO must not block
         except OSError:
             continue
         shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path

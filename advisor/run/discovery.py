@@ -19,6 +19,8 @@ from typing import Iterable
 
 from advisor.analysis.textfiles import is_shell_script, is_text_file
 from advisor.core.machine_key import sign, verify
+from advisor.core.reading import PIN_FILE_LIMIT, read_text
+from advisor.core.textlines import split_lines
 
 SKIP_DIRS = {
     ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", ".mypy_cache",
@@ -100,9 +102,8 @@ class _GitIgnores:
             if os.path.isfile(path):
                 import pathspec
 
-                try:
-                    with open(path, encoding="utf-8", errors="replace") as f:
-                        spec = pathspec.PathSpec.from_lines("gitwildmatch", f)
+                try:  # a regular file only, bounded: a hostile tree's .gitignore may be a FIFO
+                    spec = pathspec.PathSpec.from_lines("gitwildmatch", split_lines(read_text(path, PIN_FILE_LIMIT)))
                 except OSError:
                     spec = None
             self._specs[directory] = spec
@@ -222,7 +223,9 @@ def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iter
                     out.errors.append((os.path.normpath(full), "dangling symbolic link"))
                     continue
                 if not os.path.isfile(full):
-                    continue  # e.g. a directory named x.py is listed under dirnames anyway
+                    if not os.path.isdir(full):  # a FIFO, socket or device by a source file's name
+                        out.errors.append((os.path.normpath(full), "not a regular file (a FIFO, socket or device); not read"))
+                    continue
                 if os.path.islink(full) and not os.path.realpath(full).startswith(real_root):
                     continue  # a link out of the scanned tree: not ours to read or rewrite
                 if os.path.abspath(full) in own:

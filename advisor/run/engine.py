@@ -17,6 +17,7 @@ from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F40
 from advisor.core.jobs import FileJob
 from advisor.core.lazy import cst
 from advisor.core.markers import find_markers
+from advisor.core.reading import read_bytes, source_limit
 from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.rule import Rule
@@ -31,6 +32,10 @@ ISOLATED_TIMEOUT = 300  # = advisor.run.workers.ISOLATED_TIMEOUT (tests/test_poo
 # half a megabyte of candidates on. Bytes, not files: a dozen small files is no work at all.
 # ADVISOR_POOL_MIN_BYTES overrides it (tests of the pool with tiny files; benchmarks).
 POOL_MIN_BYTES = 512 * 1024
+# A candidate this large is analysed in a fresh process when no pool runs: the parser costs ~1.1 GiB
+# per MB (advisor.analysis.analyse.MAX_CST_BYTES), and if it aborts the process (out of memory) only
+# that file is lost ("the parser crashed"), not the run. ADVISOR_ISOLATE_MIN_BYTES overrides it (tests).
+ISOLATE_MIN_BYTES = 1024 * 1024
 # Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
 # which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
 _TEXT_SALT = b"advisor text file\0"
@@ -99,8 +104,8 @@ def _analyse_job(job: FileJob) -> dict:
 
 
 def read_file(path: str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read()
+    """A source file's bytes: a regular file, bounded (a FIFO or device raises `UnsafeFile`, an OSError)."""
+    return read_bytes(path, source_limit())
 
 
 def cannot_read(path: str, e: OSError) -> FileError:
@@ -212,7 +217,8 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     # Largest first: one big file started last would leave the other workers idle.
     jobs.sort(key=lambda job: len(job.data), reverse=True)
     if pool is None:
-        results = ((job, _analyse_job(job)) for job in jobs)
+        alone = int(os.environ.get("ADVISOR_ISOLATE_MIN_BYTES", ISOLATE_MIN_BYTES))
+        results = ((job, _analyse_alone(job) if len(job.data) >= alone else _analyse_job(job)) for job in jobs)
     else:
         from advisor.run.workers import run
 
@@ -242,6 +248,12 @@ def scan_bytes(path: str, data: bytes, options: ScanOptions) -> ScanResult:
     return ScanResult([result], files_scanned=1, files_parsed=int(job is not None))
 
 
+def _analyse_alone(job: FileJob) -> dict:
+    from advisor.run.workers import isolated
+
+    return isolated(_analyse_job, job, _failed_analysis, ISOLATED_TIMEOUT)
+
+
 def _warm_worker() -> None:
     """Pool initializer: pay for the imports before the first file arrives."""
     import advisor.analysis.analyse  # noqa: F401  (lazy on purpose: this runs in the worker, not in the main process)
@@ -252,5 +264,6 @@ def _warm_worker() -> None:
 
 def _failed_analysis(job: FileJob, why: str) -> dict:
     path = job.path
-    message = "the parser crashed on this file; not analysed" if why == "crashed" else f"analysis timed out after {ISOLATED_TIMEOUT} s; not analysed"
+    size = f" ({len(job.data) / 2**20:.1f} MB; the parser needs ~1.1 GB of memory per MB)" if len(job.data) >= 2**20 else ""
+    message = f"the parser crashed on this file{size}; not analysed" if why == "crashed" else f"analysis timed out after {ISOLATED_TIMEOUT} s; not analysed"
     return FileResult(path, errors=[FileError(path, message)]).to_dict()

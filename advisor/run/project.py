@@ -113,6 +113,7 @@ class Project:
     companion_overrides: frozenset[str] = frozenset()  # the companions set by --target
     fixable: list[str] = field(default_factory=list)  # `fix --fixable` / `--unfixable` (added to the config's)
     unfixable: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # pin files skipped as unsafe or malformed (printed)
 
     @property
     def min_torch(self) -> tuple[int, int]:
@@ -133,8 +134,9 @@ class Project:
             check_codes(split_codes(options.fixable) + split_codes(options.unfixable) + split_codes(options.extend_select))
             overrides = parse_target_overrides(options.targets)
             explicit = _explicit_target(options.target_version, overrides.get("torch")) or cfg.target_version
+            notes: list[str] = []
             target, source, min_version, min_source, min_found = resolve_bounds(
-                explicit, options.min_torch or cfg.min_torch, cfg.project_root)
+                explicit, options.min_torch or cfg.min_torch, cfg.project_root, notes)
             companions = resolve_companions(target, overrides)
             if options.fail_on:
                 cfg.fail_on = parse_fail_on(options.fail_on)
@@ -163,7 +165,7 @@ class Project:
                    options.device or cfg.device, options.baseline, listed,
                    min_torch_source=min_source, min_torch_found=min_found,
                    companion_targets=companions, companion_overrides=frozenset(overrides) - {"torch"},
-                   fixable=list(options.fixable), unfixable=list(options.unfixable))
+                   fixable=list(options.fixable), unfixable=list(options.unfixable), warnings=notes)
 
     @property
     def files(self) -> list[str]:

@@ -7,6 +7,12 @@ costs only itself, and the jobs after it go on in a new pool.
 Workers ignore SIGINT: a Ctrl-C in a terminal reaches the whole process group, and only
 the parent decides what it means (`advisor.interrupt`). On an interrupt the parent stops
 its pools itself (`stop_all`): it never waits for a worker to finish a file.
+
+Workers also die with their parent. A SIGKILL (an OOM kill, `timeout -s KILL`) gives the parent
+no chance to stop them, and a worker left alive holds the caller's stdout and stderr open, so
+`advisor ... | tee log` never ends. On Linux each worker asks for SIGKILL when its parent dies
+(`prctl(PR_SET_PDEATHSIG)`: pools are started from the main thread, the thread that signal is
+tied to); elsewhere a daemon thread watches `os.getppid()` (`tests/test_hostile_inputs.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from __future__ import annotations
 import functools
 import os
 import signal
+import sys
+import threading
 import time
 from typing import Any, Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -29,9 +37,39 @@ _live: list = []  # pools started and not yet shut down, for stop_all()
 # Blocked while workers are forked: a Ctrl-C for the parent, or stop()'s SIGTERM, waits
 # until the worker has set its own handlers (it inherits the parent's until then).
 _MASKED = {signal.SIGINT, signal.SIGTERM}
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+PARENT_POLL = 0.5  # seconds between two looks at os.getppid() where prctl is absent
 
 
-def _init_worker(initializer: Callable[[], None] | None) -> None:
+def _die_with_parent_prctl() -> bool:
+    """Linux: the kernel sends this process SIGKILL when its parent dies. False where that is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(1)  # orphaned (re-parented to init or a subreaper): nobody reads our results
+
+
+def die_with_parent(parent: int) -> None:
+    """End this worker when `parent` (the pid that started it) dies, even by SIGKILL."""
+    if not _die_with_parent_prctl():
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="advisor-parent-watch").start()
+    if os.getppid() != parent:  # the parent died before the request above was in place
+        os._exit(1)
+
+
+def _init_worker(initializer: Callable[[], None] | None, parent: int | None = None) -> None:
+    die_with_parent(os.getppid() if parent is None else parent)
     # SIGINT and SIGTERM were blocked when this process was forked: none arrives before this.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler came along with fork
@@ -48,7 +86,12 @@ def start_pool(workers: int, initializer: Callable[[], None] | None = None):
     masking = hasattr(signal, "pthread_sigmask")  # not on Windows
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _MASKED) if masking else None
     try:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=functools.partial(_init_worker, initializer))
+        # Under forkserver the worker's parent is the fork server (which ends with us), not this process.
+        import multiprocessing
+
+        forked_here = multiprocessing.get_context().get_start_method() != "forkserver"
+        init = functools.partial(_init_worker, initializer, os.getpid() if forked_here else None)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=init)
         _live.append(pool)
         for _ in range(workers):
             pool.submit(int)  # processes start on demand: ask for all of them now

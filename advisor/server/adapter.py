@@ -12,9 +12,12 @@ Nothing here imports libcst at module level; `warm()` pays for it in the backgro
 
 from __future__ import annotations
 
+import functools
 import glob
+import inspect
 import os
 import re
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +33,8 @@ from advisor.run.discovery import Discovered
 from advisor.run.engine import ScanOptions, _analyse_job
 from advisor.run.project import Project, ProjectError, ProjectOptions
 
-DOCS_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/README.md#rules"  # as in SARIF
+# A rule's documentation is its docstring, in its own file: the link points there, at the line naming its code.
+SOURCE_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/"
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
 
 
@@ -262,8 +266,22 @@ def rule_info(code: str) -> RuleInfo:
                     rule.deprecated_in, rule.removed_in, rule.doc(), docs_url(code))
 
 
+@functools.lru_cache(maxsize=None)
+def docs_location(code: str) -> tuple[str, int]:
+    """(the rule's file relative to the repository, e.g. "rules/capture/stream_capture.py"; the line naming `code`)."""
+    rule = _rule(code)
+    source = inspect.getsourcefile(rule) or ""
+    top = sys.modules[rule.__module__.split(".")[0]]  # the `rules` package: the repository root is above it
+    root = os.path.dirname(os.path.dirname(os.path.abspath(top.__file__ or "")))
+    with open(source, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    line = next((n for n, text in enumerate(lines, 1) if f'"{code}"' in text or f"'{code}'" in text), 1)
+    return os.path.relpath(source, root).replace(os.sep, "/"), line
+
+
 def docs_url(code: str) -> str:
-    return f"{DOCS_URL}-{code.lower()}"
+    path, line = docs_location(code)
+    return f"{SOURCE_URL}{path}#L{line}"
 
 
 def warm() -> None:

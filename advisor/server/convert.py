@@ -6,7 +6,9 @@ Pure conversions, no protocol state: `lsp` calls them with what the client negot
 from __future__ import annotations
 
 import bisect
+import difflib
 import re
+from dataclasses import replace
 
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
@@ -116,7 +118,9 @@ def overlaps(a: types.Range, b: types.Range) -> bool:
 
 def hover_text(issue: adapter.Issue) -> str:
     info = adapter.rule_info(issue.code)
-    head = f"**{info.code} {info.name}** ({info.severity}; since torch {info.since}; fix: {info.fix})"
+    # This finding's fix, as the policy decided it (target, lowest torch): the rule's usual one may differ.
+    fix = f"fix: {issue.fix}" if issue.fix else "no automatic fix here"
+    head = f"**{info.code} {info.name}** ({issue.severity}; since torch {info.since}; {fix})"
     parts = [head, message(issue), "---", info.doc]
     if info.validation:
         parts.append(
@@ -125,6 +129,32 @@ def hover_text(issue: adapter.Issue) -> str:
         )
     parts.append(f"[{info.code} in the rule docs]({info.url})")
     return "\n\n".join(parts)
+
+
+def carry_over(old: str, issues: list[adapter.Issue], new: str) -> list[adapter.Issue]:
+    """`issues` found in `old`, moved to `new`: those whose every line is unchanged there, at their new lines."""
+    moved: dict[int, int] = {}
+    matcher = difflib.SequenceMatcher(None, _NEWLINE.split(old), _NEWLINE.split(new), autojunk=False)
+    for tag, i1, i2, j1, _ in matcher.get_opcodes():
+        if tag == "equal":
+            moved.update((i1 + k, j1 + k) for k in range(i2 - i1))
+    return [replace(i, line=moved[i.line], end_line=moved[i.end_line]) for i in issues
+            if all(n in moved for n in range(i.line, i.end_line + 1)) and moved[i.end_line] - moved[i.line] == i.end_line - i.line]
+
+
+_WHERE = re.compile(r"\(line (\d+), column (\d+)\)")
+
+
+def error_diagnostic(lines: Lines, error: str) -> types.Diagnostic:
+    """Why the buffer could not be analysed (a syntax error: at its line and column), as an error diagnostic."""
+    m = _WHERE.search(error)
+    line = min(int(m.group(1)) - 1, len(lines.starts) - 1) if m else 0
+    text = lines.lines[line].rstrip("\r\n") if lines.lines else ""
+    column = min(max(int(m.group(2)) - 1, 0), len(text)) if m else 0
+    return types.Diagnostic(
+        range=types.Range(start=lines.position(line, column), end=lines.position(line, len(text))),
+        message=f"not analysed: {error}", severity=types.DiagnosticSeverity.Error, source="advisor",
+    )
 
 
 def line_starts(text: str) -> list[int]:

@@ -22,6 +22,7 @@ from pygls.uris import to_fs_path
 
 from advisor import __version__
 from advisor.server import adapter, convert
+from advisor.server.protocol import AdvisorProtocol
 
 DEBOUNCE_S = 0.25  # after the last keystroke; `initializationOptions.debounceMs` changes it
 FIX_ALL = "source.fixAll.advisor"
@@ -35,17 +36,20 @@ log = logging.getLogger(__name__)
 class _State:
     version: int | None
     analysis: adapter.Analysis
+    good: tuple[str, list] | None = None  # (text, issues) of the last analysis that succeeded
 
 
 class AdvisorServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("advisor", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("advisor", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=AdvisorProtocol)  # answers a request with invalid params (-32602)
         self.debounce = DEBOUNCE_S
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="advisor")
         self.state: dict[str, _State] = {}  # uri -> last published analysis
         self.pending: dict[str, asyncio.Task] = {}  # uri -> debounced analysis
         self.analyses: dict[str, int] = {}  # uri -> analyses run (advisor/status)
         self.shown: set[str] = set()  # config errors already shown to the user
+        self.shut_down = False  # `shutdown` came before `exit`: the exit status is 0, else 1 (LSP)
 
     async def run(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
@@ -118,19 +122,28 @@ async def _refresh(uri: str) -> None:
     server.analyses[uri] = server.analyses.get(uri, 0) + 1
     if current.version != version:
         return  # edited meanwhile: a newer analysis is on its way
+    lines = _lines(text)
+    previous = server.state.get(uri)
+    good, shown = (text, analysis.issues), []
+    if analysis.error and not analysis.error.startswith("config:"):
+        # A syntax error while typing: say so where it is, and keep the last good findings on the
+        # lines that did not change since (they are still true there), rather than clearing them all.
+        good = previous.good if previous else None
+        kept = analysis.issues or (convert.carry_over(good[0], good[1], text) if good else [])
+        analysis = adapter.Analysis(issues=kept, error=analysis.error)
+        shown = [convert.error_diagnostic(lines, analysis.error)]
     if analysis.error:
-        # No stale squiggles: a buffer that cannot be analysed has no diagnostics.
+        # A config error leaves no stale squiggles: nothing here can be trusted.
         _log(f"{uri}: not analysed: {analysis.error}", types.MessageType.Info)
         if analysis.error.startswith("config:") and analysis.error not in server.shown:
             server.shown.add(analysis.error)  # say it once, not at every keystroke
             server.window_show_message(
                 types.ShowMessageParams(type=types.MessageType.Warning, message=f"advisor: {analysis.error}")
             )
-    server.state[uri] = _State(version, analysis)
+    server.state[uri] = _State(version, analysis, good)
     server.forget_finished()
-    lines = _lines(text)
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-        uri=uri, version=version, diagnostics=[convert.diagnostic(lines, i) for i in analysis.issues],
+        uri=uri, version=version, diagnostics=shown + [convert.diagnostic(lines, i) for i in analysis.issues],
     ))
 
 
@@ -354,11 +367,14 @@ def status(ls: AdvisorServer, params: Any) -> dict:
 
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: AdvisorServer, params: Any) -> None:
+    ls.shut_down = True
     for task in ls.pending.values():
         task.cancel()
     ls.pending.clear()
     ls.worker.shutdown(wait=False, cancel_futures=True)
 
 
-def serve() -> None:
-    server.start_io()
+def serve() -> int:
+    """Serve stdio until `exit` (or the client's end of the pipe closes); the exit status LSP asks for."""
+    server.start_io()  # pygls swallows the SystemExit its own `exit` handler raises
+    return 0 if server.shut_down else 1

@@ -11,15 +11,16 @@ from typing import Callable, TextIO
 
 from advisor.core.findings import Applicability, ScanResult, fix_counts, kind_counts
 from advisor.report.output.printable import printable
+from advisor.core.reading import read_bytes
+from advisor.core.textlines import split_lines
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
 
 
 def _read_lines(path: str) -> list[str] | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read().splitlines()
+    try:  # the file may have become a FIFO since the scan: never block on it
+        return split_lines(read_bytes(path).decode("utf-8", "replace"))
     except OSError:
         return None
 

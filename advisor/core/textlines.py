@@ -1,0 +1,20 @@
+"""Source lines as Python numbers them: split at `\n`, `\r\n` and `\r` only.
+
+`str.splitlines()` also breaks at `\x0b`, `\x0c`, `\x1c`-`\x1e`, `\x85`, U+2028 and U+2029, which
+Python's tokenizer (and so every line number `ast` and LibCST report) treats as ordinary
+characters. A file with a form feed would put a suppression, a `# advisor: ignore` that
+`--add-noqa` writes, or a `full` source frame on the wrong line. Every consumer of line numbers
+splits here.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def split_lines(text: str, keepends: bool = False) -> list[str]:
+    """`text.splitlines(keepends)`, breaking only where the tokenizer does."""
+    lines = _LINE.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
