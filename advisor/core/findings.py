@@ -71,6 +71,10 @@ class Safety:
 
     same_from: str
     differs: str
+    # Where the new form exists from a release other than the window's `since` (None: `since`): a rule
+    # reported only from a behaviour change (ADV716, the `weights_only` default flip in 2.6) whose
+    # replacement is older (`weights_only=` exists since 1.13, so from the catalogue's first release).
+    exists_from: str | None = None
 
 
 def kind_counts(findings: "Iterable[Finding]") -> dict[str, int]:

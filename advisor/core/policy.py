@@ -136,8 +136,9 @@ def unsafe_reason(window: Window, safety: Safety | None, lowest: Version) -> str
     """Why a fix is not safe on the lowest supported torch ("" when it is): the replacement is missing there,
     or it behaves differently there."""
     low = f"{lowest[0]}.{lowest[1]}"
-    if parse_version(window.since) > lowest:
-        return UNSAFE_NOTE.format(since=window.since, lowest=low)
+    exists = safety.exists_from if safety is not None and safety.exists_from else window.since
+    if parse_version(exists) > lowest:
+        return UNSAFE_NOTE.format(since=exists, lowest=low)
     if safety is not None and parse_version(safety.same_from) > lowest:
         return DIFFERS_NOTE.format(same_from=safety.same_from, differs=safety.differs, lowest=low)
     return ""

@@ -4,6 +4,7 @@ from advisor.rule import (
     Applicability,
     Example,
     Rule,
+    Safety,
     Severity,
     Window,
     append_args,
@@ -76,8 +77,11 @@ class TorchLoadWeightsOnly(Rule):
     name = "torch-load-weights-only"
     message = "`torch.load` without `weights_only=`: since torch 2.6 it defaults to True; pass it explicitly (False only for trusted files)"
     severity = Severity.INFO
-    since = "2.6"
+    since = "2.6"  # reported from the default flip; the keyword itself is older (`safety.exists_from`)
     fix = Applicability.SAFE
+    # Unsafe where torch < 2.6 is supported, and not for a missing API: there the default is False.
+    safety = Safety("2.6", "the default is False there: `weights_only=True` makes loads of anything but tensors and "
+                           "containers fail", exists_from="2.0")
     triggers = ("load",)
     targets = tuple(LOAD)
 
@@ -169,9 +173,6 @@ class TorchLoadWeightsOnly(Rule):
                 self.report(call, self.message + AT_LEAST_2_6)  # no fix: True is the default on every supported torch
             elif get_arg(call, "pickle_module") is not None or has_star_args(call) or chosen:
                 self.report(call)
-            elif lowest is not None and lowest < (2, 6):
-                self.report(call, self.message + BELOW_2_6, applicability=Applicability.UNSAFE,
-                            replacement=self._with_weights_only(call, stmt, indent, magic, limit))
             else:
                 self.report(call, replacement=self._with_weights_only(call, stmt, indent, magic, limit))
 
@@ -197,11 +198,6 @@ def _value_call(stmt):
     return node
 
 
-# Why the fix is unsafe where torch < 2.6 is supported: not a missing API (`weights_only=` exists since 1.13).
-BELOW_2_6 = (
-    " (fix not safe: your lowest supported torch is below 2.6, where the default is False: `weights_only=True` "
-    "makes loads of anything but tensors and containers fail there)"
-)
 AT_LEAST_2_6 = (
     " (no fix: on your lowest supported torch, >= 2.6, True is already the default; writing it would only "
     "disable the `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` escape hatch)"
