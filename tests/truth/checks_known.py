@@ -120,4 +120,68 @@ KNOWN: list[Check] = [
         (raises(ALL, "TypeError", "verbose"),),
         rule="ADV775",
     ),
+    _autocast("get_autocast_gpu_dtype", "torch.get_autocast_gpu_dtype()",
+              "torch.get_autocast_gpu_dtype() is deprecated. Please use torch.get_autocast_dtype('cuda') instead.",
+              "torch.get_autocast_dtype('cuda')"),
+    _autocast("get_autocast_cpu_dtype", "torch.get_autocast_cpu_dtype()",
+              "torch.get_autocast_cpu_dtype() is deprecated. Please use torch.get_autocast_dtype('cpu') instead.",
+              "torch.get_autocast_dtype('cpu')"),
+    _autocast("is_autocast_cpu_enabled", "torch.is_autocast_cpu_enabled()",
+              "torch.is_autocast_cpu_enabled() is deprecated. Please use torch.is_autocast_enabled('cpu') instead.",
+              "torch.is_autocast_enabled('cpu')"),
+    _autocast("set_autocast_gpu_dtype", "torch.set_autocast_gpu_dtype(torch.float16)",
+              "torch.set_autocast_gpu_dtype(dtype) is deprecated. Please use torch.set_autocast_dtype('cuda', dtype) instead.",
+              "torch.set_autocast_dtype('cuda', torch.float16)"),
+    _autocast("set_autocast_cpu_enabled", "torch.set_autocast_cpu_enabled(False)",
+              "torch.set_autocast_cpu_enabled(enabled) is deprecated. Please use torch.set_autocast_enabled('cpu', enabled) instead.",
+              "torch.set_autocast_enabled('cpu', False)"),
+    _autocast("is_autocast_xla_enabled", "torch.is_autocast_xla_enabled()",
+              "torch.is_autocast_xla_enabled() is deprecated. Please use torch.is_autocast_enabled('xla') instead.",
+              "torch.is_autocast_enabled('xla')"),
+    Check(
+        "K-776/device-less-forms-silent",
+        "torch.is_autocast_enabled() and set_autocast_enabled(bool) (the CUDA ones, no device) do not warn",
+        _c("import torch\nresult = torch.is_autocast_enabled()\ntorch.set_autocast_enabled(False)"),
+        (silent(ALL, "deprecated", result=False),),
+        rule="ADV776",
+    ),
+    Check(
+        "K-777/storage",
+        "Tensor.storage() warns UserWarning (first typed storage of the process)",
+        _c("import torch\ntorch.ones(2).storage()"),
+        (warns(ALL, _USER, "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only storage class."),),
+        isolate=True,
+        rule="ADV777",
+    ),
+    Check(
+        "K-777/FloatStorage",
+        "constructing torch.FloatStorage warns UserWarning; isinstance against it does not",
+        _c("import torch\nisinstance(1, torch.FloatStorage)\ntorch.FloatStorage(3)"),
+        (warns(ALL, _USER, "To access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()"),),
+        isolate=True,
+        rule="ADV777",
+    ),
+    Check(
+        "K-777/isinstance-silent",
+        "an isinstance check against a typed storage class does not warn",
+        _c("import torch\nresult = isinstance(torch.ones(1), (torch.FloatStorage, torch.TypedStorage))"),
+        (silent(ALL, "TypedStorage", result=False),),
+        isolate=True,
+        rule="ADV777",
+    ),
+    Check(
+        "K-777/same-pointer",
+        "x.storage().data_ptr() / nbytes() equal x.untyped_storage()'s (the fix); size() differs (elements vs bytes)",
+        _c(
+            """
+            import torch
+            x = torch.ones(3)
+            result = [x.storage().data_ptr() == x.untyped_storage().data_ptr(), x.storage().nbytes() == x.untyped_storage().nbytes(),
+                      x.storage().size(), x.untyped_storage().size()]
+            """
+        ),
+        (result(ALL, [True, True, 3, 12], warns=((_USER, "TypedStorage is deprecated"),)),),
+        isolate=True,
+        rule="ADV777",
+    ),
 ]
