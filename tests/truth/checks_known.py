@@ -184,4 +184,67 @@ KNOWN: list[Check] = [
         isolate=True,
         rule="ADV777",
     ),
+    Check(
+        "K-778/multi-node-forward",
+        "a register_backward_hook hook on a module whose forward has several autograd Nodes warns FutureWarning at forward",
+        _c(
+            """
+            import torch
+            m = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
+            m.register_backward_hook(lambda *a: None)
+            m(torch.ones(1, 2, requires_grad=True)).sum().backward()
+            """
+        ),
+        (warns(ALL, _FUT, "Using a non-full backward hook when the forward contains multiple autograd Nodes is deprecated"),),
+        rule="ADV778",
+    ),
+    Check(
+        "K-778/full-hook-silent",
+        "register_full_backward_hook on the same module does not warn",
+        _c(
+            """
+            import torch
+            m = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
+            m.register_full_backward_hook(lambda *a: None)
+            m(torch.ones(1, 2, requires_grad=True)).sum().backward()
+            """
+        ),
+        (silent(ALL, "backward hook"),),
+        rule="ADV778",
+    ),
+    Check(
+        "K-779/save_state_dict",
+        "dcp.save_state_dict warns FutureWarning; dcp.save(sd, storage_writer=...) writes the same checkpoint silently",
+        _c(
+            """
+            import tempfile, torch, torch.distributed.checkpoint as dcp
+            d1, d2 = tempfile.mkdtemp(), tempfile.mkdtemp()
+            dcp.save_state_dict({"w": torch.ones(2)}, dcp.FileSystemWriter(d1), no_dist=True)
+            dcp.save({"w": torch.ones(2)}, storage_writer=dcp.FileSystemWriter(d2), no_dist=True)
+            a, b = {"w": torch.zeros(2)}, {"w": torch.zeros(2)}
+            dcp.load(a, storage_reader=dcp.FileSystemReader(d1), no_dist=True)
+            dcp.load(b, storage_reader=dcp.FileSystemReader(d2), no_dist=True)
+            result = torch.equal(a["w"], b["w"]) and torch.equal(a["w"], torch.ones(2))
+            """
+        ),
+        (warns(ALL, _FUT, "`save_state_dict` is deprecated and will be removed in future versions.", result=True,
+               forbid=[("", "`save` is deprecated")]),),
+        rule="ADV779",
+    ),
+    Check(
+        "K-779/load_state_dict",
+        "dcp.load_state_dict warns FutureWarning naming `load`",
+        _c(
+            """
+            import tempfile, torch, torch.distributed.checkpoint as dcp
+            d = tempfile.mkdtemp()
+            dcp.save({"w": torch.ones(2)}, storage_writer=dcp.FileSystemWriter(d), no_dist=True)
+            sd = {"w": torch.zeros(2)}
+            dcp.load_state_dict(sd, dcp.FileSystemReader(d), no_dist=True)
+            result = sd["w"].tolist()
+            """
+        ),
+        (warns(ALL, _FUT, "`load_state_dict` is deprecated and will be removed in future versions. Please use `load` instead.", result=[1.0, 1.0]),),
+        rule="ADV779",
+    ),
 ]
