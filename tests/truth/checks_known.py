@@ -247,4 +247,48 @@ KNOWN: list[Check] = [
         (warns(ALL, _FUT, "`load_state_dict` is deprecated and will be removed in future versions. Please use `load` instead.", result=[1.0, 1.0]),),
         rule="ADV779",
     ),
+    Check(
+        "K-780/mixed-matmul",
+        "legacy matmul.allow_tf32 set, then fp32_precision set differently: reading allow_tf32 raises RuntimeError",
+        _c(
+            """
+            import torch
+            torch.backends.cuda.matmul.allow_tf32 = True
+            torch.backends.cuda.matmul.fp32_precision = "ieee"
+            torch.backends.cuda.matmul.allow_tf32
+            """
+        ),
+        (raises(ALL, "RuntimeError", "you have used mix of the legacy and new APIs to set the TF32 status for cublas matmul"),),
+        isolate=True,
+        rule="ADV780",
+    ),
+    Check(
+        "K-780/mixed-cudnn",
+        "cudnn conv and rnn fp32_precision differ: reading cudnn.allow_tf32 raises RuntimeError",
+        _c(
+            """
+            import torch
+            torch.backends.cudnn.conv.fp32_precision = "tf32"
+            torch.backends.cudnn.rnn.fp32_precision = "ieee"
+            torch.backends.cudnn.allow_tf32
+            """
+        ),
+        (raises(ALL, "RuntimeError", "PyTorch is checking whether allow_tf32 is enabled for cuDNN"),),
+        isolate=True,
+        rule="ADV780",
+    ),
+    Check(
+        "K-780/legacy-silent",
+        "the legacy flags alone still work without a warning, and set the new API's value",
+        _c(
+            """
+            import torch
+            torch.backends.cuda.matmul.allow_tf32 = True
+            result = [torch.backends.cuda.matmul.allow_tf32, torch.backends.cuda.matmul.fp32_precision]
+            """
+        ),
+        (silent(ALL, "tf32", result=[True, "tf32"]),),
+        isolate=True,
+        rule="ADV780",
+    ),
 ]
