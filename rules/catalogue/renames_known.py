@@ -28,6 +28,28 @@ _DIST_NN = {
     "broadcast": "broadcast", "reduce_scatter": "reduce_scatter_tensor", "all_gather": "all_gather_tensor",
     "all_to_all_single": "all_to_all_single", "all_reduce": "all_reduce",
 }
+# (name, first release without it, is it called): `torch/onnx/__init__.py` of the 2.0.0 ... 2.15.0 wheels.
+_ONNX_GONE = (
+    ("dynamo_export", "2.9", True), ("ExportOptions", "2.9", True), ("is_onnxrt_backend_supported", "2.9", True),
+    ("OnnxRegistry", "2.8", True), ("ONNXRuntimeOptions", "2.8", True), ("enable_log", "2.6", True),
+    ("disable_log", "2.6", True), ("export_to_pretty_string", "2.6", True), ("CheckerError", "2.5", False),
+    ("ONNXProgramSerializer", "2.5", False), ("InvalidExportOptionsError", "2.5", False),
+    ("ExportOutput", "2.2", False),
+)
+# The functions `@deprecated(DEPRECATION_WARNING)` decorates in 2.8-2.15, where each module defines or re-exports them.
+_EAGER = ("prepare", "quantize", "quantize_dynamic", "prepare_qat", "quantize_qat", "convert")
+_FX = ("prepare_fx", "prepare_qat_fx", "convert_fx")
+_QUANT = tuple((f"torch.{ns}", _EAGER) for ns in ("ao.quantization", "ao.quantization.quantize", "quantization",
+                                                   "quantization.quantize")) + tuple(
+    (f"torch.{ns}.quantize_fx", _FX) for ns in ("ao.quantization", "quantization"))
+_Q = "torch.ao.quantization"
+_PT2E = (
+    f"{_Q}.quantize_pt2e.prepare_pt2e", f"{_Q}.quantize_pt2e.prepare_qat_pt2e", f"{_Q}.quantize_pt2e.convert_pt2e",
+    f"{_Q}.quantizer.Quantizer", f"{_Q}.quantizer.quantizer.Quantizer",
+    f"{_Q}.quantizer.xnnpack_quantizer.XNNPACKQuantizer",
+    f"{_Q}.quantizer.xnnpack_quantizer.get_symmetric_quantization_config",
+    f"{_Q}.quantizer.x86_inductor_quantizer.X86InductorQuantizer",
+)
 
 TABLE: tuple[Row, ...] = (
     Row("ADV771", "private-collective-base", (
@@ -109,6 +131,52 @@ TABLE: tuple[Row, ...] = (
                                "    s = torch.optim.lr_scheduler.StepLR(opt, 10, verbose=True)\n",
                                message="compat fallback", line=3),),
         extra_valid=("import transformers\ns = transformers.get_scheduler('linear', opt, verbose=True)\n",)),
+    Row("ADV783", "onnx-removed-api", tuple(
+        Entry(f"torch.onnx.{name}", removed_in=gone, is_call=call, **({"deprecated_in": "2.7"} if name == "dynamo_export" else {}))
+        for name, gone, call in _ONNX_GONE
+    ), "Names of `torch.onnx` that later releases deleted (AttributeError / ImportError): `dynamo_export` (2.1-2.8, "
+       "deprecated 2.7: \"torch.onnx.dynamo_export is deprecated since 2.6.0. Please use torch.onnx.export(..., "
+       "dynamo=True) instead.\"), `ExportOptions` and `is_onnxrt_backend_supported` (gone 2.9), `OnnxRegistry` and "
+       "`ONNXRuntimeOptions` (gone 2.8), `enable_log`, `disable_log`, `export_to_pretty_string` (gone 2.6), "
+       "`CheckerError`, `ONNXProgramSerializer`, `InvalidExportOptionsError` (gone 2.5), `ExportOutput` (gone 2.2). "
+       "Checked: the names in torch/onnx/__init__.py of every wheel from 2.0.0 to 2.15.0, and `hasattr(torch.onnx, "
+       "name)` is False for all of them on 2.13. Truth: K-783/removed-names.",
+        message="`{old}` was removed from torch.onnx; export with `torch.onnx.export(..., dynamo=True)` "
+                "(or `torch.onnx.export` options) instead",
+        advice="export with `torch.onnx.export(..., dynamo=True)`", fix=NONE, severity=Severity.ERROR,
+        fix_note="no automatic fix: the replacements take other arguments (`torch.onnx.export(model, args, "
+                 "dynamo=True)` returns an `ONNXProgram`).",
+        extra_valid=("import onnx\nonnx.checker.check_model(m)\n", "import torch\nok = torch.onnx.is_in_onnx_export()\n")),
+    Row("ADV785", "ao-quantization-eager-fx", tuple(
+        Entry(f"{module}.{name}") for module, names in _QUANT for name in names
+    ), "DeprecationWarning from 2.8 (`@typing_extensions.deprecated(DEPRECATION_WARNING)`): \"torch.ao.quantization is "
+       "deprecated and will be removed in 2.10. ... 1. Eager mode quantization (torch.ao.quantization.quantize, "
+       "torch.ao.quantization.quantize_dynamic), please migrate to use torchao eager mode quantize_ API instead 2. FX "
+       "graph mode quantization (...prepare_fx, ...convert_fx, please migrate to use torchao pt2e quantization API "
+       "instead (prepare_pt2e, convert_pt2e)\". Despite the text, every one of them is still there in 2.15 (so this is "
+       "a deprecation, not a removal). `torch.quantization` re-exports them. Checked: torch/ao/quantization/quantize.py, "
+       "quantize_fx.py and utils.py of the 2.7.0 (no warning), 2.8.0, 2.13.0 and 2.15.0 wheels. Truth: "
+       "K-785/quantize_dynamic.",
+        message="`{old}` is deprecated since 2.8 (DeprecationWarning; announced for removal, still in 2.15); migrate to "
+                "torchao (`torchao.quantization.quantize_` for eager mode, torchao's `prepare_pt2e` / `convert_pt2e` "
+                "for FX graph mode)",
+        advice="migrate to torchao", fix=NONE, deprecated_in="2.8",
+        fix_note="no automatic fix: torchao's APIs take other configurations and produce other modules.",
+        extra_valid=("import torchao\ntorchao.quantization.quantize_(model, cfg)\n",
+                     "from onnxruntime.quantization import quantize_dynamic\nquantize_dynamic(a, b)\n")),
+    Row("ADV786", "pt2e-quantization-removed", tuple(
+        Entry(name) for name in _PT2E
+    ), "The PT2E quantization modules `torch.ao.quantization.quantize_pt2e` and `torch.ao.quantization.quantizer` "
+       "(`XNNPACKQuantizer`, `X86InductorQuantizer`, ...) warned DeprecationWarning in 2.8-2.10 (\"pt2e quantization "
+       "has been migrated to torchao\") and are gone in 2.11 (ModuleNotFoundError). Checked: the folder listing of "
+       "torch/ao/quantization in the 2.10.0 wheel (quantize_pt2e.py, quantizer/) and the 2.11.0 and 2.15.0 wheels "
+       "(neither). Truth: K-786/modules-gone.",
+        message="`{old}` was removed in 2.11 (the PT2E quantization modules moved to torchao): import it from "
+                "`torchao.quantization.pt2e`",
+        advice="import it from `torchao.quantization.pt2e`", fix=NONE, deprecated_in="2.8", removed_in="2.11",
+        severity=Severity.ERROR,
+        fix_note="no automatic fix: torchao is another package, with its own release cycle and names.",
+        extra_valid=("from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e\nm = prepare_pt2e(m, q)\n",)),
 )
 
 generate(TABLE, globals())

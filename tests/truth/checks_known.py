@@ -291,4 +291,120 @@ KNOWN: list[Check] = [
         isolate=True,
         rule="ADV780",
     ),
+    Check(
+        "K-781/requires-python",
+        "the torch wheel's Requires-Python (the floor ADV781 states): >=3.10 for 2.9-2.14, >=3.11 for 2.15",
+        _c(
+            """
+            import re
+            meta = dist_info_file("METADATA")
+            result = re.search(r"^Requires-Python: (.*)$", meta, re.M).group(1).strip()
+            """
+        ),
+        (result("<2.15", ">=3.10"), result(">=2.15", ">=3.11")),
+        rule="ADV781",
+    ),
+    Check(
+        "K-782/arch-list",
+        "the default CUDA wheels of 2.14.1 / 2.15.0 are built for sm_75 and newer only (compile-time flags, no GPU needed)",
+        _c(
+            """
+            import re, torch
+            flags = torch._C._cuda_getArchFlags()
+            archs = sorted({int(n) for n in re.findall(r"sm_(\\d+)", flags)})
+            result = {"oldest": archs[0] if archs else None, "has_sm_75": 75 in archs}
+            """
+        ),
+        (result(">=2.14", {"oldest": 75, "has_sm_75": True}),),
+        needs_cuda_build=True,
+        rule="ADV782",
+    ),
+    Check(
+        "K-783/removed-names",
+        "the removed torch.onnx names are gone; torch.onnx.export is there",
+        _c(
+            """
+            import torch.onnx as onnx
+            gone = ["dynamo_export", "ExportOptions", "is_onnxrt_backend_supported", "OnnxRegistry", "ONNXRuntimeOptions",
+                    "enable_log", "disable_log", "export_to_pretty_string", "CheckerError", "ONNXProgramSerializer",
+                    "InvalidExportOptionsError", "ExportOutput"]
+            result = {"present": [n for n in gone if hasattr(onnx, n)], "export": callable(onnx.export)}
+            """
+        ),
+        (result(ALL, {"present": [], "export": True}),),
+        rule="ADV783",
+    ),
+    Check(
+        "K-784/keyword-only",
+        "torch.onnx.export takes only model, args, f positionally (TypeError otherwise)",
+        _c(
+            """
+            import io, torch
+            torch.onnx.export(torch.nn.Linear(2, 2), (torch.ones(1, 2),), io.BytesIO(), True, False)
+            """
+        ),
+        (raises(ALL, "TypeError", "positional argument"),),
+        rule="ADV784",
+    ),
+    Check(
+        "K-784/fallback",
+        "torch.onnx.export no longer takes fallback= (TypeError) and defaults to dynamo=True",
+        _c(
+            """
+            import inspect, torch
+            params = inspect.signature(torch.onnx.export).parameters
+            result = {"fallback": "fallback" in params, "dynamo_default": params["dynamo"].default,
+                      "ignored_still_accepted": all(n in params for n in ("training", "operator_export_type", "do_constant_folding", "custom_opsets"))}
+            """
+        ),
+        (result(ALL, {"fallback": False, "dynamo_default": True, "ignored_still_accepted": True}),),
+        rule="ADV784",
+    ),
+    Check(
+        "K-784/torchscript-warns",
+        "torch.onnx.export(..., dynamo=False) warns DeprecationWarning (the TorchScript exporter)",
+        _c(
+            """
+            import io, torch
+            try:
+                torch.onnx.export(torch.nn.Linear(2, 2), (torch.ones(1, 2),), io.BytesIO(), dynamo=False)
+            except ModuleNotFoundError:
+                pass  # the onnx package may be absent: the warning comes first
+            """
+        ),
+        (warns(ALL, _DEP, "You are using the legacy TorchScript-based ONNX export.", may_raise=True),),
+        rule="ADV784",
+    ),
+    Check(
+        "K-785/quantize_dynamic",
+        "torch.ao.quantization.quantize_dynamic warns DeprecationWarning (\"will be removed in 2.10\") and still works",
+        _c(
+            """
+            import torch
+            m = torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.Linear(2, 2)), {torch.nn.Linear}, dtype=torch.qint8)
+            result = torch.quantization.quantize_dynamic is torch.ao.quantization.quantize_dynamic
+            """
+        ),
+        (warns(ALL, _DEP, "torch.ao.quantization is deprecated and will be removed in 2.10.", result=True, may_raise=True),),
+        rule="ADV785",
+    ),
+    Check(
+        "K-786/modules-gone",
+        "torch.ao.quantization.quantize_pt2e and torch.ao.quantization.quantizer are gone",
+        _c(
+            """
+            import importlib
+            gone = []
+            for name in ("torch.ao.quantization.quantize_pt2e", "torch.ao.quantization.quantizer",
+                         "torch.ao.quantization.quantizer.xnnpack_quantizer"):
+                try:
+                    importlib.import_module(name)
+                except ModuleNotFoundError:
+                    gone.append(name)
+            result = len(gone)
+            """
+        ),
+        (result(ALL, 3),),
+        rule="ADV786",
+    ),
 ]
