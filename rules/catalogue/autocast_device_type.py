@@ -50,7 +50,7 @@ class AutocastDeviceType(ReferenceRule):
 
     code = "ADV776"
     name = "autocast-device-type"
-    message = "`{old}` is deprecated since 2.4 (DeprecationWarning); use `{new}(\"{device}\", ...)`"
+    message = "`{old}` is deprecated since 2.4 (DeprecationWarning); use `{new}(\"{device}\"{rest})`"
     severity = Severity.WARNING
     since = "2.4"
     deprecated_in = "2.4"
@@ -82,7 +82,7 @@ class AutocastDeviceType(ReferenceRule):
 
     def on_call(self, node, old) -> None:
         new, device = OLD[old]
-        message = self.message.format(old=old, new=new, device=device)
+        message = _message(old)
         if has_star_args(node):
             self.report(node, message)
             return
@@ -91,5 +91,9 @@ class AutocastDeviceType(ReferenceRule):
         self.report(node, message, replacement=replacement, add_imports=imports)
 
     def on_reference(self, node, old) -> None:
-        new, device = OLD[old]
-        self.report(node, self.message.format(old=old, new=new, device=device))
+        self.report(node, _message(old))
+
+
+def _message(old: str) -> str:
+    new, device = OLD[old]
+    return AutocastDeviceType.message.format(old=old, new=new, device=device, rest=", ..." if ".set_" in old else "")

@@ -4,7 +4,8 @@ from advisor.rule import Example, Kind, Rule, Severity, Window, cst
 
 LEGACY = {
     "torch.backends.cuda.matmul.allow_tf32": 'torch.backends.cuda.matmul.fp32_precision = "tf32"',
-    "torch.backends.cudnn.allow_tf32": 'torch.backends.cudnn.conv.fp32_precision = "tf32"` (and `cudnn.rnn`',
+    "torch.backends.cudnn.allow_tf32": 'torch.backends.cudnn.conv.fp32_precision = "tf32"` and '
+                                       '`torch.backends.cudnn.rnn.fp32_precision = "tf32"',
 }
 _MIXED = Window(since="2.9", removed_in="2.9")  # the new API exists from 2.9, so the mix can fail from 2.9
 
