@@ -177,6 +177,65 @@ TABLE: tuple[Row, ...] = (
         severity=Severity.ERROR,
         fix_note="no automatic fix: torchao is another package, with its own release cycle and names.",
         extra_valid=("from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e\nm = prepare_pt2e(m, q)\n",)),
+    Row("ADV787", "distributed-pipeline-removed", (
+        Entry("torch.distributed.pipeline.sync.Pipe", is_call=True),
+        Entry("torch.distributed.pipeline.sync.pipe.Pipe", is_call=True),
+        Entry("torch.distributed.pipeline.sync.WithDevice", is_call=True),
+    ), "`torch.distributed.pipeline` (the `Pipe` of torchgpipe) exists in 2.0-2.3 and is gone from 2.4 "
+       "(ModuleNotFoundError), where `torch.distributed.pipelining` first appears. Checked: the folders "
+       "torch/distributed/pipeline/sync (2.0.0-2.3.0 wheels only) and torch/distributed/pipelining (2.4.0 on). Truth: "
+       "K-787/pipeline-gone.",
+        message="`{old}` was removed in 2.4 (`torch.distributed.pipeline` is gone); use `torch.distributed.pipelining` "
+                "(new in 2.4, another API: `pipeline()` and `PipelineStage` / schedules)",
+        advice="use `torch.distributed.pipelining`", fix=NONE, removed_in="2.4", severity=Severity.ERROR,
+        fix_note="no automatic fix: `torch.distributed.pipelining` splits and schedules a model differently."),
+    Row("ADV788", "multigpu-collectives", tuple(
+        Entry(f"torch.distributed.{n}_multigpu") for n in ("broadcast", "all_reduce", "reduce", "all_gather", "reduce_scatter")
+    ), "The `*_multigpu` collectives (several GPUs per process) exist in 2.0-2.1 and are gone from 2.2 (AttributeError). "
+       "Checked: `def <name>_multigpu` in torch/distributed/distributed_c10d.py of the 2.0.0 and 2.1.0 wheels, and in none "
+       "from 2.2.0 to 2.15.0. Truth: K-788/multigpu-gone.",
+        message="`{old}` was removed in 2.2; run one process per GPU and call the plain collective",
+        advice="run one process per GPU and call the plain collective", fix=NONE, removed_in="2.2",
+        severity=Severity.ERROR, fix_note="no automatic fix: one process per GPU changes how the program is launched.",
+        extra_valid=("import torch.distributed as dist\ndist.all_reduce(t)\n",)),
+    Row("ADV789", "export-dynamic-dim", (
+        Entry("torch.export.dynamic_dim", removed_in="2.5"),
+        Entry("torch.export.dynamic_shapes.dynamic_dim", removed_in="2.5"),
+        Entry("torch.export.constrain_as_size", removed_in="2.2"),
+        Entry("torch.export.constrain_as_value", removed_in="2.2"),
+    ), "`torch.export.dynamic_dim` (2.1-2.4, documented \"This feature is DEPRECATED. See :func:`Dim` instead.\") is "
+       "gone from 2.5; `torch.export.constrain_as_size` / `constrain_as_value` exist only in 2.1 (gone 2.2). Checked: "
+       "torch/export/__init__.py and dynamic_shapes.py of the 2.1.0 to 2.5.0 wheels. Truth: K-789/gone.",
+        message="`{old}` was removed from torch.export; use `torch.export.Dim` in `dynamic_shapes=` (and "
+                "`torch._check` / `torch._check_is_size` for value constraints)",
+        advice="use `torch.export.Dim`", fix=NONE, severity=Severity.ERROR,
+        fix_note="no automatic fix: `Dim` objects go into `export(..., dynamic_shapes=...)` instead of `constraints=`."),
+    Row("ADV790", "pytree-leafspec", (
+        Entry("torch.utils._pytree.LeafSpec"),
+    ), "`@deprecated(\"`isinstance(treespec, LeafSpec)` is deprecated, use `isinstance(treespec, TreeSpec) and "
+       "treespec.is_leaf()` instead.\", category=FutureWarning)` on the class from 2.10: making one warns (2.13 "
+       "runtime); `treespec_leaf()` (new in 2.10) returns the shared leaf spec. Checked: torch/utils/_pytree.py of the "
+       "2.9.0 (no warning), 2.10.0 and 2.15.0 wheels. Truth: K-790/LeafSpec.",
+        message="`{old}` is deprecated since 2.10 (FutureWarning); test `treespec.is_leaf()` and make a leaf with "
+                "`torch.utils._pytree.treespec_leaf()`",
+        advice="use `treespec.is_leaf()` / `treespec_leaf()`", fix=NONE, deprecated_in="2.10",
+        fix_note="no automatic fix: `isinstance(x, LeafSpec)` and `LeafSpec()` have different replacements.",
+        extra_valid=("import torch.utils._pytree as pytree\nleaf = spec.is_leaf()\n",)),
+    Row("ADV791", "functorch-make-functional", (
+        Entry("functorch.make_functional", message="`{old}` is deprecated (FutureWarning); use "
+                                                   "`torch.func.functional_call(model, params, args)`"),
+        Entry("functorch.make_functional_with_buffers", message="`{old}` is deprecated (FutureWarning); use "
+                                                                "`torch.func.functional_call(model, (params, buffers), args)`"),
+        Entry("functorch.combine_state_for_ensemble", message="`{old}` is deprecated (FutureWarning); use "
+                                                              "`torch.func.stack_module_state(models)`"),
+    ), "FutureWarning in every 2.x: \"We've integrated functorch into PyTorch. As the final step of the integration, "
+       "`functorch.make_functional` is deprecated as of PyTorch 2.0 and will be deleted in a future version of PyTorch "
+       ">= 2.3. Please use `torch.func.functional_call` instead\" (`combine_state_for_ensemble`: "
+       "`torch.func.stack_module_state`). Checked: torch/_functorch/deprecated.py of the 2.0.0, 2.13.0 and 2.15.0 "
+       "wheels. Truth: K-791/make_functional.",
+        advice="use `torch.func.functional_call`", fix=NONE, deprecated_in="2.0",
+        fix_note="no automatic fix: `make_functional` returns a function and its parameters; `functional_call` takes "
+                 "the module and a dict of parameters, so the calling code changes."),
 )
 
 generate(TABLE, globals())

@@ -407,4 +407,67 @@ KNOWN: list[Check] = [
         (result(ALL, 3),),
         rule="ADV786",
     ),
+    Check(
+        "K-787/pipeline-gone",
+        "torch.distributed.pipeline is gone; torch.distributed.pipelining is there",
+        _c(
+            """
+            import importlib.util
+            result = [importlib.util.find_spec("torch.distributed.pipeline") is None,
+                      importlib.util.find_spec("torch.distributed.pipelining") is not None]
+            """
+        ),
+        (result(ALL, [True, True]),),
+        rule="ADV787",
+    ),
+    Check(
+        "K-788/multigpu-gone",
+        "the *_multigpu collectives are gone",
+        _c(
+            """
+            import torch.distributed as dist
+            result = [n for n in ("broadcast", "all_reduce", "reduce", "all_gather", "reduce_scatter") if hasattr(dist, n + "_multigpu")]
+            """
+        ),
+        (result(ALL, []),),
+        rule="ADV788",
+    ),
+    Check(
+        "K-789/gone",
+        "torch.export.dynamic_dim, constrain_as_size and constrain_as_value are gone; torch.export.Dim is there",
+        _c(
+            """
+            import torch.export as e
+            result = [hasattr(e, n) for n in ("dynamic_dim", "constrain_as_size", "constrain_as_value", "Dim")]
+            """
+        ),
+        (result(ALL, [False, False, False, True]),),
+        rule="ADV789",
+    ),
+    Check(
+        "K-790/LeafSpec",
+        "making a torch.utils._pytree.LeafSpec warns FutureWarning; treespec_leaf() gives a leaf spec",
+        _c(
+            """
+            import torch.utils._pytree as p
+            p.LeafSpec()
+            result = p.treespec_leaf().is_leaf()
+            """
+        ),
+        (warns(ALL, _FUT, "`isinstance(treespec, LeafSpec)` is deprecated, use `isinstance(treespec, TreeSpec) and treespec.is_leaf()` instead.", result=True),),
+        rule="ADV790",
+    ),
+    Check(
+        "K-791/make_functional",
+        "functorch.make_functional warns FutureWarning naming torch.func.functional_call",
+        _c(
+            """
+            import torch, functorch
+            functorch.make_functional(torch.nn.Linear(2, 2))
+            result = callable(torch.func.functional_call) and callable(torch.func.stack_module_state)
+            """
+        ),
+        (warns(ALL, _FUT, "`functorch.make_functional` is deprecated as of PyTorch", result=True),),
+        rule="ADV791",
+    ),
 ]
