@@ -470,4 +470,36 @@ KNOWN: list[Check] = [
         (warns(ALL, _FUT, "`functorch.make_functional` is deprecated as of PyTorch", result=True),),
         rule="ADV791",
     ),
+    Check(
+        "K-792/cross-without-dim",
+        "torch.cross without dim warns UserWarning (C++); with dim it does not",
+        _c("import torch\na = torch.ones(3, 3)\ntorch.cross(a, a)\nresult = torch.equal(torch.cross(a, a, dim=0), torch.cross(a, a))"),
+        (warns(ALL, _USER, "Using torch.cross without specifying the dim arg is deprecated.", result=True),),
+        isolate=True,
+        rule="ADV792",
+    ),
+    Check(
+        "K-793/stft-return-complex-false",
+        "torch.stft(return_complex=False) warns UserWarning; view_as_real of the complex result is the old layout",
+        _c(
+            """
+            import torch
+            x, w = torch.arange(64.0), torch.hann_window(16)
+            old = torch.stft(x, 16, window=w, return_complex=False)
+            new = torch.view_as_real(torch.stft(x, 16, window=w, return_complex=True))
+            result = torch.equal(old, new)
+            """
+        ),
+        (warns(ALL, _USER, "stft with return_complex=False is deprecated.", result=True),),
+        isolate=True,
+        rule="ADV793",
+    ),
+    Check(
+        "K-794/quantize_per_tensor",
+        "torch.quantize_per_tensor warns UserWarning (C++, new in 2.13)",
+        _c("import torch\ntorch.quantize_per_tensor(torch.ones(3), 0.1, 0, torch.quint8)"),
+        (warns(ALL, _USER, "torch.quantize_per_tensor, torch.quantize_per_channel and other quantized tensor creation functions"),),
+        isolate=True,
+        rule="ADV794",
+    ),
 ]
