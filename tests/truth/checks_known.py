@@ -502,4 +502,27 @@ KNOWN: list[Check] = [
         isolate=True,
         rule="ADV794",
     ),
+    Check(
+        "K-795/plain-method",
+        "a Tensor subclass with a plain-method __torch_function__ warns DeprecationWarning when dispatched",
+        _c(
+            """
+            import torch
+            class T(torch.Tensor):
+                def __torch_function__(self, func, types, args=(), kwargs=None):
+                    return super().__torch_function__(func, types, args, kwargs or {})
+            x = torch.ones(2).as_subclass(T)
+            torch.nn.functional.relu(x)
+            """
+        ),
+        (warns(ALL, _DEP, "Defining your `__torch_function__ as a plain method is deprecated", may_raise=True),),
+        rule="ADV795",
+    ),
+    Check(
+        "K-796/state_dict-positional",
+        "Module.state_dict with positional arguments warns FutureWarning and reads them as destination, prefix",
+        _c("import torch\nresult = sorted(torch.nn.Linear(1, 1).state_dict(None, 'p.'))"),
+        (warns(ALL, _FUT, "Positional args are being deprecated, use kwargs instead.", result=["p.bias", "p.weight"]),),
+        rule="ADV796",
+    ),
 ]
