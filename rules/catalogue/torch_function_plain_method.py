@@ -6,8 +6,11 @@ from advisor.rule import Applicability, Example, Rule, Severity, cst
 class TorchFunctionPlainMethod(Rule):
     """A `__torch_function__` defined as a plain method (not a classmethod) is deprecated.
 
-    What it finds: a `def __torch_function__` directly in a class body, with no
-    `@classmethod` or `@staticmethod` decorator, in a file that imports torch.
+    What it finds: a `def __torch_function__` directly in the body of a Tensor
+    subclass (a base that is `torch.Tensor` / `nn.Parameter` or named like a tensor or
+    parameter class), with no `@classmethod` or `@staticmethod` decorator, in a file
+    that imports torch. `TorchFunctionMode` subclasses are not matched: a mode's
+    `__torch_function__` is an instance method by design.
 
     Why: `torch.overrides.handle_torch_function` warns DeprecationWarning when it
     finds one bound to the instance: "Defining your `__torch_function__ as a plain method
@@ -46,15 +49,18 @@ class TorchFunctionPlainMethod(Rule):
         "import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(cls, func, types, args=(), kwargs=None):\n        pass\n",
         "class T:\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",  # no torch here
         "import torch\ndef __torch_function__(func, types, args=(), kwargs=None):\n    pass\n",
+        "import torch\nfrom torch.overrides import TorchFunctionMode\nclass M(TorchFunctionMode):\n"
+        "    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
     ]
     invalid = [
         Example("import torch\nclass T(torch.Tensor):\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
                 fixed="import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
                 message="plain method", line=3, column=5),
+        Example("import torch.nn as nn\nclass P(nn.Parameter):\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n"),
     ]
 
     def visit_ClassDef(self, node) -> None:
-        if not self.imports_torch():
+        if not self.imports_torch() or not self._tensor_subclass(node):
             return
         for stmt in node.body.body:
             if not (isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__torch_function__"):
@@ -64,3 +70,16 @@ class TorchFunctionPlainMethod(Rule):
                 continue
             fixed = stmt.with_changes(decorators=[cst.Decorator(cst.Name("classmethod")), *stmt.decorators])
             self.report(stmt, replacement=fixed)
+
+    def _tensor_subclass(self, node) -> bool:
+        """A base is torch.Tensor / nn.Parameter, or named like a tensor class; never a mode
+        (`TorchFunctionMode.__torch_function__` is an instance method by design)."""
+        names = []
+        for base in node.bases:
+            value = base.value
+            names += [q.rpartition(".")[2] for q in self.qualnames(value)] if isinstance(value, (cst.Name, cst.Attribute)) else []
+            if isinstance(value, (cst.Name, cst.Attribute)):
+                names.append(value.value if isinstance(value, cst.Name) else value.attr.value)
+        if any(n.endswith("Mode") for n in names):
+            return False
+        return any("Tensor" in n or "Parameter" in n for n in names)
