@@ -11,6 +11,7 @@ outputs treat them alike; the report lists them under their own heading.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import os
 import re
@@ -20,7 +21,7 @@ from advisor.core.markers import find_markers
 from advisor.core.reading import read_bytes
 from advisor.core.textlines import split_lines
 from advisor.core import policy
-from advisor.core.findings import FileError, FileResult, Finding
+from advisor.core.findings import Applicability, FileError, FileResult, Finding, Window
 from advisor.rule import Rule
 from advisor.analysis.suppressions import Suppressions
 
@@ -29,7 +30,9 @@ TEXT_FILE_PATTERNS = (
     "Dockerfile", "Dockerfile.*", "*.Dockerfile", "*.dockerfile", "Containerfile",
     "*.sh", "*.bash", "*.env", ".env", ".env.*",
     "requirements*.txt", "constraints*.txt",
+    "pyproject.toml", "setup.cfg",  # project metadata: read by `Rule.check_text` only (no markers)
 )
+_METADATA = ("pyproject.toml", "setup.cfg")
 _VAR = r"(?P<var>PYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF)"
 _VALUE = r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)"
 # `VAR=value` anywhere a shell word can start (not `$VAR`, not `${VAR:=...}`).
@@ -73,32 +76,46 @@ def _assignments(text: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]]) -> FileResult:
-    """Markers, and the findings of the rules that read env assignments (`Rule.check_env`), of one file."""
+def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]], target: tuple[int, int] | None = None) -> FileResult:
+    """Markers, and the findings of the rules that read env assignments (`Rule.check_env`) or, given the
+    target torch, the whole text (`Rule.check_text`), of one file."""
     result = FileResult(path)
     if b"\x00" in data:
         result.errors.append(FileError(path, "binary file (contains NUL bytes); not analysed"))
         return result
-    result.markers = find_markers(data)
+    metadata = os.path.basename(path) in _METADATA
+    if not metadata:
+        result.markers = find_markers(data)
     if os.path.basename(path).endswith(".txt"):
         return result  # requirements lists: markers only
     text = data.decode("utf-8", "replace")
-    assignments = _assignments(text)
-    if not assignments:
-        return result
+    assignments = [] if metadata else _assignments(text)
     lines = split_lines(text)
     suppressions = Suppressions(text)
     for rule in rules:
-        for line, column, var, message in rule.check_env(assignments):
+        found = [(line, column, len(var), message, None) for line, column, var, message in rule.check_env(assignments)]
+        if target is not None:
+            found += list(rule.check_text(path, text, target))
+        for line, column, length, message, window in found:
             if suppressions.is_suppressed(rule.code, line):
                 result.suppressed += 1
                 continue
-            result.findings.append(_finding(rule, path, line, column, len(var), message, lines[line - 1]))
+            finding = _finding(rule, path, line, column, length, message, lines[line - 1], window, target)
+            if finding is not None:
+                result.findings.append(finding)
     result.findings.sort(key=Finding.sort_key)
     return result
 
 
-def _finding(rule: type[Rule], path: str, line: int, column: int, length: int, message: str, snippet: str) -> Finding:
+def _finding(rule: type[Rule], path: str, line: int, column: int, length: int, message: str, snippet: str,
+             window: Window | None = None, target: tuple[int, int] | None = None) -> Finding | None:
+    if window is not None and target is not None:  # the policy decides, as for Python findings
+        decision = policy.decide(window, rule.kind, rule.severity, Applicability.NONE, message, target, None)
+        if decision is None:
+            return None  # not reached on this target
+        found = _finding(rule, path, line, column, length, decision.message, snippet)
+        return dataclasses.replace(found, severity=decision.severity.value, kind=decision.kind.value,
+                                   warns_from=decision.warns_from, breaks_in=decision.breaks_in)
     return Finding(
         rule=rule.code,
         name=rule.name,

@@ -212,6 +212,15 @@ class Rule:
         """
         return ()
 
+    @classmethod
+    def check_text(cls, path: str, text: str, target: tuple[int, int]) -> Iterable[tuple[int, int, int, str, Window | None]]:
+        """Findings in a non-Python file (advisor.analysis.textfiles: Dockerfiles, scripts, pyproject.toml, setup.cfg).
+
+        Yield (line, column, length, message, window); window None: the rule's. What the
+        window means for the target is decided by the policy, as for Python findings.
+        """
+        return ()
+
     # -- visitor protocol (libcst.BatchableCSTVisitor, duck-typed) ---------
 
     def get_visitors(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from advisor.core.jobs import FileJob
 from advisor.core.lazy import cst
 from advisor.core.markers import find_markers
 from advisor.core.reading import read_bytes, source_limit
+from advisor.core.versions import parse_version
 from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.rule import Rule
@@ -189,7 +190,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
             done[path] = known
             out.files_cached += bool(digest)
             continue
-        done[path] = scan_text(path, data, options.rules_for(path))
+        done[path] = scan_text(path, data, options.rules_for(path), parse_version(options.target))
         if cache is not None:
             cache.put(digest, done[path].to_dict())
     for path in paths:

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from advisor.rule import Applicability, Example, Rule, Severity, cst
+
+
+class TorchFunctionPlainMethod(Rule):
+    """A `__torch_function__` defined as a plain method (not a classmethod) is deprecated.
+
+    What it finds: a `def __torch_function__` directly in the body of a Tensor
+    subclass (a base that is `torch.Tensor` / `nn.Parameter` or named like a tensor or
+    parameter class), with no `@classmethod` or `@staticmethod` decorator, in a file
+    that imports torch. `TorchFunctionMode` subclasses are not matched: a mode's
+    `__torch_function__` is an instance method by design.
+
+    Why: `torch.overrides.handle_torch_function` warns DeprecationWarning when it
+    finds one bound to the instance: "Defining your `__torch_function__ as a plain method
+    is deprecated and will be an error in future, please define it as a classmethod."
+    (in every wheel from 2.0.0 to 2.15.0). A real case: Megatron's `nn.Parameter`
+    subclasses.
+
+    Example:
+        class MyTensor(torch.Tensor):
+            def __torch_function__(self, func, types, args=(), kwargs=None): ...
+        # becomes (with --unsafe-fixes)
+        class MyTensor(torch.Tensor):
+            @classmethod
+            def __torch_function__(self, func, types, args=(), kwargs=None): ...
+
+    Fix safety: unsafe: the method then receives the class, not the instance, as its
+    first argument; a body that reads instance attributes through it changes
+    behaviour (torch passes the instance among `args` anyway).
+
+    Verified: torch/overrides.py of the 2.0.0, 2.13.0 and 2.15.0 wheels. Truth:
+    K-795/plain-method.
+
+    Validation: none.
+    """
+
+    code = "ADV795"
+    name = "torch-function-plain-method"
+    message = ("`__torch_function__` defined as a plain method is deprecated (DeprecationWarning: \"will be an error "
+               "in future\"); make it a `@classmethod`")
+    severity = Severity.WARNING
+    deprecated_in = "2.0"
+    fix = Applicability.UNSAFE
+    triggers = ("__torch_function__",)
+
+    valid = [
+        "import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(cls, func, types, args=(), kwargs=None):\n        pass\n",
+        "class T:\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",  # no torch here
+        "import torch\ndef __torch_function__(func, types, args=(), kwargs=None):\n    pass\n",
+        "import torch\nfrom torch.overrides import TorchFunctionMode\nclass M(TorchFunctionMode):\n"
+        "    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
+    ]
+    invalid = [
+        Example("import torch\nclass T(torch.Tensor):\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
+                fixed="import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
+                message="plain method", line=3, column=5),
+        Example("import torch.nn as nn\nclass P(nn.Parameter):\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n"),
+    ]
+
+    def visit_ClassDef(self, node) -> None:
+        if not self.imports_torch() or not self._tensor_subclass(node):
+            return
+        for stmt in node.body.body:
+            if not (isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__torch_function__"):
+                continue
+            names = {d.decorator.value for d in stmt.decorators if isinstance(d.decorator, cst.Name)}
+            if names & {"classmethod", "staticmethod"}:
+                continue
+            fixed = stmt.with_changes(decorators=[cst.Decorator(cst.Name("classmethod")), *stmt.decorators])
+            self.report(stmt, replacement=fixed)
+
+    def _tensor_subclass(self, node) -> bool:
+        """A base is torch.Tensor / nn.Parameter, or named like a tensor class; never a mode
+        (`TorchFunctionMode.__torch_function__` is an instance method by design)."""
+        names = []
+        for base in node.bases:
+            value = base.value
+            names += [q.rpartition(".")[2] for q in self.qualnames(value)] if isinstance(value, (cst.Name, cst.Attribute)) else []
+            if isinstance(value, (cst.Name, cst.Attribute)):
+                names.append(value.value if isinstance(value, cst.Name) else value.attr.value)
+        if any(n.endswith("Mode") for n in names):
+            return False
+        return any("Tensor" in n or "Parameter" in n for n in names)
