@@ -55,7 +55,9 @@ def test_fixed_project_stays_ruff_clean(cli, tmp_path):
     assert "        map_location=device,\n        weights_only=True,\n    )" in text
     assert '.bin"),\n        weights_only=True,\n    )' in text
     models = (root / "src/app/models/__init__.py").read_text()
-    assert models.startswith('"""Models."""\n\nimport torch\n\nfrom app import checkpoints\n')
+    # ADV101's rewrite needs torch 2.12, above the project's lowest (2.1): no fix, so its import stays.
+    assert models.startswith('"""Models."""\n\nimport torch\nfrom torch.cuda import is_current_stream_capturing\n\n'
+                             'from app import checkpoints\n')
     assert "F.sigmoid" not in models and "functional" not in models  # the alias a fix made unused is gone
     export = (root / "src/app/export.py").read_text()
     assert 'torch.load(path, map_location="cpu")\n' in export  # whole-object load: reported, never fixed

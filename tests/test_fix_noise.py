@@ -32,8 +32,8 @@ def test_weights_only_true_only_where_it_changes_nothing_supported():
     (f,) = _loads(code, "2.6").values()
     assert f.fix is None and f.kind == "advice" and "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD" in f.message
     (f,) = _loads(code, "2.4").values()
-    assert f.fix == "unsafe" and "below 2.6, where the default is False" in f.message
-    assert "needs torch" not in f.message  # `weights_only=` exists since 1.13: not the reason
+    assert f.fix == "unsafe" and "behaves differently below torch 2.6 (the default is False there" in f.message
+    assert "does not exist" not in f.message  # `weights_only=` exists since 1.13: not the reason
 
 
 def test_a_load_under_the_callers_weights_only_is_not_fixed():
@@ -87,12 +87,12 @@ def test_an_added_import_never_redefines_a_bound_name(tmp_path):
     assert text.count("SDPBackend\n") == 1  # imported once, from where the project had it
 
 
-def test_use_device_is_not_a_safe_fix_where_torch_2_0_is_supported():
-    # `use_device=` is absent from torch 2.0's autograd profiler (2.0.0 wheel): the rewrite needs 2.1.
+def test_use_device_is_no_fix_where_torch_2_0_is_supported():
+    # `use_device=` is absent from torch 2.0's autograd profiler (2.0.0 wheel): the rewrite would fail on 2.0.
     code = "import torch\np = torch.autograd.profiler.profile(use_cuda=flag)\n"
     result, _ = analyse(code.encode(), "m.py", [rule_by_code("ADV601")], "2.15", "2.0")
     (f,) = result.findings
-    assert f.fix == "unsafe" and "needs torch 2.1" in f.message
+    assert f.fix is None and "no fix: the replacement does not exist before torch 2.1" in f.message
 
 
 def test_a_load_whose_name_is_otherwise_bound_to_a_model_is_a_whole_object():

@@ -55,14 +55,15 @@ def test_kind_without_window_follows_severity_or_declaration():
     assert _decide(Window(deprecated_in="2.10"), (2, 15), severity=Severity.INFO).severity is Severity.INFO
 
 
-def test_fix_newer_than_lowest_supported_is_never_safe():
+def test_no_fix_where_the_lowest_supported_torch_lacks_the_replacement():
+    # The rewrite would fail on a torch the project supports: not even --unsafe-fixes may apply it.
     w = Window(since="2.4", deprecated_in="2.4")
     d = _decide(w, (2, 15), fix=SAFE, lowest=(2, 1))
-    assert d.applicability is UNSAFE
-    assert "fix not safe: the replacement does not exist before torch 2.4; your lowest supported torch is 2.1" in d.message
+    assert d.applicability is NONE
+    assert "no fix: the replacement does not exist before torch 2.4; your lowest supported torch is 2.1" in d.message
     assert _decide(w, (2, 15), fix=SAFE, lowest=(2, 4)).applicability is SAFE
-    d = _decide(w, (2, 15), fix=UNSAFE, lowest=(2, 1))  # an unsafe fix names the missing release too
-    assert d.applicability is UNSAFE and "does not exist before torch 2.4" in d.message
+    d = _decide(w, (2, 15), fix=UNSAFE, lowest=(2, 1))  # an unsafe fix is withdrawn too, and names the release
+    assert d.applicability is NONE and "does not exist before torch 2.4" in d.message
     assert _decide(w, (2, 15), fix=UNSAFE, lowest=(2, 4)).message == "msg"
 
 
@@ -147,8 +148,8 @@ def test_default_target_is_newest_and_lower_bound_is_conservative(proj):
     assert proc.stderr.count("no torch lower bound found") == 1 and "min-torch" in proc.stderr
     by_rule = {f["rule"]: f for f in data["findings"]}
     assert by_rule["ADV701"]["fix"]["applicability"] == "safe" and by_rule["ADV701"]["warns_from"] == "2.4"
-    assert by_rule["ADV702"]["fix"]["applicability"] == "unsafe" and by_rule["ADV702"]["warns_from"] == "2.4"
-    assert "the replacement does not exist before torch 2.3" in by_rule["ADV702"]["message"]
+    assert by_rule["ADV702"]["fix"] is None and by_rule["ADV702"]["warns_from"] == "2.4"
+    assert "no fix: the replacement does not exist before torch 2.3" in by_rule["ADV702"]["message"]
     assert by_rule["ADV404"]["kind"] == "breaking" and by_rule["ADV404"]["breaks_in"] == "2.11"
     assert data["summary"]["by_kind"] == {"breaking": 1, "deprecated": 2, "advice": 0, "compat": 0}
 
@@ -251,7 +252,7 @@ class _SymbolSince(SymbolRule):
 def test_a_symbols_own_since_decides_fix_safety():
     code = b"import torch\ntorch.old_fn(x)\n"
     (f,) = analyse(code, "m.py", [_SymbolSince], "2.15", "2.4")[0].findings
-    assert f.fix == "unsafe" and "does not exist before torch 2.6" in f.message
+    assert f.fix is None and "no fix: the replacement does not exist before torch 2.6" in f.message
     (f,) = analyse(code, "m.py", [_SymbolSince], "2.15", "2.6")[0].findings
     assert f.fix == "safe"
     (f,) = analyse(code, "m.py", [_SymbolSince], "2.5", "2.4")[0].findings  # replacement not in the target: no fix

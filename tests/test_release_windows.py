@@ -27,7 +27,6 @@ NO_RELEASE = {
     "ADV403": "float4 export does not save in any release: a limit, not a removal",
     "ADV717": "the implicit-dim warning predates 2.0 and its kind is another issue's (issue #27)",
     "ADV718": "torch.range warns from C++; the first release is not settled statically",
-    "ADV721": "torch.ger is deprecated only in its documentation",
     "ADV743": "`require_grad` is a typo that never worked: a bug, not a removal",
     "ADV770": "2.15 builds ProcessGroupNCCL2 by default: a behaviour change without a warning",
     "ADV802": "a ROCm allocator-setting combination: a runtime behaviour, not an API deprecation",

@@ -138,13 +138,14 @@ async def nopin(lsp_client: LanguageClient, tmp_path):
 
 @pytest.mark.asyncio
 async def test_autocast_quick_fix_is_safe_without_a_pin(nopin: LanguageClient, tmp_path):
-    """`torch.amp.autocast` exists from 2.0, so the fix is offered without unsafe-fixes; GradScaler's needs 2.3."""
+    """`torch.amp.autocast` exists from 2.0, so the fix is offered without unsafe-fixes; `torch.amp.GradScaler`
+    first exists in 2.3, so on the assumed lowest torch (2.0) its rewrite would break: no fix at all."""
     client = nopin
     text = OLD + "scaler = torch.cuda.amp.GradScaler()\n"
     uri = _open(client, tmp_path / "train.py", text)
     diags = {d.code: d for d in await _diagnostics(client, uri)}
-    assert diags["ADV701"].data["fix"] == "safe" and diags["ADV702"].data["fix"] == "unsafe"
-    assert "does not exist before torch 2.3" in diags["ADV702"].message
+    assert diags["ADV701"].data["fix"] == "safe" and diags["ADV702"].data["fix"] is None
+    assert "no fix: the replacement does not exist before torch 2.3" in diags["ADV702"].message
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
@@ -266,12 +267,12 @@ async def test_a_syntax_error_is_shown_and_unchanged_lines_keep_their_findings(c
 
 @pytest.mark.asyncio
 async def test_hover_header_says_the_fix_the_policy_decided(client: LanguageClient, tmp_path):
-    """ADV706's and ADV206's fixes are safe by default; here one is unsafe (the lowest torch, 2.4, lacks the
-    replacement) and one has no fix at all. The header read the rule's default, "fix: safe", for both."""
-    text = "import torch\nvalue = torch.accelerator.current_device_idx(x)\nq, r = torch.qr(a, flag)\n"
+    """ADV707's fix is unsafe and ADV206's safe by default; here ADV206's call (`torch.qr` with a non-literal flag)
+    has no fix at all. The header read the rule's default, "fix: safe", for the one with none."""
+    text = "import torch\nvalue = torch.testing.assert_allclose(a, b)\nq, r = torch.qr(a, flag)\n"
     uri = _open(client, tmp_path / "policy.py", text)
     diags = sorted(await _diagnostics(client, uri), key=lambda d: d.range.start.line)
-    assert [(d.code, d.data["fix"]) for d in diags] == [("ADV706", "unsafe"), ("ADV206", None)]
+    assert [(d.code, d.data["fix"]) for d in diags] == [("ADV707", "unsafe"), ("ADV206", None)]
     heads = []
     for line in (1, 2):
         hover = await client.text_document_hover_async(types.HoverParams(
@@ -296,10 +297,11 @@ async def test_suppressions_and_non_ascii_columns(client: LanguageClient, tmp_pa
 
 @pytest.mark.asyncio
 async def test_unsafe_fix_needs_config(client: LanguageClient, tmp_path):
-    text = "import torch\nok = torch.cuda.is_current_stream_capturing()\n"
+    # ADV707's fix is unsafe (assert_close is stricter) and its replacement exists on the project's lowest torch.
+    text = "import torch\ntorch.testing.assert_allclose(a, b)\n"
     uri = _open(client, tmp_path / "capture.py", text)
     (diag,) = await _diagnostics(client, uri)
-    assert diag.code == "ADV101" and diag.data["fix"] == "unsafe"
+    assert diag.code == "ADV707" and diag.data["fix"] == "unsafe"
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
@@ -313,7 +315,7 @@ async def test_unsafe_fix_needs_config(client: LanguageClient, tmp_path):
 @pytest_lsp.fixture(config=SERVER)
 async def configured(lsp_client: LanguageClient, tmp_path):
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.advisor]\ntarget-version = "2.12"\nignore = ["ADV702"]\nunsafe-fixes = true\n'
+        '[tool.advisor]\ntarget-version = "2.12"\nmin-torch = "2.12"\nignore = ["ADV702"]\nunsafe-fixes = true\n'
     )
     await _start(lsp_client, tmp_path)
     yield

@@ -16,10 +16,11 @@ fixer, the cache and every output read one decision. Pure: no libcst, no torch.
 | `deprecated_in` <= T, or `removed_in` > T   | deprecated | warning, or the rule's lower one |
 | no window: from the rule's severity         | error: breaking, warning: deprecated, info: advice |
 
-Fix: never on compat (a version-gated branch is kept as written); never SAFE when the
-lowest supported torch lacks the replacement (`since`) or the new form only behaves the
-same from a later release (`Safety.same_from`): it becomes UNSAFE and the message gives
-that reason with its release.
+Fix: never on compat (a version-gated branch is kept as written); none at all when the
+lowest supported torch lacks the replacement (`since`): a rewrite would break a torch the
+project supports, so not even `--unsafe-fixes` applies it; UNSAFE when the new form only
+behaves the same from a later release (`Safety.same_from`). The message gives the reason
+with its release.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ COMPAT_MESSAGE = ("compat fallback: delete this branch when your lowest supporte
 COMPAT_UNKNOWN = ("compat fallback: delete this branch when your lowest supported torch no longer needs it; "
                   "not fixed: this is a version-gated branch ({message})")
 # Why a fix is unsafe on the project's lowest supported torch: the two reasons, each with its release.
-UNSAFE_NOTE = " (fix not safe: the replacement does not exist before torch {since}; your lowest supported torch is {lowest})"
+NO_FIX_NOTE = " (no fix: the replacement does not exist before torch {since}; your lowest supported torch is {lowest})"
 DIFFERS_NOTE = (" (fix not safe: the new form behaves differently below torch {same_from} ({differs}); "
                 "your lowest supported torch is {lowest})")
 
@@ -126,22 +127,22 @@ def decide(
         prefix = BREAKS_PREFIX.format(removed_in=breaks)
         message = message if message.startswith(prefix) else prefix + message
     if applicability is not Applicability.NONE and lowest is not None:
-        reason = unsafe_reason(window, safety, lowest)
+        held, reason = fix_limit(window, safety, lowest)
         if reason:  # an unsafe fix says it too: `--unsafe-fixes` must not hide the release it needs
-            applicability, message = Applicability.UNSAFE, message + reason
+            applicability, message = held, message + reason
     return Decision(decided, severity_for(decided, severity), applicability, message, warns, breaks)
 
 
-def unsafe_reason(window: Window, safety: Safety | None, lowest: Version) -> str:
-    """Why a fix is not safe on the lowest supported torch ("" when it is): the replacement is missing there,
-    or it behaves differently there."""
+def fix_limit(window: Window, safety: Safety | None, lowest: Version) -> tuple[Applicability | None, str]:
+    """What the lowest supported torch allows of a fix, and why ((None, "") when nothing limits it): none where
+    the replacement is missing there (the rewrite would fail on it), unsafe where it behaves differently there."""
     low = f"{lowest[0]}.{lowest[1]}"
     exists = safety.exists_from if safety is not None and safety.exists_from else window.since
     if parse_version(exists) > lowest:
-        return UNSAFE_NOTE.format(since=exists, lowest=low)
+        return Applicability.NONE, NO_FIX_NOTE.format(since=exists, lowest=low)
     if safety is not None and parse_version(safety.same_from) > lowest:
-        return DIFFERS_NOTE.format(same_from=safety.same_from, differs=safety.differs, lowest=low)
-    return ""
+        return Applicability.UNSAFE, DIFFERS_NOTE.format(same_from=safety.same_from, differs=safety.differs, lowest=low)
+    return None, ""
 
 
 def torch_window(window: Window, library: str | None) -> Window:

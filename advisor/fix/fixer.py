@@ -26,7 +26,7 @@ from advisor.rule import Rule
 from advisor.syntax.walk import nodes_of
 from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
 from advisor.analysis import notebook_text, notebooks
-from advisor.fix import cell_markers
+from advisor.fix import parking
 from advisor.fix.imports import add_imports
 
 MAX_PASSES = 8
@@ -176,10 +176,8 @@ def apply_reports(module: Any, resolver: Any, reports: Sequence[Any], path: str)
         context = CodemodContext()
         for mod, name, asname in sorted(removals, key=str):
             RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
-        if path.endswith(".ipynb"):  # its cell markers are comments that removing a cell's first statement takes along
-            new_module = cell_markers.unpark(RemoveImportsVisitor(context).transform_module(cell_markers.park(new_module)))
-        else:
-            new_module = RemoveImportsVisitor(context).transform_module(new_module)
+        # Cell markers and the blank lines before a removed import are layout, not the import's: kept.
+        new_module = parking.unpark(RemoveImportsVisitor(context).transform_module(parking.park(new_module)))
     if needed:
         new_module = add_imports(new_module, needed, path)
     return new_module.bytes
