@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gzip
 import hashlib
 import json
 import os
@@ -50,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "11"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "12"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -109,7 +110,13 @@ def _read_metadata(text: str) -> tuple[str, str]:
     return name.lower(), version
 
 
-def load_wheel(path: Path) -> Source:
+def _is_c_stub(rel: str) -> bool:
+    """A type stub of the C extension (`torch/_C/_nn.pyi`): the names it declares exist at run time."""
+    return rel.startswith("torch/_C/") and rel.endswith(".pyi")
+
+
+def load_wheel(path: Path, c_stubs: bool = False) -> Source:
+    """`c_stubs`: also every `torch/_C/*.pyi` (the API index reads them; the ledger does not)."""
     with zipfile.ZipFile(path) as zf:
         names = zf.namelist()
         meta = next(n for n in names if n.endswith(".dist-info/METADATA") and n.count("/") == 1)
@@ -117,7 +124,7 @@ def load_wheel(path: Path) -> Source:
         src = Source(dist, version.split("+", 1)[0], path.name)
         tops = TOP_PACKAGES.get(dist, (dist,))
         for n in names:
-            if (n.endswith(".py") and n.split("/", 1)[0] in tops) or n in STUBS:
+            if (n.endswith(".py") and n.split("/", 1)[0] in tops) or n in STUBS or (c_stubs and _is_c_stub(n)):
                 src.files[n] = zf.read(n)
     return src
 
@@ -144,14 +151,18 @@ def load_tree(site: Path, dist: str) -> Source:
     return src
 
 
-def load(path: str, dist: str | None = None) -> Source:
+def load(path: str, dist: str | None = None, c_stubs: bool = False) -> Source:
     p = Path(path)
     if p.is_dir():
         if not dist:
             raise SystemExit(f"{path}: a directory needs --dist (torch, torchvision, torchaudio)")
-        return load_tree(p, dist)
+        src = load_tree(p, dist)
+        if c_stubs:
+            for f in sorted((p / "torch" / "_C").rglob("*.pyi")):
+                src.files.setdefault(f.relative_to(p).as_posix(), f.read_bytes())
+        return src
     if p.suffix == ".whl" and p.is_file():
-        return load_wheel(p)
+        return load_wheel(p, c_stubs)
     raise SystemExit(f"{path}: not a wheel (.whl) or a directory")
 
 
@@ -168,7 +179,7 @@ def peek(path: str, dist: str | None = None) -> tuple[str, str]:
 # ----------------------------------------------------------------------------- per-file analysis
 
 def module_name(rel: str) -> str:
-    parts = rel[:-3].split("/")
+    parts = rel[: -4 if rel.endswith(".pyi") else -3].split("/")
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts)
@@ -241,6 +252,19 @@ def _str_list(node: ast.AST) -> list[str] | None:
     return None
 
 
+def _class_members(node: ast.ClassDef) -> list[str]:
+    """Names a class body binds: methods, properties, nested classes, class-level assignments."""
+    out: set[str] = set()
+    for b in node.body:
+        if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(b.name)
+        elif isinstance(b, ast.Assign):
+            out.update(t.id for t in b.targets if isinstance(t, ast.Name))
+        elif isinstance(b, ast.AnnAssign) and isinstance(b.target, ast.Name):
+            out.add(b.target.id)
+    return sorted(n for n in out if not (n.startswith("__") and n.endswith("__")))
+
+
 def _only_raises(body: list[ast.stmt]) -> bool:
     """A stub body: a docstring, assignments that build the message, then only raises (possibly
     under ifs)."""
@@ -281,6 +305,9 @@ class FileVisitor(ast.NodeVisitor):
         self.decorators: list[dict] = []
         self.conditional: set[str] = set()  # names imported inside try/except ImportError
         self.str_colls: dict[str, list[str]] = {}  # module-level list/set/tuple/dict of strings
+        self.own: set[str] = set()  # top-level def/class/assignment names, private ones too
+        self.members: dict[str, list[str]] = {}  # top-level class -> its body's defs and assignments
+        self.lazy: set[str] = set()  # names a module-level __getattr__ compares its argument with
 
     # -- bookkeeping of names
     def _resolve_from(self, node: ast.ImportFrom) -> str:
@@ -297,6 +324,8 @@ class FileVisitor(ast.NodeVisitor):
 
     def _bind(self, name: str, line: int, public_def: bool):
         self.defined.setdefault(name, line)
+        if public_def:
+            self.own.add(name)
         if public_def and not name.startswith("_"):
             self.public_defs.setdefault(name, line)
 
@@ -431,6 +460,9 @@ class FileVisitor(ast.NodeVisitor):
             self._bind(node.name, node.lineno, True)
             if node.name == "__getattr__" and kind == "def":
                 self.has_getattr = True
+                self.lazy.update(self._compared_strings(node))
+            if kind == "class":
+                self.members[node.name] = _class_members(node)
         for d in node.decorator_list:
             if self._is_deprecator(d):
                 api = self._api_for(node.name, node)
@@ -527,6 +559,34 @@ class FileVisitor(ast.NodeVisitor):
                 return p
         return None
 
+    def _compared_strings(self, fn: ast.AST) -> set[str]:
+        """The identifiers `name == "x"` / `name in (...)` / `name in _table` compare with."""
+        out: set[str] = set()
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.In)):
+                rhs = n.comparators[0]
+                if isinstance(rhs, ast.Constant) and isinstance(rhs.value, str):
+                    out.add(rhs.value)
+                elif _str_list(rhs):
+                    out.update(_str_list(rhs))
+                elif isinstance(rhs, ast.Dict):
+                    out.update(k.value for k in rhs.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
+                elif isinstance(rhs, ast.Name) and rhs.id in self.str_colls:
+                    out.update(self.str_colls[rhs.id])
+        return {x for x in out if x.isidentifier()}
+
+    def _on_arguments(self) -> bool:
+        """Is the current site under an `if` that reads a parameter of its function (a warning
+        on argument values, not on every call)?"""
+        fn = self._outer_function()
+        if fn is None or not self.ifs:
+            return False
+        a = fn.args
+        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        if fn.name == "__getattr__":
+            params = set()  # its argument is the looked-up name: comparing it is the lookup
+        return any(isinstance(n, ast.Name) and n.id in params for t in self.ifs for n in ast.walk(t))
+
     def _getattr_names(self) -> list[str]:
         """Inside a module-level __getattr__(name): the names the enclosing ifs compare against."""
         fn = self._outer_function()
@@ -561,6 +621,8 @@ class FileVisitor(ast.NodeVisitor):
             api = f"{api}({param}=)"
         self.sites.append({"kind": kind, "api": api, "line": line, "message": fragment(msg),
                            "category": category, "via": via})
+        if kind == "warn" and self._on_arguments():
+            self.sites[-1]["on_args"] = True
 
     def visit_Raise(self, node: ast.Raise):
         # a function kept only to fail with a removal message: `torch.cholesky` in 2.14
@@ -621,6 +683,9 @@ def analyse(rel: str, data: bytes) -> dict:
         "getattr_strings": sorted(v.strings) if v.has_getattr else [],
         "decorators": v.decorators,
         "conditional": sorted(v.conditional),
+        "own": sorted(v.own),
+        "members": v.members,
+        "lazy": sorted(v.lazy),
     }
 
 
@@ -827,7 +892,8 @@ def _resolve(callee: str, mod: str, a: dict) -> str:
     return callee
 
 
-def sites_of(rel: Release) -> list[dict]:
+def sites_of(rel: Release, public_only: bool = True) -> list[dict]:
+    """Warn and decorator sites; `public_only=False` (the API index) keeps private APIs too."""
     aliases = rel.aliases()
     out = []
     # Functions whose body warns about deprecation (private helpers included): a decorator that is
@@ -846,7 +912,7 @@ def sites_of(rel: Release) -> list[dict]:
             if h is None:
                 continue
             api = canonical_api(d["api"], aliases)
-            if is_private(api):
+            if public_only and is_private(api):
                 continue
             out.append({"kind": "deprecated-decorator", "api": api, "line": d["line"], "path": path,
                         "message": h["message"], "category": h.get("category", ""),
@@ -857,7 +923,7 @@ def sites_of(rel: Release) -> list[dict]:
             continue
         for s in a["sites"]:
             api = canonical_api(s["api"], aliases)
-            if is_private(api.split("(")[0]):
+            if public_only and is_private(api.split("(")[0]):
                 continue
             s = {**s, "api": api, "path": path}
             if s.get("callee") and (not s["message"] or s["message"] == "{…}"):
@@ -923,6 +989,254 @@ def removals(old: Release, new: Release) -> list[dict]:
             out.append({"kind": "removed", "api": api, "message": f"no longer defined in {m} (was: {how})",
                         "path": old.paths[m], "line": line})
     return out
+
+
+# ----------------------------------------------------------------------------- per-release API index
+
+INDEX_FORMAT = 1
+INDEX_ABOUT = ("Per-release API index of torch, mined from the wheels by tools/mine_deprecations.py --index "
+               "(docs/coverage.md, 'The API index'). Generated: never edit by hand.")
+
+
+def indexed(parent: str, member: bool = False) -> bool:
+    """Does the index list the names bound in `parent` (a module, or with `member` a class)?
+
+    Everything under a public path; under a private one only what rules name in practice: the
+    top-level names of a private module and of its direct submodules (`torch._export.X`,
+    `torch._inductor.config.X`, `torch.utils.data._utils.collate.X`), never class members there,
+    nor deeper internals (`torch._inductor.codegen.cpp.X`) or test helpers (`torch.testing._internal`).
+    Keeps the index small (about 45,000 names a release instead of 90,000)."""
+    parts = parent.split(".")
+    private = [i for i, p in enumerate(parts) if is_private(p)]
+    if not private:
+        return True
+    if member or parent == "torch.testing._internal" or parent.startswith("torch.testing._internal."):
+        return False
+    return len(parts) - private[0] - 1 <= 1
+
+
+class Names:
+    """What one release binds, module by module (the existence half of the index)."""
+
+    def __init__(self, rel: Release):
+        self.rel = rel
+        self.tops = TOP_PACKAGES.get(rel.dist, (rel.dist,))
+        self._bound: dict[str, set[str]] = {}
+
+    def bound(self, mod: str, _depth: int = 0) -> set[str]:
+        """Names `mod.<name>` reaches: its own definitions (private too), re-exports (a package's
+        imports from inside the distribution, or names in a literal `__all__`), names a lazy
+        `__getattr__` compares with, and what its star imports provide."""
+        if mod in self._bound:
+            return self._bound[mod]
+        a = self.rel.modules[mod]
+        self._bound[mod] = out = set()  # cycle guard
+        out.update(a.get("own", ()))
+        out.update(a["all"] or ())
+        out.update(a.get("lazy", ()))
+        is_pkg = self.rel.paths[mod].endswith(("__init__.py", "__init__.pyi"))
+        listed = set(a["all"] or ())
+        for local, (src, _name, _line) in a["imported"].items():
+            if src.split(".")[0] in self.tops and (is_pkg or local in listed):
+                out.add(local)
+        for star in a["stars"]:
+            if star in self.rel.modules and _depth < 10:
+                sa = self.rel.modules[star]
+                provided = sa["all"] if sa["all"] is not None else self.bound(star, _depth + 1)
+                out.update(n for n in provided if not n.startswith("_"))
+        return out
+
+    def class_members(self, mod: str, name: str, depth: int = 0) -> list[str]:
+        """Members of the class `mod.name`, following re-exports to its definition."""
+        a = self.rel.modules.get(mod)
+        if a is None or depth > 6:
+            return []
+        if name in a.get("members", {}) and name in a.get("own", ()):
+            return a["members"][name]
+        if name in a["imported"]:
+            src, orig, _line = a["imported"][name]
+            return self.class_members(src, orig, depth + 1)
+        for star in a["stars"]:
+            if star in self.rel.modules and name in self.bound(star):
+                return self.class_members(star, name, depth + 1)
+        return []
+
+    def all_names(self) -> set[str]:
+        out: set[str] = set()
+        for mod in self.rel.modules:
+            if is_excluded_path(self.rel.paths[mod]) or not indexed(mod.rpartition(".")[0]):
+                continue
+            out.add(mod)
+            if not indexed(mod):
+                continue
+            for n in self.bound(mod):
+                out.add(f"{mod}.{n}")
+                if indexed(f"{mod}.{n}", member=True):
+                    out.update(f"{mod}.{n}.{m}" for m in self.class_members(mod, n))
+        for prefix, (_path, names) in self.rel.stubs.items():
+            out.update(f"{prefix}.{n}" for n in names)
+        return out
+
+
+def alias_groups(rel: Release) -> dict[str, set[str]]:
+    """Canonical name -> every name that resolves to the same definition (re-exports)."""
+    groups: dict[str, set[str]] = {}
+    for name, canon in rel.aliases().items():
+        groups.setdefault(canon, {canon}).add(name)
+    return groups
+
+
+def release_events(rel: Release) -> tuple[list[dict], dict[str, str]]:
+    """One release's deprecation events (warn / deprecated-decorator / removed: a stub that raises
+    with removal wording), and the aliases of their APIs (alias -> canonical)."""
+    events, aliases = [], {}
+    groups = alias_groups(rel)
+    for s in sites_of(rel, public_only=False):
+        if not indexed(s["api"].partition("(")[0].rpartition(".")[0]):
+            continue  # deep internals, as in `apis`
+        events.append({"api": s["api"], "kind": s["kind"], "category": s.get("category", ""),
+                       "message": s["message"], "on_args": bool(s.get("on_args")),
+                       "evidence": f"{s['path']}:{s['line']}"})
+        base = s["api"].partition("(")[0]
+        for alias in groups.get(base, ()):
+            if alias != base:
+                aliases[alias] = base
+    return events, aliases
+
+
+def intervals(indices: Iterable[int]) -> str:
+    """Sorted release indices as intervals: [0, 1, 2, 5] -> "0-2,5"."""
+    out: list[str] = []
+    run: list[int] = []
+    for i in sorted(set(indices)):
+        if run and i == run[-1] + 1:
+            run.append(i)
+            continue
+        if run:
+            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+        run = [i]
+    if run:
+        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+    return ",".join(out)
+
+
+def build_index(sources: Iterable, cache: Cache, log=None) -> dict:
+    """The index over several releases of one distribution: per API the releases that bind it,
+    and per deprecated API its events, each with the releases it holds in."""
+    srcs = sorted(sources, key=lambda s: _parse_version(s[1]))
+    dists = {s[0] for s in srcs}
+    if len(dists) != 1:
+        raise SystemExit(f"--index takes the releases of one distribution, got {sorted(dists)}")
+    releases: list[str] = []
+    present: dict[str, list[int]] = {}
+    events: dict[tuple, list[int]] = {}
+    evidence: dict[tuple, str] = {}
+    aliases: dict[str, str] = {}
+    for i, (_dist, _version, loader) in enumerate(srcs):
+        t0 = time.perf_counter()
+        src = loader()
+        rel = build_release(src, cache)
+        src.files.clear()
+        releases.append(rel.version)
+        for n in Names(rel).all_names():
+            present.setdefault(n, []).append(i)
+        found, al = release_events(rel)
+        for alias, canon in al.items():
+            aliases.setdefault(alias, canon)
+        for e in found:
+            key = (e["api"], e["kind"], e["category"], e["message"], e["on_args"])
+            events.setdefault(key, []).append(i)
+            evidence[key] = f"{rel.version}:{e['evidence']}"  # the newest release's site
+        if log:
+            log(f"{rel.dist} {rel.version}: {len(present)} names so far, {len(found)} events, {time.perf_counter() - t0:.1f}s")
+    by_api: dict[str, list[dict]] = {}
+    for key in sorted(events):
+        api, kind, category, message, on_args = key
+        by_api.setdefault(api, []).append({"kind": kind, "category": category, "message": message,
+                                           "on_args": on_args, "in": intervals(events[key]),
+                                           "evidence": evidence[key]})
+    for api in by_api:
+        by_api[api].sort(key=lambda e: (int(e["in"].split("-")[0].split(",")[0]), e["kind"], e["message"]))
+    return {"about": INDEX_ABOUT, "format": INDEX_FORMAT, "miner": MINER_VERSION, "dist": srcs[0][0],
+            "releases": releases, "apis": {n: intervals(ix) for n, ix in sorted(present.items())},
+            "events": dict(sorted(by_api.items())), "aliases": dict(sorted(aliases.items()))}
+
+
+def write_index(index: dict, path: Path) -> None:
+    """Deterministic bytes: sorted keys, one API per line, gzip without a timestamp."""
+    lines = ["{"]
+    keys = list(index)
+    for k, key in enumerate(keys):
+        value = index[key]
+        sep = "," if k < len(keys) - 1 else ""
+        if isinstance(value, dict) and value:
+            lines.append(f" {json.dumps(key)}: {{")
+            inner = list(value.items())
+            for j, (name, v) in enumerate(inner):
+                comma = "," if j < len(inner) - 1 else ""
+                lines.append(f"  {json.dumps(name, ensure_ascii=False)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}{comma}")
+            lines.append(f" }}{sep}")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value, sort_keys=True, ensure_ascii=False)}{sep}")
+    lines.append("}")
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    tmp = path.with_name(path.name + ".tmp")
+    if path.suffix == ".gz":
+        with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
+            gz.write(data)
+    else:
+        tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def read_index(path: Path) -> dict:
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return json.loads(raw.decode("utf-8"))
+
+
+def _expand(spec: str) -> set[int]:
+    out: set[int] = set()
+    for part in filter(None, spec.split(",")):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+class Index:
+    """Questions the window test and the mined-catalogue derivation ask of an index."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.releases: list[str] = data["releases"]
+        self.apis: dict[str, str] = data["apis"]
+        self.aliases: dict[str, str] = data["aliases"]
+
+    @classmethod
+    def read(cls, path: Path) -> "Index":
+        return cls(read_index(path))
+
+    def present(self, name: str) -> set[int]:
+        """Release indices that bind `name` (a `(param=)` key: those of its function)."""
+        return _expand(self.apis.get(name.partition("(")[0], ""))
+
+    def events(self, name: str, kinds: tuple[str, ...] = ("warn", "deprecated-decorator", "removed")) -> list[dict]:
+        """The events recorded for `name` or for the definition it re-exports, each with `releases`."""
+        base, sep, param = name.partition("(")
+        keys = {name, self.aliases.get(base, base) + sep + param}
+        out = []
+        for key in sorted(keys):
+            for e in self.data["events"].get(key, ()):
+                if e["kind"] in kinds:
+                    out.append({**e, "api": key, "releases": _expand(e["in"])})
+        return out
+
+    def warns(self, name: str) -> set[int]:
+        return set().union(*(e["releases"] for e in self.events(name, ("warn", "deprecated-decorator"))))
+
+    def raises(self, name: str) -> set[int]:
+        return set().union(*(e["releases"] for e in self.events(name, ("removed",))))
 
 
 # ----------------------------------------------------------------------------- items
@@ -1016,15 +1330,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--output", help="write JSON here (default: stdout)")
     ap.add_argument("--cache", help="per-file analysis cache (JSON file); speeds up re-runs")
     ap.add_argument("--summary", action="store_true", help="print counts per version and kind to stderr")
+    ap.add_argument("--index", action="store_true",
+                    help="write the per-release API index (-o, required; .gz compresses) instead of the items")
     args = ap.parse_args(argv)
     cache = Cache(Path(args.cache) if args.cache else None)
 
     def sources() -> Iterator[tuple]:
         for p in args.inputs:
             d, v = peek(p, args.dist)
-            yield d, v, (lambda p=p: load(p, args.dist))
+            yield d, v, (lambda p=p: load(p, args.dist, c_stubs=args.index))
 
     log = (lambda m: print(m, file=sys.stderr)) if args.summary else None
+    if args.index:
+        if not args.output:
+            raise SystemExit("--index needs -o PATH")
+        index = build_index(list(sources()), cache, log)
+        cache.save()
+        write_index(index, Path(args.output))
+        return 0
     result = mine(sources(), cache, log)
     cache.save()
     text = json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
