@@ -779,11 +779,12 @@ class Release:
                     return True
         return False
 
-    def aliases(self) -> dict[str, str]:
-        """Canonical (shortest public) name of each definition that a public module re-exports."""
+    def aliases(self, private: bool = False) -> dict[str, str]:
+        """Canonical (shortest public) name of each definition that a public module re-exports
+        (`private`: private modules' re-exports too, `torch._dynamo.is_compiling`; the API index)."""
         edges: dict[str, set[str]] = {}
         for mod, a in self.modules.items():
-            if is_private(mod):
+            if is_private(mod) and not private:
                 continue
             is_pkg = self.paths[mod].endswith("__init__.py")
             listed = set(a["all"] or ())
@@ -1079,11 +1080,11 @@ class Names:
 
 
 def alias_groups(rel: Release) -> dict[str, set[str]]:
-    """Canonical name -> every name that resolves to the same definition (re-exports)."""
-    groups: dict[str, set[str]] = {}
-    for name, canon in rel.aliases().items():
-        groups.setdefault(canon, {canon}).add(name)
-    return groups
+    """Each re-exported name -> every name of the same definition (private re-exports included)."""
+    by_canon: dict[str, set[str]] = {}
+    for name, canon in rel.aliases(private=True).items():
+        by_canon.setdefault(canon, {canon}).add(name)
+    return {name: group for group in by_canon.values() for name in group}
 
 
 def release_events(rel: Release) -> tuple[list[dict], dict[str, str]]:
