@@ -155,7 +155,8 @@ def mismatches(c: Checked, rule) -> list[str]:
 
 
 def torch_rules():
-    return [r for r in all_rules() if r.library is None]
+    """The hand-written torch rules (ADV001-ADV003 take their windows from this index: nothing to check)."""
+    return [r for r in all_rules() if r.library is None and not r.code.startswith("ADV0")]
 
 
 def all_checked() -> list[tuple[type, Checked]]:
