@@ -351,3 +351,43 @@ def test_a_function_kept_only_to_raise_a_removal_message_is_removed(tmp_path):
     assert "torch:removed:torch.solve" in items  # a stub is one removal, not one per branch
     assert not any(i.startswith("torch:removed:torch.solve(") for i in items)
     assert not any("live" in i for i in items)  # a live function raising about run-time state
+
+
+def test_the_api_index_records_names_events_and_removals_as_intervals(tmp_path):
+    v1 = {
+        "torch/__init__.py": "from torch.mod import old, new\nfrom torch._impl import Cls\n__all__ = ['old', 'new', 'Cls']\n",
+        "torch/mod.py": (
+            "import warnings\n"
+            "def old(x, flag=None):\n    if flag is not None:\n        warnings.warn('`flag` is deprecated', FutureWarning)\n    return x\n"
+            "def new(x):\n    return x\n"
+        ),
+        "torch/_impl.py": "class Cls:\n    attr = 1\n    def method(self):\n        pass\n",
+        "torch/_C/_nn.pyi": "def c_only(x): ...\n",
+    }
+    v2 = dict(v1)
+    v2["torch/mod.py"] = (
+        "from typing_extensions import deprecated\n"
+        "@deprecated('`old` is deprecated, use `new`', category=FutureWarning)\n"
+        "def old(x, flag=None):\n    return x\n"
+        "def new(x):\n    return x\n"
+    )
+    v3 = {k: v for k, v in v2.items() if k != "torch/mod.py"}
+    v3["torch/__init__.py"] = "from torch._impl import Cls\n__all__ = ['Cls']\n"
+    wheels = [make_wheel(tmp_path, v, files) for v, files in (("9.0.0", v1), ("9.1.0", v2), ("9.2.0", v3))]
+    out = tmp_path / "index.json.gz"
+    assert miner.main(["--index", *map(str, reversed(wheels)), "-o", str(out)]) == 0
+    index = miner.Index.read(out)
+    assert index.releases == ["9.0.0", "9.1.0", "9.2.0"]
+    assert index.present("torch.old") == {0, 1} and index.apis["torch.old"] == "0-1"
+    assert index.present("torch.Cls.method") == {0, 1, 2}  # a re-exported class's members
+    assert "torch._impl.Cls.method" not in index.apis  # class members under a private path are left out
+    assert index.present("torch._C._nn.c_only") == {0, 1, 2}  # the C extension's stubs
+    assert index.warns("torch.old") == {1}  # decorated in 9.1.0; the 9.0.0 warning is on `flag=`
+    assert index.warns("torch.mod.old") == {1}  # through the alias
+    (param,) = index.events("torch.old(flag=)")
+    assert param["category"] == "FutureWarning" and param["on_args"] and param["releases"] == {0}
+    first_bytes = out.read_bytes()
+    miner.main(["--index", *map(str, wheels), "-o", str(out)])
+    assert out.read_bytes() == first_bytes  # deterministic, whatever the argument order
+    miner.write_index(index.data, tmp_path / "again.json.gz")
+    assert (tmp_path / "again.json.gz").read_bytes() == first_bytes

@@ -13,6 +13,7 @@ docs/coverage/ledger.json maps each item id of tools/mine_deprecations.py to one
 Commands::
 
     python tools/coverage_ledger.py update MINED.json [MINED.json ...]   # add new items, re-probe rules
+    python tools/coverage_ledger.py refresh                              # re-probe every entry (no mining)
     python tools/coverage_ledger.py summary                              # the coverage figure
     python tools/coverage_ledger.py todo [--dist torch]                  # the maintainer's to-do list
 
@@ -214,6 +215,26 @@ def update(mined: list[dict], ledger: dict[str, dict], advisor: str | None = Non
     return out
 
 
+def refresh(ledger: dict[str, dict], advisor: str | None = None) -> dict[str, dict]:
+    """Re-probe every entry without mining: `todo` turns into `rule` where a rule now reports the API,
+    `rule` back into `todo` where none does any more; hand-written statuses stay."""
+    items = [{"id": iid, **e, "versions": [e.get("first", ""), e.get("last", "")]} for iid, e in ledger.items()
+             if e["status"] in ("todo", "rule")]
+    fired = probe(items, advisor)
+    out = dict(ledger)
+    for it in items:
+        entry = dict(out[it["id"]])
+        rules = sorted(fired.get(it["id"], ()))
+        if rules:
+            entry.pop("family", None)
+            entry.update(status="rule", rule=rules[0] if len(rules) == 1 else rules)
+        elif entry["status"] == "rule":
+            entry.pop("rule", None)
+            entry.update(triage_new(it))
+        out[it["id"]] = entry
+    return out
+
+
 # ----------------------------------------------------------------------------- reports
 
 def figure(ledger: dict[str, dict], dist: str = "torch") -> tuple[int, int, dict[str, int]]:
@@ -263,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     up = sub.add_parser("update", help="add mined items to the ledger and re-probe the rules")
     up.add_argument("mined", nargs="+")
     up.add_argument("--advisor", help="advisor executable (default: next to this python)")
+    rf = sub.add_parser("refresh", help="re-probe every todo/rule entry with the current rules (no mining)")
+    rf.add_argument("--advisor", help="advisor executable (default: next to this python)")
     sm = sub.add_parser("summary", help="print the coverage figure")
     sm.add_argument("--write-doc", action="store_true", help="also put it into docs/coverage.md and README.md")
     td = sub.add_parser("todo", help="list the entries still to triage or to write rules for")
@@ -271,7 +294,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     path = Path(args.ledger)
     ledger = load(path)
-    if args.cmd == "update":
+    if args.cmd == "refresh":
+        ledger = refresh(ledger, args.advisor)
+        dump(ledger, path)
+        print(summary_text(ledger))
+    elif args.cmd == "update":
         mined = [json.loads(Path(p).read_text(encoding="utf-8")) for p in args.mined]
         ledger = update(mined, ledger, args.advisor)
         dump(ledger, path)

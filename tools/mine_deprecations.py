@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gzip
 import hashlib
 import json
 import os
@@ -50,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-MINER_VERSION = "11"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "14"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -109,7 +110,13 @@ def _read_metadata(text: str) -> tuple[str, str]:
     return name.lower(), version
 
 
-def load_wheel(path: Path) -> Source:
+def _is_c_stub(rel: str) -> bool:
+    """A type stub of the C extension (`torch/_C/_nn.pyi`): the names it declares exist at run time."""
+    return rel.startswith("torch/_C/") and rel.endswith(".pyi")
+
+
+def load_wheel(path: Path, c_stubs: bool = False) -> Source:
+    """`c_stubs`: also every `torch/_C/*.pyi` (the API index reads them; the ledger does not)."""
     with zipfile.ZipFile(path) as zf:
         names = zf.namelist()
         meta = next(n for n in names if n.endswith(".dist-info/METADATA") and n.count("/") == 1)
@@ -117,7 +124,7 @@ def load_wheel(path: Path) -> Source:
         src = Source(dist, version.split("+", 1)[0], path.name)
         tops = TOP_PACKAGES.get(dist, (dist,))
         for n in names:
-            if (n.endswith(".py") and n.split("/", 1)[0] in tops) or n in STUBS:
+            if (n.endswith(".py") and n.split("/", 1)[0] in tops) or n in STUBS or (c_stubs and _is_c_stub(n)):
                 src.files[n] = zf.read(n)
     return src
 
@@ -144,14 +151,18 @@ def load_tree(site: Path, dist: str) -> Source:
     return src
 
 
-def load(path: str, dist: str | None = None) -> Source:
+def load(path: str, dist: str | None = None, c_stubs: bool = False) -> Source:
     p = Path(path)
     if p.is_dir():
         if not dist:
             raise SystemExit(f"{path}: a directory needs --dist (torch, torchvision, torchaudio)")
-        return load_tree(p, dist)
+        src = load_tree(p, dist)
+        if c_stubs:
+            for f in sorted((p / "torch" / "_C").rglob("*.pyi")):
+                src.files.setdefault(f.relative_to(p).as_posix(), f.read_bytes())
+        return src
     if p.suffix == ".whl" and p.is_file():
-        return load_wheel(p)
+        return load_wheel(p, c_stubs)
     raise SystemExit(f"{path}: not a wheel (.whl) or a directory")
 
 
@@ -168,7 +179,7 @@ def peek(path: str, dist: str | None = None) -> tuple[str, str]:
 # ----------------------------------------------------------------------------- per-file analysis
 
 def module_name(rel: str) -> str:
-    parts = rel[:-3].split("/")
+    parts = rel[: -4 if rel.endswith(".pyi") else -3].split("/")
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts)
@@ -241,6 +252,19 @@ def _str_list(node: ast.AST) -> list[str] | None:
     return None
 
 
+def _class_members(node: ast.ClassDef) -> list[str]:
+    """Names a class body binds: methods, properties, nested classes, class-level assignments."""
+    out: set[str] = set()
+    for b in node.body:
+        if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(b.name)
+        elif isinstance(b, ast.Assign):
+            out.update(t.id for t in b.targets if isinstance(t, ast.Name))
+        elif isinstance(b, ast.AnnAssign) and isinstance(b.target, ast.Name):
+            out.add(b.target.id)
+    return sorted(n for n in out if not (n.startswith("__") and n.endswith("__")))
+
+
 def _only_raises(body: list[ast.stmt]) -> bool:
     """A stub body: a docstring, assignments that build the message, then only raises (possibly
     under ifs)."""
@@ -281,6 +305,9 @@ class FileVisitor(ast.NodeVisitor):
         self.decorators: list[dict] = []
         self.conditional: set[str] = set()  # names imported inside try/except ImportError
         self.str_colls: dict[str, list[str]] = {}  # module-level list/set/tuple/dict of strings
+        self.own: set[str] = set()  # top-level def/class/assignment names, private ones too
+        self.members: dict[str, list[str]] = {}  # top-level class -> its body's defs and assignments
+        self.lazy: set[str] = set()  # names a module-level __getattr__ compares its argument with
 
     # -- bookkeeping of names
     def _resolve_from(self, node: ast.ImportFrom) -> str:
@@ -297,6 +324,8 @@ class FileVisitor(ast.NodeVisitor):
 
     def _bind(self, name: str, line: int, public_def: bool):
         self.defined.setdefault(name, line)
+        if public_def:
+            self.own.add(name)
         if public_def and not name.startswith("_"):
             self.public_defs.setdefault(name, line)
 
@@ -421,6 +450,11 @@ class FileVisitor(ast.NodeVisitor):
         self.ifs.append(node.test)
         for s in node.body:
             self.visit(s)
+        if node.orelse and not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)):
+            for s in node.orelse:  # an `else:` runs under the negated condition: still a condition
+                self.visit(s)
+            self.ifs.pop()
+            return
         self.ifs.pop()
         for s in node.orelse:
             self.visit(s)
@@ -431,6 +465,9 @@ class FileVisitor(ast.NodeVisitor):
             self._bind(node.name, node.lineno, True)
             if node.name == "__getattr__" and kind == "def":
                 self.has_getattr = True
+                self.lazy.update(self._compared_strings(node))
+            if kind == "class":
+                self.members[node.name] = _class_members(node)
         for d in node.decorator_list:
             if self._is_deprecator(d):
                 api = self._api_for(node.name, node)
@@ -527,6 +564,34 @@ class FileVisitor(ast.NodeVisitor):
                 return p
         return None
 
+    def _compared_strings(self, fn: ast.AST) -> set[str]:
+        """The identifiers `name == "x"` / `name in (...)` / `name in _table` compare with."""
+        out: set[str] = set()
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.In)):
+                rhs = n.comparators[0]
+                if isinstance(rhs, ast.Constant) and isinstance(rhs.value, str):
+                    out.add(rhs.value)
+                elif _str_list(rhs):
+                    out.update(_str_list(rhs))
+                elif isinstance(rhs, ast.Dict):
+                    out.update(k.value for k in rhs.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
+                elif isinstance(rhs, ast.Name) and rhs.id in self.str_colls:
+                    out.update(self.str_colls[rhs.id])
+        return {x for x in out if x.isidentifier()}
+
+    def _on_arguments(self) -> bool:
+        """Is the current site under an `if` that reads a parameter of its function (a warning
+        on argument values, not on every call)?"""
+        fn = self._outer_function()
+        if fn is None or not self.ifs:
+            return False
+        a = fn.args
+        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        if fn.name == "__getattr__":
+            params = set()  # its argument is the looked-up name: comparing it is the lookup
+        return any(isinstance(n, ast.Name) and n.id in params for t in self.ifs for n in ast.walk(t))
+
     def _getattr_names(self) -> list[str]:
         """Inside a module-level __getattr__(name): the names the enclosing ifs compare against."""
         fn = self._outer_function()
@@ -561,6 +626,10 @@ class FileVisitor(ast.NodeVisitor):
             api = f"{api}({param}=)"
         self.sites.append({"kind": kind, "api": api, "line": line, "message": fragment(msg),
                            "category": category, "via": via})
+        if kind == "warn" and self._on_arguments():
+            self.sites[-1]["on_args"] = True
+        if kind == "warn" and self.ifs and not (self._getattr_names() and len(self.ifs) == 1):
+            self.sites[-1]["in_if"] = True  # under any condition (an environment variable, a flag, ...)
 
     def visit_Raise(self, node: ast.Raise):
         # a function kept only to fail with a removal message: `torch.cholesky` in 2.14
@@ -621,6 +690,9 @@ def analyse(rel: str, data: bytes) -> dict:
         "getattr_strings": sorted(v.strings) if v.has_getattr else [],
         "decorators": v.decorators,
         "conditional": sorted(v.conditional),
+        "own": sorted(v.own),
+        "members": v.members,
+        "lazy": sorted(v.lazy),
     }
 
 
@@ -714,11 +786,12 @@ class Release:
                     return True
         return False
 
-    def aliases(self) -> dict[str, str]:
-        """Canonical (shortest public) name of each definition that a public module re-exports."""
+    def aliases(self, private: bool = False) -> dict[str, str]:
+        """Canonical (shortest public) name of each definition that a public module re-exports
+        (`private`: private modules' re-exports too, `torch._dynamo.is_compiling`; the API index)."""
         edges: dict[str, set[str]] = {}
         for mod, a in self.modules.items():
-            if is_private(mod):
+            if is_private(mod) and not private:
                 continue
             is_pkg = self.paths[mod].endswith("__init__.py")
             listed = set(a["all"] or ())
@@ -827,7 +900,8 @@ def _resolve(callee: str, mod: str, a: dict) -> str:
     return callee
 
 
-def sites_of(rel: Release) -> list[dict]:
+def sites_of(rel: Release, public_only: bool = True) -> list[dict]:
+    """Warn and decorator sites; `public_only=False` (the API index) keeps private APIs too."""
     aliases = rel.aliases()
     out = []
     # Functions whose body warns about deprecation (private helpers included): a decorator that is
@@ -846,7 +920,7 @@ def sites_of(rel: Release) -> list[dict]:
             if h is None:
                 continue
             api = canonical_api(d["api"], aliases)
-            if is_private(api):
+            if public_only and is_private(api):
                 continue
             out.append({"kind": "deprecated-decorator", "api": api, "line": d["line"], "path": path,
                         "message": h["message"], "category": h.get("category", ""),
@@ -857,7 +931,7 @@ def sites_of(rel: Release) -> list[dict]:
             continue
         for s in a["sites"]:
             api = canonical_api(s["api"], aliases)
-            if is_private(api.split("(")[0]):
+            if public_only and is_private(api.split("(")[0]):
                 continue
             s = {**s, "api": api, "path": path}
             if s.get("callee") and (not s["message"] or s["message"] == "{…}"):
@@ -923,6 +997,393 @@ def removals(old: Release, new: Release) -> list[dict]:
             out.append({"kind": "removed", "api": api, "message": f"no longer defined in {m} (was: {how})",
                         "path": old.paths[m], "line": line})
     return out
+
+
+# ----------------------------------------------------------------------------- per-release API index
+
+INDEX_FORMAT = 1
+INDEX_ABOUT = ("Per-release API index of torch, mined from the wheels by tools/mine_deprecations.py --index "
+               "(docs/coverage.md, 'The API index'). Generated: never edit by hand.")
+
+
+def indexed(parent: str, member: bool = False) -> bool:
+    """Does the index list the names bound in `parent` (a module, or with `member` a class)?
+
+    Everything under a public path; under a private one only what rules name in practice: the
+    top-level names of a private module and of its direct submodules (`torch._export.X`,
+    `torch._inductor.config.X`, `torch.utils.data._utils.collate.X`), never class members there,
+    nor deeper internals (`torch._inductor.codegen.cpp.X`) or test helpers (`torch.testing._internal`).
+    Keeps the index small (about 45,000 names a release instead of 90,000)."""
+    parts = parent.split(".")
+    private = [i for i, p in enumerate(parts) if is_private(p)]
+    if not private:
+        return True
+    if member or parent == "torch.testing._internal" or parent.startswith("torch.testing._internal."):
+        return False
+    return len(parts) - private[0] - 1 <= 1
+
+
+class Names:
+    """What one release binds, module by module (the existence half of the index)."""
+
+    def __init__(self, rel: Release):
+        self.rel = rel
+        self.tops = TOP_PACKAGES.get(rel.dist, (rel.dist,))
+        self._bound: dict[str, set[str]] = {}
+
+    def bound(self, mod: str, _depth: int = 0) -> set[str]:
+        """Names `mod.<name>` reaches: its own definitions (private too), re-exports (a package's
+        imports from inside the distribution, or names in a literal `__all__`), names a lazy
+        `__getattr__` compares with, and what its star imports provide."""
+        if mod in self._bound:
+            return self._bound[mod]
+        a = self.rel.modules[mod]
+        self._bound[mod] = out = set()  # cycle guard
+        out.update(a.get("own", ()))
+        out.update(a["all"] or ())
+        out.update(a.get("lazy", ()))
+        is_pkg = self.rel.paths[mod].endswith(("__init__.py", "__init__.pyi"))
+        listed = set(a["all"] or ())
+        for local, (src, _name, _line) in a["imported"].items():
+            if src.split(".")[0] in self.tops and (is_pkg or local in listed):
+                out.add(local)
+        for star in a["stars"]:
+            if star in self.rel.modules and _depth < 10:
+                sa = self.rel.modules[star]
+                provided = sa["all"] if sa["all"] is not None else self.bound(star, _depth + 1)
+                out.update(n for n in provided if not n.startswith("_"))
+        return out
+
+    def class_members(self, mod: str, name: str, depth: int = 0) -> list[str]:
+        """Members of the class `mod.name`, following re-exports to its definition."""
+        a = self.rel.modules.get(mod)
+        if a is None or depth > 6:
+            return []
+        if name in a.get("members", {}) and name in a.get("own", ()):
+            return a["members"][name]
+        if name in a["imported"]:
+            src, orig, _line = a["imported"][name]
+            return self.class_members(src, orig, depth + 1)
+        for star in a["stars"]:
+            if star in self.rel.modules and name in self.bound(star):
+                return self.class_members(star, name, depth + 1)
+        return []
+
+    def all_names(self) -> set[str]:
+        out: set[str] = set()
+        for mod in self.rel.modules:
+            if is_excluded_path(self.rel.paths[mod]) or not indexed(mod.rpartition(".")[0]):
+                continue
+            out.add(mod)
+            if not indexed(mod):
+                continue
+            for n in self.bound(mod):
+                out.add(f"{mod}.{n}")
+                if indexed(f"{mod}.{n}", member=True):
+                    out.update(f"{mod}.{n}.{m}" for m in self.class_members(mod, n))
+        for prefix, (_path, names) in self.rel.stubs.items():
+            out.update(f"{prefix}.{n}" for n in names)
+        return out
+
+
+def alias_groups(rel: Release) -> dict[str, set[str]]:
+    """Each re-exported name -> every name of the same definition (private re-exports included)."""
+    by_canon: dict[str, set[str]] = {}
+    for name, canon in rel.aliases(private=True).items():
+        by_canon.setdefault(canon, {canon}).add(name)
+    return {name: group for group in by_canon.values() for name in group}
+
+
+def release_events(rel: Release) -> tuple[list[dict], dict[str, str]]:
+    """One release's deprecation events (warn / deprecated-decorator / removed: a stub that raises
+    with removal wording), and the aliases of their APIs (alias -> canonical)."""
+    events, aliases = [], {}
+    groups = alias_groups(rel)
+    for s in sites_of(rel, public_only=False):
+        if not indexed(s["api"].partition("(")[0].rpartition(".")[0]):
+            continue  # deep internals, as in `apis`
+        events.append({"api": s["api"], "kind": s["kind"], "category": s.get("category", ""),
+                       "message": s["message"], "on_args": bool(s.get("on_args")), "in_if": bool(s.get("in_if")),
+                       "evidence": f"{s['path']}:{s['line']}"})
+        base = s["api"].partition("(")[0]
+        for alias in groups.get(base, ()):
+            if alias != base:
+                aliases[alias] = base
+    return events, aliases
+
+
+def intervals(indices: Iterable[int]) -> str:
+    """Sorted release indices as intervals: [0, 1, 2, 5] -> "0-2,5"."""
+    out: list[str] = []
+    run: list[int] = []
+    for i in sorted(set(indices)):
+        if run and i == run[-1] + 1:
+            run.append(i)
+            continue
+        if run:
+            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+        run = [i]
+    if run:
+        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+    return ",".join(out)
+
+
+def build_index(sources: Iterable, cache: Cache, log=None) -> dict:
+    """The index over several releases of one distribution: per API the releases that bind it,
+    and per deprecated API its events, each with the releases it holds in."""
+    srcs = sorted(sources, key=lambda s: _parse_version(s[1]))
+    dists = {s[0] for s in srcs}
+    if len(dists) != 1:
+        raise SystemExit(f"--index takes the releases of one distribution, got {sorted(dists)}")
+    releases: list[str] = []
+    present: dict[str, list[int]] = {}
+    events: dict[tuple, list[int]] = {}
+    evidence: dict[tuple, str] = {}
+    aliases: dict[str, str] = {}
+    for i, (_dist, _version, loader) in enumerate(srcs):
+        t0 = time.perf_counter()
+        src = loader()
+        rel = build_release(src, cache)
+        src.files.clear()
+        releases.append(rel.version)
+        for n in Names(rel).all_names():
+            present.setdefault(n, []).append(i)
+        found, al = release_events(rel)
+        for alias, canon in al.items():
+            aliases.setdefault(alias, canon)
+        for e in found:
+            key = (e["api"], e["kind"], e["category"], e["message"], e["on_args"], e["in_if"])
+            events.setdefault(key, []).append(i)
+            evidence[key] = f"{rel.version}:{e['evidence']}"  # the newest release's site
+        if log:
+            log(f"{rel.dist} {rel.version}: {len(present)} names so far, {len(found)} events, {time.perf_counter() - t0:.1f}s")
+    by_api: dict[str, list[dict]] = {}
+    for key in sorted(events):
+        api, kind, category, message, on_args, in_if = key
+        by_api.setdefault(api, []).append({"kind": kind, "category": category, "message": message,
+                                           "on_args": on_args, "in_if": in_if, "in": intervals(events[key]),
+                                           "evidence": evidence[key]})
+    for api in by_api:
+        by_api[api].sort(key=lambda e: (int(e["in"].split("-")[0].split(",")[0]), e["kind"], e["message"]))
+    return {"about": INDEX_ABOUT, "format": INDEX_FORMAT, "miner": MINER_VERSION, "dist": srcs[0][0],
+            "releases": releases, "apis": {n: intervals(ix) for n, ix in sorted(present.items())},
+            "events": dict(sorted(by_api.items())), "aliases": dict(sorted(aliases.items()))}
+
+
+def write_index(index: dict, path: Path) -> None:
+    """Deterministic bytes: sorted keys, one API per line, gzip without a timestamp."""
+    lines = ["{"]
+    keys = list(index)
+    for k, key in enumerate(keys):
+        value = index[key]
+        sep = "," if k < len(keys) - 1 else ""
+        if isinstance(value, dict) and value:
+            lines.append(f" {json.dumps(key)}: {{")
+            inner = list(value.items())
+            for j, (name, v) in enumerate(inner):
+                comma = "," if j < len(inner) - 1 else ""
+                lines.append(f"  {json.dumps(name, ensure_ascii=False)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}{comma}")
+            lines.append(f" }}{sep}")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value, sort_keys=True, ensure_ascii=False)}{sep}")
+    lines.append("}")
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    tmp = path.with_name(path.name + ".tmp")
+    if path.suffix == ".gz":
+        with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
+            gz.write(data)
+    else:
+        tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def read_index(path: Path) -> dict:
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return json.loads(raw.decode("utf-8"))
+
+
+def _expand(spec: str) -> set[int]:
+    out: set[int] = set()
+    for part in filter(None, spec.split(",")):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+class Index:
+    """Questions the window test and the mined-catalogue derivation ask of an index."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.releases: list[str] = data["releases"]
+        self.apis: dict[str, str] = data["apis"]
+        self.aliases: dict[str, str] = data["aliases"]
+
+    @classmethod
+    def read(cls, path: Path) -> "Index":
+        return cls(read_index(path))
+
+    def present(self, name: str) -> set[int]:
+        """Release indices that bind `name` (a `(param=)` key: those of its function)."""
+        return _expand(self.apis.get(name.partition("(")[0], ""))
+
+    def events(self, name: str, kinds: tuple[str, ...] = ("warn", "deprecated-decorator", "removed")) -> list[dict]:
+        """The events recorded for `name` or for the definition it re-exports, each with `releases`."""
+        base, sep, param = name.partition("(")
+        keys = {name, self.aliases.get(base, base) + sep + param}
+        out = []
+        for key in sorted(keys):
+            for e in self.data["events"].get(key, ()):
+                if e["kind"] in kinds:
+                    out.append({**e, "api": key, "releases": _expand(e["in"])})
+        return out
+
+    def warns(self, name: str) -> set[int]:
+        return set().union(*(e["releases"] for e in self.events(name, ("warn", "deprecated-decorator"))))
+
+    def raises(self, name: str) -> set[int]:
+        return set().union(*(e["releases"] for e in self.events(name, ("removed",))))
+
+
+# ----------------------------------------------------------------------------- the mined catalogue (rules/mined)
+
+LEDGER_PATH = Path(__file__).resolve().parent.parent / "docs" / "coverage" / "ledger.json"
+CATALOGUE_ABOUT = ("The mined catalogue of rules/mined (ADV001-ADV003): user-facing torch APIs that are removed, "
+                   "decorated deprecated or warned about on every call, with their windows from the wheels' API "
+                   "index. Generated by tools/mine_deprecations.py --index ... --catalogue; never edit by hand.")
+# A warning about leaving an argument out ("Implicit dimension choice"): passing it is not the deprecation.
+_MISSING_ARG = re.compile(r"implicit|explicitly|without|not (?:passed|specified|set)|must (?:pass|specify)"
+                          r"|should be passed|default value|default weight initialization", re.I)
+_REPLACEMENT = re.compile(r"\b(?:[Uu]se|[Cc]all|[Ss]witch to|in favou?r of|replaced (?:by|with)|renamed to)\s+"
+                          r"`?((?:torch|functorch)\.[A-Za-z_][\w.]*[A-Za-z0-9_])")
+
+
+def _minor(version: str) -> str:
+    return ".".join(version.split(".")[:2])
+
+
+def _window(ix: "Index", api: str) -> dict | None:
+    """An API's window in minor releases (.0 releases only: a window cannot name 2.14.1)."""
+    minors = [(i, _minor(v)) for i, v in enumerate(ix.releases) if v.endswith(".0")]
+    present = ix.present(api)
+    warns = ix.warns(api)
+    raises = ix.raises(api)
+    first = lambda s: next((m for i, m in minors if i in s), None)  # noqa: E731
+    gone = set()
+    if present:
+        gone = {i for i, _ in minors if i > min(present) and all(j not in present for j in range(i, len(ix.releases)))}
+    removed = first(gone | raises)
+    deprecated = first(warns)
+    undeprecated = None
+    if warns and not removed:
+        later = [i for i, _ in minors if i > max(warns) and i in present]
+        undeprecated = first(set(later[:1]))
+    if removed is None and deprecated is None:
+        return None
+    return {"deprecated_in": deprecated, "removed_in": removed, "undeprecated_in": undeprecated}
+
+
+def _quote(events: list[dict]) -> tuple[str, str]:
+    """The newest event's text and category (removal stubs last: their text says "removed")."""
+    if not events:
+        return "", ""
+    e = max(events, key=lambda e: (max(e["releases"]), e["kind"] != "removed"))
+    text = e["message"] if e["message"] not in ("", "{…}") else ""
+    return fragment(text, 160), e["category"] or ("" if e["kind"] != "deprecated-decorator" else "@deprecated")
+
+
+def _ledger() -> dict[str, dict]:
+    return json.loads(LEDGER_PATH.read_text(encoding="utf-8"))["items"]
+
+
+_DEPRECATES = re.compile(r"`?([A-Za-z_][\w.]*)`?=?(?:\(\))?\s+(?:is|are|has been|was)\s+(?:now\s+|being\s+)?deprecat")
+
+
+def _on_entry(event: dict, leaf: str, trusted: bool) -> bool:
+    """Does the event deprecate the API itself on every use: a deprecation decorator, or a warning
+    outside any `if` that names the API (not one argument, not an environment variable)?"""
+    text = event["message"]
+    m = _DEPRECATES.search(text)
+    other = m is not None and leaf not in text and m.group(1).rpartition(".")[2] != leaf
+    if event["kind"] == "deprecated-decorator":
+        return not other  # `@deprecated("return_lse is deprecated")` on an overload: about an argument
+    return (event["kind"] == "warn" and trusted and not event["on_args"] and not event.get("in_if", True)
+            and bool(re.search(rf"\b{re.escape(leaf)}\b", text)) and not other)
+
+
+def _names_param(text: str, param: str) -> bool:
+    """Does the text say that passing this keyword is deprecated (not another argument, not one value)?"""
+    p = re.escape(param)
+    other = re.search(r"`(\w+)` (?:argument|parameter|option|flag)", text)
+    if (other and other.group(1) != param) or re.search(r"other than (?:the )?default", text):
+        return False
+    return bool(re.search(rf"[`'\"]{p}[`'\"=]|\b{p}\b[`'\"]?\s*(?:=\s*\S+\s*)?(?:argument |parameter |flag |option |kwarg )?"
+                          rf"(?:is|are|was|has been|have been)\s+(?:now\s+|being\s+)?(?:deprecat|renamed|removed|ignored|no longer)"
+                          rf"|(?:argument|parameter|keyword|kwarg) [`'\"]?{p}\b", text))
+
+
+def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
+    """The mined rules' data: the ledger's user-facing torch items with no hand rule (`todo`, or `rule`
+    by an ADV0xx rule itself),
+    each with its window, its aliases and the wheel's own text from the index."""
+    ix = Index(index)
+    # an index mined before `in_if` covered `else:` branches (miner < 14) cannot tell conditional warnings apart
+    trusted = int(index.get("miner", "0")) >= 14
+    out: dict[str, dict] = {"removed": {}, "deprecated": {}, "keywords": {}}
+    for iid, e in sorted(ledger.items()):
+        rules = [e["rule"]] if isinstance(e.get("rule"), str) else list(e.get("rule") or ())
+        mined_only = e["status"] == "rule" and all(r.startswith("ADV0") for r in rules)
+        if e["dist"] != "torch" or not (e["status"] == "todo" or mined_only) or is_private(e["api"].partition("(")[0]):
+            continue  # triaged as not user-facing / no static pattern, or a hand rule has it
+        api = e["api"]
+        base, _, param = api.partition("(")
+        events = ix.events(api)
+        window = _window(ix, api)
+        if window is None or (window["deprecated_in"] is None and window["removed_in"] is None):
+            continue
+        text, category = _quote(events)
+        entry = {**window, "message": text, "category": category,
+                 "aka": sorted(a for a, c in ix.aliases.items() if c == base and not is_private(a)),
+                 "evidence": e.get("evidence", "")}
+        m = _REPLACEMENT.search(text)
+        entry["replacement"] = m.group(1) if m else None
+        leaf = base.rpartition(".")[2]
+        if leaf.startswith("__"):
+            continue  # `__getattr__`, `__init__`: a lookup hook, not an API user code names
+        if param:
+            name = param.rstrip("=)")
+            if _MISSING_ARG.search(text) or window["removed_in"] is not None or not _names_param(text, name):
+                continue  # about leaving it out, the function's own removal, or not clearly this keyword
+            out["keywords"].setdefault(base, {})[name] = entry
+        elif window["removed_in"] is not None:
+            out["removed"][base] = entry
+        elif any(_on_entry(ev, leaf, trusted) for ev in events):
+            out["deprecated"][base] = entry
+    return {"about": CATALOGUE_ABOUT, "index_releases": ix.releases, **out}
+
+
+def write_catalogue(catalogue: dict, path: Path) -> None:
+    """One API per line, sorted: reviewable, deterministic."""
+    lines = ["{"]
+    keys = list(catalogue)
+    for k, key in enumerate(keys):
+        value = catalogue[key]
+        sep = "," if k < len(keys) - 1 else ""
+        if isinstance(value, dict):
+            lines.append(f" {json.dumps(key)}: {{")
+            items = sorted(value.items())
+            for j, (name, v) in enumerate(items):
+                lines.append(f"  {json.dumps(name)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}"
+                             + ("," if j < len(items) - 1 else ""))
+            lines.append(f" }}{sep}")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{sep}")
+    lines.append("}")
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
 
 
 # ----------------------------------------------------------------------------- items
@@ -1011,20 +1472,39 @@ def summary(result: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("inputs", nargs="+", help="wheels (.whl) or installed site-packages directories")
+    ap.add_argument("inputs", nargs="*", help="wheels (.whl) or installed site-packages directories")
     ap.add_argument("--dist", help="distribution of a directory input (torch, torchvision, torchaudio)")
     ap.add_argument("-o", "--output", help="write JSON here (default: stdout)")
     ap.add_argument("--cache", help="per-file analysis cache (JSON file); speeds up re-runs")
     ap.add_argument("--summary", action="store_true", help="print counts per version and kind to stderr")
+    ap.add_argument("--index", action="store_true",
+                    help="write the per-release API index (-o, required; .gz compresses) instead of the items")
+    ap.add_argument("--catalogue", help="with --index: also write the mined rules' catalogue here (from the index "
+                                        "and the ledger, docs/coverage/ledger.json)")
+    ap.add_argument("--from-index", help="with --catalogue: derive it from this committed index (no wheels needed)")
     args = ap.parse_args(argv)
     cache = Cache(Path(args.cache) if args.cache else None)
 
     def sources() -> Iterator[tuple]:
         for p in args.inputs:
             d, v = peek(p, args.dist)
-            yield d, v, (lambda p=p: load(p, args.dist))
+            yield d, v, (lambda p=p: load(p, args.dist, c_stubs=args.index))
 
     log = (lambda m: print(m, file=sys.stderr)) if args.summary else None
+    if args.from_index:
+        if not args.catalogue:
+            raise SystemExit("--from-index needs --catalogue PATH")
+        write_catalogue(derive_catalogue(read_index(Path(args.from_index)), _ledger()), Path(args.catalogue))
+        return 0
+    if args.index:
+        if not args.output:
+            raise SystemExit("--index needs -o PATH")
+        index = build_index(list(sources()), cache, log)
+        cache.save()
+        write_index(index, Path(args.output))
+        if args.catalogue:
+            write_catalogue(derive_catalogue(index, _ledger()), Path(args.catalogue))
+        return 0
     result = mine(sources(), cache, log)
     cache.save()
     text = json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False) + "\n"

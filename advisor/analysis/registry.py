@@ -69,7 +69,13 @@ def all_rules() -> tuple[type[Rule], ...]:
                 if other is not None and other is not obj:
                     raise RuntimeError(f"rule code {obj.code} is used by {other.__name__} and {obj.__name__}")
                 found[obj.code] = obj
-    return tuple(found[c] for c in sorted(found))
+    rules = tuple(found[c] for c in sorted(found))
+    for r in rules:
+        # A catalogue family (rules/mined) drops what another rule already reports: no double findings.
+        defer_to = getattr(r, "defer_to", None)
+        if defer_to is not None:
+            defer_to(rules)
+    return rules
 
 
 def rule_by_code(code: str) -> type[Rule]:

@@ -50,7 +50,7 @@ class AmpCustomFwdBwd(ReferenceRule):
     message = "`{old}` is deprecated (FutureWarning); use `{new}(device_type=\"cuda\", ...)`"
     severity = Severity.WARNING
     since = "2.4"
-    deprecated_in = "2.4"
+    deprecated_in = "2.4"  # @deprecated in the 2.4.0 wheel (torch/cuda/amp/autocast_mode.py); 2.3.0 has none
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("custom_fwd", "custom_bwd")

@@ -27,6 +27,7 @@ class OptimizerGraphHealthCheck(Rule):
     """
 
     code = "ADV742"
+    window_apis = {"old": ("torch.optim.Optimizer._cuda_graph_capture_health_check",)}
     name = "optimizer-graph-health-check"
     message = "`_cuda_graph_capture_health_check` is deprecated in torch 2.12 (DeprecationWarning); use `_accelerator_graph_capture_health_check`"
     severity = Severity.WARNING

@@ -30,7 +30,8 @@ TABLE: tuple[Row, ...] = (
     Row("ADV706", "accelerator-device-idx", (
         Entry("torch.accelerator.current_device_idx", "torch.accelerator.current_device_index"),
         Entry("torch.accelerator.set_device_idx", "torch.accelerator.set_device_index"),
-    ), "FutureWarning: \"Use `current_device_index` instead.\" / \"Use `set_device_index` instead.\" (both names, and the warning, first appear in `torch/accelerator/__init__.py` of 2.6.0)", since="2.6", deprecated_in="2.6"),
+    ), "FutureWarning: \"Use `current_device_index` instead.\" / \"Use `set_device_index` instead.\" Both names "
+       "arrive in 2.6 (the 2.6.0 wheel already wraps the `_idx` forms in `@deprecated`).", since="2.6", deprecated_in="2.6"),
     Row("ADV707", "assert-allclose", (
         Entry("torch.testing.assert_allclose", "torch.testing.assert_close", kwargs="equal_nan=True, check_dtype=False",
               positional=2, both_or_neither=("rtol", "atol")),
@@ -57,10 +58,12 @@ TABLE: tuple[Row, ...] = (
         Entry("torch._dynamo.external_utils.is_compiling", "torch.compiler.is_compiling"),
         # its re-export: `torch._dynamo.is_compiling is torch._dynamo.external_utils.is_compiling` (2.13 wheel)
         Entry("torch._dynamo.is_compiling", "torch.compiler.is_compiling"),
-    ), "UserWarning: \"`torch._utils.is_compiling` is deprecated. Use `torch.compiler.is_compiling` instead.\"", since="2.3", deprecated_in="2.6"),
+    ), "UserWarning: \"`torch._utils.is_compiling` is deprecated. Use `torch.compiler.is_compiling` instead.\" "
+       "(`@deprecated` from the 2.6.0 wheel; 2.3-2.5 only have a TODO).", since="2.3", deprecated_in="2.6"),
     Row("ADV712", "impl-abstract", (
         Entry("torch.library.impl_abstract", "torch.library.register_fake"),
-    ), "FutureWarning: \"`torch.library.impl_abstract` was renamed to `torch.library.register_fake`. Please use that instead; we will remove `torch.library.impl_abstract` in a future version of PyTorch.\"", since="2.4", deprecated_in="2.4"),
+    ), "FutureWarning: \"`torch.library.impl_abstract` was renamed to `torch.library.register_fake`. Please use that instead; we will remove `torch.library.impl_abstract` in a future version of PyTorch.\"", since="2.4",
+        deprecated_in="2.4"),
     Row("ADV713", "memory-cached", (
         Entry("torch.cuda.memory_cached", "torch.cuda.memory_reserved"),
         Entry("torch.cuda.max_memory_cached", "torch.cuda.max_memory_reserved"),
@@ -97,7 +100,8 @@ TABLE: tuple[Row, ...] = (
     Row("ADV728", "stream-base", (
         Entry("torch._streambase._StreamBase", "torch.Stream"),
         Entry("torch._streambase._EventBase", "torch.Event"),
-    ), "FutureWarning: \"`torch._streambase._StreamBase` is deprecated. Please use `torch.Stream` instead.\"", since="2.3", deprecated_in="2.6"),
+    ), "FutureWarning: \"`torch._streambase._StreamBase` is deprecated. Please use `torch.Stream` instead.\" "
+       "(`@deprecated` from the 2.6.0 wheel).", since="2.3", deprecated_in="2.6"),
     Row("ADV731", "set-default-tensor-type", (Entry("torch.set_default_tensor_type", None),),
         "UserWarning: \"torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use torch.set_default_dtype() and torch.set_default_device() as alternatives.\"",
         fix=NONE, fix_note="no automatic fix: one call splits into a dtype and a device setting.",
@@ -111,9 +115,11 @@ TABLE: tuple[Row, ...] = (
     Row("ADV735", "private-register-pytree-node", (
         Entry("torch.utils._pytree._register_pytree_node", "torch.utils._pytree.register_pytree_node"),
     ), "FutureWarning: \"`torch.utils._pytree._register_pytree_node` is deprecated. Please use `torch.utils._pytree.register_pytree_node` instead.\"",
-        fix=UNSAFE, fix_note="the `to_str_fn` / `maybe_from_str_fn` keyword arguments changed.", since="2.2", deprecated_in="2.2"),
+        fix=UNSAFE, fix_note="the `to_str_fn` / `maybe_from_str_fn` keyword arguments changed.", since="2.2",
+        deprecated_in="2.2"),
     Row("ADV736", "vmap-internals", (Entry("torch._vmap_internals.vmap", "torch.vmap"),),
-        "FutureWarning: \"Please use `torch.vmap` instead of `torch._vmap_internals.vmap`.\"", deprecated_in="2.0"),
+        "FutureWarning: \"Please use `torch.vmap` instead of `torch._vmap_internals.vmap`.\" (`@deprecated` from the "
+        "2.4.0 wheel; before, only its \"experimental prototype\" warning)", deprecated_in="2.4"),
     Row("ADV739", "collective-single", (
         Entry("torch.distributed.all_gather_into_tensor", "torch.distributed.all_gather_single"),
         Entry("torch.distributed.reduce_scatter_tensor", "torch.distributed.reduce_scatter_single"),

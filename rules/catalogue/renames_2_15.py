@@ -29,6 +29,12 @@ TABLE: tuple[Row, ...] = (
                 "('`torch.jit.script_method` is deprecated'); TorchScript is deprecated (not removed in 2.15)",
         fix=NONE, fix_note="no automatic fix: there is no drop-in replacement module.", deprecated_in="2.14",
         advice="there is no drop-in replacement module; keep the plain `torch.nn` module, or accept the TorchScript warning",
+        window_exceptions=(
+            ("deprecated_in", "the 2.14 FutureWarning is TorchScript's own (`torch.jit.script_method`), raised when the "
+                              "lazily built classes are first used: `torch.utils.mkldnn` itself has no warning call."),
+            ("removed_in", "from 2.14 the `Mkldnn*` classes are served by a module `__getattr__` from a dict built at "
+                           "first use (torch/utils/mkldnn.py), which the miner cannot list: they still exist."),
+        ),
         severity=Severity.INFO, extra_valid=("y = x.to_mkldnn()\n", "import torch\nok = torch.backends.mkldnn.is_available()\n")),
     Row("ADV750", "set-pg-timeout", (
         Entry("torch.distributed.distributed_c10d._set_pg_timeout", "torch.distributed.set_timeout"),
@@ -44,6 +50,9 @@ TABLE: tuple[Row, ...] = (
        "D14-7/compile_on_one_rank-read, D14-7/compile_on_one_rank-patch.",
         message="`{old}` is deprecated since 2.14 (FutureWarning on read and write); use `{new}`",
         since="2.14", deprecated_in="2.14", fix_note="the same flag under its new home; needs torch 2.14.",
+        window_exceptions=(("deprecated_in", "the warning comes from torch's config machinery: the 2.14.0 wheel declares "
+                                             "`compile_on_one_rank = Config(alias=..., deprecated=True)` in "
+                                             "torch/distributed/config.py, which the miner does not read as a deprecation."),),
         extra_valid=("import torch\ntorch.compiler.config.compile_on_one_rank = True\n",)),
     Row("ADV755", "opaque-object-renames", (
         Entry(f"{_OPAQUE}.register_opaque_type", f"{_OPAQUE}.register_custom_class"),

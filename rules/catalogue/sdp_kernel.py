@@ -47,7 +47,7 @@ class SdpKernel(ReferenceRule):
     message = "`torch.backends.cuda.sdp_kernel` is deprecated (FutureWarning); use `torch.nn.attention.sdpa_kernel([SDPBackend...])`"
     severity = Severity.WARNING
     since = "2.4"
-    deprecated_in = "2.4"
+    deprecated_in = "2.3"  # warnings.warn(FutureWarning) in the 2.3.0 wheel, @deprecated from 2.4.0
     fix = Applicability.SAFE
     validation = "amp_migration"
     triggers = ("sdp_kernel",)

@@ -28,6 +28,7 @@ class SparsePadDenseInput(Rule):
     """
 
     code = "ADV746"
+    window_apis = {"old": ("torch.sparse.SparseSemiStructuredTensor._pad_dense_input",)}
     name = "sparse-pad-dense-input"
     message = (
         "`_pad_dense_input` was removed from `SparseSemiStructuredTensor` in torch 2.12 (padding now happens inside "

@@ -1,0 +1,192 @@
+"""The mined catalogue (catalogue.json next to this file) and what the ADV0xx rules share.
+
+catalogue.json is generated from the wheels' API index and the coverage ledger by
+`tools/mine_deprecations.py --index ... --catalogue rules/mined/catalogue.json` (docs/coverage.md):
+every user-facing torch API that the ledger lists without a rule and the index shows removed,
+decorated deprecated, warned about on every call, or deprecated as a keyword. Never edited by hand.
+
+Speed: each family is one rule with one dict of names, looked up per reference node (never one
+rule per name, never a scan over the list), and one set intersection per file in `may_match`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+from advisor.rule import Rule, Symbol, SymbolRule, Window, cst, dotted_name, nodes_of
+
+DATA = json.loads((Path(__file__).with_name("catalogue.json")).read_text(encoding="utf-8"))
+
+
+def window(entry: dict) -> Window:
+    return Window("2.0", entry["deprecated_in"], entry["removed_in"], entry["undeprecated_in"])
+
+
+def quote(entry: dict) -> str:
+    """The wheel's own words, when they say more than the API's name."""
+    text = entry["message"]
+    return f': "{text}"' if " " in text.strip() else ""
+
+
+def how(entry: dict) -> str:
+    category = entry["category"]
+    what = "decorated @deprecated" if category == "@deprecated" else (category or "UserWarning")
+    return f"from torch {entry['deprecated_in']}, {what}" if entry["deprecated_in"] else what
+
+
+def claimed_by(rules: Any, own: str) -> tuple[set[str], set[str], set[tuple[str, str]]]:
+    """What the hand rules already report: qualified names, attribute names and (function, keyword)."""
+    names: set[str] = set()
+    attributes: set[str] = set()
+    keywords: set[tuple[str, str]] = set()
+    for r in rules:
+        if r.code.startswith(own):
+            continue
+        names.update(r.targets)
+        names.update(getattr(r, "names", ()) or ())
+        attributes.update(r.attribute_targets)
+        row = getattr(r, "row", None)
+        if row is not None:
+            names.update(e.old for e in row.entries)
+            if row.keyword:
+                keywords.update((e.old, row.keyword) for e in row.entries)
+    return names, attributes, keywords
+
+
+def prefixes(qualnames: Any) -> set[str]:
+    """Every dotted prefix of the names a file refers to (`torch.a.b.c` -> `torch.a`, `torch.a.b`, ...)."""
+    out: set[str] = set()
+    for q in qualnames:
+        parts = q.split(".")
+        out.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
+    return out
+
+
+def symbols(section: str, message: Any) -> dict[str, Symbol]:
+    """One `Symbol` per API of a catalogue section, under its name and each alias."""
+    out: dict[str, Symbol] = {}
+    for api, entry in DATA[section].items():
+        symbol = Symbol(message(api, entry), None, window=window(entry))
+        for name in (api, *entry["aka"]):
+            out[name] = symbol
+    return out
+
+
+def triggers(names: Any) -> tuple[str, ...]:
+    return tuple(sorted({q.rpartition(".")[2] for q in names})) or ("\0",)
+
+
+class MinedNames(SymbolRule):
+    """A family over one section of the catalogue: one dict of names for the prefilter and the visit."""
+
+    family: ClassVar[str] = "ADV0"
+    _lookup: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._lookup = frozenset(cls.names)
+        cls.triggers = triggers(cls.names)
+
+    @classmethod
+    def defer_to(cls, rules: Any) -> None:
+        """Registry hook: drop what a hand rule reports (no double findings)."""
+        names, attributes, _ = claimed_by(rules, cls.family)
+        keep = {q: s for q, s in cls.names.items()
+                if q not in names and q.rpartition(".")[2] not in attributes}
+        by_symbol: dict[int, list[str]] = {}
+        for q, s in cls.names.items():
+            by_symbol.setdefault(id(s), []).append(q)
+        for qs in by_symbol.values():  # an API claimed under one of its names is claimed under all
+            if any(q not in keep for q in qs):
+                for q in qs:
+                    keep.pop(q, None)
+        cls.names = keep
+        cls.targets = tuple(sorted(keep))
+        cls.triggers = triggers(keep)
+        cls._lookup = frozenset(keep)
+
+    @classmethod
+    def may_match(cls, refs: Any) -> bool:
+        return not cls._lookup.isdisjoint(prefixes(refs.qualnames | refs.imports))  # `import m.gone` too
+
+    # Removed APIs fail at the import: report `import m.gone` / `from m import gone` there.
+    report_imports: ClassVar[bool] = False
+
+    def visit_Import(self, node: Any) -> None:
+        if not self.report_imports:
+            return
+        self._seen.update(nodes_of(node, cst.Attribute, cst.Name))
+        for alias in node.names:
+            hit = next((p for p in sorted(prefixes([dotted_name(alias.name)])) if p in self.names), None)
+            if hit:
+                self.on_reference(alias, hit)
+
+    def visit_ImportFrom(self, node: Any) -> None:
+        if not self.report_imports or node.relative or node.module is None:
+            return
+        self._seen.update(nodes_of(node, cst.Attribute, cst.Name))
+        module = dotted_name(node.module)
+        hit = next((p for p in sorted(prefixes([module])) if p in self.names), None)
+        if hit:
+            self.on_reference(node.module, hit)
+            return
+        for alias in () if isinstance(node.names, cst.ImportStar) else node.names:
+            name = f"{module}.{dotted_name(alias.name)}"
+            if name in self.names:
+                self.on_reference(alias, name)
+
+    def match(self, node: Any, targets: Any) -> str | None:
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return None
+        names = type(self).names
+        for q in sorted(self.qualnames(node)):
+            if q in names:
+                return q
+        return None
+
+
+class MinedKeywords(Rule):
+    """Calls passing a keyword the catalogue lists as deprecated, reported on the keyword."""
+
+    family: ClassVar[str] = "ADV0"
+    calls: ClassVar[dict[str, dict[str, dict]]] = {}
+    _lookup: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._lookup = frozenset(cls.calls)
+
+    @classmethod
+    def defer_to(cls, rules: Any) -> None:
+        names, _, keywords = claimed_by(rules, cls.family)
+        keep: dict[str, dict[str, dict]] = {}
+        for func, params in DATA["keywords"].items():
+            aliases = {func, *(a for e in params.values() for a in e["aka"])}
+            if aliases & names:
+                continue  # a hand rule looks at these calls
+            mine = {p: e for p, e in params.items() if not any((a, p) in keywords for a in aliases)}
+            for a in aliases if mine else ():
+                keep[a] = mine
+        cls.calls = keep
+        cls.targets = tuple(sorted(keep))
+        cls.triggers = triggers(keep)
+        cls._lookup = frozenset(keep)
+
+    @classmethod
+    def may_match(cls, refs: Any) -> bool:
+        return not cls._lookup.isdisjoint(refs.qualnames)
+
+    def visit_Call(self, node: Any) -> None:
+        if not isinstance(node.func, (cst.Name, cst.Attribute)):
+            return
+        func = next((q for q in sorted(self.qualnames(node.func)) if q in self.calls), None)
+        if func is None:
+            return
+        params = self.calls[func]
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value in params:
+                entry = params[arg.keyword.value]
+                self.report(arg, f"`{arg.keyword.value}=` of `{func}` is deprecated ({how(entry)}){quote(entry)}",
+                            window=window(entry))

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from advisor.rule import Example, Severity
+
+from advisor.rules.mined._catalogue import MinedNames, how, quote, symbols
+
+
+def _message(api: str, entry: dict) -> str:
+    return f"`{api}` is deprecated ({how(entry)}){quote(entry)}"
+
+
+class MinedDeprecated(MinedNames):
+    """A user-facing torch API that warns on every use, or is decorated deprecated (mined from the wheels).
+
+    What it finds: references to the APIs of `rules/mined/catalogue.json` ("deprecated"), through
+    aliases and `from` imports. Each is decorated with a deprecation decorator (`@deprecated`,
+    `_make_deprecate(...)`) or warns outside any condition and names itself in the warning; a
+    warning under a condition (an argument's value, an environment variable) is not reported.
+    The catalogue is generated from the wheels' API index and the coverage ledger
+    (docs/coverage.md), never typed by hand; APIs a hand rule reports are left to it. Only
+    user-facing names (no `_`-prefixed part).
+
+    Why: the message quotes the wheel's own warning, which names the replacement where there is one;
+    kind and severity follow the API's window for the target (`deprecated_in`, and `removed_in` or
+    `undeprecated_in` where the wheels show one).
+
+    Fix safety: no automatic fix (the hand rules have the fixes). Ignore the family with
+    `--ignore ADV0`.
+    """
+
+    code = "ADV002"
+    name = "mined-deprecated-api"
+    message = "deprecated torch API"
+    severity = Severity.WARNING
+    names = symbols("deprecated", _message)
+    valid = [
+        "import torch\ntorch.nn.init.xavier_uniform_(w)\n",
+        "def f(torch):\n    torch.nn.init.xavier_uniform(w)\n",
+    ]
+    invalid = [
+        Example("import torch\ntorch.nn.init.xavier_uniform(w)\n", message="`torch.nn.init.xavier_uniform` is deprecated",
+                line=2, column=1, target="2.15"),
+        Example("from torch.nn.init import xavier_uniform as xu\nxu(w)\n", message="is deprecated", target="2.15"),
+    ]

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from advisor.rule import Example, Severity
+
+from advisor.rules.mined._catalogue import MinedNames, quote, symbols
+
+
+def _message(api: str, entry: dict) -> str:
+    return f"`{api}` is removed in torch {entry['removed_in']} (no longer in the wheel){quote(entry)}"
+
+
+class MinedRemoved(MinedNames):
+    """A user-facing torch API that a later release removes (mined from the wheels).
+
+    What it finds: references to the APIs of `rules/mined/catalogue.json` ("removed"), through
+    aliases and `from` imports, `import` of a removed module included: each is a name that some
+    torch release from 2.0 on defines and a later one no longer does, or a function kept only to
+    raise with removal wording. The catalogue is generated from the wheels' API index and the
+    coverage ledger (docs/coverage.md), never typed by hand; APIs a hand rule reports are left to
+    it. Only user-facing names (no `_`-prefixed part).
+
+    Why: using the API fails (ImportError, AttributeError, or the stub's RuntimeError) from the
+    release the message names; the message quotes the wheel's own warning or error text.
+
+    Fix safety: no automatic fix (the hand rules have the fixes). Ignore the family with
+    `--ignore ADV0`.
+    """
+
+    code = "ADV001"
+    name = "mined-removed-api"
+    message = "removed torch API"
+    severity = Severity.ERROR
+    names = symbols("removed", _message)
+    report_imports = True
+    valid = [
+        "import torch\ny = torch.onnx.export\n",
+        "def f(torch):\n    return torch.onnx.dynamo_export(m)\n",
+    ]
+    invalid = [
+        Example("import torch\nprog = torch.onnx.dynamo_export(m, x)\n", message="`torch.onnx.dynamo_export` is removed in torch 2.9",
+                line=2, column=8, target="2.15"),
+        Example("import torch.distributed.pipeline\n", message="is removed in torch 2.4", target="2.15"),
+    ]
