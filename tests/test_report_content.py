@@ -25,6 +25,7 @@ SOURCE = (
     "    s = torch.amp.GradScaler('cuda')\n"
     "w = torch.cuda.memory_cached()\n"                        # deprecated, safe fix
     "h = torch.has_cuda\n"                                    # deprecated, safe fix
+    "torch.testing.assert_allclose(a, b)\n"                   # deprecated, unsafe fix (assert_close is stricter)
 )
 
 

@@ -34,11 +34,12 @@ class MinedDeprecated(MinedNames):
     severity = Severity.WARNING
     names = symbols("deprecated", _message)
     valid = [
-        "import torch\ntorch.nn.init.xavier_uniform_(w)\n",
-        "def f(torch):\n    torch.nn.init.xavier_uniform(w)\n",
+        "import torch\ntorch.distributed.all_reduce(t)\n",
+        "def f(torch):\n    torch.distributed.all_reduce_coalesced(ts)\n",
     ]
+    # (the `nn.init` aliases without `_` have a hand rule now, ADV772, which takes them.)
     invalid = [
-        Example("import torch\ntorch.nn.init.xavier_uniform(w)\n", message="`torch.nn.init.xavier_uniform` is deprecated",
-                line=2, column=1, target="2.15"),
-        Example("from torch.nn.init import xavier_uniform as xu\nxu(w)\n", message="is deprecated", target="2.15"),
+        Example("import torch\ntorch.distributed.all_reduce_coalesced(ts)\n",
+                message="`torch.distributed.all_reduce_coalesced` is deprecated", line=2, column=1, target="2.15"),
+        Example("from torch.distributed import all_reduce_coalesced as arc\narc(ts)\n", message="is deprecated", target="2.15"),
     ]
