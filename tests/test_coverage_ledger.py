@@ -10,26 +10,16 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from tests.tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load_tool(name: str):
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-miner = _load_tool("mine_deprecations")
-ledger_tool = _load_tool("coverage_ledger")
+miner = load_tool("mine_deprecations")
+ledger_tool = load_tool("coverage_ledger")
 LEDGER = ledger_tool.load()
 
 

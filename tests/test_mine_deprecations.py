@@ -6,27 +6,18 @@ and checks what the miner reports; nothing is imported from the fake package.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import textwrap
 import zipfile
 from pathlib import Path
 
 import pytest
+from tests.tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load_tool(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-miner = _load_tool("mine_deprecations")
+miner = load_tool("mine_deprecations")
 
 
 def make_wheel(tmp: Path, version: str, files: dict[str, str], dist: str = "torch") -> Path:

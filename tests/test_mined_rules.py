@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 from advisor.analysis.registry import all_rules, rule_by_code
+from tests.tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "rules" / "mined" / "catalogue.json"
@@ -16,20 +16,10 @@ INDEX = ROOT / "docs" / "evidence" / "torch-api-index.json.gz"
 FAMILY = ("ADV001", "ADV002", "ADV003")
 
 
-def _miner():
-    if "mine_deprecations" in sys.modules:
-        return sys.modules["mine_deprecations"]
-    spec = importlib.util.spec_from_file_location("mine_deprecations", ROOT / "tools" / "mine_deprecations.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["mine_deprecations"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_the_catalogue_is_generated_from_the_index_and_the_ledger(tmp_path):
     """Never edited by hand: deriving it again from the committed index gives the same bytes."""
     out = tmp_path / "catalogue.json"
-    assert _miner().main(["--from-index", str(INDEX), "--catalogue", str(out)]) == 0
+    assert load_tool("mine_deprecations").main(["--from-index", str(INDEX), "--catalogue", str(out)]) == 0
     assert out.read_bytes() == CATALOGUE.read_bytes(), (
         "rules/mined/catalogue.json is stale: run `python tools/mine_deprecations.py --from-index "
         "docs/evidence/torch-api-index.json.gz --catalogue rules/mined/catalogue.json`")

@@ -20,8 +20,6 @@ which the rule's documentation must state.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,6 +29,7 @@ from advisor.analysis.registry import all_rules
 from advisor.core.findings import Window
 from advisor.core.versions import parse_version
 from advisor.rule import Symbol
+from tests.tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX_PATH = ROOT / "docs" / "evidence" / "torch-api-index.json.gz"
@@ -48,17 +47,7 @@ UNRECONCILED = frozenset({
 })
 
 
-def _load_tool(name: str):
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-miner = _load_tool("mine_deprecations")
+miner = load_tool("mine_deprecations")
 INDEX = miner.Index.read(INDEX_PATH)
 # Windows speak in minor releases: the .0 of each (2.14.1 is in the index, but a window cannot name it).
 MINORS = [(i, ".".join(v.split(".")[:2])) for i, v in enumerate(INDEX.releases) if v.endswith(".0")]
