@@ -3,8 +3,8 @@
 The target comes from `--target-version` / config, else from the project's torch
 pins in any packaging layout (`advisor.core.pins`, which says file:line for each
 bound): an exact pin or the upper bound of a range is the target, a lower bound is
-the oldest version still supported (fixes needing newer torch are then marked
-unsafe). Otherwise the newest version the catalogue knows.
+the oldest version still supported (a fix whose replacement is newer is then not
+offered at all, advisor.core.policy). Otherwise the newest version the catalogue knows.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def resolve_bounds(target: str | None, min_torch: str | None, project_root: str,
 
     The lowest supported torch: `min_torch` (config / --min-torch), else the project's
     pins, else the oldest release the catalogue covers: a conservative bound, so a fix
-    whose replacement is newer is never safe (the caller prints NO_LOWER_BOUND once).
+    whose replacement is newer is never offered (the caller prints NO_LOWER_BOUND once).
     `notes` gets a line per pin file skipped as unsafe or malformed (pins.find_pins).
     """
     resolved, _, target_source = resolve_target(target, project_root, notes)
