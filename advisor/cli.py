@@ -29,9 +29,40 @@ from advisor.report.output.markdown_rules import rules_table
 from advisor.report.output.printable import printable
 from advisor.analysis.registry import all_rules
 from advisor.cli_support import (
-    CACHE_DIR, CONFIG, DEVICE, EXCLUDE, EXTEND_INCLUDE, EXTEND_SELECT, FORCE_EXCLUDE, FORMATS, IGNORE, JOBS, NO_CACHE,
-    OUTPUT_FORMAT, PATHS, PROGRESS_MIN_FILES, QUIET, SELECT, STDIN_FILENAME, TARGET, TARGETS, MIN_TORCH, FAIL_ON, add_suppressions, fix_stdin, print_fix_run, probe_device, validation_exit, write_scan_report, codes, explain_rules, fail,
-    read_stdin, render, stdin_excluded, warn_if_nothing_to_scan,
+    CACHE_DIR,
+    CONFIG,
+    DEVICE,
+    EXCLUDE,
+    EXTEND_INCLUDE,
+    EXTEND_SELECT,
+    FORCE_EXCLUDE,
+    FORMATS,
+    IGNORE,
+    JOBS,
+    NO_CACHE,
+    OUTPUT_FORMAT,
+    PATHS,
+    PROGRESS_MIN_FILES,
+    QUIET,
+    SELECT,
+    STDIN_FILENAME,
+    TARGET,
+    TARGETS,
+    MIN_TORCH,
+    FAIL_ON,
+    add_suppressions,
+    fix_stdin,
+    print_fix_run,
+    probe_device,
+    validation_exit,
+    write_scan_report,
+    codes,
+    explain_rules,
+    fail,
+    read_stdin,
+    render,
+    stdin_excluded,
+    warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
 
@@ -59,7 +90,9 @@ def _version_callback(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."
+    ),
 ) -> None:
     pass
 
@@ -99,10 +132,14 @@ def scan(
     extend_select: Optional[List[str]] = EXTEND_SELECT,
     ignore: Optional[List[str]] = IGNORE,
     output_format: str = OUTPUT_FORMAT,
-    output: Optional[str] = typer.Option(None, "--output", "-o", "--output-file", help="Write the output to this file."),
+    output: Optional[str] = typer.Option(
+        None, "--output", "-o", "--output-file", help="Write the output to this file."
+    ),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
     quiet: bool = QUIET,
-    statistics: bool = typer.Option(False, "--statistics", help="Print only the count of findings per rule, the most frequent first."),
+    statistics: bool = typer.Option(
+        False, "--statistics", help="Print only the count of findings per rule, the most frequent first."
+    ),
     target_version: Optional[str] = TARGET,
     targets: Optional[List[str]] = TARGETS,
     cache_dir: Optional[str] = CACHE_DIR,
@@ -112,12 +149,22 @@ def scan(
     force_exclude: bool = FORCE_EXCLUDE,
     extend_include: Optional[List[str]] = EXTEND_INCLUDE,
     stdin_filename: Optional[str] = STDIN_FILENAME,
-    report: Optional[str] = typer.Option(None, "--report", help="Also write report.md, report.html and validation scripts to this directory."),
+    report: Optional[str] = typer.Option(
+        None, "--report", help="Also write report.md, report.html and validation scripts to this directory."
+    ),
     config: Optional[str] = CONFIG,
-    baseline: Optional[str] = typer.Option(None, "--baseline", help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present)."),
+    baseline: Optional[str] = typer.Option(
+        None,
+        "--baseline",
+        help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present).",
+    ),
     no_baseline: bool = typer.Option(False, "--no-baseline", help="Report every finding, ignoring any baseline."),
-    write_baseline: Optional[str] = typer.Option(None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."),
-    add_noqa: bool = typer.Option(False, "--add-noqa", help="Add `# advisor: ignore[CODE]` to every line with a finding, and exit 0."),
+    write_baseline: Optional[str] = typer.Option(
+        None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."
+    ),
+    add_noqa: bool = typer.Option(
+        False, "--add-noqa", help="Add `# advisor: ignore[CODE]` to every line with a finding, and exit 0."
+    ),
     device: Optional[str] = DEVICE,
     min_torch: Optional[str] = MIN_TORCH,
     fail_on: Optional[str] = FAIL_ON,
@@ -125,7 +172,9 @@ def scan(
 ) -> None:
     """Report every place the PyTorch upgrade touches."""
     if fix_flag:
-        raise _fail("`scan` only reports; fixes are `advisor fix` (add --diff to preview them, --unsafe-fixes for the rest)")
+        raise _fail(
+            "`scan` only reports; fixes are `advisor fix` (add --diff to preview them, --unsafe-fixes for the rest)"
+        )
     if output_format not in FORMATS:
         raise _fail(f"unknown --output-format {output_format!r} (expected {', '.join(FORMATS)})")
     paths = paths or ["."]
@@ -133,11 +182,29 @@ def scan(
         raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
     stdin = read_stdin(paths, stdin_filename)
     stdin_path = stdin_filename or "stdin.py"
-    setup = _load(ProjectOptions([stdin_path] if stdin is not None else paths, codes(select), codes(ignore), target_version,
-                                 cache_dir, no_cache, jobs, codes(exclude), codes(extend_include), config, "" if no_baseline else baseline, device,
-                                 report=bool(report), extend_select=codes(extend_select), force_exclude=force_exclude,
-                                 targets=targets or [], min_torch=min_torch, fail_on=fail_on),
-                  found=Discovered() if stdin is not None else None)
+    setup = _load(
+        ProjectOptions(
+            [stdin_path] if stdin is not None else paths,
+            codes(select),
+            codes(ignore),
+            target_version,
+            cache_dir,
+            no_cache,
+            jobs,
+            codes(exclude),
+            codes(extend_include),
+            config,
+            "" if no_baseline else baseline,
+            device,
+            report=bool(report),
+            extend_select=codes(extend_select),
+            force_exclude=force_exclude,
+            targets=targets or [],
+            min_torch=min_torch,
+            fail_on=fail_on,
+        ),
+        found=Discovered() if stdin is not None else None,
+    )
     if stdin is not None:
         if stdin_excluded(setup, stdin_path, codes(exclude), force_exclude):
             raise typer.Exit(0)
@@ -171,20 +238,30 @@ def scan(
 @app.command()
 def fix(
     paths: Optional[List[str]] = PATHS,
-    unsafe_fixes: Optional[bool] = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes that may change behaviour."),
+    unsafe_fixes: Optional[bool] = typer.Option(
+        None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes that may change behaviour."
+    ),
     diff: bool = typer.Option(False, "--diff", help="Print a unified diff of what would change; write nothing."),
-    show_fixes: bool = typer.Option(False, "--show-fixes", help="List each fix applied (or that --diff would apply), by file and rule."),
+    show_fixes: bool = typer.Option(
+        False, "--show-fixes", help="List each fix applied (or that --diff would apply), by file and rule."
+    ),
     select: Optional[List[str]] = SELECT,
     extend_select: Optional[List[str]] = EXTEND_SELECT,
     ignore: Optional[List[str]] = IGNORE,
-    fixable: Optional[List[str]] = typer.Option(None, "--fixable", help="Only these codes or prefixes are fixed (others are reported)."),
-    unfixable: Optional[List[str]] = typer.Option(None, "--unfixable", help="Codes or prefixes reported but never fixed."),
+    fixable: Optional[List[str]] = typer.Option(
+        None, "--fixable", help="Only these codes or prefixes are fixed (others are reported)."
+    ),
+    unfixable: Optional[List[str]] = typer.Option(
+        None, "--unfixable", help="Codes or prefixes reported but never fixed."
+    ),
     target_version: Optional[str] = TARGET,
     targets: Optional[List[str]] = TARGETS,
     exclude: Optional[List[str]] = EXCLUDE,
     force_exclude: bool = FORCE_EXCLUDE,
     extend_include: Optional[List[str]] = EXTEND_INCLUDE,
-    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings remain (or, with --diff, would change)."),
+    exit_zero: bool = typer.Option(
+        False, "--exit-zero", help="Exit 0 even when findings remain (or, with --diff, would change)."
+    ),
     quiet: bool = QUIET,
     config: Optional[str] = CONFIG,
     jobs: Optional[int] = JOBS,
@@ -194,17 +271,46 @@ def fix(
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes). `-`: fix stdin onto stdout."""
     from advisor.fix.fixrun import fix_project
+
     stdin = read_stdin(paths := paths or ["."], stdin_filename)
     named = [stdin_filename or "stdin.py"] if stdin is not None else paths
-    project = _load(ProjectOptions(named, codes(select), codes(ignore), target_version, None, True, jobs,
-                                   codes(exclude), codes(extend_include), config, extend_select=codes(extend_select),
-                                   fixable=codes(fixable), unfixable=codes(unfixable), force_exclude=force_exclude,
-                                   targets=targets or [], min_torch=min_torch, fail_on=fail_on),
-                    found=Discovered() if stdin is not None else None)
+    project = _load(
+        ProjectOptions(
+            named,
+            codes(select),
+            codes(ignore),
+            target_version,
+            None,
+            True,
+            jobs,
+            codes(exclude),
+            codes(extend_include),
+            config,
+            extend_select=codes(extend_select),
+            fixable=codes(fixable),
+            unfixable=codes(unfixable),
+            force_exclude=force_exclude,
+            targets=targets or [],
+            min_torch=min_torch,
+            fail_on=fail_on,
+        ),
+        found=Discovered() if stdin is not None else None,
+    )
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     if stdin is not None:
-        raise typer.Exit(fix_stdin(project, named[0], stdin, unsafe, stdin_excluded(project, named[0], codes(exclude), force_exclude),
-                                   diff=diff, show_fixes=show_fixes, quiet=quiet, exit_zero=exit_zero))
+        raise typer.Exit(
+            fix_stdin(
+                project,
+                named[0],
+                stdin,
+                unsafe,
+                stdin_excluded(project, named[0], codes(exclude), force_exclude),
+                diff=diff,
+                show_fixes=show_fixes,
+                quiet=quiet,
+                exit_zero=exit_zero,
+            )
+        )
     if not quiet:
         warn_if_nothing_to_scan(project, paths)
     run = fix_project(project, unsafe, diff, show=sys.stdout.write)
@@ -213,8 +319,12 @@ def fix(
 
 @app.command()
 def rules(
-    format: str = typer.Option("table", "--output-format", "--format", help="table, json or markdown (the README's table)."),
-    target_version: Optional[str] = typer.Option(None, "--target-version", help="List only what applies to this torch release, with its kind there."),
+    format: str = typer.Option(
+        "table", "--output-format", "--format", help="table, json or markdown (the README's table)."
+    ),
+    target_version: Optional[str] = typer.Option(
+        None, "--target-version", help="List only what applies to this torch release, with its kind there."
+    ),
 ) -> None:
     """List every rule: code, name, severity, since, fix and validation check (and kind, for a target)."""
     catalogue = all_rules()
@@ -226,8 +336,12 @@ def rules(
             target = parse_version(normalise(target_version))
         except ValueError as e:
             raise _fail(str(e))
-        kinds = {r.code: policy.rule_kind([policy.torch_window(w, r.library) for w in r.windows()], r.kind, r.severity, target)
-                 for r in catalogue}
+        kinds = {
+            r.code: policy.rule_kind(
+                [policy.torch_window(w, r.library) for w in r.windows()], r.kind, r.severity, target
+            )
+            for r in catalogue
+        }
         catalogue = [r for r in catalogue if kinds[r.code] is not None and r.default_enabled]
     rows = [r.metadata() for r in catalogue]
     columns = ("code", "name", "severity", "since", "fix", "validation", "opt-in")
@@ -245,7 +359,9 @@ def rules(
     if format != "table":
         raise _fail(f"unknown --format {format!r} (expected table, json or markdown)")
     header = columns
-    cells = [{**r, "opt-in": "yes" if r["opt_in"] else "-"} for r in rows]  # off unless --select / --extend-select names it
+    cells = [
+        {**r, "opt-in": "yes" if r["opt_in"] else "-"} for r in rows
+    ]  # off unless --select / --extend-select names it
     table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in columns) for r in cells]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
@@ -264,7 +380,9 @@ def explain(
 @app.command()
 def validate(
     directory: str = typer.Argument(..., help="A report directory written by `advisor scan --report DIR`."),
-    python: Optional[str] = typer.Option(None, "--python", help="Interpreter of the (upgraded) environment to validate in."),
+    python: Optional[str] = typer.Option(
+        None, "--python", help="Interpreter of the (upgraded) environment to validate in."
+    ),
     device: Optional[str] = typer.Option(None, "--device", help="cuda, xpu or cpu (default: what the scripts detect)."),
 ) -> None:
     """Run the report's validation scripts and put the results back into the report."""
@@ -273,11 +391,15 @@ def validate(
     from advisor.run.discovery import REPORT_MARKER, read_manifest
 
     if not os.path.isfile(os.path.join(directory, "findings.json")):
-        raise _fail(f"{directory} is not a report directory (no findings.json); run `advisor scan --report {directory}` first")
+        raise _fail(
+            f"{directory} is not a report directory (no findings.json); run `advisor scan --report {directory}` first"
+        )
     if device not in (None, "cuda", "xpu", "cpu"):
         raise _fail(f"unknown --device {device!r} (expected cuda, xpu or cpu)")
     if read_manifest(directory) is None:  # it lists the scripts advisor wrote: the only ones validate runs
-        raise _fail(f"{directory} has no manifest ({REPORT_MARKER}) of the scripts advisor wrote; run `advisor scan --report {directory}` again")
+        raise _fail(
+            f"{directory} has no manifest ({REPORT_MARKER}) of the scripts advisor wrote; run `advisor scan --report {directory}` again"
+        )
     try:  # before anything runs: earlier results stay as they are
         probe_torch(python)
         if device in ("cuda", "xpu"):
@@ -303,12 +425,20 @@ def clean(cache_dir: Optional[str] = CACHE_DIR) -> None:
 
 @app.command()
 def audit(
-    manifest: str = typer.Argument(..., help=r"TOML (\[\[repo]] path/name/owner/tags) or text (one path per line) list of checkouts."),
-    out: str = typer.Option("advisor-audit", "--out", help="Directory for audit.json, audit.md, audit.html and per-repository reports."),
+    manifest: str = typer.Argument(
+        ..., help=r"TOML (\[\[repo]] path/name/owner/tags) or text (one path per line) list of checkouts."
+    ),
+    out: str = typer.Option(
+        "advisor-audit", "--out", help="Directory for audit.json, audit.md, audit.html and per-repository reports."
+    ),
     executor: str = typer.Option("local", "--executor", help="local (a process pool here) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --executor dask)."),
+    scheduler: Optional[str] = typer.Option(
+        None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --executor dask)."
+    ),
     jobs: Optional[int] = JOBS,
-    target_version: Optional[str] = typer.Option(None, "--target-version", help="Override every repository's own target."),
+    target_version: Optional[str] = typer.Option(
+        None, "--target-version", help="Override every repository's own target."
+    ),
     no_cache: bool = NO_CACHE,
 ) -> None:
     """Scan many repositories (each with its own config and target) into one upgrade dashboard."""
@@ -333,7 +463,9 @@ def audit(
 
         with Progress(console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("repositories", total=len(repos))
-            result = run_audit(repos, pool, options, lambda done, total, name: bar.update(task, completed=done, description=name))
+            result = run_audit(
+                repos, pool, options, lambda done, total, name: bar.update(task, completed=done, description=name)
+            )
     else:
         result = run_audit(repos, pool, options)
     write_dashboard(out, result)
@@ -352,8 +484,10 @@ def audit(
             typer.echo(printable(f"{r['name']}: {e['path']}: error: {e['message']}"), err=True)
     bad = t["failed"] + sum(bool(r["errors"]) for r in result["repositories"])
     if bad:
-        typer.echo(f"advisor: exit 1: {t['failed']} repositories failed, {bad - t['failed']} have files that could not be analysed",
-                   err=True)
+        typer.echo(
+            f"advisor: exit 1: {t['failed']} repositories failed, {bad - t['failed']} have files that could not be analysed",
+            err=True,
+        )
     raise typer.Exit(1 if bad else 0)
 
 
@@ -365,8 +499,10 @@ def server() -> None:
     except ModuleNotFoundError as e:
         if e.name not in ("pygls", "lsprotocol", "cattrs", "attrs"):
             raise
-        raise _fail("`advisor server` needs pygls, the `server` extra: in a checkout of torch-upgrade-advisor, "
-                    "pip install \".[server]\" (the package is not on PyPI)")
+        raise _fail(
+            "`advisor server` needs pygls, the `server` extra: in a checkout of torch-upgrade-advisor, "
+            'pip install ".[server]" (the package is not on PyPI)'
+        )
     raise typer.Exit(serve())  # 1 after an `exit` without `shutdown` (LSP)
 
 
@@ -379,7 +515,6 @@ def main() -> None:
     except SystemExit:
         raise
     except Exception as e:  # a bug of ours: say so, and exit 2, never 1 (which means "findings")
-
         traceback.print_exc()
         typer.echo(f"advisor: internal error: {type(e).__name__}: {e}", err=True)
         sys.exit(2)

@@ -31,8 +31,11 @@ def _setup(directory: str):
     cfg = load_config([directory])
     target, _, min_version, _, _ = resolve_bounds(cfg.target_version, cfg.min_torch, cfg.project_root)
     tgt = parse_version(target)
-    rules = [r for r in select_rules(cfg.select or None, cfg.ignore, cfg.extend_select)
-             if parse_version(r.since) <= tgt and r.device is None]
+    rules = [
+        r
+        for r in select_rules(cfg.select or None, cfg.ignore, cfg.extend_select)
+        if parse_version(r.since) <= tgt and r.device is None
+    ]
     return Prefilter(rules), target, min_version, cfg
 
 

@@ -54,11 +54,20 @@ def main() -> int:
         except ImportError:
             print("distributed is not installed: skipping the Dask executor", file=sys.stderr)
         else:
-            with distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                                          dashboard_address=":0", silence_logs=40) as cluster, distributed.Client(cluster) as client:
+            with (
+                distributed.LocalCluster(
+                    n_workers=args.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=40,
+                ) as cluster,
+                distributed.Client(cluster) as client,
+            ):
                 dask = measure(f"Dask LocalCluster, {args.workers} workers", lambda: DaskExecutor(client=client))
-            same = [{k: v for k, v in r.items() if k != "failed_on"} for r in dask["repositories"]] == \
-                   [{k: v for k, v in r.items() if k != "failed_on"} for r in local["repositories"]]
+            same = [{k: v for k, v in r.items() if k != "failed_on"} for r in dask["repositories"]] == [
+                {k: v for k, v in r.items() if k != "failed_on"} for r in local["repositories"]
+            ]
             print(f"Dask results identical to local: {same}")
         print(f"{len(repos)} manifest entries, {local['run']['files']} files; medians of {args.repeat} cold runs")
         print(f"{'executor':34} {'seconds':>8} {'repos/s':>8} {'files/s':>8}")

@@ -88,10 +88,17 @@ def main() -> None:
     args = ap.parse_args()
     tree = args.tree or torch_dir()
     files = len(glob.glob(os.path.join(tree, "**", "*.py"), recursive=True))
-    out: dict = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}", "tree": tree, "files": files}
+    out: dict = {
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        "tree": tree,
+        "files": files,
+    }
 
     out["load_average_start"] = os.getloadavg()
-    out["python_start_s"] = median_of(max(5, args.repeat), lambda: timed([sys.executable, "-c", "pass"], "python_start"))
+    out["python_start_s"] = median_of(
+        max(5, args.repeat), lambda: timed([sys.executable, "-c", "pass"], "python_start")
+    )
     out["ast_floor_s"] = median_of(args.repeat, lambda: ast_floor(tree))
     scan = ADVISOR + ["scan", tree, "--format", "json", "-o", os.devnull, "--exit-zero"]
     # The cold runs' report says how many files were scanned: a tree under a virtual environment
@@ -103,7 +110,9 @@ def main() -> None:
         with open(report) as f:
             out["files_scanned"] = json.load(f)["summary"]["files"]
     if not out["files_scanned"]:
-        sys.exit(f"advisor scanned no file under {tree} (excluded by discovery?): copy the tree elsewhere and pass --tree")
+        sys.exit(
+            f"advisor scanned no file under {tree} (excluded by discovery?): copy the tree elsewhere and pass --tree"
+        )
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     with tempfile.TemporaryDirectory() as cache:
         timed(scan + ["--cache-dir", cache])
@@ -112,14 +121,21 @@ def main() -> None:
         clean = os.path.join(d, "clean.py")
         with open(clean, "w") as f:
             f.write("import torch\n\nx = torch.ones(3)\n")
-        out["clean_file_s"] = median_of(max(5, args.repeat), lambda: timed(ADVISOR + ["scan", clean, "--no-cache"], "clean_file"))
+        out["clean_file_s"] = median_of(
+            max(5, args.repeat), lambda: timed(ADVISOR + ["scan", clean, "--no-cache"], "clean_file")
+        )
 
     # TorchFix's comparison set: torch's cuda+backends+optim, or with --tree the whole tree.
     subset = [os.path.join(tree, p) for p in ("cuda", "backends", "optim")]
     subset = subset if all(os.path.isdir(p) for p in subset) else [tree]
     out["subset"] = subset
     out["subset_files"] = sum(len(glob.glob(os.path.join(p, "**", "*.py"), recursive=True)) for p in subset)
-    out["advisor_subset_s"] = median_of(args.repeat, lambda: timed(ADVISOR + ["scan", *subset, "--no-cache", "--format", "json", "-o", os.devnull, "--exit-zero"], "subset"))
+    out["advisor_subset_s"] = median_of(
+        args.repeat,
+        lambda: timed(
+            ADVISOR + ["scan", *subset, "--no-cache", "--format", "json", "-o", os.devnull, "--exit-zero"], "subset"
+        ),
+    )
     if args.torchfix:
         out["torchfix_subset_s"] = median_of(1, lambda: timed([args.torchfix, *subset], "torchfix_subset"))
     out["cpu_s"] = {k: statistics.median(v) for k, v in CPU.items()}
@@ -128,17 +144,29 @@ def main() -> None:
     ratio = lambda a, b: out[a] / out[b]  # noqa: E731
     cpu = out["cpu_s"]
     print(f"{out['files']} files under {tree} ({out['machine']}, {out['date']})")
-    print(f"  load average                  {' '.join(f'{x:.2f}' for x in out['load_average_start'])} at start, "
-          f"{' '.join(f'{x:.2f}' for x in out['load_average_end'])} at end")
+    print(
+        f"  load average                  {' '.join(f'{x:.2f}' for x in out['load_average_start'])} at start, "
+        f"{' '.join(f'{x:.2f}' for x in out['load_average_end'])} at end"
+    )
     print(f"  python -c pass                {out['python_start_s']:8.2f} s")
     print(f"  ast.parse floor (1 process)   {out['ast_floor_s']:8.2f} s")
-    print(f"  advisor cold (--no-cache)     {out['cold_s']:8.2f} s   = {ratio('cold_s', 'ast_floor_s'):.2f} x floor   (goal <= 2.0); CPU {cpu['cold']:.2f} s = {cpu['cold'] / cpu['ast_floor']:.2f} x the floor's CPU")
-    print(f"  advisor warm                  {out['warm_s']:8.2f} s   (goal <= 0.3 s) = {ratio('warm_s', 'python_start_s'):.1f} x python start")
-    print(f"  one clean file, start to exit {out['clean_file_s']:8.2f} s   (goal <= 0.2 s) = {ratio('clean_file_s', 'python_start_s'):.1f} x python start")
+    print(
+        f"  advisor cold (--no-cache)     {out['cold_s']:8.2f} s   = {ratio('cold_s', 'ast_floor_s'):.2f} x floor   (goal <= 2.0); CPU {cpu['cold']:.2f} s = {cpu['cold'] / cpu['ast_floor']:.2f} x the floor's CPU"
+    )
+    print(
+        f"  advisor warm                  {out['warm_s']:8.2f} s   (goal <= 0.3 s) = {ratio('warm_s', 'python_start_s'):.1f} x python start"
+    )
+    print(
+        f"  one clean file, start to exit {out['clean_file_s']:8.2f} s   (goal <= 0.2 s) = {ratio('clean_file_s', 'python_start_s'):.1f} x python start"
+    )
     print(f"  peak memory, largest process  {out['peak_rss_mb']:8.0f} MB  (goal < 500 MB)")
-    print(f"  advisor on {' + '.join(os.path.basename(p) for p in subset)} ({out['subset_files']} files) {out['advisor_subset_s']:.2f} s")
+    print(
+        f"  advisor on {' + '.join(os.path.basename(p) for p in subset)} ({out['subset_files']} files) {out['advisor_subset_s']:.2f} s"
+    )
     if "torchfix_subset_s" in out:
-        print(f"  TorchFix 0.7.0 on the same    {out['torchfix_subset_s']:8.2f} s   = {ratio('torchfix_subset_s', 'advisor_subset_s'):.1f} x slower than advisor (goal >= 30 on torch's cuda+backends+optim, >= 20 on apex)")
+        print(
+            f"  TorchFix 0.7.0 on the same    {out['torchfix_subset_s']:8.2f} s   = {ratio('torchfix_subset_s', 'advisor_subset_s'):.1f} x slower than advisor (goal >= 30 on torch's cuda+backends+optim, >= 20 on apex)"
+        )
     else:
         print("  TorchFix not found: pip install torchfix==0.7.0 (in its own venv) and pass --torchfix")
     if args.json:

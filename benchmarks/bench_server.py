@@ -100,12 +100,14 @@ class Session:
 
     async def start(self) -> None:
         await self.client.start_io(sys.executable, "-m", "advisor", "server")
-        await self.client.initialize_async(types.InitializeParams(
-            capabilities=types.ClientCapabilities(),
-            process_id=os.getpid(),
-            root_uri=self.root.as_uri(),
-            initialization_options={"debounceMs": self.debounce_ms},
-        ))
+        await self.client.initialize_async(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(),
+                process_id=os.getpid(),
+                root_uri=self.root.as_uri(),
+                initialization_options={"debounceMs": self.debounce_ms},
+            )
+        )
         self.client.initialized(types.InitializedParams())
 
     @property
@@ -123,23 +125,32 @@ class Session:
         fut = self.expect(uri, 1)
         c0 = cpu_s(self.pid)
         t0 = time.perf_counter()
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
+            )
+        )
         t1, params = await asyncio.wait_for(fut, 120)
         self.last_cpu = cpu_s(self.pid) - c0
         return t1 - t0, params
 
-    async def edit(self, uri: str, version: int, line: int, new_text: str, end_line: int | None = None) -> tuple[float, types.PublishDiagnosticsParams]:
+    async def edit(
+        self, uri: str, version: int, line: int, new_text: str, end_line: int | None = None
+    ) -> tuple[float, types.PublishDiagnosticsParams]:
         """Replace lines `line` up to `end_line` (default: none, an insertion) with `new_text`."""
         fut = self.expect(uri, version)
         c0 = cpu_s(self.pid)
         t0 = time.perf_counter()
         start = types.Position(line=line, character=0)
         end = types.Position(line=line if end_line is None else end_line, character=0)
-        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[types.TextDocumentContentChangePartial(range=types.Range(start=start, end=end), text=new_text)],
-        ))
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(range=types.Range(start=start, end=end), text=new_text)
+                ],
+            )
+        )
         t1, params = await asyncio.wait_for(fut, 120)
         self.last_cpu = cpu_s(self.pid) - c0
         return t1 - t0, params
@@ -184,8 +195,10 @@ async def run(args) -> dict:
                 times.append(t)
                 cpus.append(s.last_cpu)
             out[f"warm_first_diagnostics_s_{label}"] = {
-                "median": round(statistics.median(times), 3), "max": round(max(times), 3),
-                "server_cpu_median": round(statistics.median(cpus), 3), "diagnostics": count,
+                "median": round(statistics.median(times), 3),
+                "max": round(max(times), 3),
+                "server_cpu_median": round(statistics.median(cpus), 3),
+                "diagnostics": count,
             }
 
         # 3. an edit in a big file re-analyses that buffer only.
@@ -222,11 +235,15 @@ async def memory(args, root: Path, out: dict) -> dict:
             t, _ = await s.edit(uri, n + 1, 8, "", end_line=9)
         edit_times.append(t)
         if n % 50 == 0:
-            await s.client.text_document_code_action_async(types.CodeActionParams(
-                text_document=types.TextDocumentIdentifier(uri=uri),
-                range=types.Range(start=types.Position(line=9, character=0), end=types.Position(line=9, character=40)),
-                context=types.CodeActionContext(diagnostics=[]),
-            ))
+            await s.client.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri),
+                    range=types.Range(
+                        start=types.Position(line=9, character=0), end=types.Position(line=9, character=40)
+                    ),
+                    context=types.CodeActionContext(diagnostics=[]),
+                )
+            )
         if n % 100 == 0:
             samples.append((n, rss_kib(s.pid)))
     await s.stop()
@@ -253,9 +270,11 @@ def main() -> None:
         print(f"{key:42} {value}")
     for label in ("dense", "typical") if args.only is None else ():
         r = result[f"warm_first_diagnostics_s_{label}"]
-        print(f"first diagnostics, {label} {result['file_lines']}-line file: median {r['median']} s wall, "
-              f"{r['server_cpu_median']} s server CPU (target 0.5 s): {'met' if r['median'] <= 0.5 else 'NOT met'} on this machine now "
-              f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+        print(
+            f"first diagnostics, {label} {result['file_lines']}-line file: median {r['median']} s wall, "
+            f"{r['server_cpu_median']} s server CPU (target 0.5 s): {'met' if r['median'] <= 0.5 else 'NOT met'} on this machine now "
+            f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)"
+        )
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)

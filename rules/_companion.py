@@ -143,8 +143,10 @@ class NoopCalls(Rule):
                 continue
             stmt = line.body[0]
             if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
-                keep = len(body) == 1 or line.trailing_whitespace.comment is not None or any(
-                    ll.comment is not None for ll in line.leading_lines
+                keep = (
+                    len(body) == 1
+                    or line.trailing_whitespace.comment is not None
+                    or any(ll.comment is not None for ll in line.leading_lines)
                 )
                 new = line.with_changes(body=[cst.Pass()]) if keep else cst.FlattenSentinel([])
                 self._statements[stmt.value] = (line, new)

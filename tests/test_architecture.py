@@ -57,7 +57,9 @@ def test_rules_import_only_the_rule_world():
                 names = [node.module or ""]
             else:
                 continue
-            outside += [f"{path}:{node.lineno} imports {n}" for n in names if n.startswith("advisor") and not _is_rule_world(n)]
+            outside += [
+                f"{path}:{node.lineno} imports {n}" for n in names if n.startswith("advisor") and not _is_rule_world(n)
+            ]
     assert not outside, "\n".join(outside)
 
 

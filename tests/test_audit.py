@@ -108,7 +108,11 @@ def test_every_manifest_line_is_reported(local_audit, org):
     names = [r["name"] for r in audit["repositories"]]
     assert names == [f"svc-{i:02d}" for i in range(20)] + ["does-not-exist"]
     missing = audit["repositories"][-1]
-    assert missing["status"] == "failed" and "not a directory" in missing["error"] and "shared filesystem" in missing["error"]
+    assert (
+        missing["status"] == "failed"
+        and "not a directory" in missing["error"]
+        and "shared filesystem" in missing["error"]
+    )
     assert missing["failed_on"].startswith("host ")
     assert audit["totals"]["failed"] == 1
 
@@ -173,7 +177,9 @@ def test_dashboard_numbers_match_audit_json(local_audit):
     for key in ("blocked", "failed", "findings", "blocking"):
         assert re.search(rf'id="{key}">{totals[key]}<', html), key
     assert f'id="share">{100 * totals["auto_fixable_share"]:.0f}%<' in html
-    rows = re.findall(r'<tr data-name="([^"]+)">.*?class="n blocking">(\d+)</td><td class="n findings">(\d+)</td>', html, re.S)
+    rows = re.findall(
+        r'<tr data-name="([^"]+)">.*?class="n blocking">(\d+)</td><td class="n findings">(\d+)</td>', html, re.S
+    )
     by_name = {r["name"]: r for r in audit["repositories"]}
     assert len(rows) == len(audit["repositories"])
     for name, blocking, findings in rows:
@@ -208,7 +214,9 @@ def test_cli_audit_and_cache_reuse(org, tmp_path, cli):
 def test_manifest_formats_and_errors(tmp_path, cli):
     (tmp_path / "a").mkdir()
     toml = tmp_path / "org.toml"
-    toml.write_text('[[repo]]\npath = "a"\nname = "alpha"\nowner = "ml-infra"\ntags = ["serving"]\n[[repo]]\npath = "a"\n')
+    toml.write_text(
+        '[[repo]]\npath = "a"\nname = "alpha"\nowner = "ml-infra"\ntags = ["serving"]\n[[repo]]\npath = "a"\n'
+    )
     repos = read_manifest(str(toml))
     assert [(r.name, r.owner, r.tags) for r in repos] == [("alpha", "ml-infra", ["serving"]), ("a", None, [])]
     toml.write_text('[[repo]]\npath = "a"\nbranch = "main"\n')

@@ -24,7 +24,18 @@ def test_mixed_project_for_a_2_12_target(cli, tmp_path):
 def test_2_13_only_renames_need_a_2_13_target(cli, tmp_path):
     root = tmp_path / "mixed"
     shutil.copytree(FIXTURE, root)
-    proc = cli("scan", "profiling.py", "--format", "json", "--no-cache", "--target-version", "2.13", "--select", "ADV739", cwd=root)
+    proc = cli(
+        "scan",
+        "profiling.py",
+        "--format",
+        "json",
+        "--no-cache",
+        "--target-version",
+        "2.13",
+        "--select",
+        "ADV739",
+        cwd=root,
+    )
     findings = json.loads(proc.stdout)["findings"]
     assert [f["rule"] for f in findings] == ["ADV739"]
     assert "all_gather_single" in findings[0]["message"]

@@ -30,6 +30,7 @@ def _needs_torch(request):
 def _has_gpu() -> bool:
     return torch is not None and torch.cuda.is_available()
 
+
 RULES = {r.code: r for r in all_rules()}
 
 
@@ -66,7 +67,12 @@ REPLACEMENTS = {
     "ADV111": ["torch.expm1"],
     "ADV112": ["torch.logsumexp"],
     "ADV991": ["torch.library._scoped_library"],
-    "ADV101": ["torch.Stream.is_capturing", "torch.cuda.current_stream", "torch.xpu.current_stream", "torch.accelerator.current_stream"],
+    "ADV101": [
+        "torch.Stream.is_capturing",
+        "torch.cuda.current_stream",
+        "torch.xpu.current_stream",
+        "torch.accelerator.current_stream",
+    ],
     "ADV201": ["torch.backends.cuda.preferred_linalg_library"],
     "ADV203": ["torch.linalg.eigh", "torch.linalg.eigvalsh", "torch.stack"],
     "ADV204": ["torch.linalg.eigh"],
@@ -85,9 +91,13 @@ REPLACEMENTS = {
     "ADV701": ["torch.amp.autocast"],
     "ADV702": ["torch.amp.GradScaler"],
     "ADV703": ["torch.amp.custom_fwd", "torch.amp.custom_bwd"],
-    "ADV704": ["torch.nn.attention.sdpa_kernel", "torch.nn.attention.SDPBackend.FLASH_ATTENTION",
-               "torch.nn.attention.SDPBackend.EFFICIENT_ATTENTION", "torch.nn.attention.SDPBackend.MATH",
-               "torch.nn.attention.SDPBackend.CUDNN_ATTENTION"],
+    "ADV704": [
+        "torch.nn.attention.sdpa_kernel",
+        "torch.nn.attention.SDPBackend.FLASH_ATTENTION",
+        "torch.nn.attention.SDPBackend.EFFICIENT_ATTENTION",
+        "torch.nn.attention.SDPBackend.MATH",
+        "torch.nn.attention.SDPBackend.CUDNN_ATTENTION",
+    ],
     "ADV716": ["torch.load"],
     "ADV718": ["torch.arange", "torch.get_default_dtype"],
     "ADV720": ["torch.linalg.multi_dot"],
@@ -152,58 +162,220 @@ def _profiler_event():
 WARNINGS = {  # code -> [(call, warning category, text fragment)]
     "ADV206": [
         (lambda: torch.qr(torch.eye(2)), UserWarning, "torch.qr is deprecated in favor of torch.linalg.qr"),
-        (lambda: torch.cholesky(torch.eye(2)), UserWarning, "torch.cholesky is deprecated in favor of torch.linalg.cholesky"),
+        (
+            lambda: torch.cholesky(torch.eye(2)),
+            UserWarning,
+            "torch.cholesky is deprecated in favor of torch.linalg.cholesky",
+        ),
         (lambda: torch.lu(torch.eye(2)), UserWarning, "torch.lu is deprecated in favor of torch.linalg.lu_factor"),
-        (lambda: torch.triangular_solve(torch.ones(2, 1), torch.eye(2)), UserWarning, "torch.triangular_solve is deprecated"),
+        (
+            lambda: torch.triangular_solve(torch.ones(2, 1), torch.eye(2)),
+            UserWarning,
+            "torch.triangular_solve is deprecated",
+        ),
     ],
     "ADV406": [(lambda: torch.jit.script(torch.nn.Identity()), DeprecationWarning, "`torch.jit.script` is deprecated")],
     "ADV601": [
-        (lambda: _profiler_event().cuda_time_total, FutureWarning, "`cuda_time_total` is deprecated. Use `device_time_total` instead."),
+        (
+            lambda: _profiler_event().cuda_time_total,
+            FutureWarning,
+            "`cuda_time_total` is deprecated. Use `device_time_total` instead.",
+        ),
         (lambda: _profiler_event().self_cuda_time_total, FutureWarning, "`self_cuda_time_total` is deprecated"),
         (lambda: _profiler_event().self_cuda_memory_usage, FutureWarning, "`self_cuda_memory_usage` is deprecated"),
-        (lambda: _profiler_event().metadata_json, FutureWarning, "`metadata_json` is deprecated. Use `event_metadata` instead."),
-        (lambda: torch.profiler.profile(use_cuda=True), FutureWarning, "`use_cuda` is deprecated, use `activities` argument instead"),
+        (
+            lambda: _profiler_event().metadata_json,
+            FutureWarning,
+            "`metadata_json` is deprecated. Use `event_metadata` instead.",
+        ),
+        (
+            lambda: torch.profiler.profile(use_cuda=True),
+            FutureWarning,
+            "`use_cuda` is deprecated, use `activities` argument instead",
+        ),
         (lambda: torch.autograd.profiler.profile(use_cuda=True), FutureWarning, "use_device = 'cuda'"),
     ],
     "ADV701": [
-        (lambda: torch.cuda.amp.autocast(enabled=False), FutureWarning, "`torch.cuda.amp.autocast(args...)` is deprecated"),
-        (lambda: torch.cpu.amp.autocast(enabled=False), FutureWarning, "`torch.cpu.amp.autocast(args...)` is deprecated"),
+        (
+            lambda: torch.cuda.amp.autocast(enabled=False),
+            FutureWarning,
+            "`torch.cuda.amp.autocast(args...)` is deprecated",
+        ),
+        (
+            lambda: torch.cpu.amp.autocast(enabled=False),
+            FutureWarning,
+            "`torch.cpu.amp.autocast(args...)` is deprecated",
+        ),
     ],
-    "ADV702": [(lambda: torch.cuda.amp.GradScaler(enabled=False), FutureWarning, "`torch.cuda.amp.GradScaler(args...)` is deprecated")],
-    "ADV703": [(lambda: torch.cuda.amp.custom_fwd(lambda ctx, a: a), FutureWarning, "`torch.cuda.amp.custom_fwd(args...)` is deprecated")],
-    "ADV704": [(lambda: torch.backends.cuda.sdp_kernel(), FutureWarning, "`torch.backends.cuda.sdp_kernel()` is deprecated")],
-    "ADV705": [(lambda: torch.has_cuda, UserWarning, "'has_cuda' is deprecated, please use 'torch.backends.cuda.is_built()'")],
+    "ADV702": [
+        (
+            lambda: torch.cuda.amp.GradScaler(enabled=False),
+            FutureWarning,
+            "`torch.cuda.amp.GradScaler(args...)` is deprecated",
+        )
+    ],
+    "ADV703": [
+        (
+            lambda: torch.cuda.amp.custom_fwd(lambda ctx, a: a),
+            FutureWarning,
+            "`torch.cuda.amp.custom_fwd(args...)` is deprecated",
+        )
+    ],
+    "ADV704": [
+        (lambda: torch.backends.cuda.sdp_kernel(), FutureWarning, "`torch.backends.cuda.sdp_kernel()` is deprecated")
+    ],
+    "ADV705": [
+        (lambda: torch.has_cuda, UserWarning, "'has_cuda' is deprecated, please use 'torch.backends.cuda.is_built()'")
+    ],
     "ADV706": [(lambda: torch.accelerator.current_device_idx(), FutureWarning, "Use `current_device_index` instead.")],
-    "ADV707": [(lambda: torch.testing.assert_allclose(x, x), FutureWarning, "`torch.testing.assert_allclose()` is deprecated")],
+    "ADV707": [
+        (lambda: torch.testing.assert_allclose(x, x), FutureWarning, "`torch.testing.assert_allclose()` is deprecated")
+    ],
     "ADV708": [
         (lambda: F.upsample(img, scale_factor=2), UserWarning, "`nn.functional.upsample` is deprecated"),
-        (lambda: F.upsample_bilinear(img, scale_factor=2), UserWarning, "`nn.functional.upsample_bilinear` is deprecated"),
+        (
+            lambda: F.upsample_bilinear(img, scale_factor=2),
+            UserWarning,
+            "`nn.functional.upsample_bilinear` is deprecated",
+        ),
     ],
-    "ADV709": [(lambda: torch.nn.utils.weight_norm(torch.nn.Linear(2, 2)), FutureWarning, "`torch.nn.utils.weight_norm` is deprecated")],
-    "ADV710": [(lambda: torch.nn.utils.stateless.functional_call(torch.nn.Identity(), {}, (x,)), FutureWarning, "torch.func.functional_call")],
+    "ADV709": [
+        (
+            lambda: torch.nn.utils.weight_norm(torch.nn.Linear(2, 2)),
+            FutureWarning,
+            "`torch.nn.utils.weight_norm` is deprecated",
+        )
+    ],
+    "ADV710": [
+        (
+            lambda: torch.nn.utils.stateless.functional_call(torch.nn.Identity(), {}, (x,)),
+            FutureWarning,
+            "torch.func.functional_call",
+        )
+    ],
     "ADV711": [(lambda: torch._utils.is_compiling(), UserWarning, "`torch._utils.is_compiling` is deprecated")],
-    "ADV712": [(lambda: torch.library.impl_abstract("advisor_truth::op"), FutureWarning, "renamed to `torch.library.register_fake`")],
-    "ADV713": [(lambda: torch.cuda.memory_cached(), FutureWarning, "`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`")],
-    "ADV714": [(lambda: torch.cuda.reset_max_memory_allocated(), FutureWarning, "now calls torch.cuda.reset_peak_memory_stats")],
-    "ADV715": [(lambda: torch.jit.trace(torch.nn.Identity(), (x,), optimize=True), FutureWarning, "`optimize` is deprecated and has no effect")],
+    "ADV712": [
+        (
+            lambda: torch.library.impl_abstract("advisor_truth::op"),
+            FutureWarning,
+            "renamed to `torch.library.register_fake`",
+        )
+    ],
+    "ADV713": [
+        (
+            lambda: torch.cuda.memory_cached(),
+            FutureWarning,
+            "`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`",
+        )
+    ],
+    "ADV714": [
+        (lambda: torch.cuda.reset_max_memory_allocated(), FutureWarning, "now calls torch.cuda.reset_peak_memory_stats")
+    ],
+    "ADV715": [
+        (
+            lambda: torch.jit.trace(torch.nn.Identity(), (x,), optimize=True),
+            FutureWarning,
+            "`optimize` is deprecated and has no effect",
+        )
+    ],
     "ADV717": [(lambda: F.softmax(x), UserWarning, "Implicit dimension choice for softmax has been deprecated")],
     "ADV718": [(lambda: torch.range(0, 3), UserWarning, "torch.range is deprecated")],
-    "ADV719": [(lambda: importlib.import_module("functorch").vmap(torch.sin)(x), FutureWarning, "`functorch.vmap` is deprecated")],
-    "ADV720": [(lambda: torch.chain_matmul(torch.eye(2), torch.eye(2)), UserWarning, "torch.chain_matmul is deprecated")],
+    "ADV719": [
+        (
+            lambda: importlib.import_module("functorch").vmap(torch.sin)(x),
+            FutureWarning,
+            "`functorch.vmap` is deprecated",
+        )
+    ],
+    "ADV720": [
+        (lambda: torch.chain_matmul(torch.eye(2), torch.eye(2)), UserWarning, "torch.chain_matmul is deprecated")
+    ],
     "ADV723": [(lambda: torch.nn.NLLLoss2d(), FutureWarning, "`NLLLoss2d` has been deprecated")],
     "ADV724": [(lambda: torch.nn.Container(), FutureWarning, "`nn.Container` is deprecated")],
-    "ADV725": [(lambda: torch.nn.utils.clip_grad_norm([torch.ones(2, requires_grad=True)], 1.0), FutureWarning, "clip_grad_norm_")],
-    "ADV726": [(lambda: torch.autograd.backward((torch.ones(1, requires_grad=True) * 2).sum(), grad_variables=torch.ones(())), FutureWarning, "`grad_variables` is deprecated. Use `grad_tensors` instead.")],
-    "ADV728": [(lambda: resolve("torch._streambase._StreamBase")(), FutureWarning, "`torch._streambase._StreamBase` is deprecated")],
-    "ADV729": [(lambda: resolve("torch.nn.attention.flex_attention.flex_attention")(*[torch.randn(1, 1, 16, 8)] * 3, return_lse=True), FutureWarning, "return_lse is deprecated")],
-    "ADV731": [(lambda: _restore_default_type(), UserWarning, "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1")],
-    "ADV732": [(lambda: resolve("torch.utils.checkpoint.checkpoint")(torch.nn.Linear(3, 3), torch.ones(2, 3, requires_grad=True)), UserWarning, "the use_reentrant parameter should be passed explicitly")],
-    "ADV735": [(lambda: torch.utils._pytree._register_pytree_node(type("A", (), {}), lambda a: ([], None), lambda c, v: None), FutureWarning, "`torch.utils._pytree._register_pytree_node` is deprecated")],
-    "ADV736": [(lambda: torch._vmap_internals.vmap(torch.sin)(x), FutureWarning, "Please use `torch.vmap` instead of `torch._vmap_internals.vmap`")],
-    "ADV737": [(lambda: torch.distributions.Normal(0.0, 1.0).sample_n(3), FutureWarning, "`sample_n(n)` will be deprecated. Use `sample((n,))` instead.")],
-    "ADV738": [(lambda: torch.nn.Hardtanh(min_value=-1.0), FutureWarning, "`min_value` is deprecated and renamed to `min_val`")],
-    "ADV745": [(lambda: torch.nn.Hardtanh(max_value=1.0), FutureWarning, "`max_value` is deprecated and renamed to `max_val`")],
-    "ADV742": [(lambda: torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1)._cuda_graph_capture_health_check(), DeprecationWarning, "Use _accelerator_graph_capture_health_check instead")],
+    "ADV725": [
+        (
+            lambda: torch.nn.utils.clip_grad_norm([torch.ones(2, requires_grad=True)], 1.0),
+            FutureWarning,
+            "clip_grad_norm_",
+        )
+    ],
+    "ADV726": [
+        (
+            lambda: torch.autograd.backward(
+                (torch.ones(1, requires_grad=True) * 2).sum(), grad_variables=torch.ones(())
+            ),
+            FutureWarning,
+            "`grad_variables` is deprecated. Use `grad_tensors` instead.",
+        )
+    ],
+    "ADV728": [
+        (
+            lambda: resolve("torch._streambase._StreamBase")(),
+            FutureWarning,
+            "`torch._streambase._StreamBase` is deprecated",
+        )
+    ],
+    "ADV729": [
+        (
+            lambda: resolve("torch.nn.attention.flex_attention.flex_attention")(
+                *[torch.randn(1, 1, 16, 8)] * 3, return_lse=True
+            ),
+            FutureWarning,
+            "return_lse is deprecated",
+        )
+    ],
+    "ADV731": [
+        (
+            lambda: _restore_default_type(),
+            UserWarning,
+            "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1",
+        )
+    ],
+    "ADV732": [
+        (
+            lambda: resolve("torch.utils.checkpoint.checkpoint")(
+                torch.nn.Linear(3, 3), torch.ones(2, 3, requires_grad=True)
+            ),
+            UserWarning,
+            "the use_reentrant parameter should be passed explicitly",
+        )
+    ],
+    "ADV735": [
+        (
+            lambda: torch.utils._pytree._register_pytree_node(
+                type("A", (), {}), lambda a: ([], None), lambda c, v: None
+            ),
+            FutureWarning,
+            "`torch.utils._pytree._register_pytree_node` is deprecated",
+        )
+    ],
+    "ADV736": [
+        (
+            lambda: torch._vmap_internals.vmap(torch.sin)(x),
+            FutureWarning,
+            "Please use `torch.vmap` instead of `torch._vmap_internals.vmap`",
+        )
+    ],
+    "ADV737": [
+        (
+            lambda: torch.distributions.Normal(0.0, 1.0).sample_n(3),
+            FutureWarning,
+            "`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
+        )
+    ],
+    "ADV738": [
+        (lambda: torch.nn.Hardtanh(min_value=-1.0), FutureWarning, "`min_value` is deprecated and renamed to `min_val`")
+    ],
+    "ADV745": [
+        (lambda: torch.nn.Hardtanh(max_value=1.0), FutureWarning, "`max_value` is deprecated and renamed to `max_val`")
+    ],
+    "ADV742": [
+        (
+            lambda: torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1)._cuda_graph_capture_health_check(),
+            DeprecationWarning,
+            "Use _accelerator_graph_capture_health_check instead",
+        )
+    ],
 }
 
 
@@ -299,7 +471,10 @@ SOURCE_FACTS = {
     # ROCm (rocm-2.12-facts.md; the 2.13 code read here is identical to 2.12 in these places)
     "ADV804": ("torch.distributed._symmetric_memory.is_nvshmem_available", "rocSHMEM"),
     "ADV805": ("torch.sparse.semi_structured.to_sparse_semi_structured", "_FORCE_CUTLASS"),
-    "ADV806": ("torch._inductor.kernel.flex.flex_attention.flex_attention", 'for attrib in ["kpack", "matrix_instr_nonkdim", "waves_per_eu"]'),
+    "ADV806": (
+        "torch._inductor.kernel.flex.flex_attention.flex_attention",
+        'for attrib in ["kpack", "matrix_instr_nonkdim", "waves_per_eu"]',
+    ),
     "ADV807": ("torch.utils.cpp_extension._get_rocm_arch_flags", "all archs for visible cards"),
     "ADV808": ("torch.cuda._get_amdsmi_device_index_from_hip_index", "hip_id"),
 }
@@ -308,7 +483,10 @@ SOURCE_FACTS = {
 HEADER_FACTS = {
     "ADV801": ("c10/cuda/CUDAAllocatorConfig.h", ["ROCM_VERSION < 70000", "expandable_segments not supported"]),
     "ADV802": ("c10/cuda/CUDAAllocatorConfig.h", ["max_split_size"]),
-    "ADV803": ("c10/cuda/CUDAAllocatorConfig.h", ["PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF", "PYTORCH_ALLOC_CONF"]),
+    "ADV803": (
+        "c10/cuda/CUDAAllocatorConfig.h",
+        ["PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF", "PYTORCH_ALLOC_CONF"],
+    ),
 }
 
 
@@ -327,9 +505,15 @@ def test_cuda_alloc_conf_is_read_before_the_hip_one():
     """ADV803: the first variable set wins, CUDA before HIP before the generic one."""
     import os
 
-    with open(os.path.join(os.path.dirname(torch.__file__), "include", "c10/cuda/CUDAAllocatorConfig.h"), encoding="utf-8") as f:
+    with open(
+        os.path.join(os.path.dirname(torch.__file__), "include", "c10/cuda/CUDAAllocatorConfig.h"), encoding="utf-8"
+    ) as f:
         src = f.read()
-    assert src.index('"PYTORCH_CUDA_ALLOC_CONF"') < src.index('"PYTORCH_HIP_ALLOC_CONF"') < src.index('"PYTORCH_ALLOC_CONF"')
+    assert (
+        src.index('"PYTORCH_CUDA_ALLOC_CONF"')
+        < src.index('"PYTORCH_HIP_ALLOC_CONF"')
+        < src.index('"PYTORCH_ALLOC_CONF"')
+    )
 
 
 @pytest.mark.skipif(_has_gpu(), reason="assumes no visible GPU")
@@ -423,14 +607,40 @@ def test_rule_lookup_by_code():
 # TorchFix 0.7's deprecated/removed torch symbols (its deprecated_symbols.yaml) and its
 # torch.load / checkpoint / require_grad checks: each must have a matching rule here.
 TORCHFIX_SYMBOLS = [
-    "torch.solve", "torch.qr", "torch.symeig", "torch.chain_matmul", "torch.cholesky", "torch.ger",
-    "torch.lu_solve", "torch.norm", "torch.range", "torch.svd", "torch.triangular_solve", "torch.lu",
-    "torch.matrix_rank", "torch.lstsq", "torch.nn.UpsamplingNearest2d", "torch.nn.UpsamplingBilinear2d",
-    "torch.testing.assert_allclose", "torch.nn.utils.weight_norm", "torch.utils._pytree._register_pytree_node",
-    "torch.backends.cuda.sdp_kernel", "torch.cuda.amp.autocast", "torch.cuda.amp.custom_fwd",
-    "torch.cuda.amp.custom_bwd", "torch.cpu.amp.autocast", "functorch.vmap", "functorch.grad", "functorch.vjp",
-    "functorch.jvp", "functorch.jacrev", "functorch.jacfwd", "functorch.hessian", "functorch.functionalize",
-    "torch.load", "torch.utils.checkpoint.checkpoint",
+    "torch.solve",
+    "torch.qr",
+    "torch.symeig",
+    "torch.chain_matmul",
+    "torch.cholesky",
+    "torch.ger",
+    "torch.lu_solve",
+    "torch.norm",
+    "torch.range",
+    "torch.svd",
+    "torch.triangular_solve",
+    "torch.lu",
+    "torch.matrix_rank",
+    "torch.lstsq",
+    "torch.nn.UpsamplingNearest2d",
+    "torch.nn.UpsamplingBilinear2d",
+    "torch.testing.assert_allclose",
+    "torch.nn.utils.weight_norm",
+    "torch.utils._pytree._register_pytree_node",
+    "torch.backends.cuda.sdp_kernel",
+    "torch.cuda.amp.autocast",
+    "torch.cuda.amp.custom_fwd",
+    "torch.cuda.amp.custom_bwd",
+    "torch.cpu.amp.autocast",
+    "functorch.vmap",
+    "functorch.grad",
+    "functorch.vjp",
+    "functorch.jvp",
+    "functorch.jacrev",
+    "functorch.jacfwd",
+    "functorch.hessian",
+    "functorch.functionalize",
+    "torch.load",
+    "torch.utils.checkpoint.checkpoint",
 ]
 
 
@@ -450,10 +660,18 @@ def test_torchfix_require_grad_check_is_covered():
 # the second positional argument is `progress`, not `pretrained_backbone`, and a call with more
 # positional arguments must not be rewritten into `f(weights=None, True)`.
 TORCHFIX_TORCHVISION = [
-    ("TOR201", "ADV910", "import torchvision\nm = torchvision.models.resnet50(pretrained=True)\n",
-     "import torchvision\nm = torchvision.models.resnet50(weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1)\n"),
-    ("TOR201-bug2", "ADV910", "from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(False, False)\n",
-     "from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(weights=None, progress=False)\n"),
+    (
+        "TOR201",
+        "ADV910",
+        "import torchvision\nm = torchvision.models.resnet50(pretrained=True)\n",
+        "import torchvision\nm = torchvision.models.resnet50(weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1)\n",
+    ),
+    (
+        "TOR201-bug2",
+        "ADV910",
+        "from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(False, False)\n",
+        "from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(weights=None, progress=False)\n",
+    ),
     ("TOR201-bug3", "ADV910", "import torchvision\nm = torchvision.models.resnet50(False, True, 10)\n", None),
     ("TOR202", "ADV911", "from torchvision.transforms.v2 import ToTensor\nt = ToTensor()\n", None),
     ("TOR203", "ADV918", "import torchvision.models as models\n", "from torchvision import models\n"),
@@ -506,7 +724,9 @@ def test_every_torchfix_torch_rule_has_an_answer(torchfix_code):
     if answer.startswith("ADV"):
         rule = RULES[answer]
         assert torchfix_code in rule.doc(), f"{answer}'s docstring should name {torchfix_code}"
-        assert rule.default_enabled == (not torchfix_code.startswith(("TOR4", "TOR9"))), "TorchFix's opt-in set stays opt-in"
+        assert rule.default_enabled == (not torchfix_code.startswith(("TOR4", "TOR9"))), (
+            "TorchFix's opt-in set stays opt-in"
+        )
     elif answer.startswith("torch."):
         assert any(answer in r.targets for r in RULES.values())
     else:

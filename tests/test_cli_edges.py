@@ -10,7 +10,7 @@ import sys
 import pytest
 
 # A fix that removes a line (the `from` import) above a finding that has no fix.
-SHIFTING = '''import torch
+SHIFTING = """import torch
 import torch.nn.functional as F
 from torch.cuda.amp import custom_fwd
 
@@ -23,10 +23,11 @@ class Fn(torch.autograd.Function):
 
 
 y = F.softmax(torch.ones(3))
-'''
+"""
 
 
 # --- bug 2: fix --diff reports what remains at the lines of the file on disk ---------
+
 
 def test_fix_diff_reports_remaining_findings_at_lines_on_disk(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
@@ -46,6 +47,7 @@ def test_fix_reports_remaining_findings_at_lines_of_the_written_file(cli, tmp_pa
 
 # --- bug 3: --exit-zero forces 0 with fix --diff -----------------------------------
 
+
 def test_fix_diff_exit_zero(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
     assert cli("fix", "a.py", "--min-torch", "2.4", "--diff", cwd=tmp_path).returncode == 1
@@ -55,6 +57,7 @@ def test_fix_diff_exit_zero(cli, tmp_path):
 
 
 # --- bug 4: validate never passes while checking nothing ---------------------------
+
 
 @pytest.fixture
 def report_dir(cli, tmp_path):
@@ -88,6 +91,7 @@ def test_validate_without_torch_says_so_and_fails(cli, report_dir, tmp_path):
 
 # --- bug 5: config `exclude` and files named on the command line (pre-commit) -------
 
+
 def test_force_exclude_applies_config_exclude_to_named_files(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.advisor]\nexclude = ["generated"]\n')
     (tmp_path / "generated").mkdir()
@@ -112,6 +116,7 @@ def test_both_pre_commit_hooks_pass_force_exclude():
 
 # --- bug 6: the rough edges --------------------------------------------------------
 
+
 def test_directory_without_python_files_warns(cli, tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text("# nothing here\n")
@@ -125,7 +130,7 @@ def test_pyproject_errors_name_the_file_and_key(cli, tmp_path):
     proc = cli("scan", "a.py", "--no-cache", cwd=tmp_path)
     assert proc.returncode == 2
     assert "pyproject.toml: [tool.advisor] select: unknown rule code or prefix: ADV7O1" in proc.stderr
-    (tmp_path / "pyproject.toml").write_text('[tool.advisor]\nexclude = 3\n')
+    (tmp_path / "pyproject.toml").write_text("[tool.advisor]\nexclude = 3\n")
     proc = cli("scan", "a.py", "--no-cache", cwd=tmp_path)
     assert proc.returncode == 2 and "pyproject.toml: [tool.advisor] exclude: expected a list" in proc.stderr
 
@@ -154,14 +159,16 @@ def test_scan_fix_points_to_advisor_fix(cli, tmp_path):
 def test_sarif_fix_for_a_decorator_leaves_no_blank_line(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
     # --min-torch 2.4: the custom_fwd replacement exists there, so the finding carries its fix.
-    doc = json.loads(cli("scan", "a.py", "--no-cache", "--min-torch", "2.4", "--output-format", "sarif", cwd=tmp_path).stdout)
+    doc = json.loads(
+        cli("scan", "a.py", "--no-cache", "--min-torch", "2.4", "--output-format", "sarif", cwd=tmp_path).stdout
+    )
     [res] = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "ADV703"]
     [rep] = res["fixes"][0]["artifactChanges"][0]["replacements"]
     region, text = rep["deletedRegion"], rep["insertedContent"]["text"]
     lines = SHIFTING.splitlines(keepends=True)
     assert region["startLine"] == region["endLine"] == 8
     line = lines[7]
-    lines[7] = line[: region["startColumn"] - 1] + text + line[region["endColumn"] - 1:]
+    lines[7] = line[: region["startColumn"] - 1] + text + line[region["endColumn"] - 1 :]
     assert lines[7] == '    @torch.amp.custom_fwd(device_type="cuda")\n' and lines[8].strip() == "def forward(ctx, x):"
 
 
@@ -193,6 +200,7 @@ def test_parse_errors_print_line_and_column(cli, tmp_path):
 
 # --- Ruff's conventions ------------------------------------------------------------
 
+
 def test_output_format_and_its_format_alias(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
     new = cli("scan", "a.py", "--no-cache", "--output-format", "json", cwd=tmp_path)
@@ -220,21 +228,48 @@ def test_scan_stdin_with_stdin_filename(tmp_path):
     env = {**os.environ, "NO_COLOR": "1"}
 
     def scan_stdin(name):
-        return subprocess.run([sys.executable, "-m", "advisor", "scan", "-", "--stdin-filename", name], input=SHIFTING,
-                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [sys.executable, "-m", "advisor", "scan", "-", "--stdin-filename", name],
+            input=SHIFTING,
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     proc = scan_stdin("src/model.py")
     assert "src/model.py:13:5: ADV717" in proc.stdout and proc.returncode == 1
     assert "ADV717" not in scan_stdin("tests/test_model.py").stdout  # the config sees the file's name
     assert not (tmp_path / "src").exists()
-    forced = subprocess.run([sys.executable, "-m", "advisor", "scan", "-", "--stdin-filename", "gen/x.py", "--exclude", "gen",
-                             "--force-exclude"], input=SHIFTING, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    forced = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "advisor",
+            "scan",
+            "-",
+            "--stdin-filename",
+            "gen/x.py",
+            "--exclude",
+            "gen",
+            "--force-exclude",
+        ],
+        input=SHIFTING,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert forced.returncode == 0 and forced.stdout == ""
 
 
 def test_extend_select_and_unfixable(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
-    only = cli("scan", "a.py", "--no-cache", "--select", "ADV717", "--extend-select", "ADV703", "-q", cwd=tmp_path).stdout
+    only = cli(
+        "scan", "a.py", "--no-cache", "--select", "ADV717", "--extend-select", "ADV703", "-q", cwd=tmp_path
+    ).stdout
     assert "ADV703" in only and "ADV717" in only
     (tmp_path / "pyproject.toml").write_text('[tool.advisor]\nunfixable = ["ADV703"]\n')
     proc = cli("fix", "a.py", "--min-torch", "2.4", cwd=tmp_path)
@@ -256,7 +291,9 @@ def test_add_noqa_then_the_scan_is_clean(cli, tmp_path):
     assert proc.returncode == 0 and "Added 3 suppression comments." in proc.stderr
     text = (tmp_path / "a.py").read_text()
     assert "    @custom_fwd  # advisor: ignore[ADV703]\n" in text
-    assert 'z = F.softmax(torch.ones(len("""\n"""))\n)  # keep  # advisor: ignore[ADV717]\n' in text  # never inside the string
+    assert (
+        'z = F.softmax(torch.ones(len("""\n"""))\n)  # keep  # advisor: ignore[ADV717]\n' in text
+    )  # never inside the string
     after = cli("scan", "a.py", "--no-cache", cwd=tmp_path)
     assert after.returncode == 0 and "3 suppressed" in after.stdout
 

@@ -49,7 +49,7 @@ def test_server_without_pygls_says_how_to_install_from_a_checkout(cli, tmp_path)
     (fake / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'pygls'\", name='pygls')\n")
     proc = cli("server", env={"PYTHONPATH": str(tmp_path / "site")})
     assert proc.returncode == 2
-    assert 'pip install ".[server]"' in proc.stderr and "torch-upgrade-advisor[server]\"" not in proc.stderr
+    assert 'pip install ".[server]"' in proc.stderr and 'torch-upgrade-advisor[server]"' not in proc.stderr
 
 
 def test_readme_install_lines_need_no_index_and_no_tag():

@@ -66,7 +66,9 @@ def _top_level_bindings(tree: ast.Module, dist: str) -> set[str]:
         elif isinstance(node, ast.Assign):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
             if isinstance(node.value, (ast.List, ast.Tuple)) and has_getattr:  # lazy names a `__getattr__` serves
-                names.update(e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+                names.update(
+                    e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                )
         elif isinstance(node, ast.ImportFrom):
             if node.level or (node.module or "").split(".")[0] == dist:
                 names.update(a.asname or a.name for a in node.names)
@@ -95,6 +97,7 @@ def binds(dist: str, version: str, qualname: str) -> bool:
 
 
 # -- torchaudio ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("api", sorted(rule_by_code("ADV950").apis))
 def test_adv950_present_before_and_gone_from_its_removal(api):
@@ -152,6 +155,7 @@ def test_adv954_warnings_are_in_2_11_1():
 
 
 # -- torchvision -----------------------------------------------------------------------------
+
 
 def _extract():
     sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -221,7 +225,9 @@ def test_adv912_video_io_gone_in_0_26(api):
 
 
 def test_adv912_video_deprecated_in_0_22():
-    assert "deprecated from version 0.22" in source("torchvision", "0.22.0", "torchvision/io/_video_deprecation_warning.py")
+    assert "deprecated from version 0.22" in source(
+        "torchvision", "0.22.0", "torchvision/io/_video_deprecation_warning.py"
+    )
 
 
 def test_adv913_renames():
@@ -238,8 +244,11 @@ def test_adv914_image_io_deprecated_in_0_29():
     assert "deprecated since torchvision 0.29" in new and "deprecated since torchvision 0.29" not in old
     assert "[DEPRECATED] Use TorchCodec instead." in new
     tree = ast.parse(new)
-    warned = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
-              and "_warn_deprecated()" in ast.unparse(n)}
+    warned = {
+        n.name
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef) and not n.name.startswith("_") and "_warn_deprecated()" in ast.unparse(n)
+    }
     from advisor.rules.torchvision.image_io import _DECODERS, _OTHERS
 
     assert warned == set(_DECODERS) | set(_OTHERS)
@@ -261,14 +270,22 @@ def test_adv916_datapoints_became_tv_tensors():
 
 
 def test_adv919_prototype_only_in_0_16_and_0_22():
-    for version, present in (("0.16.0", True), ("0.17.0", False), ("0.21.0", False), ("0.22.0", True),
-                             ("0.23.0", False), ("0.29.2", False)):
+    for version, present in (
+        ("0.16.0", True),
+        ("0.17.0", False),
+        ("0.21.0", False),
+        ("0.22.0", True),
+        ("0.23.0", False),
+        ("0.29.2", False),
+    ):
         assert binds("torchvision", version, "torchvision.prototype") is present, version
 
 
 def test_adv920_future_warning_is_in_0_29_2():
-    for path, text in (("googlenet.py", "The default weight initialization of GoogleNet will be changed"),
-                       ("inception.py", "The default weight initialization of inception_v3 will be changed")):
+    for path, text in (
+        ("googlenet.py", "The default weight initialization of GoogleNet will be changed"),
+        ("inception.py", "The default weight initialization of inception_v3 will be changed"),
+    ):
         assert text in source("torchvision", "0.29.2", f"torchvision/models/{path}")
 
 
@@ -279,12 +296,16 @@ def _body(dist, version, path, name):
 
 
 def test_adv917_noops():
-    assert all(isinstance(s, ast.Pass) for s in _body("torchvision", "0.29.2", "torchvision/__init__.py",
-                                                       "disable_beta_transforms_warning"))
-    assert all(isinstance(s, ast.Pass) for s in _body("torchvision", "0.26.0", "torchvision/__init__.py",
-                                                       "set_video_backend"))
-    assert not all(isinstance(s, ast.Pass) for s in _body("torchvision", "0.25.0", "torchvision/__init__.py",
-                                                           "set_video_backend"))
+    assert all(
+        isinstance(s, ast.Pass)
+        for s in _body("torchvision", "0.29.2", "torchvision/__init__.py", "disable_beta_transforms_warning")
+    )
+    assert all(
+        isinstance(s, ast.Pass) for s in _body("torchvision", "0.26.0", "torchvision/__init__.py", "set_video_backend")
+    )
+    assert not all(
+        isinstance(s, ast.Pass) for s in _body("torchvision", "0.25.0", "torchvision/__init__.py", "set_video_backend")
+    )
 
 
 def test_adv921_legacy_apis():
@@ -305,7 +326,9 @@ def test_adv921_legacy_apis():
 def test_adv922_dataset_changes():
     video = source("torchvision", "0.26.0", "torchvision/datasets/video_utils.py")
     assert "Video decoding capabilities were removed from torchvision and migrated " in video
-    assert "import torchcodec" in video and "import torchcodec" not in source("torchvision", "0.25.0", "torchvision/datasets/video_utils.py")
+    assert "import torchcodec" in video and "import torchcodec" not in source(
+        "torchvision", "0.25.0", "torchvision/datasets/video_utils.py"
+    )
     assert "no longer available" in source("torchvision", "0.23.0", "torchvision/datasets/lfw.py")
     assert "no longer available" not in source("torchvision", "0.22.0", "torchvision/datasets/lfw.py")
 

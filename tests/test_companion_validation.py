@@ -31,16 +31,23 @@ def _importable(name: str) -> bool:
 def scripts(tmp_path_factory):
     root = tmp_path_factory.mktemp("companions")
     (root / "proj.py").write_text(PROJECT)
-    proc = subprocess.run([sys.executable, "-m", "advisor", "scan", "proj.py", "--no-cache", "--report", "rep"],
-                          cwd=root, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", "proj.py", "--no-cache", "--report", "rep"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     return root / "rep" / "validation"
 
 
 def _literal(path, name):
     tree = ast.parse(path.read_text())
-    return next(ast.literal_eval(n.value) for n in tree.body
-                if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == name)
+    return next(
+        ast.literal_eval(n.value)
+        for n in tree.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == name
+    )
 
 
 def test_checks_are_registered():
@@ -60,8 +67,9 @@ def test_skip_without_the_library(scripts, tmp_path, check, library):
     if _importable(library):
         pytest.skip(f"{library} imports here: the SKIP path is not what runs")
     out = tmp_path / "r.json"
-    proc = subprocess.run([sys.executable, str(scripts / f"{check}.py"), "--json", str(out)], capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(scripts / f"{check}.py"), "--json", str(out)], capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     results = json.loads(out.read_text())["results"]
     assert results and all(r["status"] == "SKIP" and library in r["detail"] for r in results), results

@@ -36,7 +36,8 @@ def _compat(f, until):
 
 def test_conditional_expression_on_an_imported_flag():
     # Lightning's precision plugins: a flag imported from the project's own `imports` module.
-    found = _by_line(_scan("""\
+    found = _by_line(
+        _scan("""\
         import torch
         from myproj.utils.imports import _TORCH_GREATER_EQUAL_2_4
 
@@ -44,13 +45,15 @@ def test_conditional_expression_on_an_imported_flag():
             return torch.amp.GradScaler(device=device) if _TORCH_GREATER_EQUAL_2_4 else torch.cuda.amp.GradScaler()
 
         plain = torch.cuda.amp.GradScaler()
-        """))
+        """)
+    )
     _compat(found[5], "2.4")
     assert found[7].kind != "compat" and found[7].fix == "safe"
 
 
 def test_if_else_on_a_module_level_flag_defined_by_packaging_version():
-    found = _by_line(_scan("""\
+    found = _by_line(
+        _scan("""\
         import torch
         from packaging.version import Version
 
@@ -60,7 +63,8 @@ def test_if_else_on_a_module_level_flag_defined_by_packaging_version():
             ctx = torch.amp.autocast("cuda")
         else:
             ctx = torch.cuda.amp.autocast()
-        """))
+        """)
+    )
     _compat(found[9], "2.3")
 
 
@@ -114,7 +118,8 @@ def test_tests_that_are_not_old_torch_gates(test):
 
 def test_import_fallback_in_try_except():
     # TransformerEngine / torchao: new import first, old import in the handler.
-    found = _by_line(_scan("""\
+    found = _by_line(
+        _scan("""\
         import torch
         try:
             from torch.amp import custom_fwd
@@ -124,14 +129,16 @@ def test_import_fallback_in_try_except():
             import apex
         except ImportError:
             custom_bwd = torch.cuda.amp.custom_bwd
-        """))
+        """)
+    )
     _compat(found[5], None)
     assert found[9].kind != "compat"  # the try imported nothing from torch: not a torch fallback
 
 
 def test_bare_except_after_a_gated_try():
     # Megatron's tensor_parallel layers: a version gate inside `try`, the old API again under a bare `except:`.
-    found = _by_line(_scan("""\
+    found = _by_line(
+        _scan("""\
         import torch
         try:
             if is_torch_min_version("2.4.0a0"):
@@ -140,14 +147,16 @@ def test_bare_except_after_a_gated_try():
                 fwd = torch.cuda.amp.custom_fwd
         except:
             fwd = torch.cuda.amp.custom_fwd
-        """))
+        """)
+    )
     _compat(found[6], "2.4")
     _compat(found[8], None)
 
 
 def test_a_name_bound_by_the_new_import_and_by_the_fallback():
     # DeepSpeed's compiler shim: the call site is outside the branches, the old binding exists only for old torch.
-    found = _by_line(_scan("""\
+    found = _by_line(
+        _scan("""\
         try:
             from torch.compiler import is_compiling as compiling
         except ImportError:
@@ -155,7 +164,8 @@ def test_a_name_bound_by_the_new_import_and_by_the_fallback():
 
         def f():
             return compiling()
-        """))
+        """)
+    )
     _compat(found[7], None)
     only_old = _scan("from torch._dynamo.external_utils import is_compiling as compiling\nx = compiling()\n")
     assert [f.kind for f in only_old] == ["deprecated"]
@@ -163,7 +173,8 @@ def test_a_name_bound_by_the_new_import_and_by_the_fallback():
 
 def test_hasattr_on_an_aliased_torch_module_and_elif_chains():
     # DeepSpeed's compiler shim: `hasattr(torch, "compiler")`, with elif branches for older releases.
-    found = _by_line(_scan("""\
+    found = _by_line(
+        _scan("""\
         import torch
         import torch.amp as amp
 
@@ -173,7 +184,8 @@ def test_hasattr_on_an_aliased_torch_module_and_elif_chains():
             fwd = torch.cuda.amp.custom_fwd
         else:
             fwd = torch.cuda.amp.custom_fwd
-        """))
+        """)
+    )
     _compat(found[7], None)
     _compat(found[9], None)
 

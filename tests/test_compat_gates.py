@@ -107,7 +107,8 @@ def test_version_flags_imported_from_the_project(tmp_path):
         "USE_AMP = True\n"
     )
     (pkg / "nn" / "flags.py").write_text("from ..typing import WITH_PT24 as PT24\n")
-    found = _scan("""\
+    found = _scan(
+        """\
         import torch
         from ..typing import WITH_PT24, USE_AMP
         from pkg.nn.flags import PT24
@@ -121,7 +122,9 @@ def test_version_flags_imported_from_the_project(tmp_path):
             pass
         else:
             s = torch.cuda.amp.GradScaler()
-        """, str(pkg / "nn" / "model.py"))
+        """,
+        str(pkg / "nn" / "model.py"),
+    )
     assert _is_compat(found[7]) and found[7].data["compat_until"] == "2.4"
     assert _is_compat(found[9]) and found[9].data["compat_until"] == "2.4"  # through a re-export, absolute import
     assert not _is_compat(found[13])  # a project flag that is not a version test

@@ -79,7 +79,9 @@ def test_rule_entries_are_reported_by_that_rule():
 def test_docs_state_the_generated_figure():
     text = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
     figure = ledger_tool.summary_text(LEDGER)
-    assert figure and figure in text, f"docs/coverage.md must contain the output of `coverage_ledger.py summary`:\n{figure}"
+    assert figure and figure in text, (
+        f"docs/coverage.md must contain the output of `coverage_ledger.py summary`:\n{figure}"
+    )
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert figure in readme, "README.md must state the same figure: run `coverage_ledger.py summary --write-doc`"
 
@@ -87,19 +89,39 @@ def test_docs_state_the_generated_figure():
 def test_update_probes_rules_keeps_hand_triage_and_files_new_items_as_todo(tmp_path):
     def item(api, kind="warn", msg=""):
         key = "removed" if kind == "removed" else "deprecated"
-        return {"id": f"torch:{key}:{api}", "dist": "torch", "kind": kind, "kinds": [kind], "api": api,
-                "versions": ["2.15.0"], "message": msg, "evidence": ["2.15.0:torch/x.py:1"], "category": "", "via": ""}
+        return {
+            "id": f"torch:{key}:{api}",
+            "dist": "torch",
+            "kind": kind,
+            "kinds": [kind],
+            "api": api,
+            "versions": ["2.15.0"],
+            "message": msg,
+            "evidence": ["2.15.0:torch/x.py:1"],
+            "category": "",
+            "via": "",
+        }
 
-    mined = {"items": [
-        item("torch.nn.functional.upsample"),
-        item("torch.nn.Hardtanh(min_value=)"),
-        item("torch.not_a_real_api_for_this_test"),
-        item("torch.utils.hipify.hipify_python.is_caffe2_gpu_file"),
-        item("torch.kept_by_hand"),
-    ]}
-    ledger = {"torch:deprecated:torch.kept_by_hand": {
-        "status": "no-static-pattern", "reason": "set by a maintainer", "dist": "torch", "kind": "warn",
-        "api": "torch.kept_by_hand", "first": "2.0.0", "last": "2.0.0"}}
+    mined = {
+        "items": [
+            item("torch.nn.functional.upsample"),
+            item("torch.nn.Hardtanh(min_value=)"),
+            item("torch.not_a_real_api_for_this_test"),
+            item("torch.utils.hipify.hipify_python.is_caffe2_gpu_file"),
+            item("torch.kept_by_hand"),
+        ]
+    }
+    ledger = {
+        "torch:deprecated:torch.kept_by_hand": {
+            "status": "no-static-pattern",
+            "reason": "set by a maintainer",
+            "dist": "torch",
+            "kind": "warn",
+            "api": "torch.kept_by_hand",
+            "first": "2.0.0",
+            "last": "2.0.0",
+        }
+    }
     out = ledger_tool.update([mined], ledger)
     assert out["torch:deprecated:torch.nn.functional.upsample"]["status"] == "rule"
     assert out["torch:deprecated:torch.nn.functional.upsample"]["rule"] == "ADV708"

@@ -65,13 +65,37 @@ def test_syntax_error_is_reported_and_the_run_goes_on(cli, project):
 
 def test_json_format_is_stable(cli, project):
     _, data = _scan_json(cli, project)
-    assert set(data) == {"version", "target_version", "target_source", "min_torch", "min_torch_source", "findings",
-                         "errors", "summary", "device"}
+    assert set(data) == {
+        "version",
+        "target_version",
+        "target_source",
+        "min_torch",
+        "min_torch_source",
+        "findings",
+        "errors",
+        "summary",
+        "device",
+    }
     assert set(data["device"]) == {"rocm", "source", "markers"}
     assert data["target_version"] == "2.12"
     f = data["findings"][0]
-    assert set(f) == {"rule", "name", "severity", "path", "line", "column", "end_line", "end_column", "message", "fix", "validation", "cell",
-                      "kind", "warns_from", "breaks_in"}
+    assert set(f) == {
+        "rule",
+        "name",
+        "severity",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "message",
+        "fix",
+        "validation",
+        "cell",
+        "kind",
+        "warns_from",
+        "breaks_in",
+    }
     assert f["kind"] in ("breaking", "deprecated", "advice", "compat")
     assert set(data["summary"]["by_kind"]) == {"breaking", "deprecated", "advice", "compat"}
     assert f["line"] >= 1 and f["column"] >= 1
@@ -132,7 +156,9 @@ def test_cache_gives_identical_results_and_sees_edits(cli, project, tmp_path):
     assert os.path.isdir(cache)
     # An edit changes the content hash: the finding disappears.
     path = project / "trainer" / "linalg.py"
-    path.write_text(path.read_text().replace('preferred_linalg_library("magma")', 'preferred_linalg_library("cusolver")'))
+    path.write_text(
+        path.read_text().replace('preferred_linalg_library("magma")', 'preferred_linalg_library("cusolver")')
+    )
     edited = json.loads(cli(*args, cwd=project).stdout)
     assert len(edited["findings"]) == len(cold["findings"]) - 1
     assert not [f for f in edited["findings"] if f["rule"] == "ADV201"]

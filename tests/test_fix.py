@@ -41,7 +41,10 @@ def test_unsafe_fixes_are_held_back_by_default(cli, tmp_path):
     target.write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\ny = torch.cuda.memory_cached()\n")
     # --min-torch 2.12: ADV101's replacement exists on every supported torch, so its fix is only unsafe, not withdrawn.
     proc = cli("fix", "m.py", "--min-torch", "2.12", cwd=tmp_path)
-    assert target.read_text() == "import torch\nx = torch.cuda.is_current_stream_capturing()\ny = torch.cuda.memory_reserved()\n"
+    assert (
+        target.read_text()
+        == "import torch\nx = torch.cuda.is_current_stream_capturing()\ny = torch.cuda.memory_reserved()\n"
+    )
     assert "1 unsafe fix held back" in proc.stdout
     # What is left (ADV101) is advice on the target, so the run passes as `scan` would; `--fail-on advice` fails it.
     assert proc.returncode == 0
@@ -104,7 +107,17 @@ def test_fix_on_a_copy_of_torch_sources(cli, tmp_path):
     """Every changed file compiles, a second run changes nothing, no fixable finding is left."""
     root = tmp_path / "torch_copy"
     src = _torch_dir()
-    subset = ["cuda", "backends", "optim", "amp", "profiler", "autograd", "utils/checkpoint.py", "testing/_comparison.py", "nn/utils"]
+    subset = [
+        "cuda",
+        "backends",
+        "optim",
+        "amp",
+        "profiler",
+        "autograd",
+        "utils/checkpoint.py",
+        "testing/_comparison.py",
+        "nn/utils",
+    ]
     for part in subset:
         s = os.path.join(src, part)
         d = root / part
@@ -169,9 +182,12 @@ def test_removing_the_first_import_keeps_the_blank_lines_around_it():
     from advisor.analysis.registry import all_rules
     from advisor.fix.fixer import fix_bytes
 
-    code = (b'"""Doc."""\n\nimport torch.nn.functional as F\nfrom torch.cuda import x\n\npass\n\n\n'
-            b"def g(a):\n    return F.sigmoid(a)\n")
+    code = (
+        b'"""Doc."""\n\nimport torch.nn.functional as F\nfrom torch.cuda import x\n\npass\n\n\n'
+        b"def g(a):\n    return F.sigmoid(a)\n"
+    )
     out = fix_bytes(code, "m.py", all_rules(), "2.15", "2.12")
     assert out.error is None
-    assert out.fixed == (b'"""Doc."""\n\nimport torch\nfrom torch.cuda import x\n\npass\n\n\n'
-                         b"def g(a):\n    return torch.sigmoid(a)\n")
+    assert out.fixed == (
+        b'"""Doc."""\n\nimport torch\nfrom torch.cuda import x\n\npass\n\n\ndef g(a):\n    return torch.sigmoid(a)\n'
+    )

@@ -40,7 +40,9 @@ def test_a_failing_finding_without_a_fix_is_counted_in_good_grammar(cli, tmp_pat
     assert fix.returncode == 1
     assert "1 finding has no automatic fix and needs a manual change (listed above)." in fix.stdout
     assert "1 finding is left to review" in fix.stdout
-    (tmp_path / "a.py").write_text("import torch\ny = torch.nn.functional.softmax(x)\nz = torch.nn.functional.softmax(x)\n")
+    (tmp_path / "a.py").write_text(
+        "import torch\ny = torch.nn.functional.softmax(x)\nz = torch.nn.functional.softmax(x)\n"
+    )
     assert "2 findings have no automatic fix and need a manual change" in cli("fix", "a.py", cwd=tmp_path).stdout
 
 
@@ -76,8 +78,13 @@ def test_fix_stdin_gives_back_text_no_rule_matches_byte_for_byte(cli, tmp_path):
     import subprocess
     import sys
 
-    raw = subprocess.run([sys.executable, "-m", "advisor", "fix", "-"], input=b"x = 1\r\n# \xe9\r\n", capture_output=True,
-                         cwd=tmp_path, timeout=300)
+    raw = subprocess.run(
+        [sys.executable, "-m", "advisor", "fix", "-"],
+        input=b"x = 1\r\n# \xe9\r\n",
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert raw.returncode == 0 and raw.stdout == b"x = 1\r\n# \xe9\r\n"
 
 
@@ -90,9 +97,21 @@ def test_fix_stdin_respects_force_exclude_and_usage_errors(cli, tmp_path):
 
 
 def test_fix_stdin_takes_a_notebook_named_by_stdin_filename(cli, tmp_path):
-    nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": "a1", "metadata": {}, "outputs": [],
-                     "source": ["import torch\n", "y = torch.ger(a, b)"]}],
-          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": "a1",
+                "metadata": {},
+                "outputs": [],
+                "source": ["import torch\n", "y = torch.ger(a, b)"],
+            }
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     proc = cli("fix", "-", "--stdin-filename", "explore.ipynb", cwd=tmp_path, input=json.dumps(nb, indent=1) + "\n")
     assert proc.returncode == 0, proc.stderr
     fixed = json.loads(proc.stdout)  # still a notebook: its JSON on stdout

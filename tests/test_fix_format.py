@@ -56,8 +56,10 @@ def test_fixed_project_stays_ruff_clean(cli, tmp_path):
     assert '.bin"),\n        weights_only=True,\n    )' in text
     models = (root / "src/app/models/__init__.py").read_text()
     # ADV101's rewrite needs torch 2.12, above the project's lowest (2.1): no fix, so its import stays.
-    assert models.startswith('"""Models."""\n\nimport torch\nfrom torch.cuda import is_current_stream_capturing\n\n'
-                             'from app import checkpoints\n')
+    assert models.startswith(
+        '"""Models."""\n\nimport torch\nfrom torch.cuda import is_current_stream_capturing\n\n'
+        "from app import checkpoints\n"
+    )
     assert "F.sigmoid" not in models and "functional" not in models  # the alias a fix made unused is gone
     export = (root / "src/app/export.py").read_text()
     assert 'torch.load(path, map_location="cpu")\n' in export  # whole-object load: reported, never fixed
@@ -134,7 +136,10 @@ def test_plain_import_alias_made_unused_is_removed_unless_still_used():
     code = "import torch\nimport torch.nn.functional as F\n\ny = F.sigmoid(x)\n"
     assert _fix(code, "ADV722") == "import torch\n\ny = torch.sigmoid(x)\n"
     still = "import torch\nimport torch.nn.functional as F\n\ny = F.sigmoid(x)\nz = F.relu(x)\n"
-    assert _fix(still, "ADV722") == "import torch\nimport torch.nn.functional as F\n\ny = torch.sigmoid(x)\nz = F.relu(x)\n"
+    assert (
+        _fix(still, "ADV722")
+        == "import torch\nimport torch.nn.functional as F\n\ny = torch.sigmoid(x)\nz = F.relu(x)\n"
+    )
 
 
 # -- torch.load of whole pickled objects (modelled on apex and diffusers) --------------------

@@ -62,7 +62,10 @@ def test_line_length_from_the_projects_config(tmp_path):
     wide = tmp_path / "wide"
     wide.mkdir()
     text = _fixed(wide, {"pyproject.toml": "[tool.ruff]\nline-length = 120\n"}, CALL)
-    assert "state = torch.load(os.path.join(checkpoint_directory, 'model.bin'), map_location=dev, weights_only=True)\n" in text
+    assert (
+        "state = torch.load(os.path.join(checkpoint_directory, 'model.bin'), map_location=dev, weights_only=True)\n"
+        in text
+    )
     narrow = tmp_path / "narrow"
     narrow.mkdir()
     text = _fixed(narrow, {"setup.cfg": "[flake8]\nmax-line-length = 79\n"}, CALL)

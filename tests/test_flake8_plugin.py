@@ -19,8 +19,14 @@ CODE = (
 
 
 def flake8(*args, cwd, stdin=None):
-    return subprocess.run([sys.executable, "-m", "flake8", "--select", "ADV", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "ADV", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_flake8_reports_adv_codes_with_the_same_suppressions(tmp_path):
@@ -35,7 +41,9 @@ def test_flake8_reports_adv_codes_with_the_same_suppressions(tmp_path):
 
 
 def test_flake8_honours_the_projects_advisor_config(tmp_path):
-    (tmp_path / "pyproject.toml").write_text('[tool.advisor]\nignore = ["ADV718"]\n\n[tool.advisor.per-file-ignores]\n"legacy/*" = ["ADV7"]\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.advisor]\nignore = ["ADV718"]\n\n[tool.advisor.per-file-ignores]\n"legacy/*" = ["ADV7"]\n'
+    )
     (tmp_path / "m.py").write_text(CODE)
     (tmp_path / "legacy").mkdir()
     (tmp_path / "legacy" / "old.py").write_text(CODE)

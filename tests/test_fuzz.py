@@ -17,7 +17,9 @@ from advisor.analysis.analyse import analyse
 from advisor.fix.fixer import fix_bytes
 from advisor.analysis.registry import select_rules
 
-settings.register_profile("ci", max_examples=40, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+settings.register_profile(
+    "ci", max_examples=40, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+)
 settings.register_profile("long", max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
@@ -51,9 +53,19 @@ def test_generated_programs_never_crash(seed_count):
 def _mutate(code: str, how: str) -> str:
     lines = code.splitlines()
     if how == "comments":
-        return "\n".join(f"{ln}  # note" if ln.strip() and not ln.rstrip().endswith((":", "\\")) and '"""' not in ln else ln for ln in lines) + "\n"
+        return (
+            "\n".join(
+                f"{ln}  # note" if ln.strip() and not ln.rstrip().endswith((":", "\\")) and '"""' not in ln else ln
+                for ln in lines
+            )
+            + "\n"
+        )
     if how == "blank-lines":
-        return "\n\n".join(lines) + "\n" if all('"""' not in ln and not ln.startswith((" ", "\t")) for ln in lines) else code
+        return (
+            "\n\n".join(lines) + "\n"
+            if all('"""' not in ln and not ln.startswith((" ", "\t")) for ln in lines)
+            else code
+        )
     if how == "header":
         return "# -*- coding: utf-8 -*-\n'''module docstring'''\nimport os\n" + code
     if how == "wrapped":  # the whole thing inside an `if True:` block

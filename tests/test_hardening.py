@@ -26,9 +26,15 @@ def _scan_json(cli, cwd, *args):
 def test_bad_files_are_errors_and_the_run_goes_on(cli, tmp_path):
     (tmp_path / "binary.py").write_bytes(b"\x00\x01torch.cuda.memory_cached\xff")
     (tmp_path / "bad_utf8.py").write_bytes(b"import torch\nx = '\xff'\ny = torch.cuda.memory_cached()\n")
-    (tmp_path / "parens.py").write_text("import torch\nx = " + "(" * 2000 + "1" + ")" * 2000 + "\ny = torch.cuda.memory_cached()\n")
-    (tmp_path / "chain.py").write_text("import torch\nx = " + "+".join(["1"] * 10000) + "\ny = torch.cuda.memory_cached()\n")
-    (tmp_path / "deep.py").write_text("import torch\nx = " + "+".join(["1"] * 600) + "\ny = torch.cuda.memory_cached()\n")
+    (tmp_path / "parens.py").write_text(
+        "import torch\nx = " + "(" * 2000 + "1" + ")" * 2000 + "\ny = torch.cuda.memory_cached()\n"
+    )
+    (tmp_path / "chain.py").write_text(
+        "import torch\nx = " + "+".join(["1"] * 10000) + "\ny = torch.cuda.memory_cached()\n"
+    )
+    (tmp_path / "deep.py").write_text(
+        "import torch\nx = " + "+".join(["1"] * 600) + "\ny = torch.cuda.memory_cached()\n"
+    )
     (tmp_path / "syntax.py").write_text("import torch\ndef f(:\n    torch.cuda.memory_cached()\n")
     (tmp_path / "good.py").write_text(LINE)
     start = time.perf_counter()
@@ -118,7 +124,9 @@ def test_scanning_and_fixing_never_run_the_code(cli, tmp_path):
         "import torch\nx = torch.cuda.memory_cached()\n"
         "if __name__ == '__main__':\n    pass\n"
     )
-    (tmp_path / "pyproject.toml").write_text(f"[tool.advisor]\nselect = ['ADV7']  # __import__('os').system('touch {marker}')\n")
+    (tmp_path / "pyproject.toml").write_text(
+        f"[tool.advisor]\nselect = ['ADV7']  # __import__('os').system('touch {marker}')\n"
+    )
     cli("scan", ".", "--no-cache", cwd=tmp_path)
     cli("fix", ".", cwd=tmp_path)
     cli("scan", ".", "--no-cache", "--report", "r", cwd=tmp_path)
@@ -131,9 +139,17 @@ def test_an_interrupted_fix_leaves_every_file_whole(tmp_path):
     fixed = original.replace("memory_cached", "memory_reserved")
     for i in range(400):
         (tmp_path / f"m{i:03}.py").write_text(original)
-    proc = subprocess.Popen([sys.executable, "-m", "advisor", "fix", "."], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "advisor", "fix", "."],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.time() + 120
-    while time.time() < deadline and not any((tmp_path / f"m{i:03}.py").read_text() == fixed for i in range(0, 400, 40)):
+    while time.time() < deadline and not any(
+        (tmp_path / f"m{i:03}.py").read_text() == fixed for i in range(0, 400, 40)
+    ):
         time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=120)
@@ -171,7 +187,9 @@ def test_a_crashing_worker_costs_only_its_own_file(tmp_path, monkeypatch):
     crash.write_text(LINE)
     paths.append(str(crash))
     result = scan(paths, ScanOptions(select_rules(), "2.12", jobs=2))
-    assert [(e.path, e.message) for e in result.errors] == [(str(crash), "the parser crashed on this file; not analysed")]
+    assert [(e.path, e.message) for e in result.errors] == [
+        (str(crash), "the parser crashed on this file; not analysed")
+    ]
     assert len(result.findings) == 20
 
 
@@ -189,7 +207,9 @@ def test_a_syntax_error_is_cached_but_a_crash_is_not(tmp_path, monkeypatch):
     real = engine._analyse_job
 
     def failing(job):
-        return engine.FileResult(job.path, errors=[engine.FileError(job.path, "internal error while analysing (X: y)")]).to_dict()
+        return engine.FileResult(
+            job.path, errors=[engine.FileError(job.path, "internal error while analysing (X: y)")]
+        ).to_dict()
 
     monkeypatch.setattr(engine, "_analyse_job", failing)
     scan([str(tmp_path / "ok.py")], options)

@@ -32,8 +32,16 @@ def advisor(*args, cwd):
     env = {**os.environ, "NO_COLOR": "1"}
     read_end, write_end = os.pipe()
     try:
-        with subprocess.Popen([sys.executable, "-m", "advisor", *args], cwd=cwd, env=env, stdin=read_end,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace") as proc:
+        with subprocess.Popen(
+            [sys.executable, "-m", "advisor", *args],
+            cwd=cwd,
+            env=env,
+            stdin=read_end,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            errors="replace",
+        ) as proc:
             try:
                 out, err = proc.communicate(timeout=HANG)
             except subprocess.TimeoutExpired:
@@ -57,6 +65,7 @@ def project(tmp_path, files: dict[str, str]) -> str:
 
 # --- item 9: pin files that would block or never end ------------------------------------------
 
+
 def _fifo(path):
     os.mkfifo(path)
 
@@ -68,17 +77,37 @@ def _link_zero(path):
 # (what the tree holds, the file the warning names): each one alone, next to a real pin the run must still read.
 PIN_TRAPS = {
     "fifo-requirements": ({}, lambda t: _fifo(t / "requirements-dev.txt"), "requirements-dev.txt: a FIFO"),
-    "requirements-linked-to-dev-zero": ({}, lambda t: _link_zero(t / "requirements.txt"), "resolves outside the project (/dev/zero)"),
+    "requirements-linked-to-dev-zero": (
+        {},
+        lambda t: _link_zero(t / "requirements.txt"),
+        "resolves outside the project (/dev/zero)",
+    ),
     "include-dev-zero": ({"requirements-ci.txt": "-r /dev/zero\n"}, None, "/dev/zero: resolves outside the project"),
-    "include-dev-stdin": ({"requirements-ci.txt": "--requirement=/dev/stdin\n"}, None, "/dev/stdin: resolves outside the project"),
-    "include-fifo": ({"requirements-ci.txt": "-c pins/p.txt\n"}, lambda t: ((t / "pins").mkdir(), _fifo(t / "pins" / "p.txt")),
-                     "pins/p.txt: a FIFO"),
-    "setup-cfg-file": ({"setup.cfg": "[options]\ninstall_requires = file: deps.txt\n"}, lambda t: _link_zero(t / "deps.txt"),
-                       "resolves outside the project (/dev/zero)"),
-    "setuptools-dynamic": ({"pyproject.toml": '[tool.setuptools.dynamic]\ndependencies = {file = ["deps.in"]}\n'},
-                           lambda t: _fifo(t / "deps.in"), "deps.in: a FIFO"),
-    "setup-py-opens": ({"setup.py": "from setuptools import setup\nsetup(install_requires=open('deps/x.txt').read())\n"},
-                       lambda t: ((t / "deps").mkdir(), _link_zero(t / "deps" / "x.txt")), "resolves outside the project (/dev/zero)"),
+    "include-dev-stdin": (
+        {"requirements-ci.txt": "--requirement=/dev/stdin\n"},
+        None,
+        "/dev/stdin: resolves outside the project",
+    ),
+    "include-fifo": (
+        {"requirements-ci.txt": "-c pins/p.txt\n"},
+        lambda t: ((t / "pins").mkdir(), _fifo(t / "pins" / "p.txt")),
+        "pins/p.txt: a FIFO",
+    ),
+    "setup-cfg-file": (
+        {"setup.cfg": "[options]\ninstall_requires = file: deps.txt\n"},
+        lambda t: _link_zero(t / "deps.txt"),
+        "resolves outside the project (/dev/zero)",
+    ),
+    "setuptools-dynamic": (
+        {"pyproject.toml": '[tool.setuptools.dynamic]\ndependencies = {file = ["deps.in"]}\n'},
+        lambda t: _fifo(t / "deps.in"),
+        "deps.in: a FIFO",
+    ),
+    "setup-py-opens": (
+        {"setup.py": "from setuptools import setup\nsetup(install_requires=open('deps/x.txt').read())\n"},
+        lambda t: ((t / "deps").mkdir(), _link_zero(t / "deps" / "x.txt")),
+        "resolves outside the project (/dev/zero)",
+    ),
 }
 
 
@@ -114,8 +143,10 @@ def test_a_source_file_swapped_for_a_fifo_after_discovery_does_not_block(tmp_pat
     os.symlink("/dev/zero", tmp_path / "c.py")
     result = scan([str(tmp_path / n) for n in ("a.py", "b.py", "c.py")], ScanOptions(select_rules(), "2.12", jobs=1))
     errors = {os.path.basename(e.path): e.message for e in result.errors}
-    assert errors == {"b.py": "cannot read: a FIFO, not a regular file; not read",
-                      "c.py": "cannot read: a character device, not a regular file; not read"}
+    assert errors == {
+        "b.py": "cannot read: a FIFO, not a regular file; not read",
+        "c.py": "cannot read: a character device, not a regular file; not read",
+    }
     assert [f.rule for f in result.findings] == ["ADV101"]
 
 
@@ -149,7 +180,9 @@ def test_pyproject_values_of_the_wrong_shape_are_noted_and_ignored(tmp_path, tex
     (tmp_path / "constraints.txt").write_text("torch>=2.3\n")
     notes: list[str] = []
     assert find_bounds(str(tmp_path), notes)["torch"].lower_text == "2.3"  # the other pin files still count
-    assert len(notes) == 1 and notes[0].startswith(f"pyproject.toml: {SHAPES[text]}") and notes[0].endswith("; ignored"), notes
+    assert (
+        len(notes) == 1 and notes[0].startswith(f"pyproject.toml: {SHAPES[text]}") and notes[0].endswith("; ignored")
+    ), notes
 
 
 @pytest.mark.parametrize("lock", ["package = 5", "[[package]]\nname = 5\nversion = [1]", "package = [5, 'x']"])
@@ -170,20 +203,27 @@ def test_the_cli_warns_about_a_bad_shape_and_a_deep_array_without_an_internal_er
     assert proc.returncode == 0 and "a.py:2:1: ADV101" in proc.stdout and "internal error" not in proc.stderr
 
 
-@pytest.mark.parametrize("text, error", [
-    ("tool = 5", "[tool] must be a table"),
-    ("x = " + "[" * 500 + "]" * 500, "TOML nested too deeply to read"),
-])
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("tool = 5", "[tool] must be a table"),
+        ("x = " + "[" * 500 + "]" * 500, "TOML nested too deeply to read"),
+    ],
+)
 def test_the_config_file_of_a_bad_shape_is_a_clear_error(tmp_path, text, error):
     root = project(tmp_path, {"pyproject.toml": text + "\n"})
     for command in ("scan", "fix"):
         proc = advisor(command, ".", cwd=root)
-        assert proc.returncode == 2 and f"advisor: error: {tmp_path / 'pyproject.toml'}: {error}" in proc.stderr, proc.stderr
+        assert proc.returncode == 2 and f"advisor: error: {tmp_path / 'pyproject.toml'}: {error}" in proc.stderr, (
+            proc.stderr
+        )
 
 
 def test_the_fixer_reads_isort_settings_of_any_shape(tmp_path):
     """`fix` adds imports in the section the project's isort/ruff settings say; odd shapes mean no settings."""
-    root = project(tmp_path, {"pyproject.toml": "[tool]\nruff = 5\nisort = [1]\n", "setup.cfg": "[isort]\nknown_first_party = a\n"})
+    root = project(
+        tmp_path, {"pyproject.toml": "[tool]\nruff = 5\nisort = [1]\n", "setup.cfg": "[isort]\nknown_first_party = a\n"}
+    )
     os.mkfifo(tmp_path / ".isort.cfg")
     (tmp_path / "a.py").write_text("import torch\nx = torch.cuda.amp.GradScaler()\n")
     proc = advisor("fix", ".", cwd=root)
@@ -212,11 +252,14 @@ def test_add_noqa_suppressions_and_full_output_count_lines_as_python_does(tmp_pa
     after = advisor("scan", "a.py", "--no-cache", cwd=tmp_path)
     assert after.returncode == 0 and "1 suppressed" in after.stdout
     # The comment on line 2 (after the separator) is not a comment on line 3.
-    (tmp_path / "b.py").write_text(f"import torch\nx = 1  # x{sep}# advisor: ignore\ntorch.cuda.is_current_stream_capturing()\n")
+    (tmp_path / "b.py").write_text(
+        f"import torch\nx = 1  # x{sep}# advisor: ignore\ntorch.cuda.is_current_stream_capturing()\n"
+    )
     assert "b.py:3:1: ADV101" in advisor("scan", "b.py", "--no-cache", cwd=tmp_path).stdout
 
 
 # --- item 8: workers die with their parent, even when it is SIGKILLed --------------------------
+
 
 def _descendants(pid: int) -> set[int]:
     psutil = pytest.importorskip("psutil")
@@ -259,12 +302,22 @@ def test_workers_die_with_a_sigkilled_parent_and_the_pipe_closes(tmp_path, comma
     for i in range(300):
         (tree / f"m{i:03}.py").write_text(body)
     (tmp_path / "repos.txt").write_text(f"{tree}\n")
-    args = {"scan": ["scan", str(tree), "--no-cache", "-j", "2"], "fix": ["fix", str(tree), "-j", "2"],
-            "audit": ["audit", str(tmp_path / "repos.txt"), "--out", str(tmp_path / "out"), "-j", "2"]}[command]
+    args = {
+        "scan": ["scan", str(tree), "--no-cache", "-j", "2"],
+        "fix": ["fix", str(tree), "-j", "2"],
+        "audit": ["audit", str(tmp_path / "repos.txt"), "--out", str(tmp_path / "out"), "-j", "2"],
+    }[command]
     env = {**os.environ, "NO_COLOR": "1", "ADVISOR_POOL_MIN_BYTES": "1", "ADVISOR_NO_CACHE": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "advisor", *args, "--min-torch", "2.0"] if command != "audit" else
-                            [sys.executable, "-m", "advisor", *args], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "advisor", *args, "--min-torch", "2.0"]
+        if command != "audit"
+        else [sys.executable, "-m", "advisor", *args],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while len(_descendants(proc.pid)) < 2 and time.monotonic() < deadline:
@@ -315,6 +368,7 @@ def test_without_prctl_a_watch_thread_ends_an_orphaned_worker(tmp_path):
 
 # --- item 12 (part): file names that are not UTF-8, old notebooks ------------------------------
 
+
 def _bytes_named_tree(tmp_path):
     tree = tmp_path / "repo"
     tree.mkdir()
@@ -334,7 +388,9 @@ def test_a_report_with_a_non_utf8_file_name(tmp_path):
     assert proc.returncode in (0, 1) and "internal error" not in proc.stderr, proc.stderr
     html = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
     assert "caf\\xe9.py" in html and "ok.py" in html  # the undecodable byte shown as \xe9, nothing lost
-    assert "caf\\\\xe9.py" in (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")  # markdown escapes the backslash
+    assert "caf\\\\xe9.py" in (tmp_path / "rep" / "report.md").read_text(
+        encoding="utf-8"
+    )  # markdown escapes the backslash
 
 
 def test_an_audit_keeps_a_repository_with_a_non_utf8_file_name(tmp_path):
@@ -351,13 +407,33 @@ def test_an_audit_keeps_a_repository_with_a_non_utf8_file_name(tmp_path):
 def test_a_format_3_notebook_is_a_clear_error_for_scan_and_fix(tmp_path):
     import json
 
-    cell = {"cell_type": "code", "collapsed": False, "input": ["import torch\n", "x = torch.cuda.amp.GradScaler()"],
-            "language": "python", "metadata": {}, "outputs": [], "prompt_number": 1}
-    nb = {"metadata": {"name": ""}, "nbformat": 3, "nbformat_minor": 0, "worksheets": [{"cells": [cell], "metadata": {}}]}
+    cell = {
+        "cell_type": "code",
+        "collapsed": False,
+        "input": ["import torch\n", "x = torch.cuda.amp.GradScaler()"],
+        "language": "python",
+        "metadata": {},
+        "outputs": [],
+        "prompt_number": 1,
+    }
+    nb = {
+        "metadata": {"name": ""},
+        "nbformat": 3,
+        "nbformat_minor": 0,
+        "worksheets": [{"cells": [cell], "metadata": {}}],
+    }
     text = json.dumps(nb)
     (tmp_path / "old.ipynb").write_text(text)
-    (tmp_path / "cells.ipynb").write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
-                                                      "cells": [{"cell_type": "code", "source": 5, "x": "torch.cuda.amp.GradScaler"}]}))
+    (tmp_path / "cells.ipynb").write_text(
+        json.dumps(
+            {
+                "nbformat": 4,
+                "nbformat_minor": 5,
+                "metadata": {},
+                "cells": [{"cell_type": "code", "source": 5, "x": "torch.cuda.amp.GradScaler"}],
+            }
+        )
+    )
     expected = "old.ipynb: error: notebook format 3 is not supported (advisor reads format 4"
     scan_ = advisor("scan", ".", "--no-cache", cwd=tmp_path)
     assert expected in scan_.stdout and "cells.ipynb: error: not a readable notebook" in scan_.stdout
@@ -368,15 +444,20 @@ def test_a_format_3_notebook_is_a_clear_error_for_scan_and_fix(tmp_path):
 
 # --- item 13: one huge candidate file must not take the run down -------------------------------
 
+
 def test_a_large_candidate_is_parsed_in_a_process_of_its_own(tmp_path):
     """Without a pool, a candidate over ISOLATE_MIN_BYTES (1 MB; lowered here so the file stays small) is
     analysed in a fresh process: a parser abort there is that file's error, not the end of the run."""
     (tmp_path / "big.py").write_text(SOURCE + "x = torch.cuda.amp.GradScaler()\n" + "#" * 400 + "\n")
     (tmp_path / "small.py").write_text("import torch\ny = torch.cuda.amp.GradScaler()\n")
-    code = ("import sys; from advisor.cli import app; sys.argv = ['advisor', 'scan', '.', '--no-cache', '-q', '-j', '1']\n"
-            "try: app()\nexcept SystemExit: pass\nprint('isolated' if 'advisor.run.workers' in sys.modules else 'in-process')")
+    code = (
+        "import sys; from advisor.cli import app; sys.argv = ['advisor', 'scan', '.', '--no-cache', '-q', '-j', '1']\n"
+        "try: app()\nexcept SystemExit: pass\nprint('isolated' if 'advisor.run.workers' in sys.modules else 'in-process')"
+    )
     env = {**os.environ, "NO_COLOR": "1", "ADVISOR_ISOLATE_MIN_BYTES": "300"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=HANG)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=HANG
+    )
     lines = out.stdout.strip().splitlines()
     assert lines[-1] == "isolated", out.stderr
     assert [line.split(": ")[0] for line in lines[:-1]] == ["big.py:2:1", "big.py:3:5", "small.py:2:5"], out.stdout
@@ -391,13 +472,16 @@ def test_the_parse_limit_follows_what_the_parser_costs(tmp_path):
     data = (SOURCE + "\n" * (MAX_CST_BYTES + 1 - len(SOURCE))).encode()
     result, _ = analyse_source(data, "big.py", select_rules(), "2.12")
     assert [e.message for e in result.errors] == [
-        "file is 2.0 MB, over the 2 MB advisor parses (raise ADVISOR_MAX_FILE_MB to analyse it)"]
+        "file is 2.0 MB, over the 2 MB advisor parses (raise ADVISOR_MAX_FILE_MB to analyse it)"
+    ]
 
 
 def test_a_committed_baseline_nested_too_deeply_or_a_fifo(tmp_path):
     root = project(tmp_path, {"advisor-baseline.json": "[" * 100_000 + "]" * 100_000})
     proc = advisor("scan", ".", "--no-cache", cwd=root)
-    assert proc.returncode == 2 and "advisor: error: cannot read baseline" in proc.stderr and "internal" not in proc.stderr
+    assert (
+        proc.returncode == 2 and "advisor: error: cannot read baseline" in proc.stderr and "internal" not in proc.stderr
+    )
     os.remove(tmp_path / "advisor-baseline.json")
     os.mkfifo(tmp_path / "advisor-baseline.json")  # not a regular file: no baseline (and no blocking read)
     assert "a.py:2:1: ADV101" in advisor("scan", ".", "--no-cache", cwd=root).stdout

@@ -98,8 +98,17 @@ def test_a_committed_cache_does_not_hide_findings(cli, tmp_path, home):
 # -- 12. a cache of valid JSON but the wrong shape is a miss ------------------------------------
 
 
-@pytest.mark.parametrize("shape", ["[]", "5", '{"x": 5}', '{"x": [1, 2]}', '{"x": {"findings": 5, "errors": []}}',
-                                   '{"x": {"findings": [5], "errors": []}}'])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "[]",
+        "5",
+        '{"x": 5}',
+        '{"x": [1, 2]}',
+        '{"x": {"findings": 5, "errors": []}}',
+        '{"x": {"findings": [5], "errors": []}}',
+    ],
+)
 def test_a_cache_of_the_wrong_shape_is_a_miss_and_rewritten(cli, tmp_path, home, shape):
     root = _repo(tmp_path)
     expected = _findings(_scan(cli, root, home))
@@ -171,13 +180,35 @@ def _full_disk_run(args, cwd, env):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
         resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
 
-    return subprocess.run([sys.executable, "-m", "advisor", *args], cwd=cwd, env={**os.environ, **env, "NO_COLOR": "1"},
-                          capture_output=True, text=True, timeout=600, preexec_fn=cap)
+    return subprocess.run(
+        [sys.executable, "-m", "advisor", *args],
+        cwd=cwd,
+        env={**os.environ, **env, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=cap,
+    )
 
 
 def test_a_full_disk_keeps_the_previous_outputs(cli, tmp_path, home):
     root = _repo(tmp_path)
-    assert cli("scan", ".", "--no-cache", "--report", "rep", "--output-format", "json", "-o", "out.json", cwd=root, env=home).returncode == 0
+    assert (
+        cli(
+            "scan",
+            ".",
+            "--no-cache",
+            "--report",
+            "rep",
+            "--output-format",
+            "json",
+            "-o",
+            "out.json",
+            cwd=root,
+            env=home,
+        ).returncode
+        == 0
+    )
     before = {p: (root / p).read_bytes() for p in ("out.json", "rep/findings.json", "rep/report.html")}
     (root / "b.py").write_text(BAD * 200)  # enough findings that no output fits in 2 KiB
     for args in (("--report", "rep"), ("--output-format", "json", "-o", "out.json")):
@@ -223,6 +254,7 @@ def test_a_report_copied_from_another_machine_is_scanned(cli, tmp_path, home):
 
 try:  # not importorskip: the torch-free tests above must run everywhere
     import torch  # noqa: F401
+
     HAS_TORCH = True
 except ImportError:
     HAS_TORCH = False
@@ -257,7 +289,9 @@ def test_validate_runs_only_the_scripts_advisor_wrote(cli, tmp_path, home):
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, str(val / "run_all.py")], cwd=val, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, str(val / "run_all.py")], cwd=val, capture_output=True, text=True, timeout=600
+    )
     assert proc.returncode == 0 and "SKIP torch" not in proc.stdout and "PASS" in proc.stdout, proc.stdout + proc.stderr
     assert os.listdir(ran) == []
     # A script advisor wrote, changed afterwards, is an ERROR, never run.
@@ -303,8 +337,12 @@ def test_a_later_report_removes_only_its_own_stale_files(cli, tmp_path, home):
     assert (val / "notes.py").read_text() == "# mine\n" and (val / "stream_capture.py").exists()
     # A forged earlier manifest naming other files, with their real hashes, gets none of them deleted.
     manifest = json.loads((root / "rep" / ".advisor-report").read_text())
-    manifest["files"].update({"../a.py": hashlib.sha256(BAD.encode()).hexdigest(),
-                              "validation/notes.py": hashlib.sha256(b"# mine\n").hexdigest()})
+    manifest["files"].update(
+        {
+            "../a.py": hashlib.sha256(BAD.encode()).hexdigest(),
+            "validation/notes.py": hashlib.sha256(b"# mine\n").hexdigest(),
+        }
+    )
     (root / "rep" / ".advisor-report").write_text(json.dumps(manifest))
     assert cli("scan", ".", "--report", "rep", cwd=root, env=home).returncode in (0, 1)
     assert (val / "notes.py").read_text() == "# mine\n" and (root / "a.py").read_text() == BAD
@@ -321,8 +359,13 @@ def test_scanned_shapes_are_capped_in_bytes(cli, tmp_path, home):
     (root / "a.py").write_text("import torch\nw, v = torch.linalg.eigh(torch.randn(100000, 4096, 4096).cpu())\n")
     assert cli("scan", ".", "--report", "rep", cwd=root, env=home).returncode in (0, 1)
     tree = ast.parse((root / "rep" / "validation" / "linalg_eigh.py").read_text())
-    values = {n.targets[0].id: ast.literal_eval(n.value) for n in tree.body
-              if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id in ("SHAPES", "MAX_BYTES")}
+    values = {
+        n.targets[0].id: ast.literal_eval(n.value)
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        and isinstance(n.targets[0], ast.Name)
+        and n.targets[0].id in ("SHAPES", "MAX_BYTES")
+    }
     assert values["MAX_BYTES"] <= 64 << 20
     assert values["SHAPES"] and all(b * n * n * 8 <= values["MAX_BYTES"] for b, n in values["SHAPES"])
     assert any(n > 1000 for _, n in values["SHAPES"])  # shrunk to the cap, not replaced by a toy shape

@@ -75,17 +75,32 @@ class Page(html.parser.HTMLParser):
 def render(page: str, shots: str) -> tuple[Page, list[str]]:
     """(the DOM after load, the page's console messages); saves a screenshot into `shots`."""
     url = "file://" + urllib.parse.quote(os.path.abspath(page))
-    common = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--no-first-run", "--enable-logging=stderr", "--v=0"]
+    common = [
+        BROWSER,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--enable-logging=stderr",
+        "--v=0",
+    ]
     profile = os.path.join(shots, "chromium-profile")
-    dom = subprocess.run(common + [f"--user-data-dir={profile}-dom", "--dump-dom", url],
-                         capture_output=True, text=True, timeout=120)
+    dom = subprocess.run(
+        common + [f"--user-data-dir={profile}-dom", "--dump-dom", url], capture_output=True, text=True, timeout=120
+    )
     assert dom.returncode == 0, dom.stderr[-2000:]
     # Chromium logs each console message as `...:CONSOLE:<line>] "<text>", source: <url> (<line>)`.
     console = [line for line in dom.stderr.splitlines() if ":CONSOLE" in line]
     shot = os.path.join(shots, os.path.basename(page) + ".png")
-    subprocess.run(common + [f"--user-data-dir={profile}-shot", "--window-size=1280,1800", f"--screenshot={shot}", url],
-                   capture_output=True, text=True, timeout=120)
+    subprocess.run(
+        common + [f"--user-data-dir={profile}-shot", "--window-size=1280,1800", f"--screenshot={shot}", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert os.path.getsize(shot) > 1000, "no screenshot"
     print(f"screenshot: {shot}")
     return Page(dom.stdout), console
@@ -128,9 +143,16 @@ def test_report_html_in_a_browser(tmp_path, shots):
     root = tmp_path / "project"
     shutil.copytree(os.path.join(HERE, "fixtures", "project"), root)
     shutil.copytree(os.path.join(HERE, "fixtures", "mixed"), root / "mixed")
-    (root / "x'\"<img src=x onerror=alert(1)>.py").write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\n")
-    proc = subprocess.run([sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--target-version", "2.12", "--report", "rep"],
-                          cwd=root, capture_output=True, text=True, timeout=300)
+    (root / "x'\"<img src=x onerror=alert(1)>.py").write_text(
+        "import torch\nx = torch.cuda.is_current_stream_capturing()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--target-version", "2.12", "--report", "rep"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode in (0, 1), proc.stderr
     with open(root / "rep" / "findings.json", encoding="utf-8") as f:
         findings = [x for x in json.load(f)["findings"] if x["rule"] != "ADV900"]
@@ -184,13 +206,26 @@ addEventListener("load", () => {
 
 def measure(page: str, shots: str) -> dict:
     """Lay `page` out in Chromium at 1280 px wide and return MEASURE's figures."""
-    probe = page[:-len(".html")] + ".measure.html"
+    probe = page[: -len(".html")] + ".measure.html"
     with open(page, encoding="utf-8") as f, open(probe, "w", encoding="utf-8") as g:
         g.write(f.read().replace("</body>", MEASURE + "</body>"))
     profile = os.path.join(shots, "chromium-profile-measure")
-    dom = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1280,1800",
-                          f"--user-data-dir={profile}", "--dump-dom", "file://" + urllib.parse.quote(os.path.abspath(probe))],
-                         capture_output=True, text=True, timeout=120)
+    dom = subprocess.run(
+        [
+            BROWSER,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--window-size=1280,1800",
+            f"--user-data-dir={profile}",
+            "--dump-dom",
+            "file://" + urllib.parse.quote(os.path.abspath(probe)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert dom.returncode == 0, dom.stderr[-2000:]
     text = next(e for e in Page(dom.stdout).elements if e["id"] == "measured")["text"]
     return json.loads(text)
@@ -208,8 +243,12 @@ def test_audit_html_in_a_browser(tmp_path, shots):
     (mixed / "src" / "load.py").write_text("import torch\nstate = torch.load('ckpt.pt')\nother = torch.load('b.pt')\n")
     manifest.write_text(manifest.read_text() + "svc-mixed owner=team-m\n")
     out = tmp_path / "dash"
-    proc = subprocess.run([sys.executable, "-m", "advisor", "audit", str(manifest), "--out", str(out), "-j", "2", "--no-cache"],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "audit", str(manifest), "--out", str(out), "-j", "2", "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode in (0, 1), proc.stderr
     with open(out / "audit.json", encoding="utf-8") as f:
         audit = json.load(f)
@@ -234,7 +273,9 @@ def test_audit_html_in_a_browser(tmp_path, shots):
     assert int(page.by_id("safe-fixes")["text"]) == totals["fixable"]["safe"]
     assert int(page.by_id("unsafe-fixes")["text"]) == totals["fixable"]["unsafe"]
     legend = page.by_id("legend")["text"]
-    assert "green: safe automatic fix" in legend and "blue: no automatic fix" in legend and "Blue: findings" not in legend
+    assert (
+        "green: safe automatic fix" in legend and "blue: no automatic fix" in legend and "Blue: findings" not in legend
+    )
     # At 1280 px every bar stays on one line and inside its cell.
     figures = measure(str(out / "audit.html"), shots)
     tracks, font = figures["tracks"], figures["fontSize"]

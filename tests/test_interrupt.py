@@ -34,7 +34,7 @@ def _group(pgid: int) -> list[int]:
                 stat = f.read()
         except OSError:
             continue
-        fields = stat[stat.rindex(")") + 2:].split()
+        fields = stat[stat.rindex(")") + 2 :].split()
         if int(fields[2]) == pgid and fields[0] != "Z":
             found.append(int(entry))
     return found
@@ -62,8 +62,14 @@ def big_tree(tmp_path_factory):
 
 def _start(args, cwd, stdout=subprocess.DEVNULL):
     env = {**os.environ, "NO_COLOR": "1"}
-    return subprocess.Popen([sys.executable, "-m", "advisor", *args], cwd=cwd, env=env, stdout=stdout,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "advisor", *args],
+        cwd=cwd,
+        env=env,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
 
 
 def _send(proc, group: bool) -> None:
@@ -116,7 +122,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("moment,group,again", CASES, ids=[f"{m}-{'group' if g else 'main'}-{'twice' if a is not None else 'once'}" for m, g, a in CASES])
+@pytest.mark.parametrize(
+    "moment,group,again",
+    CASES,
+    ids=[f"{m}-{'group' if g else 'main'}-{'twice' if a is not None else 'once'}" for m, g, a in CASES],
+)
 def test_an_interrupted_scan_exits_130_with_one_line(big_tree, tmp_path, moment, group, again):
     proc = _start(["scan", str(big_tree), "--no-cache", "-j", "3", "--min-torch", "2.0"], cwd=tmp_path)
     if moment == "start":
@@ -137,8 +147,14 @@ def test_an_interrupted_scan_exits_130_with_one_line(big_tree, tmp_path, moment,
 def test_an_interrupt_while_writing_the_output(tmp_path):
     # Far more JSON than a pipe holds: the run blocks writing it while nobody reads.
     for i in range(30):
-        (tmp_path / f"m{i:02}.py").write_text("import torch\n" + "".join(f"a{j} = torch.cuda.memory_cached({j})\n" for j in range(60)))
-    proc = _start(["scan", ".", "--no-cache", "--format", "json", "-j", "2", "--min-torch", "2.0"], cwd=tmp_path, stdout=subprocess.PIPE)
+        (tmp_path / f"m{i:02}.py").write_text(
+            "import torch\n" + "".join(f"a{j} = torch.cuda.memory_cached({j})\n" for j in range(60))
+        )
+    proc = _start(
+        ["scan", ".", "--no-cache", "--format", "json", "-j", "2", "--min-torch", "2.0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+    )
     ready, _, _ = select.select([proc.stdout], [], [], 120)
     assert ready and proc.stdout.read(1), "no output"  # the output has started
     time.sleep(0.3)
@@ -155,7 +171,9 @@ def test_an_interrupted_fix_says_what_it_did(tmp_path):
         (tmp_path / f"m{i:03}.py").write_text(original)
     proc = _start(["fix", ".", "-j", "2", "--min-torch", "2.0"], cwd=tmp_path)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not any((tmp_path / f"m{i:03}.py").read_text() == fixed for i in range(0, 300, 30)):
+    while time.monotonic() < deadline and not any(
+        (tmp_path / f"m{i:03}.py").read_text() == fixed for i in range(0, 300, 30)
+    ):
         time.sleep(0.05)
     sent_at = time.monotonic()
     _send(proc, True)

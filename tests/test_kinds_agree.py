@@ -24,10 +24,6 @@ def test_apis_that_raise_since_2_0_are_breaking():
 
 def test_softmax_modules_without_dim_fail_only_where_called():
     kinds = _kinds(
-        "import torch.nn as nn\n"
-        "placeholder = nn.Softmax()\n"
-        "used = nn.Softmax()\n"
-        "y = used(x)\n"
-        "z = nn.LogSoftmax()(x)\n"
+        "import torch.nn as nn\nplaceholder = nn.Softmax()\nused = nn.Softmax()\ny = used(x)\nz = nn.LogSoftmax()(x)\n"
     )
     assert kinds == {(2, "ADV717"): "advice", (3, "ADV717"): "deprecated", (5, "ADV717"): "deprecated"}

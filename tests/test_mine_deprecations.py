@@ -23,7 +23,9 @@ miner = load_tool("mine_deprecations")
 def make_wheel(tmp: Path, version: str, files: dict[str, str], dist: str = "torch") -> Path:
     path = tmp / f"{dist}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(path, "w") as zf:
-        zf.writestr(f"{dist}-{version}.dist-info/METADATA", f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n\n")
+        zf.writestr(
+            f"{dist}-{version}.dist-info/METADATA", f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n\n"
+        )
         for rel, text in files.items():
             zf.writestr(rel, textwrap.dedent(text))
     return path
@@ -56,7 +58,7 @@ BASE = {
         from torch import nn
     """,
     "torch/nn/__init__.py": "from .functional import *\n",
-    "torch/nn/functional.py": '''
+    "torch/nn/functional.py": """
         import warnings
         from warnings import warn as _w
         __all__ = ["upsample", "softmax", "keep", "quiet"]
@@ -78,7 +80,7 @@ BASE = {
             if old_arg is not None:
                 warnings.warn("`old_arg` is deprecated and has no effect.", FutureWarning)
             return x
-    ''',
+    """,
     "torch/_impl.py": """
         import warnings
         def hidden_public():
@@ -172,7 +174,9 @@ def test_tests_directories_are_not_user_facing(tmp_path):
 def test_removed_names_and_modules(tmp_path):
     v1 = dict(BASE)
     v1["torch/old_mod.py"] = "def f():\n    pass\n"
-    v1["torch/sub/__init__.py"] = "__all__ = ['a', 'b', 'c', 'd']\nfrom .impl import *\ndef a(): pass\nb = 1\nc = 2\nd = 3\n"
+    v1["torch/sub/__init__.py"] = (
+        "__all__ = ['a', 'b', 'c', 'd']\nfrom .impl import *\ndef a(): pass\nb = 1\nc = 2\nd = 3\n"
+    )
     v1["torch/sub/impl.py"] = "__all__ = []\n"
     v2 = dict(BASE)
     # `b` gone; `c` still reachable through the star import; `d` served by a lazy __getattr__
@@ -236,7 +240,7 @@ def test_a_decorator_whose_body_warns_deprecates_what_it_decorates(tmp_path):
     files = {
         "torchvision/__init__.py": "",
         "torchvision/models/__init__.py": "from .resnet import *\n",
-        "torchvision/models/_utils.py": '''
+        "torchvision/models/_utils.py": """
             import functools, warnings
             def handle_legacy_interface(**weights):
                 def outer(builder):
@@ -249,8 +253,8 @@ def test_a_decorator_whose_body_warns_deprecates_what_it_decorates(tmp_path):
                 return outer
             def plain(f):
                 return f
-        ''',
-        "torchvision/models/resnet.py": '''
+        """,
+        "torchvision/models/resnet.py": """
             from ._utils import handle_legacy_interface, plain
             __all__ = ["resnet18", "resnet34"]
             @handle_legacy_interface(weights=("pretrained", None))
@@ -259,7 +263,7 @@ def test_a_decorator_whose_body_warns_deprecates_what_it_decorates(tmp_path):
             @plain
             def resnet34(*, weights=None, **kwargs):
                 pass
-        ''',
+        """,
     }
     items = by_id(run(make_wheel(tmp_path, "0.99.0", files, dist="torchvision")))
     it = items["torchvision:deprecated:torchvision.models.resnet18"]
@@ -297,23 +301,36 @@ def test_warn_then_decorator_is_one_item_and_stubs_show_c_removals(tmp_path):
 
 
 def test_an_optional_import_from_outside_does_not_keep_a_name_alive(tmp_path):
-    v1 = {"torchvision/__init__.py": "", "torchvision/io/__init__.py": "from .video_reader import VideoReader\n__all__ = ['VideoReader']\n",
-          "torchvision/io/video_reader.py": "class VideoReader:\n    pass\n"}
-    v2 = {"torchvision/__init__.py": "",
-          "torchvision/io/__init__.py": "try:\n    from fb_only.io import VideoReader\nexcept ImportError:\n    pass\n__all__ = []\n"}
-    items = by_id(run(make_wheel(tmp_path, "0.25.0", v1, dist="torchvision"), make_wheel(tmp_path, "0.26.0", v2, dist="torchvision")))
+    v1 = {
+        "torchvision/__init__.py": "",
+        "torchvision/io/__init__.py": "from .video_reader import VideoReader\n__all__ = ['VideoReader']\n",
+        "torchvision/io/video_reader.py": "class VideoReader:\n    pass\n",
+    }
+    v2 = {
+        "torchvision/__init__.py": "",
+        "torchvision/io/__init__.py": "try:\n    from fb_only.io import VideoReader\nexcept ImportError:\n    pass\n__all__ = []\n",
+    }
+    items = by_id(
+        run(
+            make_wheel(tmp_path, "0.25.0", v1, dist="torchvision"),
+            make_wheel(tmp_path, "0.26.0", v2, dist="torchvision"),
+        )
+    )
     assert "torchvision:removed:torchvision.io.VideoReader" in items
     assert "torchvision:removed:torchvision.io.video_reader" in items
 
 
 def test_an_unquoted_parameter_named_as_deprecated_keys_the_item(tmp_path):
-    files = {"torch/__init__.py": "", "torch/prof.py": '''
+    files = {
+        "torch/__init__.py": "",
+        "torch/prof.py": """
         import warnings
         def profile(use_cuda=None, with_stack=False, with_modules=False):
             if with_stack or with_modules:
                 if with_modules:
                     warnings.warn("with_modules is deprecated and will be removed.", FutureWarning)
-    '''}
+    """,
+    }
     items = by_id(run(make_wheel(tmp_path, "9.0.0", files)))
     assert "torch:deprecated:torch.prof.profile(with_modules=)" in items
 
@@ -321,7 +338,7 @@ def test_an_unquoted_parameter_named_as_deprecated_keys_the_item(tmp_path):
 def test_a_function_kept_only_to_raise_a_removal_message_is_removed(tmp_path):
     files = {
         "torch/__init__.py": "from torch._linalg_utils import cholesky, solve, live\n",
-        "torch/_linalg_utils.py": '''
+        "torch/_linalg_utils.py": """
             def cholesky(A, upper=False, *, out=None):
                 name = "upper" if upper else "lower"
                 raise RuntimeError("This function was deprecated since version 1.9 and is now removed. Use torch.linalg.cholesky.")
@@ -333,7 +350,7 @@ def test_a_function_kept_only_to_raise_a_removal_message_is_removed(tmp_path):
                 if x is None:
                     raise ValueError("the tensor in the portal has been removed")
                 return x
-        ''',
+        """,
     }
     items = by_id(run(make_wheel(tmp_path, "9.0.0", files)))
     it = items["torch:removed:torch.cholesky"]

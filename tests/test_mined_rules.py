@@ -22,7 +22,8 @@ def test_the_catalogue_is_generated_from_the_index_and_the_ledger(tmp_path):
     assert load_tool("mine_deprecations").main(["--from-index", str(INDEX), "--catalogue", str(out)]) == 0
     assert out.read_bytes() == CATALOGUE.read_bytes(), (
         "rules/mined/catalogue.json is stale: run `python tools/mine_deprecations.py --from-index "
-        "docs/evidence/torch-api-index.json.gz --catalogue rules/mined/catalogue.json`")
+        "docs/evidence/torch-api-index.json.gz --catalogue rules/mined/catalogue.json`"
+    )
 
 
 def test_only_user_facing_names_and_each_has_a_window():
@@ -56,7 +57,6 @@ def test_no_name_is_reported_by_a_hand_rule_too():
         assert not mine & claimed, f"{r.code} double-reports {sorted(mine & claimed)[:5]}"
 
 
-
 def test_the_registry_hook_hands_a_name_to_a_new_hand_rule():
     """A hand rule written later for a mined API takes it over at once, before any regeneration."""
     mined = rule_by_code("ADV002")
@@ -81,9 +81,26 @@ def test_one_set_per_family_for_the_prefilter_and_the_reference_check():
 def _scan(tmp_path, text: str, target: str) -> list[dict]:
     f = tmp_path / "m.py"
     f.write_text(text, encoding="utf-8")
-    res = subprocess.run([sys.executable, "-m", "advisor", "scan", str(f), "--format", "json", "--no-cache",
-                          "--exit-zero", "--target-version", target, "--min-torch", "2.0"],
-                         capture_output=True, text=True, check=True)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "advisor",
+            "scan",
+            str(f),
+            "--format",
+            "json",
+            "--no-cache",
+            "--exit-zero",
+            "--target-version",
+            target,
+            "--min-torch",
+            "2.0",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return [x for x in json.loads(res.stdout)["findings"] if x["rule"] in FAMILY]
 
 

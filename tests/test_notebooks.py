@@ -64,9 +64,9 @@ def test_ipython_lines_are_found_as_ipython_finds_them(cell):
         # IPython hands the body of these to the magic, which transforms and runs it as Python.
         first = len(cell) - len(cell.lstrip("\n"))
         assert blocks[0] == (first, first + 1)
-        body = "\n".join(lines[first + 1:])
+        body = "\n".join(lines[first + 1 :])
         assert blocks[1:] == [(s + first + 1, e + first + 1) for s, e in notebooks.magic_blocks(body)]
-        cell, lines, blocks = body, lines[first + 1:], notebooks.magic_blocks(body)
+        cell, lines, blocks = body, lines[first + 1 :], notebooks.magic_blocks(body)
     transformed = manager.transform_cell(cell)
     in_block = {i for start, end in blocks for i in range(start, end)}
     out = transformed.rstrip("\n").split("\n")
@@ -86,8 +86,21 @@ def test_ipython_lines_are_found_as_ipython_finds_them(cell):
 
 def _notebook(cells, tmp_path, name="nb.ipynb"):
     """A notebook as older Jupyter wrote it: nbformat 4.5 without cell ids (nbformat warns)."""
-    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-          "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c.splitlines(keepends=True)} for c in cells]}
+    nb = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "metadata": {},
+                "outputs": [],
+                "source": c.splitlines(keepends=True),
+            }
+            for c in cells
+        ],
+    }
     path = tmp_path / name
     path.write_text(json.dumps(nb, indent=1) + "\n")
     return path
@@ -110,7 +123,14 @@ def test_a_notebook_as_ipython_reads_it(cli, tmp_path):
     proc = cli("scan", "nb.ipynb", "--no-cache", "--target-version", "2.12", "--format", "json", cwd=tmp_path)
     data = json.loads(proc.stdout)
     found = sorted((f["cell"], f["line"], f["rule"]) for f in data["findings"])
-    assert found == [(2, 3, "ADV713"), (3, 4, "ADV713"), (5, 3, "ADV713"), (7, 1, "ADV101"), (7, 3, "ADV713"), (8, 4, "ADV713")], found
+    assert found == [
+        (2, 3, "ADV713"),
+        (3, 4, "ADV713"),
+        (5, 3, "ADV713"),
+        (7, 1, "ADV101"),
+        (7, 3, "ADV713"),
+        (8, 4, "ADV713"),
+    ], found
     (error,) = data["errors"]
     assert "cell 6: syntax error" in error["message"] and "(line 1, column" in error["message"], error
     assert "Warning" not in proc.stderr and "warn" not in proc.stderr.lower(), proc.stderr
@@ -125,8 +145,12 @@ def test_fixing_a_notebook_writes_back_the_ipython_lines_as_they_were(cli, tmp_p
     assert "Warning" not in proc.stderr, proc.stderr
     assert "nb.ipynb: error: cell 6: syntax error" in proc.stderr, proc.stderr
     cells = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]]
-    expected = [c.replace("memory_cached()", "memory_reserved()") if not c.startswith("%%bash") else c for c in NOTEBOOK]
-    expected[-1] = expected[-1].replace("%time q = torch.cuda.memory_reserved()", "%time q = torch.cuda.memory_cached()")
+    expected = [
+        c.replace("memory_cached()", "memory_reserved()") if not c.startswith("%%bash") else c for c in NOTEBOOK
+    ]
+    expected[-1] = expected[-1].replace(
+        "%time q = torch.cuda.memory_reserved()", "%time q = torch.cuda.memory_cached()"
+    )
     assert cells == expected
     assert not any("get_ipython" in c or "advisor-notebook" in c for c in cells)
     before = path.read_bytes()

@@ -31,7 +31,8 @@ def hostile(tmp_path):
             f.write(CODE)
     # ADV501 quotes the call, and with it a triple-quoted string holding a newline, ESC and a fake finding.
     (tmp_path / "adv.py").write_bytes(
-        f'import torch\nopt_step = torch.compile(opt.step, mode="""\n{FORGED}\x1b[2J\x9b31m\n""")\n'.encode())
+        f'import torch\nopt_step = torch.compile(opt.step, mode="""\n{FORGED}\x1b[2J\x9b31m\n""")\n'.encode()
+    )
     return tmp_path
 
 
@@ -45,7 +46,9 @@ def _scan(cli, where, fmt):
 def test_text_formats_print_no_terminal_escape_and_no_forged_line(cli, hostile, fmt):
     out = _scan(cli, hostile, fmt)
     assert not any(c in out for c in "\x1b\x07\x9b\u202e"), repr(out)
-    assert not any(line.startswith(("evil.py", "::") if fmt != "github" else "evil.py") for line in out.splitlines()), out
+    assert not any(line.startswith(("evil.py", "::") if fmt != "github" else "evil.py") for line in out.splitlines()), (
+        out
+    )
     for shown in NAMES.values():
         assert shown in out or shown.replace("%", "%25") in out, (shown, out)
     adv = next(line for line in out.splitlines() if "ADV501" in line)

@@ -33,37 +33,47 @@ def torch_bounds(root):
 
 # --- requirements trees ---------------------------------------------------------------------
 
+
 def test_requirements_tree_with_includes_and_a_cycle(tmp_path):
-    root = write(tmp_path, {
-        "requirements.txt": "-r requirements/app/base.txt\nnumpy\n",
-        "requirements/app/base.txt": "# core\n-r ../../requirements.txt\nrequests\ntorch >=2.1.0, <2.10.0  # tested\n",
-        "requirements/app/gpu.txt": "--requirement base.txt\n-c ../pins.txt\n",
-        "requirements/pins.txt": "torch==2.9.1\n",
-    })
+    root = write(
+        tmp_path,
+        {
+            "requirements.txt": "-r requirements/app/base.txt\nnumpy\n",
+            "requirements/app/base.txt": "# core\n-r ../../requirements.txt\nrequests\ntorch >=2.1.0, <2.10.0  # tested\n",
+            "requirements/app/gpu.txt": "--requirement base.txt\n-c ../pins.txt\n",
+            "requirements/pins.txt": "torch==2.9.1\n",
+        },
+    )
     assert torch_bounds(root) == ("2.1", "requirements/app/base.txt:4", "2.9", "requirements/app/base.txt:4")
 
 
 def test_lowest_lower_and_highest_upper_across_files(tmp_path):
-    root = write(tmp_path, {
-        "requirements/runtime_a.txt": "torch>=2.3.1,<2.10.0\n",
-        "requirements/runtime_b.txt": "einops\ntorch<=2.12.1,>=2.0.0\n",
-        "requirements/docs.txt": "torch\n",  # unpinned: bounds nothing
-    })
+    root = write(
+        tmp_path,
+        {
+            "requirements/runtime_a.txt": "torch>=2.3.1,<2.10.0\n",
+            "requirements/runtime_b.txt": "einops\ntorch<=2.12.1,>=2.0.0\n",
+            "requirements/docs.txt": "torch\n",  # unpinned: bounds nothing
+        },
+    )
     assert torch_bounds(root) == ("2.0", "requirements/runtime_b.txt:2", "2.12", "requirements/runtime_b.txt:2")
 
 
 def test_requirement_lines_markers_extras_continuations_and_options(tmp_path):
-    root = write(tmp_path, {
-        "requirements-dev.txt": (
-            "--index-url https://example.invalid/simple\n"
-            "-e .\n"
-            "torch-tb-profiler>=0.4\n"
-            "pytorch-lightning>=1.0\n"
-            "torch[opt] >= 2.4 ; python_version >= '3.9' \\\n"
-            "    --hash=sha256:abc\n"
-            "torchvision==0.19.1+cu121\n"
-        ),
-    })
+    root = write(
+        tmp_path,
+        {
+            "requirements-dev.txt": (
+                "--index-url https://example.invalid/simple\n"
+                "-e .\n"
+                "torch-tb-profiler>=0.4\n"
+                "pytorch-lightning>=1.0\n"
+                "torch[opt] >= 2.4 ; python_version >= '3.9' \\\n"
+                "    --hash=sha256:abc\n"
+                "torchvision==0.19.1+cu121\n"
+            ),
+        },
+    )
     pins = find_pins(root)
     assert [(p.library, p.spec, p.source) for p in pins] == [
         ("torch", ">=2.4", "requirements-dev.txt:5"),
@@ -79,9 +89,12 @@ def test_root_constraints_file(tmp_path):
 
 # --- setup.py (ast only), setup.cfg ---------------------------------------------------------
 
+
 def test_setup_py_literals_names_fstrings_join_never_executed(tmp_path):
-    root = write(tmp_path, {
-        "setup.py": """
+    root = write(
+        tmp_path,
+        {
+            "setup.py": """
             import pathlib
             pathlib.Path("EXECUTED").write_text("setup.py ran")
             TORCH_MIN = "2.2"
@@ -89,7 +102,8 @@ def test_setup_py_literals_names_fstrings_join_never_executed(tmp_path):
             reqs = [">=".join(["torch", TORCH_MIN]), "torchvision>={}".format(vision), "torchaudio" + ">=2.2,<2.9"]
             setup(name="x", install_requires=reqs)
         """,
-    })
+        },
+    )
     b = find_bounds(root)
     assert (b["torch"].lower_text, b["torch"].source_lower) == ("2.2", "setup.py:5")
     assert b["torchvision"].lower_text == "0.17"
@@ -98,35 +112,45 @@ def test_setup_py_literals_names_fstrings_join_never_executed(tmp_path):
 
 
 def test_setup_py_reads_requirements_files(tmp_path):
-    root = write(tmp_path, {
-        "setup.py": """
+    root = write(
+        tmp_path,
+        {
+            "setup.py": """
             def parse_requirements(path):
                 return [l for l in open(path).read().splitlines() if l]
             device = os.environ.get("DEVICE", "cuda")
             setup(install_requires=parse_requirements(f"deps/runtime_{device}.txt"))
         """,
-        "deps/runtime_cuda.txt": "torch>=2.3,<=2.12.1\n",
-        "deps/runtime_npu.txt": "torch>=2.5\n",
-        "deps/unrelated.txt": "torch==2.0\n",  # not a file setup.py reads
-    })
+            "deps/runtime_cuda.txt": "torch>=2.3,<=2.12.1\n",
+            "deps/runtime_npu.txt": "torch>=2.5\n",
+            "deps/unrelated.txt": "torch==2.0\n",  # not a file setup.py reads
+        },
+    )
     assert torch_bounds(root) == ("2.3", "deps/runtime_cuda.txt:1", "2.12", "deps/runtime_cuda.txt:1")
 
 
 def test_setup_py_extras_rank_below_install_requires(tmp_path):
-    root = write(tmp_path, {
-        "setup.py": """
+    root = write(
+        tmp_path,
+        {
+            "setup.py": """
             setup(install_requires=["torch>=2.4"], extras_require={"old": ["torch>=2.0"]},
                   setup_requires=["torch>=1.13"])
         """,
-    })
+        },
+    )
     assert torch_bounds(root)[:2] == ("2.4", "setup.py:1")
-    only_extras = write(tmp_path / "extras", {"setup.py": 'deps = ["torch>=2.6"]\nsetup(extras_require={"torch": deps})\n'})
+    only_extras = write(
+        tmp_path / "extras", {"setup.py": 'deps = ["torch>=2.6"]\nsetup(extras_require={"torch": deps})\n'}
+    )
     assert torch_bounds(only_extras)[:2] == ("2.6", "setup.py:1")
 
 
 def test_setup_cfg_install_extras_and_file_directive(tmp_path):
-    root = write(tmp_path, {
-        "setup.cfg": """
+    root = write(
+        tmp_path,
+        {
+            "setup.cfg": """
             [metadata]
             name = x
             [options]
@@ -136,21 +160,28 @@ def test_setup_cfg_install_extras_and_file_directive(tmp_path):
             [options.extras_require]
             vision = torchvision>=0.17
         """,
-    })
+        },
+    )
     assert torch_bounds(root)[:2] == ("2.2", "setup.cfg:6")
     assert find_bounds(root)["torchvision"].lower_text == "0.17"
-    other = write(tmp_path / "f", {
-        "setup.cfg": "[options]\ninstall_requires = file: deps/run.txt\n",
-        "deps/run.txt": "torch~=2.5.0\n",
-    })
+    other = write(
+        tmp_path / "f",
+        {
+            "setup.cfg": "[options]\ninstall_requires = file: deps/run.txt\n",
+            "deps/run.txt": "torch~=2.5.0\n",
+        },
+    )
     assert torch_bounds(other) == ("2.5", "deps/run.txt:1", "2.5", "deps/run.txt:1")
 
 
 # --- conda, pixi, pyproject, locks ---------------------------------------------------------
 
+
 def test_environment_yml_conda_and_pip_sections(tmp_path):
-    root = write(tmp_path, {
-        "environment.yml": """
+    root = write(
+        tmp_path,
+        {
+            "environment.yml": """
             name: env
             channels:
               - pytorch  # a channel, not a package
@@ -162,15 +193,22 @@ def test_environment_yml_conda_and_pip_sections(tmp_path):
               - pip:
                   - torchvision>=0.18,<0.21
         """,
-    })
+        },
+    )
     b = find_bounds(root)
-    assert (b["torch"].lower_text, b["torch"].upper_text, b["torch"].source_lower) == ("2.3", "2.3", "environment.yml:7")
+    assert (b["torch"].lower_text, b["torch"].upper_text, b["torch"].source_lower) == (
+        "2.3",
+        "2.3",
+        "environment.yml:7",
+    )
     assert (b["torchvision"].lower_text, b["torchvision"].source_lower) == ("0.18", "environment.yml:10")
 
 
 def test_pixi_toml_conda_pypi_and_features(tmp_path):
-    root = write(tmp_path, {
-        "pixi.toml": """
+    root = write(
+        tmp_path,
+        {
+            "pixi.toml": """
             [workspace]
             name = "x"
             [dependencies]
@@ -180,15 +218,18 @@ def test_pixi_toml_conda_pypi_and_features(tmp_path):
             [feature.old.dependencies]
             pytorch = ">=2.0"
         """,
-    })
+        },
+    )
     b = find_bounds(root)
     assert (b["torch"].lower_text, b["torch"].upper_text, b["torch"].source_lower) == ("2.4", "2.4", "pixi.toml:4")
     assert b["torchaudio"].lower_text == "2.4"
 
 
 def test_pyproject_pep621_groups_poetry_and_tiers(tmp_path):
-    root = write(tmp_path, {
-        "pyproject.toml": """
+    root = write(
+        tmp_path,
+        {
+            "pyproject.toml": """
             [build-system]
             requires = ["setuptools", "torch>=1.13"]
             [project]
@@ -202,19 +243,27 @@ def test_pyproject_pep621_groups_poetry_and_tiers(tmp_path):
             name = "other-package"
             requires-dist = ["torch>=2.1"]
         """,
-    })
+        },
+    )
     assert torch_bounds(root) == ("2.3", "pyproject.toml:5", None, None)
-    poetry = write(tmp_path / "p", {
-        "pyproject.toml": """
+    poetry = write(
+        tmp_path / "p",
+        {
+            "pyproject.toml": """
             [tool.poetry.dependencies]
             python = "^3.10"
             torch = {version = "^2.2", source = "pytorch"}
             [tool.poetry.group.vision.dependencies]
             torchvision = "~0.17"
         """,
-    })
+        },
+    )
     b = find_bounds(poetry)
-    assert (b["torch"].lower_text, b["torch"].upper_text, b["torch"].source_lower) == ("2.2", "2.99", "pyproject.toml:3")
+    assert (b["torch"].lower_text, b["torch"].upper_text, b["torch"].source_lower) == (
+        "2.2",
+        "2.99",
+        "pyproject.toml:3",
+    )
     assert (b["torchvision"].lower_text, b["torchvision"].upper_text) == ("0.17", "0.17")
 
 
@@ -227,43 +276,64 @@ def test_lock_only_when_nothing_is_declared(tmp_path):
 
 
 def test_broken_files_are_skipped(tmp_path):
-    root = write(tmp_path, {
-        "pyproject.toml": "[project\n", "setup.py": "def (:\n", "setup.cfg": "no section\n",
-        "requirements.txt": "-r missing.txt\ntorch>=2.2\n",
-    })
+    root = write(
+        tmp_path,
+        {
+            "pyproject.toml": "[project\n",
+            "setup.py": "def (:\n",
+            "setup.cfg": "no section\n",
+            "requirements.txt": "-r missing.txt\ntorch>=2.2\n",
+        },
+    )
     assert torch_bounds(root) == ("2.2", "requirements.txt:2", None, None)
 
 
 # --- versions.py wiring, CLI ---------------------------------------------------------------
 
+
 def test_resolve_target_and_lowest_supported(tmp_path):
     root = write(tmp_path, {"requirements/pytorch/base.txt": "numpy\nlightning-utilities\ntorch >=2.1.0, <2.10.0\n"})
-    assert resolve_target(None, root) == ("2.9", "2.1", "torch pin 'torch>=2.1.0,<2.10.0' in requirements/pytorch/base.txt:3")
+    assert resolve_target(None, root) == (
+        "2.9",
+        "2.1",
+        "torch pin 'torch>=2.1.0,<2.10.0' in requirements/pytorch/base.txt:3",
+    )
     assert lowest_supported(root) == ("2.1", "Lowest supported torch 2.1 (requirements/pytorch/base.txt:3)")
     assert lowest_supported(str(tmp_path / "nothing")) == (None, None)
 
 
 def test_cli_prints_where_the_lower_bound_came_from(cli, tmp_path):
-    write(tmp_path, {"m.py": "import torch\n", "setup.py": 'torch_min = "2.1"\nsetup(install_requires=[f"torch>={torch_min}"])\n'})
+    write(
+        tmp_path,
+        {"m.py": "import torch\n", "setup.py": 'torch_min = "2.1"\nsetup(install_requires=[f"torch>={torch_min}"])\n'},
+    )
     (tmp_path / ".git").mkdir()
     proc = cli("scan", "m.py", "--no-cache", cwd=tmp_path)
-    assert "lowest supported torch 2.1 (torch pin 'torch>=2.1' in setup.py:2)." in proc.stdout, proc.stdout + proc.stderr
+    assert "lowest supported torch 2.1 (torch pin 'torch>=2.1' in setup.py:2)." in proc.stdout, (
+        proc.stdout + proc.stderr
+    )
 
 
 # --- companions ------------------------------------------------------------------------------
+
 
 def test_companion_map_follows_the_wheels():
     assert companion_targets("2.14.1") == {"torchvision": "0.29", "torchaudio": "2.11"}
     assert companion_targets("2.9") == {"torchvision": "0.24", "torchaudio": "2.9"}
     assert companion_targets("2.15")["torchvision"] == "0.29"  # no torchvision 0.30 on the registry
-    assert all(audio == "2.11" for torch, (_, audio) in COMPANIONS.items() if tuple(map(int, torch.split("."))) >= (2, 11))
+    assert all(
+        audio == "2.11" for torch, (_, audio) in COMPANIONS.items() if tuple(map(int, torch.split("."))) >= (2, 11)
+    )
     with pytest.raises(ValueError, match="no companion versions known for torch 3.0"):
         companion_targets("3.0")
 
 
 def test_target_overrides():
     assert parse_target_overrides(["torchvision=0.29", "torch=2.14,torchaudio=2.11"]) == {
-        "torchvision": "0.29", "torch": "2.14", "torchaudio": "2.11"}
+        "torchvision": "0.29",
+        "torch": "2.14",
+        "torchaudio": "2.11",
+    }
     assert parse_target_overrides(["2.13"]) == {"torch": "2.13"}
     assert resolve_companions("2.14", {"torchvision": "0.28"}) == {"torchvision": "0.28", "torchaudio": "2.11"}
     for bad in ("torchtext=0.18", "torchvision=latest", "torchvision="):
@@ -279,9 +349,25 @@ REPOS = "/work/repos"
 TRUTH = "/work/realcode/lower_bounds.json"
 
 
-@pytest.mark.skipif(not (os.path.isdir(REPOS) and os.path.isfile(TRUTH)), reason="real repositories not on this machine")
-@pytest.mark.parametrize("repo", ["apex", "lmdeploy", "pytorch-lightning", "diffusers", "gpytorch", "Megatron-LM",
-                                  "TransformerEngine", "DeepSpeed", "torchtune", "torchtitan", "ao"])
+@pytest.mark.skipif(
+    not (os.path.isdir(REPOS) and os.path.isfile(TRUTH)), reason="real repositories not on this machine"
+)
+@pytest.mark.parametrize(
+    "repo",
+    [
+        "apex",
+        "lmdeploy",
+        "pytorch-lightning",
+        "diffusers",
+        "gpytorch",
+        "Megatron-LM",
+        "TransformerEngine",
+        "DeepSpeed",
+        "torchtune",
+        "torchtitan",
+        "ao",
+    ],
+)
 def test_real_repositories_match_the_hand_read_bounds(repo):
     with open(TRUTH) as f:
         want = json.load(f)[repo]

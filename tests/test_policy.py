@@ -72,7 +72,8 @@ def test_fix_that_behaves_differently_below_a_release_says_what_differs():
     d = _decide(Window(), (2, 15), fix=SAFE, lowest=(2, 1), safety=safety)
     assert d.applicability is UNSAFE and d.message == (
         "msg (fix not safe: the new form behaves differently below torch 2.6 (True was not the default before); "
-        "your lowest supported torch is 2.1)")
+        "your lowest supported torch is 2.1)"
+    )
     assert _decide(Window(), (2, 15), fix=SAFE, lowest=(2, 6), safety=safety).applicability is SAFE
 
 
@@ -85,12 +86,15 @@ def test_compat_branch_is_info_and_never_fixed():
 
 # --- through analysis: per-report windows override the rule's ---------------------------------
 
+
 class _Windowed(SymbolRule):
     """Test rule: two names, each with its own window."""
 
     code, name, severity = "ADV999", "test-windowed", Severity.WARNING
     names = {
-        "torch.old_gone": Symbol("`{old}` old", "torch.new_gone", window=Window(deprecated_in="2.13", removed_in="2.14")),
+        "torch.old_gone": Symbol(
+            "`{old}` old", "torch.new_gone", window=Window(deprecated_in="2.13", removed_in="2.14")
+        ),
         "torch.old_back": Symbol("`{old}` old", window=Window(deprecated_in="2.13", undeprecated_in="2.15")),
     }
     fix = SAFE
@@ -112,9 +116,15 @@ def test_per_report_windows_decide_per_name():
 
 # --- the CLI ------------------------------------------------------------------------------
 
+
 def _advisor(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "advisor", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, "NO_COLOR": "1"})
+    return subprocess.run(
+        [sys.executable, "-m", "advisor", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
 
 
 @pytest.fixture
@@ -158,7 +168,9 @@ def test_fix_rewrites_autocast_safely_without_a_pin(proj):
     """No pin: the lowest torch is 2.0, which has `torch.amp.autocast`, so the safe fix applies; GradScaler's waits."""
     proc = _advisor("fix", ".", cwd=proj)
     text = (proj / "m.py").read_text()
-    assert 'with torch.amp.autocast("cuda"):' in text and "torch.cuda.amp.GradScaler()" in text, proc.stdout + proc.stderr
+    assert 'with torch.amp.autocast("cuda"):' in text and "torch.cuda.amp.GradScaler()" in text, (
+        proc.stdout + proc.stderr
+    )
 
 
 def test_min_torch_flag_and_config(proj):
@@ -171,7 +183,10 @@ def test_min_torch_flag_and_config(proj):
     assert proc.stderr == "" and "[*] `torch.cuda.amp.autocast" in proc.stdout.replace("ADV701 ", "")
     assert "lowest supported torch 2.4" in proc.stdout
     (line,) = [x for x in proc.stdout.splitlines() if "lowest supported torch" in x]  # one line, with the target
-    assert line.startswith("Target torch 2.15 (") and "lowest supported torch 2.4 (min-torch (config or --min-torch))" in line
+    assert (
+        line.startswith("Target torch 2.15 (")
+        and "lowest supported torch 2.4 (min-torch (config or --min-torch))" in line
+    )
     assert _advisor("scan", ".", "--min-torch", "2.16", cwd=proj).returncode == 2
 
 
@@ -185,7 +200,9 @@ def test_text_says_when_it_warns_and_breaks(tmp_path):
 
 def test_fail_on_kinds(proj):
     (proj / "m.py").write_text("import torch\nx = torch.cuda.has_magma\n")  # ADV202: advice
-    assert _advisor("scan", ".", "--no-cache", "--min-torch", "2.0", cwd=proj).returncode == 0  # advice: shown, no failure
+    assert (
+        _advisor("scan", ".", "--no-cache", "--min-torch", "2.0", cwd=proj).returncode == 0
+    )  # advice: shown, no failure
     assert _advisor("scan", ".", "--no-cache", "--fail-on", "advice", cwd=proj).returncode == 1
     assert _advisor("scan", ".", "--no-cache", "--fail-on", "info", cwd=proj).returncode == 1  # a severity still works
     assert _advisor("scan", ".", "--no-cache", "--fail-on", "nonsense", cwd=proj).returncode == 2
@@ -206,11 +223,26 @@ def test_rules_for_a_target_lists_kind(proj):
 
 # --- the upgrade path (report) ------------------------------------------------------------
 
+
 def _finding(rule, line, *, warns=None, breaks=None, fix=None, validation=None, kind="deprecated"):
     from advisor.core.findings import Finding
 
-    return Finding(rule, "n", "warning", "m.py", line, 1, line, 2, f"{rule} msg", fix, validation,
-                   kind=kind, warns_from=warns, breaks_in=breaks)
+    return Finding(
+        rule,
+        "n",
+        "warning",
+        "m.py",
+        line,
+        1,
+        line,
+        2,
+        f"{rule} msg",
+        fix,
+        validation,
+        kind=kind,
+        warns_from=warns,
+        breaks_in=breaks,
+    )
 
 
 def test_upgrade_path_hops():
@@ -263,14 +295,28 @@ def test_table_entries_carry_their_own_windows():
     from advisor.rule.table import Entry, Row, generate
 
     ns = {"__name__": "tests.test_policy"}
-    generate((Row("ADV997", "test-table-windows", (
-        Entry("torch.gone_api", "torch.new_api", deprecated_in="2.13", removed_in="2.14"),
-        Entry("torch.back_api", "torch.new_api", deprecated_in="2.13", undeprecated_in="2.15"),
-    ), why="test", since="2.13"),), ns)
+    generate(
+        (
+            Row(
+                "ADV997",
+                "test-table-windows",
+                (
+                    Entry("torch.gone_api", "torch.new_api", deprecated_in="2.13", removed_in="2.14"),
+                    Entry("torch.back_api", "torch.new_api", deprecated_in="2.13", undeprecated_in="2.15"),
+                ),
+                why="test",
+                since="2.13",
+            ),
+        ),
+        ns,
+    )
     rule = ns["test-table-windows"]
     assert [w.removed_in for w in rule.windows()] == ["2.14", None]
     code = b"import torch\ntorch.gone_api(x)\ntorch.back_api(x)\n"
     at = {t: [(f.line, f.kind) for f in analyse(code, "m.py", [rule], t)[0].findings] for t in ("2.13", "2.14", "2.15")}
-    assert at == {"2.13": [(2, "deprecated"), (3, "deprecated")], "2.14": [(2, "breaking"), (3, "deprecated")],
-                  "2.15": [(2, "breaking")]}
+    assert at == {
+        "2.13": [(2, "deprecated"), (3, "deprecated")],
+        "2.14": [(2, "breaking"), (3, "deprecated")],
+        "2.15": [(2, "breaking")],
+    }
     assert policy.rule_kind(rule.windows(), rule.kind, rule.severity, (2, 12)) is None  # replacement from 2.13

@@ -55,7 +55,9 @@ def test_a_small_scan_never_imports_multiprocessing(tmp_path):
     import sys
 
     (tmp_path / "clean.py").write_text("import torch\n\nx = torch.ones(3)\n")
-    code = ("import sys; from advisor.cli import app; sys.argv = ['advisor', 'scan', sys.argv[1], '--no-cache'];\n"
-            "try: app()\nexcept SystemExit: pass\nprint('workers' if 'advisor.run.workers' in sys.modules else 'none')")
+    code = (
+        "import sys; from advisor.cli import app; sys.argv = ['advisor', 'scan', sys.argv[1], '--no-cache'];\n"
+        "try: app()\nexcept SystemExit: pass\nprint('workers' if 'advisor.run.workers' in sys.modules else 'none')"
+    )
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "clean.py")], capture_output=True, text=True)
     assert out.stdout.strip().splitlines()[-1] == "none", out.stderr

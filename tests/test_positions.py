@@ -21,12 +21,19 @@ def test_same_positions_as_libcst(path):
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     lean = compute_positions(module)
     for node, r in expected.items():
-        assert lean[id(node)] == (r.start.line, r.start.column, r.end.line, r.end.column), module.code_for_node(node)[:80]
+        assert lean[id(node)] == (r.start.line, r.start.column, r.end.line, r.end.column), module.code_for_node(node)[
+            :80
+        ]
 
 
 @pytest.mark.parametrize(
     "code",
-    ["x = 1\r\ny = (a,\r\n     b)\r\n", "@dec\nclass A:\n    def f(self): return [i for i in range(3)]\n", "a = 'é'; b = f'{a!r:>{w}}'\n", "if x:\n\tpass\nelse:\n\tpass\n"],
+    [
+        "x = 1\r\ny = (a,\r\n     b)\r\n",
+        "@dec\nclass A:\n    def f(self): return [i for i in range(3)]\n",
+        "a = 'é'; b = f'{a!r:>{w}}'\n",
+        "if x:\n\tpass\nelse:\n\tpass\n",
+    ],
 )
 def test_tricky_sources(code):
     module = cst.parse_module(code)

@@ -50,7 +50,9 @@ def test_every_deprecation_says_when_it_warns_and_every_removal_when_it_breaks()
     missing, stale = [], set(NO_RELEASE)
     for rule, example, findings in _example_findings():
         for f in findings:
-            lacks = (f.kind == "deprecated" and not (f.warns_from or f.breaks_in)) or (f.kind == "breaking" and not f.breaks_in)
+            lacks = (f.kind == "deprecated" and not (f.warns_from or f.breaks_in)) or (
+                f.kind == "breaking" and not f.breaks_in
+            )
             if lacks and rule.code not in NO_RELEASE:
                 missing.append(f"{rule.code} {f.kind}: {f.message[:90]}")
             if lacks:
@@ -70,8 +72,22 @@ def test_no_finding_with_a_release_lands_in_the_no_window_group():
 def _finding(rule, line, *, warns=None, breaks=None, kind="deprecated"):
     from advisor.core.findings import Finding
 
-    return Finding(rule, "n", "warning", "m.py", line, 1, line, 2, f"{rule} msg", None, None,
-                   kind=kind, warns_from=warns, breaks_in=breaks)
+    return Finding(
+        rule,
+        "n",
+        "warning",
+        "m.py",
+        line,
+        1,
+        line,
+        2,
+        f"{rule} msg",
+        None,
+        None,
+        kind=kind,
+        warns_from=warns,
+        breaks_in=breaks,
+    )
 
 
 def test_what_already_warns_on_the_lowest_torch_is_not_said_to_start_later():

@@ -63,8 +63,12 @@ def test_no_release_list_or_default_release_outside_the_table():
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and VERSION.match(node.value):
                 if not (path == "advisor/report/output/sarif.py" and node.value == "2.1.0"):
                     found.append(f"{path}:{node.lineno} {node.value!r}")
-            elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and all(
-                    isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts) and node.elts[0].value == 2:
+            elif (
+                isinstance(node, ast.Tuple)
+                and len(node.elts) == 2
+                and all(isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts)
+                and node.elts[0].value == 2
+            ):
                 found.append(f"{path}:{node.lineno} (2, {node.elts[1].value})")
     assert not found, "release literals outside advisor/core/releases.py:\n" + "\n".join(found)
 
@@ -102,9 +106,13 @@ def test_taglines_come_from_the_table():
 def test_the_documented_release_range_is_the_tables():
     """Every "2.0 to 2.N" / "2.0–2.N" of torch releases in the README and docs/ is the table's range."""
     oldest = re.escape(OLDEST)
-    pattern = re.compile(rf"(?:torch (?:releases )?\**|known: |knows: |catalogue knows torch )\**{oldest}\s*(?:to|–|-)\s*(2\.\d+)")
+    pattern = re.compile(
+        rf"(?:torch (?:releases )?\**|known: |knows: |catalogue knows torch )\**{oldest}\s*(?:to|–|-)\s*(2\.\d+)"
+    )
     stale = []
-    docs = ["README.md"] + [os.path.join("docs", n) for n in sorted(os.listdir(os.path.join(ROOT, "docs"))) if n.endswith(".md")]
+    docs = ["README.md"] + [
+        os.path.join("docs", n) for n in sorted(os.listdir(os.path.join(ROOT, "docs"))) if n.endswith(".md")
+    ]
     for name in docs:
         for number, line in enumerate(_read(name).splitlines(), 1):
             stale += [f"{name}:{number}: {OLDEST} to {m}" for m in pattern.findall(line) if m != NEWEST]

@@ -16,16 +16,16 @@ import pytest
 
 SOURCE = (
     "import torch\n"
-    "x = torch.ger(a, b)\n"                                   # advice (docs-only deprecation), safe fix
-    "y = torch.cuda.is_current_stream_capturing()\n"          # advice, unsafe fix
-    "z = torch.nn.functional.softmax(x)\n"                    # deprecated, no fix
+    "x = torch.ger(a, b)\n"  # advice (docs-only deprecation), safe fix
+    "y = torch.cuda.is_current_stream_capturing()\n"  # advice, unsafe fix
+    "z = torch.nn.functional.softmax(x)\n"  # deprecated, no fix
     "if torch.__version__ < '2.4':\n"
-    "    s = torch.cuda.amp.GradScaler()\n"                   # compat
+    "    s = torch.cuda.amp.GradScaler()\n"  # compat
     "else:\n"
     "    s = torch.amp.GradScaler('cuda')\n"
-    "w = torch.cuda.memory_cached()\n"                        # deprecated, safe fix
-    "h = torch.has_cuda\n"                                    # deprecated, safe fix
-    "torch.testing.assert_allclose(a, b)\n"                   # deprecated, unsafe fix (assert_close is stricter)
+    "w = torch.cuda.memory_cached()\n"  # deprecated, safe fix
+    "h = torch.has_cuda\n"  # deprecated, safe fix
+    "torch.testing.assert_allclose(a, b)\n"  # deprecated, unsafe fix (assert_close is stricter)
 )
 
 
@@ -38,8 +38,13 @@ def project(tmp_path_factory):
     # Hostile names: a right-to-left override, a `|`, a backtick.
     (root / "evil\u202egnp.py").write_text("import torch\nx = torch.ger(a, b)\n")
     (root / "pipe|`name`.py").write_text("import torch\nx = torch.ger(a, b)\n")
-    proc = subprocess.run([sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--report", "rep"], cwd=root,
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--report", "rep"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 1, proc.stderr
     return root
 
@@ -57,10 +62,16 @@ def test_each_kind_has_one_count_used_everywhere(project):
     kinds = {k: sum(1 for f in findings if f["kind"] == k) for k in ("breaking", "deprecated", "advice", "compat")}
     assert kinds["deprecated"] >= 3 and kinds["advice"] >= 1 and kinds["compat"] == 1
     md, html = _read(project, "report.md"), _read(project, "report.html")
-    assert (f"By kind: {kinds['breaking']} breaking on the target, {kinds['deprecated']} deprecated (warn on the target), "
-            f"{kinds['advice']} advice, {kinds['compat']} compat") in md
-    titles = {"breaking": "Breaking on the target", "deprecated": "Deprecated on the target", "advice": "Advice",
-              "compat": "Compat fallbacks"}
+    assert (
+        f"By kind: {kinds['breaking']} breaking on the target, {kinds['deprecated']} deprecated (warn on the target), "
+        f"{kinds['advice']} advice, {kinds['compat']} compat"
+    ) in md
+    titles = {
+        "breaking": "Breaking on the target",
+        "deprecated": "Deprecated on the target",
+        "advice": "Advice",
+        "compat": "Compat fallbacks",
+    }
     for kind, title in titles.items():
         assert f"## {title} ({kinds[kind]})" in md
         assert f"{title} ({kinds[kind]})</h2>" in html
@@ -77,7 +88,9 @@ def test_safe_and_unsafe_fixes_are_counted_apart(project):
     unsafe = sum(1 for f in findings if f["fix"] == "unsafe")
     assert safe and unsafe
     assert f"Fixes: {safe} safe (`advisor fix`), {unsafe} unsafe to review" in _read(project, "report.md")
-    assert f'<b>{safe}</b>safe fixes (<span id="unsafe-fixes">{unsafe}</span> unsafe to review)' in _read(project, "report.html")
+    assert f'<b>{safe}</b>safe fixes (<span id="unsafe-fixes">{unsafe}</span> unsafe to review)' in _read(
+        project, "report.html"
+    )
 
 
 def test_inline_code_is_rendered_not_escaped(project):
@@ -112,8 +125,13 @@ def test_the_report_has_no_absolute_path_of_its_own_and_works_when_copied(projec
         assert str(project) not in text and "python validation/run_all.py" in text and "advisor validate ." in text
     copy = tmp_path / "rep_v"
     shutil.copytree(project / "rep", copy)
-    proc = subprocess.run([sys.executable, "validation/run_all.py", "--device", "cpu"], cwd=copy, capture_output=True,
-                          text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "validation/run_all.py", "--device", "cpu"],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert "== stream_capture.py" in proc.stdout and "No such file" not in proc.stderr, proc.stderr[-2000:]
 
 

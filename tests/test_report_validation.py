@@ -25,11 +25,15 @@ NASTY = "x'\"<img src=x onerror=alert(1)>.py"
 def report_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("rep") / "project"
     shutil.copytree(FIXTURE, root)
-    (root / NASTY).write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\nf = getattr(torch.cuda, name)\n")
+    (root / NASTY).write_text(
+        "import torch\nx = torch.cuda.is_current_stream_capturing()\nf = getattr(torch.cuda, name)\n"
+    )
     out = root / "report"
     proc = subprocess.run(
         [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--target-version", "2.12", "--report", "report"],
-        cwd=root, capture_output=True, text=True,
+        cwd=root,
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 1, proc.stderr
     return out
@@ -39,7 +43,10 @@ def test_report_files_and_links(report_dir):
     md = (report_dir / "report.md").read_text()
     html = (report_dir / "report.html").read_text()
     # Grouped by kind, what breaks first.
-    order = [md.index(f"## {t}") for t in ("Breaking on the target", "Deprecated on the target", "Advice", "Compat fallbacks")]
+    order = [
+        md.index(f"## {t}")
+        for t in ("Breaking on the target", "Deprecated on the target", "Advice", "Compat fallbacks")
+    ]
     assert order == sorted(order)
     # Every link points at a file that exists (source links carry a #L<line> anchor for GitHub's viewer).
     for link in set(re.findall(r"\]\(([^)]+)\)", md)) | set(re.findall(r'href="([^"]+)"', html)):
@@ -50,7 +57,12 @@ def test_report_files_and_links(report_dir):
 
 def test_scan_output_does_not_list_report_only_findings(tmp_path):
     (tmp_path / "m.py").write_text("import torch\nf = getattr(torch.cuda, name)\n")
-    proc = subprocess.run([sys.executable, "-m", "advisor", "scan", "m.py", "--no-cache", "--report", "r"], cwd=tmp_path, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", "m.py", "--no-cache", "--report", "r"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0 and "ADV900" not in proc.stdout
     assert "dynamic access" in (tmp_path / "r" / "report.md").read_text()
 
@@ -100,7 +112,12 @@ _rocm = torch is not None and torch.version.hip is not None
 @pytest.mark.parametrize("check", CHECKS)
 def test_every_script_passes_or_skips_on_cpu(all_scripts, check, tmp_path):
     out = tmp_path / "r.json"
-    proc = subprocess.run([sys.executable, str(all_scripts / f"{check}.py"), "--json", str(out)], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, str(all_scripts / f"{check}.py"), "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     results = json.loads(out.read_text())["results"]
     assert results, "no sub-check ran"
@@ -237,7 +254,9 @@ def test_amp_migration_can_fail(all_scripts, monkeypatch):
 
 @needs_torch
 def test_validate_runs_scripts_and_updates_the_report(report_dir):
-    proc = subprocess.run([sys.executable, "-m", "advisor", "validate", str(report_dir)], capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "validate", str(report_dir)], capture_output=True, text=True, timeout=900
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     results = json.loads((report_dir / "validation-results.json").read_text())
     assert results["torch"].startswith("2.") and results["device"] == "cpu"
@@ -319,10 +338,18 @@ def test_rocm_runtime_flex_numerics_tolerance(all_scripts):
 
 def test_a_later_scan_skips_the_report_directory(tmp_path):
     (tmp_path / "m.py").write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\n")
-    first = subprocess.run([sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--report", "rep", "--format", "json"],
-                           cwd=tmp_path, capture_output=True, text=True)
+    first = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--report", "rep", "--format", "json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert (tmp_path / "rep" / "validation" / "stream_capture.py").exists()
-    again = subprocess.run([sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--format", "json"],
-                           cwd=tmp_path, capture_output=True, text=True)
+    again = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--format", "json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert json.loads(again.stdout)["findings"] == json.loads(first.stdout)["findings"]
     assert all(not f["path"].startswith("rep") for f in json.loads(again.stdout)["findings"])

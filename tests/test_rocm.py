@@ -45,7 +45,9 @@ def _scan(cli, root, *extra):
 
 
 def _got(data, prefix="ADV"):
-    return Counter((os.path.normpath(f["path"]), f["line"], f["rule"]) for f in data["findings"] if f["rule"].startswith(prefix))
+    return Counter(
+        (os.path.normpath(f["path"]), f["line"], f["rule"]) for f in data["findings"] if f["rule"].startswith(prefix)
+    )
 
 
 def test_rocm_project_gets_exactly_the_expected_findings(cli, tmp_path):
@@ -94,7 +96,16 @@ def test_device_from_config(cli, tmp_path):
 def test_one_file_run_uses_the_project_files(cli, tmp_path):
     """A pre-commit run passes only changed files: the project's requirements still say ROCm."""
     root = _copy(tmp_path, "rocm_project")
-    proc = cli("scan", os.path.join("model", "attention.py"), "--format", "json", "--no-cache", "--target-version", "2.12", cwd=root)
+    proc = cli(
+        "scan",
+        os.path.join("model", "attention.py"),
+        "--format",
+        "json",
+        "--no-cache",
+        "--target-version",
+        "2.12",
+        cwd=root,
+    )
     data = json.loads(proc.stdout)
     assert [f["rule"] for f in data["findings"]] == ["ADV806", "ADV806"]
     assert any(m["path"] == "requirements.txt" for m in data["device"]["markers"])
@@ -119,7 +130,17 @@ def test_markers_survive_the_cache(cli, tmp_path):
 
 def test_text_files_given_explicitly_are_not_parsed_as_python(cli, tmp_path):
     root = _copy(tmp_path, "rocm_project")
-    proc = cli("scan", os.path.join("docker", "Dockerfile"), "scripts/launch.sh", "--format", "json", "--no-cache", "--target-version", "2.12", cwd=root)
+    proc = cli(
+        "scan",
+        os.path.join("docker", "Dockerfile"),
+        "scripts/launch.sh",
+        "--format",
+        "json",
+        "--no-cache",
+        "--target-version",
+        "2.12",
+        cwd=root,
+    )
     data = json.loads(proc.stdout)
     assert not data["errors"]
     assert sorted(f["rule"] for f in data["findings"]) == ["ADV801", "ADV802", "ADV803", "ADV803"]
@@ -133,7 +154,7 @@ def test_text_scanner_reads_assignments_not_uses():
         "echo $PYTORCH_HIP_ALLOC_CONF ${PYTORCH_CUDA_ALLOC_CONF:-x}\n"
         "env PYTORCH_ALLOC_CONF='a:1' python x.py\n"
         "ENV PYTORCH_CUDA_ALLOC_CONF b:2\n"
-        "X=1 PYTORCH_HIP_ALLOC_CONF=\"c:3\" ./run\n"
+        'X=1 PYTORCH_HIP_ALLOC_CONF="c:3" ./run\n'
     )
     assert [(ln, var, value) for ln, _, var, value in _assignments(text)] == [
         (3, "PYTORCH_ALLOC_CONF", "a:1"),
@@ -158,7 +179,7 @@ def test_report_lists_text_file_findings_under_their_own_heading(cli, tmp_path):
     root = _copy(tmp_path, "rocm_project")
     cli("scan", ".", "--no-cache", "--target-version", "2.12", "--report", "rep", cwd=root)
     md = (root / "rep" / "report.md").read_text()
-    section = md[md.index("## Shell, Docker and env files"):]
+    section = md[md.index("## Shell, Docker and env files") :]
     assert "**ADV802** `docker/Dockerfile:3`" in section and "**ADV801** `scripts/launch.sh:3`" in section
     before = md[: md.index("## Shell, Docker and env files")]
     assert "docker/Dockerfile:3" not in before
@@ -186,7 +207,9 @@ def test_a_marker_deep_in_one_package_scopes_that_directory_only(cli, tmp_path):
     # Megatron had one `torch.version.hip` test in a deep ops subpackage; it made the whole repository "ROCm".
     monitor = "import torch\n\ndef log(rank):\n    print(torch.cuda.temperature(rank))\n"
     (tmp_path / "pkg" / "ops" / "amd").mkdir(parents=True)
-    (tmp_path / "pkg" / "ops" / "amd" / "common.py").write_text("import torch\nIS_HIP = torch.version.hip is not None\n")
+    (tmp_path / "pkg" / "ops" / "amd" / "common.py").write_text(
+        "import torch\nIS_HIP = torch.version.hip is not None\n"
+    )
     (tmp_path / "pkg" / "ops" / "amd" / "kernels").mkdir()
     (tmp_path / "pkg" / "ops" / "amd" / "kernels" / "monitor.py").write_text(monitor)
     (tmp_path / "pkg" / "monitor").mkdir()

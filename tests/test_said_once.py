@@ -40,7 +40,9 @@ def test_torchscript_in_tests_is_one_finding(cli, tmp_path):
     jit = [f for f in found if f["rule"] == "ADV406"]
     summary = [f for f in jit if "times in tests" in f["message"]]
     assert len(summary) == 1, jit
-    assert "used 4 times in tests (3 files: pkg/helpers.py, tests/conftest.py, tests/test_jit.py)" in summary[0]["message"]
+    assert (
+        "used 4 times in tests (3 files: pkg/helpers.py, tests/conftest.py, tests/test_jit.py)" in summary[0]["message"]
+    )
     assert "FutureWarning" in summary[0]["message"] and "filterwarnings" in summary[0]["message"]
     per_site = {(f["path"].split("proj/")[-1], f["line"]): f["severity"] for f in jit if f not in summary}
     # the decorator runs at import: every user sees it, ranked first; the call inside a function keeps warning
@@ -61,10 +63,15 @@ def test_the_summary_does_not_depend_on_the_working_directory(cli, tmp_path):
 
 def test_rocm_scope_from_the_scanned_root_not_the_working_directory(cli, tmp_path):
     root = tmp_path / "amdproj"  # no pyproject.toml, no .git: the scanned directory is the root
-    _write(root, {"pkg/amd/ops.py": (
-        "import os\nimport torch\nif torch.version.hip:\n"
-        "    os.environ['PYTORCH_HIP_ALLOC_CONF'] = 'expandable_segments:True,max_split_size_mb:128'\n"
-    )})
+    _write(
+        root,
+        {
+            "pkg/amd/ops.py": (
+                "import os\nimport torch\nif torch.version.hip:\n"
+                "    os.environ['PYTORCH_HIP_ALLOC_CONF'] = 'expandable_segments:True,max_split_size_mb:128'\n"
+            )
+        },
+    )
     other = tmp_path / "other"
     _write(other, {"pyproject.toml": "[project]\nname = 'other'\n"})
     here = [(f["rule"], f["line"]) for f in _findings(cli, ".", root)]

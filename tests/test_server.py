@@ -202,7 +202,9 @@ async def test_fix_all_applies_safe_fixes_and_hover_explains(client: LanguageCli
     assert sorted(d.code for d in diags) == ["ADV701", "ADV702"]
 
     hover = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=3, character=20))
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=3, character=20)
+        )
     )
     assert "ADV701 amp-autocast" in hover.contents.value
     assert "Fix safety" in hover.contents.value  # the rule's documentation
@@ -228,7 +230,7 @@ def _docs_target(href: str) -> tuple[str, str]:
     from advisor.server.adapter import SOURCE_URL
 
     assert href.startswith(SOURCE_URL), href
-    path, _, anchor = href[len(SOURCE_URL):].partition("#L")
+    path, _, anchor = href[len(SOURCE_URL) :].partition("#L")
     lines = (Path(__file__).parent.parent / path).read_text().split("\n")
     assert anchor.isdigit() and 0 < int(anchor) <= len(lines), href
     return path, lines[int(anchor) - 1].strip()
@@ -249,15 +251,22 @@ async def test_a_syntax_error_is_shown_and_unchanged_lines_keep_their_findings(c
     uri = _open(client, tmp_path / "broken.py", text)
     assert sorted(d.code for d in await _diagnostics(client, uri)) == ["ADV701", "ADV702"]
     # Typing on the GradScaler line breaks the file: that line's finding goes, the autocast one stays.
-    broken = "# a comment\n" + text.replace("scaler = torch.cuda.amp.GradScaler()", "scaler = torch.cuda.amp.GradScaler(")
+    broken = "# a comment\n" + text.replace(
+        "scaler = torch.cuda.amp.GradScaler()", "scaler = torch.cuda.amp.GradScaler("
+    )
     _replace_all(client, uri, broken, 2)
     diags = await _diagnostics(client, uri)
     error, *kept = diags
     assert error.severity == types.DiagnosticSeverity.Error and "syntax error" in error.message
-    assert (error.range.start.line, error.range.start.character) == (6, 34), error  # the unclosed "(", where Python says
+    assert (error.range.start.line, error.range.start.character) == (6, 34), (
+        error
+    )  # the unclosed "(", where Python says
     assert [(d.code, d.range.start.line) for d in kept] == [("ADV701", 4)]  # moved one line down with the comment
     hover = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=4, character=20)))
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=4, character=20)
+        )
+    )
     assert "ADV701 amp-autocast" in hover.contents.value
     _replace_all(client, uri, broken + "x = (\n", 3)  # still broken: still the last good findings
     assert [d.code for d in (await _diagnostics(client, uri))[1:]] == ["ADV701"]
@@ -275,8 +284,11 @@ async def test_hover_header_says_the_fix_the_policy_decided(client: LanguageClie
     assert [(d.code, d.data["fix"]) for d in diags] == [("ADV707", "unsafe"), ("ADV206", None)]
     heads = []
     for line in (1, 2):
-        hover = await client.text_document_hover_async(types.HoverParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=12)))
+        hover = await client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=12)
+            )
+        )
         heads.append(hover.contents.value.split("\n", 1)[0])
     assert "fix: unsafe" in heads[0] and "no automatic fix here" in heads[1], heads
     assert "safe" not in heads[0].replace("unsafe", ""), heads
@@ -349,7 +361,9 @@ async def test_workspace_config_is_honoured(configured: LanguageClient, tmp_path
     (tmp_path / "pkg" / "mod.py").write_text(text)
     scan = subprocess.run(
         [sys.executable, "-m", "advisor", "scan", "--no-cache", "--format", "json", str(tmp_path / "pkg" / "mod.py")],
-        capture_output=True, text=True, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     import json
 
@@ -365,9 +379,11 @@ async def test_config_change_reanalyses_open_buffers(client: LanguageClient, tmp
     assert [d.code for d in await _diagnostics(client, uri)] == ["ADV701"]
     config = tmp_path / "pyproject.toml"
     config.write_text('[project]\nname = "demo"\n\n[tool.advisor]\nignore = ["ADV701"]\n')
-    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
-        changes=[types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Changed)]
-    ))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
     assert await _diagnostics(client, uri) == []
 
 
@@ -420,8 +436,12 @@ def _raw_server():
     import queue
     import threading
 
-    proc = subprocess.Popen([sys.executable, "-m", "advisor", "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "advisor", "server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     replies: queue.Queue = queue.Queue()
 
     def read():

@@ -51,7 +51,9 @@ def test_same_content_with_other_options_is_not_reused(tmp_path):
     store = str(tmp_path / "shared")
 
     def run(repo, target):
-        options = ScanOptions(select_rules(), target, cache_dir=str(tmp_path / repo / "cache"), jobs=1, shared_cache_dir=store)
+        options = ScanOptions(
+            select_rules(), target, cache_dir=str(tmp_path / repo / "cache"), jobs=1, shared_cache_dir=store
+        )
         return scan([str(tmp_path / repo / "m.py")], options)
 
     first = run("a", "2.12")
@@ -60,7 +62,9 @@ def test_same_content_with_other_options_is_not_reused(tmp_path):
     assert other.files_cached == 0
     again = run("b", "2.12")  # same content, same options: reused, with this repository's path
     assert again.files_cached == 1
-    assert [(f.rule, f.line, f.path) for f in again.findings] == [(f.rule, f.line, str(tmp_path / "b" / "m.py")) for f in first.findings]
+    assert [(f.rule, f.line, f.path) for f in again.findings] == [
+        (f.rule, f.line, str(tmp_path / "b" / "m.py")) for f in first.findings
+    ]
 
 
 def test_per_file_ignores_keep_same_content_apart(tmp_path):
@@ -68,8 +72,14 @@ def test_per_file_ignores_keep_same_content_apart(tmp_path):
         (tmp_path / sub).mkdir()
         (tmp_path / sub / "m.py").write_text(VENDORED)
     paths = [str(tmp_path / "src" / "m.py"), str(tmp_path / "tests" / "m.py")]
-    options = ScanOptions(select_rules(), "2.12", cache_dir=str(tmp_path / "cache"), jobs=1,
-                          per_file_ignores={"tests/*": ["ADV101"]}, project_root=str(tmp_path))
+    options = ScanOptions(
+        select_rules(),
+        "2.12",
+        cache_dir=str(tmp_path / "cache"),
+        jobs=1,
+        per_file_ignores={"tests/*": ["ADV101"]},
+        project_root=str(tmp_path),
+    )
     cold = scan(paths, options)
     by_path = {p: sorted(f.rule for f in cold.findings if f.path == p) for p in paths}
     assert "ADV101" in by_path[paths[0]] and "ADV101" not in by_path[paths[1]]

@@ -18,7 +18,10 @@ FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 
 def _findings(data, path, sliced):
     result, _ = analyse(data, path, RULES, NEWEST, sliced=sliced)
-    return [(f.rule, f.line, f.column, f.end_line, f.end_column, f.message, f.snippet, f.replacement) for f in result.findings], result.errors
+    return [
+        (f.rule, f.line, f.column, f.end_line, f.end_column, f.message, f.snippet, f.replacement)
+        for f in result.findings
+    ], result.errors
 
 
 @pytest.fixture
@@ -28,9 +31,7 @@ def tiny_slices(monkeypatch):
     monkeypatch.setattr(slices, "SLICE_BYTES", 1)
 
 
-FILES = sorted(
-    p for p in glob.glob(os.path.join(FIXTURES, "**", "*.py"), recursive=True) if not p.endswith(".out.py")
-)
+FILES = sorted(p for p in glob.glob(os.path.join(FIXTURES, "**", "*.py"), recursive=True) if not p.endswith(".out.py"))
 
 
 def test_sliced_scan_equals_whole_scan_on_every_fixture(tiny_slices, monkeypatch):
@@ -39,8 +40,11 @@ def test_sliced_scan_equals_whole_scan_on_every_fixture(tiny_slices, monkeypatch
 
     def recording_plan(text, tree, rules):
         parts = real_plan(text, tree, rules)
-        sliceable = (len(text) >= slices.SLICE_MIN_BYTES and not any(slices._module_wide(r) for r in rules)
-                     and slices._imports_torch_at_top(tree))
+        sliceable = (
+            len(text) >= slices.SLICE_MIN_BYTES
+            and not any(slices._module_wide(r) for r in rules)
+            and slices._imports_torch_at_top(tree)
+        )
         planned.append((parts is not None, sliceable))
         return parts
 

@@ -12,15 +12,23 @@ import sys
 def _imported(tmp_path, text):
     target = tmp_path / "plain.py"
     target.write_text(text)
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "advisor", "scan", str(target), "--no-cache"],
-                          capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"}, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "advisor", "scan", str(target), "--no-cache"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     return {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
 
 
 def test_a_file_no_trigger_matches_does_not_import_libcst(tmp_path):
     modules = _imported(tmp_path, "import os\n\nprint(os.getcwd())\n")
-    assert "advisor.analysis.registry" in modules or any(m.startswith("rules") for m in modules)  # the rules were loaded
+    assert "advisor.analysis.registry" in modules or any(
+        m.startswith("rules") for m in modules
+    )  # the rules were loaded
     assert not [m for m in modules if m.split(".")[0] == "libcst"]
 
 

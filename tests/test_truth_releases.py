@@ -67,11 +67,15 @@ def _observe(label: str) -> dict:
     python = PYTHONS[label]
     if not Path(python).exists():
         return {"error": f"{label}: interpreter {python} does not exist"}
-    payload = json.dumps({"checks": [{"id": c.id, "code": c.code, "isolate": c.isolate} for c in CHECKS], "timeout": 300})
+    payload = json.dumps(
+        {"checks": [{"id": c.id, "code": c.code, "isolate": c.isolate} for c in CHECKS], "timeout": 300}
+    )
     env = {**os.environ, "PYTHONWARNINGS": "", "CUDA_VISIBLE_DEVICES": os.environ.get("CUDA_VISIBLE_DEVICES", "")}
     env.pop("PYTHONPATH", None)  # the runner must see the venv's torch, not ours
     try:
-        p = subprocess.run([python, str(RUNNER)], input=payload, capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd="/")
+        p = subprocess.run(
+            [python, str(RUNNER)], input=payload, capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd="/"
+        )
     except subprocess.TimeoutExpired:
         return {"error": f"{label}: runner timed out after {TIMEOUT}s"}
     try:

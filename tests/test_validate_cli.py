@@ -19,7 +19,12 @@ STREAM = "import torch\nx = torch.cuda.is_current_stream_capturing()\n"  # ADV10
 def report_dir(cli, tmp_path):
     (tmp_path / "a.py").write_text(STREAM)
     assert cli("scan", "a.py", "--no-cache", "--report", "rep", cwd=tmp_path).returncode == 0
-    earlier = {"torch": "2.13.0", "device": "cuda", "python": "x", "checks": [{"name": "stream_capture", "status": "PASS"}]}
+    earlier = {
+        "torch": "2.13.0",
+        "device": "cuda",
+        "python": "x",
+        "checks": [{"name": "stream_capture", "status": "PASS"}],
+    }
     (tmp_path / "rep" / "validation-results.json").write_text(json.dumps(earlier))
     return tmp_path / "rep"
 
@@ -49,10 +54,14 @@ def test_stream_capture_on_cpu_is_skip_and_the_run_exits_1(cli, report_dir):
 
 def test_validate_exits_0_when_a_check_passed(cli, tmp_path):
     # linalg_eigh runs on the CPU too: a real PASS, so the run passes.
-    (tmp_path / "a.py").write_text("import torch\nw, v = torch.linalg.eigh(torch.randn(4, 8, 8))\n"
-                                   "torch.backends.cuda.preferred_linalg_library('magma')\n")
+    (tmp_path / "a.py").write_text(
+        "import torch\nw, v = torch.linalg.eigh(torch.randn(4, 8, 8))\n"
+        "torch.backends.cuda.preferred_linalg_library('magma')\n"
+    )
     cli("scan", "a.py", "--no-cache", "--report", "rep", "--select", "ADV201", cwd=tmp_path)
     proc = cli("validate", str(tmp_path / "rep"))
-    statuses = {c["name"]: c["status"] for c in json.loads((tmp_path / "rep" / "validation-results.json").read_text())["checks"]}
+    statuses = {
+        c["name"]: c["status"] for c in json.loads((tmp_path / "rep" / "validation-results.json").read_text())["checks"]
+    }
     assert statuses.get("linalg_eigh") == "PASS", statuses
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -41,10 +41,32 @@ FIELDS = ("since", "deprecated_in", "removed_in", "undeprecated_in")
 # either a wrong window or a warning the miner cannot see (C++ TORCH_WARN, a keyword's or a method's warning, a module
 # `__getattr__`), which the rule must then declare in `window_exceptions` with its evidence. Their mismatches are
 # printed with `-s`; the list may only shrink (test_unreconciled_codes_still_mismatch).
-UNRECONCILED = frozenset({
-    "ADV101", "ADV206", "ADV404", "ADV405", "ADV406", "ADV705", "ADV709", "ADV720", "ADV729", "ADV730", "ADV731",
-    "ADV755", "ADV771", "ADV773", "ADV775", "ADV776", "ADV777", "ADV783", "ADV785", "ADV786", "ADV787", "ADV794",
-})
+UNRECONCILED = frozenset(
+    {
+        "ADV101",
+        "ADV206",
+        "ADV404",
+        "ADV405",
+        "ADV406",
+        "ADV705",
+        "ADV709",
+        "ADV720",
+        "ADV729",
+        "ADV730",
+        "ADV731",
+        "ADV755",
+        "ADV771",
+        "ADV773",
+        "ADV775",
+        "ADV776",
+        "ADV777",
+        "ADV783",
+        "ADV785",
+        "ADV786",
+        "ADV787",
+        "ADV794",
+    }
+)
 
 
 miner = load_tool("mine_deprecations")
@@ -90,8 +112,12 @@ def warns(name: str) -> set[int]:
     parts = name.partition("(")[0].split(".")
     for i in range(2, len(parts)):
         module = ".".join(parts[:i])
-        out |= {r for e in INDEX.events(module, ("warn", "deprecated-decorator"))
-                if module in e["message"] or f"`{parts[i - 1]}`" in e["message"] for r in e["releases"]}
+        out |= {
+            r
+            for e in INDEX.events(module, ("warn", "deprecated-decorator"))
+            if module in e["message"] or f"`{parts[i - 1]}`" in e["message"]
+            for r in e["releases"]
+        }
     return out
 
 
@@ -170,7 +196,9 @@ def test_declared_window_exceptions_are_documented():
     for r in torch_rules():
         for key, reason in (getattr(r, "window_exceptions", {}) or {}).items():
             assert key.rsplit(" ", 1)[-1] in FIELDS, f"{r.code}: window_exceptions key {key!r}"
-            assert reason.strip() and reason in r.doc(), f"{r.code}: the exception for {key!r} must be stated in its docs"
+            assert reason.strip() and reason in r.doc(), (
+                f"{r.code}: the exception for {key!r} must be stated in its docs"
+            )
 
 
 def test_every_window_matches_the_wheels():
@@ -180,8 +208,10 @@ def test_every_window_matches_the_wheels():
         bad = mismatches(c, r)
         (pending if r.code in UNRECONCILED else failing).extend(bad)
     mapped = {r.code for r, _ in checked}
-    print(f"\nwindows checked: {len(checked)} of {len(mapped)} rules; mismatching: {len(failing)} "
-          f"(+{len(pending)} in rules not reconciled yet)")
+    print(
+        f"\nwindows checked: {len(checked)} of {len(mapped)} rules; mismatching: {len(failing)} "
+        f"(+{len(pending)} in rules not reconciled yet)"
+    )
     for line in pending:
         print("  unreconciled:", line)
     assert len(checked) >= 100, "the window test checks too little: did the name mapping break?"

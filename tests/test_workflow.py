@@ -24,6 +24,7 @@ def project(tmp_path):
 
 # --- output formats ---------------------------------------------------------------
 
+
 def test_sarif_is_valid_and_carries_fixes(cli, project):
     jsonschema = pytest.importorskip("jsonschema")
     from importlib import resources
@@ -72,6 +73,7 @@ def test_statistics_prints_only_the_table_sorted_by_count(cli, project):
 
 
 # --- configuration -------------------------------------------------------------------
+
 
 def _config(project, body):
     (project / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '0'\n\n[tool.advisor]\n" + body)
@@ -126,6 +128,7 @@ def test_explicit_config_path(cli, project, tmp_path):
 
 # --- target version --------------------------------------------------------------------
 
+
 def test_target_from_requirements_pin(cli, project):
     (project / "m.py").write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\n")
     (project / "requirements.txt").write_text("numpy\ntorch>=2.4,<2.12\n")
@@ -138,18 +141,26 @@ def test_target_from_requirements_pin(cli, project):
 def test_lower_bound_downgrades_newer_fixes_to_unsafe(cli, project):
     (project / "m.py").write_text("import torch\nsd = torch.load(p)\n")
     _config(project, "")
-    text = (project / "pyproject.toml").read_text().replace("version = '0'", "version = '0'\ndependencies = ['torch>=2.3,<2.13']")
+    text = (
+        (project / "pyproject.toml")
+        .read_text()
+        .replace("version = '0'", "version = '0'\ndependencies = ['torch>=2.3,<2.13']")
+    )
     (project / "pyproject.toml").write_text(text)
     data = json.loads(cli("scan", "m.py", "--no-cache", "--format", "json", cwd=project).stdout)
     assert data["target_version"] == "2.12"
     (finding,) = data["findings"]
     assert finding["fix"]["applicability"] == "unsafe"
     # weights_only= exists on 2.3: the reason is that True changes what loads below 2.6, not a missing API.
-    assert "fix not safe: the new form behaves differently below torch 2.6 (the default is False there" in finding["message"]
+    assert (
+        "fix not safe: the new form behaves differently below torch 2.6 (the default is False there"
+        in finding["message"]
+    )
     assert "your lowest supported torch is 2.3" in finding["message"] and "does not exist" not in finding["message"]
 
 
 # --- notebooks -----------------------------------------------------------------------------
+
 
 def _notebook(path):
     nbformat = pytest.importorskip("nbformat")
@@ -184,6 +195,7 @@ def test_notebooks_can_be_excluded(cli, tmp_path):
 
 # --- baseline ----------------------------------------------------------------------------------
 
+
 def test_baseline_reports_only_new_findings(cli, project):
     (project / ".git").mkdir()
     proc = cli("scan", ".", "--no-cache", "--write-baseline", "advisor-baseline.json", cwd=project)
@@ -197,6 +209,7 @@ def test_baseline_reports_only_new_findings(cli, project):
 
 
 # --- pre-commit --------------------------------------------------------------------------------
+
 
 def _git(*args, cwd):
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
@@ -213,12 +226,23 @@ def test_pre_commit_hooks_for_real(tmp_path):
     (repo / "bad.py").write_text(BAD)
     (repo / "clean.py").write_text("import torch\n")
     _git("add", ".", cwd=repo)
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pc-home"), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pc-home"),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
 
     def try_repo(hook, *files):
         return subprocess.run(
             [sys.executable, "-m", "pre_commit", "try-repo", REPO, hook, "--files", *files],
-            cwd=repo, env=env, capture_output=True, text=True, timeout=900,
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
         )
 
     bad = try_repo("advisor", "bad.py")
@@ -241,15 +265,25 @@ def test_progress_bar_only_on_a_tty(tmp_path):
     import pty
 
     for i in range(210):
-        (tmp_path / f"m{i}.py").write_text("import torch\nx = torch.cuda.memory_cached()\n" if i % 50 == 0 else "x = 1\n")
-    piped = subprocess.run([sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--min-torch", "2.4"],
-                           cwd=tmp_path, capture_output=True, text=True)
+        (tmp_path / f"m{i}.py").write_text(
+            "import torch\nx = torch.cuda.memory_cached()\n" if i % 50 == 0 else "x = 1\n"
+        )
+    piped = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--min-torch", "2.4"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert piped.stderr == "" and "Found 5 findings in 210 files" in piped.stdout
     # With stderr on a terminal, rich draws its bar there (and nothing leaks into stdout).
     master, slave = pty.openpty()
     proc = subprocess.run(
         [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "-j", "1"],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=slave, text=True, env={**os.environ, "TERM": "xterm"},
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        text=True,
+        env={**os.environ, "TERM": "xterm"},
     )
     os.close(slave)
     seen = b""

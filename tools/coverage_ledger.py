@@ -47,6 +47,7 @@ def _vkey(v: str) -> tuple:
 
 # ----------------------------------------------------------------------------- file format
 
+
 def load(path: Path = LEDGER) -> dict[str, dict]:
     if not path.is_file():
         return {}
@@ -56,12 +57,16 @@ def load(path: Path = LEDGER) -> dict[str, dict]:
 def dump(items: dict[str, dict], path: Path = LEDGER) -> None:
     """One entry per line, sorted: a new release shows up as added lines in review."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    lines = ['{"_about": "Coverage ledger: one entry per mined user-facing deprecation. See docs/coverage.md.",',
-             ' "items": {']
+    lines = [
+        '{"_about": "Coverage ledger: one entry per mined user-facing deprecation. See docs/coverage.md.",',
+        ' "items": {',
+    ]
     keys = sorted(items)
     for i, k in enumerate(keys):
         sep = "," if i < len(keys) - 1 else ""
-        lines.append(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(items[k], sort_keys=True, ensure_ascii=False)}{sep}")
+        lines.append(
+            f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(items[k], sort_keys=True, ensure_ascii=False)}{sep}"
+        )
     lines.append(" }}")
     tmp = path.with_suffix(".tmp")
     tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -70,7 +75,10 @@ def dump(items: dict[str, dict], path: Path = LEDGER) -> None:
 
 # ----------------------------------------------------------------------------- probing the rules
 
-MISSING_ARG = re.compile(r"implicit|explicitly|without|not (?:passed|specified|set)|must (?:pass|specify)|should be passed|default value|default weight initialization", re.I)
+MISSING_ARG = re.compile(
+    r"implicit|explicitly|without|not (?:passed|specified|set)|must (?:pass|specify)|should be passed|default value|default weight initialization",
+    re.I,
+)
 
 
 def snippets(item: dict) -> list[str]:
@@ -100,7 +108,14 @@ def snippets(item: dict) -> list[str]:
         owner = ".".join(parts[:-1])
         out.append(f"import {top}\n\ndef f(obj: {owner}):\n    return obj.{parts[-1]}({args})\n")
         out.append(f"def f(obj):\n    return obj.{parts[-1]}\n")
-    if item["kind"] == "warn" and not param and "." in base and base.count(".") >= 1 and base.split(".")[-1][:1].islower() and item.get("message", "").startswith(("The module", "module")):
+    if (
+        item["kind"] == "warn"
+        and not param
+        and "." in base
+        and base.count(".") >= 1
+        and base.split(".")[-1][:1].islower()
+        and item.get("message", "").startswith(("The module", "module"))
+    ):
         out.append(f"import {base}\n")
     return out
 
@@ -146,6 +161,7 @@ def _probe_at(items: list[dict], advisor: str | None, target: str) -> dict[str, 
 
 # ----------------------------------------------------------------------------- triage proposals
 
+
 def propose_family(item: dict) -> str:
     dist = item["dist"]
     if dist == "torchvision":
@@ -160,7 +176,10 @@ def propose_family(item: dict) -> str:
 
 # Reasons that hold for a whole namespace; each is a documented judgement, reviewed like code.
 NOT_USER_FACING = (
-    (re.compile(r"^torch\.utils\.hipify\b"), "hipify is build tooling run by cpp_extension/setup scripts, not library API called from model code"),
+    (
+        re.compile(r"^torch\.utils\.hipify\b"),
+        "hipify is build tooling run by cpp_extension/setup scripts, not library API called from model code",
+    ),
     (re.compile(r"^torch\.utils\.benchmark\.utils\.valgrind_wrapper\b"), "internal helper of torch.utils.benchmark"),
 )
 
@@ -175,9 +194,14 @@ def triage_new(item: dict) -> dict:
 def entry_from(item: dict) -> dict:
     versions = item["versions"]
     return {
-        "dist": item["dist"], "kind": item["kind"], "api": item["api"],
-        "first": versions[0], "last": versions[-1], "kinds": item.get("kinds", [item["kind"]]),
-        "message": item.get("message", ""), "evidence": item["evidence"][0] if item["evidence"] else "",
+        "dist": item["dist"],
+        "kind": item["kind"],
+        "api": item["api"],
+        "first": versions[0],
+        "last": versions[-1],
+        "kinds": item.get("kinds", [item["kind"]]),
+        "message": item.get("message", ""),
+        "evidence": item["evidence"][0] if item["evidence"] else "",
     }
 
 
@@ -218,8 +242,11 @@ def update(mined: list[dict], ledger: dict[str, dict], advisor: str | None = Non
 def refresh(ledger: dict[str, dict], advisor: str | None = None) -> dict[str, dict]:
     """Re-probe every entry without mining: `todo` turns into `rule` where a rule now reports the API,
     `rule` back into `todo` where none does any more; hand-written statuses stay."""
-    items = [{"id": iid, **e, "versions": [e.get("first", ""), e.get("last", "")]} for iid, e in ledger.items()
-             if e["status"] in ("todo", "rule")]
+    items = [
+        {"id": iid, **e, "versions": [e.get("first", ""), e.get("last", "")]}
+        for iid, e in ledger.items()
+        if e["status"] in ("todo", "rule")
+    ]
     fired = probe(items, advisor)
     out = dict(ledger)
     for it in items:
@@ -236,6 +263,7 @@ def refresh(ledger: dict[str, dict], advisor: str | None = None) -> dict[str, di
 
 
 # ----------------------------------------------------------------------------- reports
+
 
 def figure(ledger: dict[str, dict], dist: str = "torch") -> tuple[int, int, dict[str, int]]:
     counts: dict[str, int] = {}
@@ -259,14 +287,19 @@ def summary_text(ledger: dict[str, dict]) -> str:
                 k[1] += 1
                 k[0] += e["status"] == "rule"
         kinds = ", ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(by_kind.items()))
-        lines.append(f"{n} of {m} user-facing deprecations of {dist} {lo}–{hi} have a rule ({kinds}); "
-                     + ", ".join(f"{s}: {counts.get(s, 0)}" for s in STATUSES))
+        lines.append(
+            f"{n} of {m} user-facing deprecations of {dist} {lo}–{hi} have a rule ({kinds}); "
+            + ", ".join(f"{s}: {counts.get(s, 0)}" for s in STATUSES)
+        )
     return "\n".join(lines)
 
 
 DOC = ROOT / "docs" / "coverage.md"
 README = ROOT / "README.md"  # states the same figure, between the same markers
-BEGIN, END = "<!-- coverage-figure:begin (generated by tools/coverage_ledger.py summary --write-doc) -->", "<!-- coverage-figure:end -->"
+BEGIN, END = (
+    "<!-- coverage-figure:begin (generated by tools/coverage_ledger.py summary --write-doc) -->",
+    "<!-- coverage-figure:end -->",
+)
 
 
 def write_doc(figure: str, path: Path = DOC) -> None:

@@ -85,6 +85,7 @@ CTOR_METHODS = {"__init__", "__new__", "__post_init__", "__init_subclass__"}
 
 # ----------------------------------------------------------------------------- sources
 
+
 @dataclass
 class Source:
     dist: str
@@ -178,6 +179,7 @@ def peek(path: str, dist: str | None = None) -> tuple[str, str]:
 
 # ----------------------------------------------------------------------------- per-file analysis
 
+
 def module_name(rel: str) -> str:
     parts = rel[: -4 if rel.endswith(".pyi") else -3].split("/")
     if parts[-1] == "__init__":
@@ -226,7 +228,11 @@ def render(node: ast.AST | None, consts: dict[str, str]) -> str:
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
         left = render(node.left, consts)
         return left + (render(node.right, consts) if isinstance(node.op, ast.Add) else "")
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "strip", "replace"):
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("format", "strip", "replace")
+    ):
         return render(node.func.value, consts)
     if isinstance(node, ast.Call) and _last_name(node.func) in ("dedent", "cleandoc"):
         return render(node.args[0], consts) if node.args else ""
@@ -368,8 +374,11 @@ class FileVisitor(ast.NodeVisitor):
                         self.has_getattr = True
                     if value is not None and _str_list(value):
                         self.str_colls[t.id] = _str_list(value)
-                    elif isinstance(value, ast.Dict) and value.keys and all(
-                            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys):
+                    elif (
+                        isinstance(value, ast.Dict)
+                        and value.keys
+                        and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys)
+                    ):
                         self.str_colls[t.id] = [k.value for k in value.keys]
                 elif isinstance(value, ast.Constant) and isinstance(value.value, str):
                     self.consts.setdefault(t.id, value.value)
@@ -412,8 +421,13 @@ class FileVisitor(ast.NodeVisitor):
     def visit_Expr(self, node: ast.Expr):
         # __all__.extend([...]) / __all__.append("x")
         v = node.value
-        if (self._top_level() and isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
-                and isinstance(v.func.value, ast.Name) and v.func.value.id == "__all__"):
+        if (
+            self._top_level()
+            and isinstance(v, ast.Call)
+            and isinstance(v.func, ast.Attribute)
+            and isinstance(v.func.value, ast.Name)
+            and v.func.value.id == "__all__"
+        ):
             if self.all is not None and v.func.attr == "extend" and v.args and _str_list(v.args[0]) is not None:
                 self.all.extend(_str_list(v.args[0]))
             elif self.all is not None and v.func.attr == "append" and v.args and isinstance(v.args[0], ast.Constant):
@@ -429,9 +443,13 @@ class FileVisitor(ast.NodeVisitor):
     def visit_Try(self, node: ast.Try):
         # `try: from elsewhere import X / except ImportError: pass`: X may well be unbound
         catches_import = any(
-            h.type is None or any(_last_name(t) in ("ImportError", "ModuleNotFoundError", "Exception")
-                                  for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]))
-            for h in node.handlers)
+            h.type is None
+            or any(
+                _last_name(t) in ("ImportError", "ModuleNotFoundError", "Exception")
+                for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])
+            )
+            for h in node.handlers
+        )
         before = set(self.imported)
         for s_ in node.body:
             self.visit(s_)
@@ -478,7 +496,9 @@ class FileVisitor(ast.NodeVisitor):
             else:
                 callee = _dotted(d.func if isinstance(d, ast.Call) else d)
                 if callee:  # resolved later: a decorator whose body warns about deprecation
-                    self.decorators.append({"callee": callee, "api": self._api_for(node.name, node), "line": node.lineno})
+                    self.decorators.append(
+                        {"callee": callee, "api": self._api_for(node.name, node), "line": node.lineno}
+                    )
                 self.visit(d)
         self.scope.append((kind, node))
         saved = self.ifs
@@ -536,17 +556,25 @@ class FileVisitor(ast.NodeVisitor):
         a = fn.args
         params = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs if x.arg not in ("self", "cls")]
         # "<param> is deprecated" (quoted or not) names the parameter outright
-        for p in sorted(params, key=lambda p: (message.find(p) if p in message else 1 << 30)):
+        for p in sorted(params, key=lambda p: message.find(p) if p in message else 1 << 30):
             if len(p) >= 2 and re.search(
-                    rf"\b{re.escape(p)}\b[`'\"]?\s*(?:=\s*[\w.]+\s*)?(?:argument |parameter |flag |option |kwarg )?"
-                    r"(?:is|are|was|has been|have been)\s+(?:now\s+|being\s+|going to be\s+)?"
-                    r"(?:deprecat|renamed|removed|ignored|no longer)", message):
+                rf"\b{re.escape(p)}\b[`'\"]?\s*(?:=\s*[\w.]+\s*)?(?:argument |parameter |flag |option |kwarg )?"
+                r"(?:is|are|was|has been|have been)\s+(?:now\s+|being\s+|going to be\s+)?"
+                r"(?:deprecat|renamed|removed|ignored|no longer)",
+                message,
+            ):
                 return p
         # the quoted identifier that the message says is deprecated/renamed ("`max_value` is deprecated")
-        m = re.search(r"[`'\"]([A-Za-z_]\w*)=?[`'\"](?: (?:argument|parameter|kwarg|keyword|flag|option))? (?:is|are|was|has been) (?:being |now )?(?:deprecat|renamed|removed|ignored|no longer)", message)
+        m = re.search(
+            r"[`'\"]([A-Za-z_]\w*)=?[`'\"](?: (?:argument|parameter|kwarg|keyword|flag|option))? (?:is|are|was|has been) (?:being |now )?(?:deprecat|renamed|removed|ignored|no longer)",
+            message,
+        )
         if m and (m.group(1) in params or a.kwarg is not None) and len(m.group(1)) >= 2:
             return m.group(1)
-        m = re.search(r"(?:argument|parameter|kwarg|keyword) [`'\"]([A-Za-z_]\w*)[`'\"] (?:is|are|was|has been) (?:being )?(?:deprecat|renamed|removed)", message)
+        m = re.search(
+            r"(?:argument|parameter|kwarg|keyword) [`'\"]([A-Za-z_]\w*)[`'\"] (?:is|are|was|has been) (?:being )?(?:deprecat|renamed|removed)",
+            message,
+        )
         if m and (m.group(1) in params or a.kwarg is not None) and len(m.group(1)) >= 2:
             return m.group(1)
         for p in params:
@@ -607,16 +635,30 @@ class FileVisitor(ast.NodeVisitor):
                     elif _str_list(rhs):
                         out.extend(_str_list(rhs))
                     elif isinstance(rhs, ast.Dict):
-                        out.extend(k.value for k in rhs.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
+                        out.extend(
+                            k.value for k in rhs.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                        )
                     elif isinstance(rhs, ast.Name) and rhs.id in self.str_colls:
                         out.extend(self.str_colls[rhs.id])  # `if name in _deprecated_attrs:`
         return sorted(set(out))
 
-    def _site(self, kind: str, api: str, call: ast.Call | None, line: int, via: str = "", category: str = "",
-              keyed: bool = True):
+    def _site(
+        self,
+        kind: str,
+        api: str,
+        call: ast.Call | None,
+        line: int,
+        via: str = "",
+        category: str = "",
+        keyed: bool = True,
+    ):
         msg = ""
         if call is not None:
-            first = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg in ("message", "msg", "reason")), None)
+            first = (
+                call.args[0]
+                if call.args
+                else next((k.value for k in call.keywords if k.arg in ("message", "msg", "reason")), None)
+            )
             msg = render(first, self.consts) if first is not None else ""
             if kind == "deprecated-decorator" and not msg:
                 # torchaudio-style deprecated(direction, version=...): join the string args
@@ -624,8 +666,9 @@ class FileVisitor(ast.NodeVisitor):
         param = self._param_of(msg) if kind == "warn" and keyed else None
         if param:
             api = f"{api}({param}=)"
-        self.sites.append({"kind": kind, "api": api, "line": line, "message": fragment(msg),
-                           "category": category, "via": via})
+        self.sites.append(
+            {"kind": kind, "api": api, "line": line, "message": fragment(msg), "category": category, "via": via}
+        )
         if kind == "warn" and self._on_arguments():
             self.sites[-1]["on_args"] = True
         if kind == "warn" and self.ifs and not (self._getattr_names() and len(self.ifs) == 1):
@@ -645,7 +688,11 @@ class FileVisitor(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call):
         if self._is_warn(node):
-            cat_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "category"), None)
+            cat_node = (
+                node.args[1]
+                if len(node.args) > 1
+                else next((k.value for k in node.keywords if k.arg == "category"), None)
+            )
             category = _last_name(cat_node) if cat_node is not None else "UserWarning"
             msg = render(node.args[0], self.consts) if node.args else ""
             if category in DEPRECATION_CATEGORIES or WORDING.search(msg):
@@ -729,6 +776,7 @@ class Cache:
 
 
 # ----------------------------------------------------------------------------- per-version model
+
 
 @dataclass
 class Release:
@@ -830,8 +878,13 @@ class Release:
 
 def _may_matter(rel: str, data: bytes) -> bool:
     """For sites only: files with no warning, no deprecation word and no re-exports add nothing."""
-    return (b"warn" in data or b"eprecat" in data or b"ropping" in data
-            or rel.endswith("/__init__.py") or b"__all__" in data)
+    return (
+        b"warn" in data
+        or b"eprecat" in data
+        or b"ropping" in data
+        or rel.endswith("/__init__.py")
+        or b"__all__" in data
+    )
 
 
 def stub_names(rel: str, data: bytes) -> dict[str, int]:
@@ -871,8 +924,9 @@ def build_release(src: Source, cache: Cache, sites_only: bool = False) -> Releas
         paths[mod] = rel
     tensor_py = src.files.get("torch/_tensor.py", b"").decode("utf-8", "replace")
     if "torch.Tensor" in stubs:  # methods torch/_tensor.py's Tensor adds on top of TensorBase
-        stubs["torch.Tensor"][1].update({m: 0 for m in re.findall(r"^    def (\w+)\(", tensor_py, re.M)
-                                         if m not in stubs["torch.Tensor"][1]})
+        stubs["torch.Tensor"][1].update(
+            {m: 0 for m in re.findall(r"^    def (\w+)\(", tensor_py, re.M) if m not in stubs["torch.Tensor"][1]}
+        )
     r = Release(src.dist, src.version, src.origin, modules, paths, errors)
     r.stubs = stubs
     return r
@@ -922,9 +976,17 @@ def sites_of(rel: Release, public_only: bool = True) -> list[dict]:
             api = canonical_api(d["api"], aliases)
             if public_only and is_private(api):
                 continue
-            out.append({"kind": "deprecated-decorator", "api": api, "line": d["line"], "path": path,
-                        "message": h["message"], "category": h.get("category", ""),
-                        "via": d["callee"].rpartition(".")[2]})
+            out.append(
+                {
+                    "kind": "deprecated-decorator",
+                    "api": api,
+                    "line": d["line"],
+                    "path": path,
+                    "message": h["message"],
+                    "category": h.get("category", ""),
+                    "via": d["callee"].rpartition(".")[2],
+                }
+            )
     for mod, a in rel.modules.items():
         path = rel.paths[mod]
         if is_excluded_path(path):
@@ -964,11 +1026,19 @@ def removals(old: Release, new: Release) -> list[dict]:
                 continue  # now defined in Python (torch/__init__.py, torch/functional.py, ...)
             if line == 0:  # a Python method of torch/_tensor.py's Tensor
                 continue
-            out.append({"kind": "removed", "api": f"{prefix}.{name}", "path": path, "line": line,
-                        "message": f"no longer declared by the C extension ({path})"})
+            out.append(
+                {
+                    "kind": "removed",
+                    "api": f"{prefix}.{name}",
+                    "path": path,
+                    "line": line,
+                    "message": f"no longer declared by the C extension ({path})",
+                }
+            )
     old_aliases = old.aliases()
-    gone_modules = sorted(m for m in old.modules if m not in new.modules and not is_private(m)
-                          and not is_excluded_path(old.paths[m]))
+    gone_modules = sorted(
+        m for m in old.modules if m not in new.modules and not is_private(m) and not is_excluded_path(old.paths[m])
+    )
     gone_set = set(gone_modules)
     for m in gone_modules:
         parent = m.rpartition(".")[0]
@@ -976,8 +1046,7 @@ def removals(old: Release, new: Release) -> list[dict]:
             continue  # its package is reported
         if parent and new.resolvable(parent, m.rpartition(".")[2]):
             continue  # still reachable as an attribute (e.g. a lazy alias)
-        out.append({"kind": "removed", "api": m, "message": "module removed",
-                    "path": old.paths[m], "line": 1})
+        out.append({"kind": "removed", "api": m, "message": "module removed", "path": old.paths[m], "line": 1})
     for m in sorted(old.modules):
         if m not in new.modules or is_private(m) or is_excluded_path(old.paths[m]):
             continue
@@ -985,8 +1054,13 @@ def removals(old: Release, new: Release) -> list[dict]:
         for name, line in sorted(old.exported(m).items()):
             if new.resolvable(m, name):
                 continue
-            how = ("def/class/assignment" if name in oa["public_defs"] else
-                   "import" if name in oa["imported"] else "listed in __all__ only")
+            how = (
+                "def/class/assignment"
+                if name in oa["public_defs"]
+                else "import"
+                if name in oa["imported"]
+                else "listed in __all__ only"
+            )
             api = canonical_api(f"{m}.{name}", old_aliases)
             if is_private(api):
                 continue
@@ -994,16 +1068,25 @@ def removals(old: Release, new: Release) -> list[dict]:
             cmod, _, cname = api.rpartition(".")
             if api != f"{m}.{name}" and cmod in new.modules and new.resolvable(cmod, cname):
                 api = f"{m}.{name}"
-            out.append({"kind": "removed", "api": api, "message": f"no longer defined in {m} (was: {how})",
-                        "path": old.paths[m], "line": line})
+            out.append(
+                {
+                    "kind": "removed",
+                    "api": api,
+                    "message": f"no longer defined in {m} (was: {how})",
+                    "path": old.paths[m],
+                    "line": line,
+                }
+            )
     return out
 
 
 # ----------------------------------------------------------------------------- per-release API index
 
 INDEX_FORMAT = 1
-INDEX_ABOUT = ("Per-release API index of torch, mined from the wheels by tools/mine_deprecations.py --index "
-               "(docs/coverage.md, 'The API index'). Generated: never edit by hand.")
+INDEX_ABOUT = (
+    "Per-release API index of torch, mined from the wheels by tools/mine_deprecations.py --index "
+    "(docs/coverage.md, 'The API index'). Generated: never edit by hand."
+)
 
 
 def indexed(parent: str, member: bool = False) -> bool:
@@ -1102,9 +1185,17 @@ def release_events(rel: Release) -> tuple[list[dict], dict[str, str]]:
     for s in sites_of(rel, public_only=False):
         if not indexed(s["api"].partition("(")[0].rpartition(".")[0]):
             continue  # deep internals, as in `apis`
-        events.append({"api": s["api"], "kind": s["kind"], "category": s.get("category", ""),
-                       "message": s["message"], "on_args": bool(s.get("on_args")), "in_if": bool(s.get("in_if")),
-                       "evidence": f"{s['path']}:{s['line']}"})
+        events.append(
+            {
+                "api": s["api"],
+                "kind": s["kind"],
+                "category": s.get("category", ""),
+                "message": s["message"],
+                "on_args": bool(s.get("on_args")),
+                "in_if": bool(s.get("in_if")),
+                "evidence": f"{s['path']}:{s['line']}",
+            }
+        )
         base = s["api"].partition("(")[0]
         for alias in groups.get(base, ()):
             if alias != base:
@@ -1156,18 +1247,35 @@ def build_index(sources: Iterable, cache: Cache, log=None) -> dict:
             events.setdefault(key, []).append(i)
             evidence[key] = f"{rel.version}:{e['evidence']}"  # the newest release's site
         if log:
-            log(f"{rel.dist} {rel.version}: {len(present)} names so far, {len(found)} events, {time.perf_counter() - t0:.1f}s")
+            log(
+                f"{rel.dist} {rel.version}: {len(present)} names so far, {len(found)} events, {time.perf_counter() - t0:.1f}s"
+            )
     by_api: dict[str, list[dict]] = {}
     for key in sorted(events):
         api, kind, category, message, on_args, in_if = key
-        by_api.setdefault(api, []).append({"kind": kind, "category": category, "message": message,
-                                           "on_args": on_args, "in_if": in_if, "in": intervals(events[key]),
-                                           "evidence": evidence[key]})
+        by_api.setdefault(api, []).append(
+            {
+                "kind": kind,
+                "category": category,
+                "message": message,
+                "on_args": on_args,
+                "in_if": in_if,
+                "in": intervals(events[key]),
+                "evidence": evidence[key],
+            }
+        )
     for api in by_api:
         by_api[api].sort(key=lambda e: (int(e["in"].split("-")[0].split(",")[0]), e["kind"], e["message"]))
-    return {"about": INDEX_ABOUT, "format": INDEX_FORMAT, "miner": MINER_VERSION, "dist": srcs[0][0],
-            "releases": releases, "apis": {n: intervals(ix) for n, ix in sorted(present.items())},
-            "events": dict(sorted(by_api.items())), "aliases": dict(sorted(aliases.items()))}
+    return {
+        "about": INDEX_ABOUT,
+        "format": INDEX_FORMAT,
+        "miner": MINER_VERSION,
+        "dist": srcs[0][0],
+        "releases": releases,
+        "apis": {n: intervals(ix) for n, ix in sorted(present.items())},
+        "events": dict(sorted(by_api.items())),
+        "aliases": dict(sorted(aliases.items())),
+    }
 
 
 def write_index(index: dict, path: Path) -> None:
@@ -1182,7 +1290,9 @@ def write_index(index: dict, path: Path) -> None:
             inner = list(value.items())
             for j, (name, v) in enumerate(inner):
                 comma = "," if j < len(inner) - 1 else ""
-                lines.append(f"  {json.dumps(name, ensure_ascii=False)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}{comma}")
+                lines.append(
+                    f"  {json.dumps(name, ensure_ascii=False)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}{comma}"
+                )
             lines.append(f" }}{sep}")
         else:
             lines.append(f" {json.dumps(key)}: {json.dumps(value, sort_keys=True, ensure_ascii=False)}{sep}")
@@ -1250,14 +1360,21 @@ class Index:
 # ----------------------------------------------------------------------------- the mined catalogue (rules/mined)
 
 LEDGER_PATH = Path(__file__).resolve().parent.parent / "docs" / "coverage" / "ledger.json"
-CATALOGUE_ABOUT = ("The mined catalogue of rules/mined (ADV001-ADV003): user-facing torch APIs that are removed, "
-                   "decorated deprecated or warned about on every call, with their windows from the wheels' API "
-                   "index. Generated by tools/mine_deprecations.py --index ... --catalogue; never edit by hand.")
+CATALOGUE_ABOUT = (
+    "The mined catalogue of rules/mined (ADV001-ADV003): user-facing torch APIs that are removed, "
+    "decorated deprecated or warned about on every call, with their windows from the wheels' API "
+    "index. Generated by tools/mine_deprecations.py --index ... --catalogue; never edit by hand."
+)
 # A warning about leaving an argument out ("Implicit dimension choice"): passing it is not the deprecation.
-_MISSING_ARG = re.compile(r"implicit|explicitly|without|not (?:passed|specified|set)|must (?:pass|specify)"
-                          r"|should be passed|default value|default weight initialization", re.I)
-_REPLACEMENT = re.compile(r"\b(?:[Uu]se|[Cc]all|[Ss]witch to|in favou?r of|replaced (?:by|with)|renamed to)\s+"
-                          r"`?((?:torch|functorch)\.[A-Za-z_][\w.]*[A-Za-z0-9_])")
+_MISSING_ARG = re.compile(
+    r"implicit|explicitly|without|not (?:passed|specified|set)|must (?:pass|specify)"
+    r"|should be passed|default value|default weight initialization",
+    re.I,
+)
+_REPLACEMENT = re.compile(
+    r"\b(?:[Uu]se|[Cc]all|[Ss]witch to|in favou?r of|replaced (?:by|with)|renamed to)\s+"
+    r"`?((?:torch|functorch)\.[A-Za-z_][\w.]*[A-Za-z0-9_])"
+)
 
 
 def _minor(version: str) -> str:
@@ -1309,8 +1426,14 @@ def _on_entry(event: dict, leaf: str, trusted: bool) -> bool:
     other = m is not None and leaf not in text and m.group(1).rpartition(".")[2] != leaf
     if event["kind"] == "deprecated-decorator":
         return not other  # `@deprecated("return_lse is deprecated")` on an overload: about an argument
-    return (event["kind"] == "warn" and trusted and not event["on_args"] and not event.get("in_if", True)
-            and bool(re.search(rf"\b{re.escape(leaf)}\b", text)) and not other)
+    return (
+        event["kind"] == "warn"
+        and trusted
+        and not event["on_args"]
+        and not event.get("in_if", True)
+        and bool(re.search(rf"\b{re.escape(leaf)}\b", text))
+        and not other
+    )
 
 
 def _names_param(text: str, param: str) -> bool:
@@ -1319,9 +1442,14 @@ def _names_param(text: str, param: str) -> bool:
     other = re.search(r"`(\w+)` (?:argument|parameter|option|flag)", text)
     if (other and other.group(1) != param) or re.search(r"other than (?:the )?default", text):
         return False
-    return bool(re.search(rf"[`'\"]{p}[`'\"=]|\b{p}\b[`'\"]?\s*(?:=\s*\S+\s*)?(?:argument |parameter |flag |option |kwarg )?"
-                          rf"(?:is|are|was|has been|have been)\s+(?:now\s+|being\s+)?(?:deprecat|renamed|removed|ignored|no longer)"
-                          rf"|(?:argument|parameter|keyword|kwarg) [`'\"]?{p}\b", text))
+    return bool(
+        re.search(
+            rf"[`'\"]{p}[`'\"=]|\b{p}\b[`'\"]?\s*(?:=\s*\S+\s*)?(?:argument |parameter |flag |option |kwarg )?"
+            rf"(?:is|are|was|has been|have been)\s+(?:now\s+|being\s+)?(?:deprecat|renamed|removed|ignored|no longer)"
+            rf"|(?:argument|parameter|keyword|kwarg) [`'\"]?{p}\b",
+            text,
+        )
+    )
 
 
 def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
@@ -1344,9 +1472,13 @@ def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
         if window is None or (window["deprecated_in"] is None and window["removed_in"] is None):
             continue
         text, category = _quote(events)
-        entry = {**window, "message": text, "category": category,
-                 "aka": sorted(a for a, c in ix.aliases.items() if c == base and not is_private(a)),
-                 "evidence": e.get("evidence", "")}
+        entry = {
+            **window,
+            "message": text,
+            "category": category,
+            "aka": sorted(a for a, c in ix.aliases.items() if c == base and not is_private(a)),
+            "evidence": e.get("evidence", ""),
+        }
         m = _REPLACEMENT.search(text)
         entry["replacement"] = m.group(1) if m else None
         leaf = base.rpartition(".")[2]
@@ -1375,8 +1507,10 @@ def write_catalogue(catalogue: dict, path: Path) -> None:
             lines.append(f" {json.dumps(key)}: {{")
             items = sorted(value.items())
             for j, (name, v) in enumerate(items):
-                lines.append(f"  {json.dumps(name)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}"
-                             + ("," if j < len(items) - 1 else ""))
+                lines.append(
+                    f"  {json.dumps(name)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}"
+                    + ("," if j < len(items) - 1 else "")
+                )
             lines.append(f" }}{sep}")
         else:
             lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{sep}")
@@ -1387,6 +1521,7 @@ def write_catalogue(catalogue: dict, path: Path) -> None:
 
 
 # ----------------------------------------------------------------------------- items
+
 
 def item_id(dist: str, kind: str, api: str) -> str:
     """`warn` and `deprecated-decorator` share an id: torch 2.4 turned many warnings.warn calls into
@@ -1426,10 +1561,19 @@ def mine(sources: Iterable, cache: Cache, log=None, _prebuilt: dict | None = Non
                 it = items.get(iid)
                 ev = f"{f['path']}:{f['line']}"
                 if it is None:
-                    it = items[iid] = {"id": iid, "dist": dist, "kind": f["kind"], "api": f["api"],
-                                       "version": f["version"], "versions": [], "message": f["message"],
-                                       "category": f.get("category", ""), "evidence": [], "via": f.get("via", ""),
-                                       "kinds": []}
+                    it = items[iid] = {
+                        "id": iid,
+                        "dist": dist,
+                        "kind": f["kind"],
+                        "api": f["api"],
+                        "version": f["version"],
+                        "versions": [],
+                        "message": f["message"],
+                        "category": f.get("category", ""),
+                        "evidence": [],
+                        "via": f.get("via", ""),
+                        "kinds": [],
+                    }
                 if f["version"] not in it["versions"]:
                     it["versions"].append(f["version"])
                 if f["kind"] not in it["kinds"]:
@@ -1446,7 +1590,9 @@ def mine(sources: Iterable, cache: Cache, log=None, _prebuilt: dict | None = Non
                     if tag not in it["evidence"]:
                         it["evidence"].append(tag)
             if log:
-                log(f"{dist} {rel.version}: {len(rel.modules)} modules, {len(found)} sites, {time.perf_counter() - t0:.1f}s")
+                log(
+                    f"{dist} {rel.version}: {len(rel.modules)} modules, {len(found)} sites, {time.perf_counter() - t0:.1f}s"
+                )
             prev = rel
     out_items = []
     for iid in sorted(items):
@@ -1477,10 +1623,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--output", help="write JSON here (default: stdout)")
     ap.add_argument("--cache", help="per-file analysis cache (JSON file); speeds up re-runs")
     ap.add_argument("--summary", action="store_true", help="print counts per version and kind to stderr")
-    ap.add_argument("--index", action="store_true",
-                    help="write the per-release API index (-o, required; .gz compresses) instead of the items")
-    ap.add_argument("--catalogue", help="with --index: also write the mined rules' catalogue here (from the index "
-                                        "and the ledger, docs/coverage/ledger.json)")
+    ap.add_argument(
+        "--index",
+        action="store_true",
+        help="write the per-release API index (-o, required; .gz compresses) instead of the items",
+    )
+    ap.add_argument(
+        "--catalogue",
+        help="with --index: also write the mined rules' catalogue here (from the index "
+        "and the ledger, docs/coverage/ledger.json)",
+    )
     ap.add_argument("--from-index", help="with --catalogue: derive it from this committed index (no wheels needed)")
     args = ap.parse_args(argv)
     cache = Cache(Path(args.cache) if args.cache else None)

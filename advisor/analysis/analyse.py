@@ -85,9 +85,7 @@ def guard_tree(text: str, path: str) -> tuple[ast.Module, References]:
         raise SourceError(f"cannot parse: {e}") from None
     refs = collect(tree, MAX_EXPR_DEPTH, lazy_helpers.importing_calls(path))
     if refs.max_depth > MAX_EXPR_DEPTH:
-        raise SourceError(
-            f"expression nesting deeper than {MAX_EXPR_DEPTH} levels; skipped to protect the parser"
-        )
+        raise SourceError(f"expression nesting deeper than {MAX_EXPR_DEPTH} levels; skipped to protect the parser")
     return tree, refs
 
 
@@ -259,12 +257,28 @@ def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision 
     deprecated, un-deprecated). The fixer reads the result from the finding (`Finding.fix`), never from the report.
     """
     window = policy.torch_window(rep.window or rule.window(), rule.library)
-    return policy.decide(window, rep.kind or rule.kind, rule.severity, rep.applicability,
-                         rep.message, target, lowest, rep.compat_until, rep.compat, rule.safety)
+    return policy.decide(
+        window,
+        rep.kind or rule.kind,
+        rule.severity,
+        rep.applicability,
+        rep.message,
+        target,
+        lowest,
+        rep.compat_until,
+        rep.compat,
+        rule.safety,
+    )
 
 
-def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_version: str | None,
-           analysed: Analysed | None = None, positions: dict | None = None) -> None:
+def _place(
+    ctx: Context,
+    result: FileResult,
+    suppressions: Suppressions,
+    min_version: str | None,
+    analysed: Analysed | None = None,
+    positions: dict | None = None,
+) -> None:
     """Positions, suppressions and Finding objects for the context's reports (kept in `analysed` for the fixer)."""
     module, path = ctx.module, ctx.path
     if not ctx.reports:
@@ -298,7 +312,9 @@ def _place(ctx: Context, result: FileResult, suppressions: Suppressions, min_ver
             message=message,
             fix=None if applicability is Applicability.NONE else applicability.value,
             validation=rule.validation,
-            replacement=None if rep.replacement is None or applicability is Applicability.NONE else _fix_text(module, rep.replacement),
+            replacement=None
+            if rep.replacement is None or applicability is Applicability.NONE
+            else _fix_text(module, rep.replacement),
             snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
             data=_with_fix_range(rep, positions) | ({"compat_until": rep.compat_until} if rep.compat else {}),
             kind=decision.kind.value,

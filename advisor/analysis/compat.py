@@ -49,7 +49,10 @@ _NEW_OPS = {"GreaterThanEqual": ">=", "GreaterThan": ">"}
 _OLD_OPS = {"LessThan": "<", "LessThanEqual": "<="}
 _FLIP = {">=": "<=", ">": "<", "<": ">", "<=": ">="}
 _VERSION_NAME = re.compile(r"torch_?ver", re.I)
-_FLAG = re.compile(r"torch.*?(greater_equal|greater|at_least|atleast|_ge|geq|gte|min|newer|less_equal|less|_lt|below|older)_?(\d+)_(\d+)", re.I)
+_FLAG = re.compile(
+    r"torch.*?(greater_equal|greater|at_least|atleast|_ge|geq|gte|min|newer|less_equal|less|_lt|below|older)_?(\d+)_(\d+)",
+    re.I,
+)
 _CALL_NEW = re.compile(r"torch.*(at_least|atleast|min_version|greater|_ge$|_ge_|geq|gte|newer)", re.I)
 _CALL_OLD = re.compile(r"torch.*(less|older|_lt$|below|before)", re.I)
 # TypeError: an old torch rejecting a new keyword (`try: torch.load(f, weights_only=w) except TypeError: torch.load(f)`)
@@ -59,7 +62,7 @@ _MAX_TRY_STATEMENTS = 6  # a longer try body is not an import fallback
 
 
 def _version_text(node: Any) -> str | None:
-    """"2.4" from "2.4.0a0", (2, 4, 0), Version("2.4") ..., or None."""
+    """ "2.4" from "2.4.0a0", (2, 4, 0), Version("2.4") ..., or None."""
     if isinstance(node, cst.Float):  # `min_version=2.1` (DeepSpeed's required_torch_version)
         m = re.match(r"(\d+)\.(\d+)", node.value)
         return f"{m.group(1)}.{m.group(2)}" if m else None
@@ -96,9 +99,17 @@ class Gates:
         for stmt in module.body:
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
-                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                    if (
+                        isinstance(small, cst.Assign)
+                        and len(small.targets) == 1
+                        and isinstance(small.targets[0].target, cst.Name)
+                    ):
                         self.defs[small.targets[0].target.value] = small.value
-                    elif isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+                    elif (
+                        isinstance(small, cst.AnnAssign)
+                        and small.value is not None
+                        and isinstance(small.target, cst.Name)
+                    ):
                         self.defs[small.target.value] = small.value
 
     # -- torch version expressions ---------------------------------------------------
@@ -125,8 +136,10 @@ class Gates:
     def _compare(self, node: Any) -> tuple[str, str | None] | None:
         if len(node.comparisons) == 2:  # `"1.5" <= v < "1.10"` (mmengine): true only below the upper bound
             first, second = node.comparisons
-            parts = [self._compare(cst.Comparison(left=node.left, comparisons=[first])),
-                     self._compare(cst.Comparison(left=first.comparator, comparisons=[second]))]
+            parts = [
+                self._compare(cst.Comparison(left=node.left, comparisons=[first])),
+                self._compare(cst.Comparison(left=first.comparator, comparisons=[second])),
+            ]
             old = [p for p in parts if p is not None and p[0] == "old"]
             return old[0] if old and all(p is not None for p in parts) else None
         if len(node.comparisons) != 1:
@@ -158,7 +171,7 @@ class Gates:
         bounds = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         if "version" in name.lower() and set(bounds) & {"min_version", "max_version"} and len(bounds) == 1:
             # `required_torch_version(min_version=2.1)`: true from 2.1; `(max_version=0.4)`: true up to 0.4
-            (key, value), = bounds.items()
+            ((key, value),) = bounds.items()
             v = _version_text(value)
             return _until(">=" if key == "min_version" else "<=", v) if v else None
         if re.fullmatch(r"_?is_torch_version", name, re.I) and len(args) >= 2 and isinstance(args[0], cst.SimpleString):
@@ -250,7 +263,11 @@ def _version_part(node: Any, gates: Gates) -> int | None:
     call = sub.value
     if not (isinstance(index, cst.Integer) and index.value in ("0", "1") and isinstance(call, cst.Call)):
         return None
-    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "split" and gates.is_version_expr(call.func.value)):
+    if not (
+        isinstance(call.func, cst.Attribute)
+        and call.func.attr.value == "split"
+        and gates.is_version_expr(call.func.value)
+    ):
         return None
     return int(index.value)
 
@@ -260,8 +277,11 @@ def _try_fallbacks(node: Any, gates: Gates) -> list[Any]:
     if len(node.body.body) > _MAX_TRY_STATEMENTS:
         return []
     mentions = any(
-        isinstance(n, cst.ImportFrom) and n.module is not None and (dotted_name(n.module) or "").split(".")[0] == "torch"
-        or isinstance(n, (cst.Attribute, cst.Name)) and gates._is_torch(n)
+        isinstance(n, cst.ImportFrom)
+        and n.module is not None
+        and (dotted_name(n.module) or "").split(".")[0] == "torch"
+        or isinstance(n, (cst.Attribute, cst.Name))
+        and gates._is_torch(n)
         for n in nodes_of(node.body, cst.ImportFrom, cst.Attribute, cst.Name)
     )
     caught = []

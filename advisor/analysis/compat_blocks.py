@@ -51,8 +51,14 @@ def _assigned(stmt: Any) -> set[str]:
 def _branch_assigns(block: Any) -> set[str]:
     """Names the branch rebinds without reading them (`x = x.contiguous()` keeps the earlier value alive)."""
     stmts = block.body if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(body=block.body)]
-    read = {n.value for s in stmts if isinstance(s, cst.SimpleStatementLine) for small in s.body
-            if isinstance(small, cst.Assign) for n in nodes_of(small.value, cst.Name)}
+    read = {
+        n.value
+        for s in stmts
+        if isinstance(s, cst.SimpleStatementLine)
+        for small in s.body
+        if isinstance(small, cst.Assign)
+        for n in nodes_of(small.value, cst.Name)
+    }
     return set().union(*(_assigned(s) for s in stmts)) - read if stmts else set()
 
 
@@ -68,7 +74,7 @@ def block_gates(module: Any, gates: Any) -> list[tuple[Any, Any]]:
             if until is None:
                 continue
             if stmt.orelse is None and _leaves(stmt.body):
-                found += [(later, until) for later in body[i + 1:]]
+                found += [(later, until) for later in body[i + 1 :]]
             names = _branch_assigns(stmt.body)
             if names and stmt.orelse is None:
                 found += [(earlier, until) for earlier in body[:i] if _assigned(earlier) & names]

@@ -58,7 +58,7 @@ def _skip_ws(text: str, i: int) -> int:
 
 
 def _expect(text: str, i: int, char: str) -> int:
-    if text[i:i + 1] != char:
+    if text[i : i + 1] != char:
         raise NotebookTextError(f"expected {char!r} at offset {i}")
     return i + 1
 
@@ -66,13 +66,13 @@ def _expect(text: str, i: int, char: str) -> int:
 def _members(text: str, i: int):
     """(key, value start) for each member of the object at `i`; the caller must return the value's end."""
     i = _skip_ws(text, _expect(text, i, "{"))
-    if text[i:i + 1] == "}":
+    if text[i : i + 1] == "}":
         return i + 1
     while True:
         key, i = json.decoder.scanstring(text, _expect(text, i, '"'))
         i = _skip_ws(text, _expect(text, _skip_ws(text, i), ":"))
         i = _skip_ws(text, (yield key, i))
-        if text[i:i + 1] == "}":
+        if text[i : i + 1] == "}":
             return i + 1
         i = _skip_ws(text, _expect(text, i, ","))
 
@@ -96,18 +96,18 @@ def _walk_object(text: str, i: int, visit) -> int:
 
 
 def _source_span(text: str, i: int) -> SourceSpan:
-    if text[i:i + 1] == '"':
+    if text[i : i + 1] == '"':
         value, end = json.decoder.scanstring(text, i + 1)
         return SourceSpan(i, end, None, value)
     i0 = i
     i = _skip_ws(text, _expect(text, i, "["))
     items: list[tuple[int, int, str]] = []
-    if text[i:i + 1] != "]":
+    if text[i : i + 1] != "]":
         while True:
             value, end = json.decoder.scanstring(text, _expect(text, i, '"'))
             items.append((i, end, value))
             i = _skip_ws(text, end)
-            if text[i:i + 1] == "]":
+            if text[i : i + 1] == "]":
                 break
             i = _skip_ws(text, _expect(text, i, ","))
     return SourceSpan(i0, i + 1, items, "".join(v for _, _, v in items))
@@ -116,9 +116,10 @@ def _source_span(text: str, i: int) -> SourceSpan:
 def _cells(text: str, i: int, out: dict[int, SourceSpan]) -> int:
     i = _skip_ws(text, _expect(text, i, "["))
     index = 0
-    if text[i:i + 1] == "]":
+    if text[i : i + 1] == "]":
         return i + 1
     while True:
+
         def visit(key: str, at: int) -> int:
             if key == "source":
                 out[index] = _source_span(text, at)  # a repeated key: the last wins, as in json.loads
@@ -127,7 +128,7 @@ def _cells(text: str, i: int, out: dict[int, SourceSpan]) -> int:
 
         i = _skip_ws(text, _walk_object(text, i, visit))
         index += 1
-        if text[i:i + 1] == "]":
+        if text[i : i + 1] == "]":
             return i + 1
         i = _skip_ws(text, _expect(text, i, ","))
 
@@ -137,7 +138,7 @@ def scan(text: str) -> NotebookText:
     found: dict[int, SourceSpan] = {}
 
     def visit(key: str, at: int) -> int:
-        if key == "cells" and text[at:at + 1] == "[":
+        if key == "cells" and text[at : at + 1] == "[":
             found.clear()
             return _cells(text, at, found)
         return _value_end(text, at)
@@ -157,9 +158,9 @@ def _raw_offsets(text: str, start: int, end: int) -> list[int]:
         offsets.append(i)
         if text[i] == "\\":
             if text[i + 1] == "u":
-                high = int(text[i + 2:i + 6], 16)
-                pair = 0xD800 <= high < 0xDC00 and text[i + 6:i + 8] == "\\u"
-                i += 12 if pair and 0xDC00 <= int(text[i + 8:i + 12], 16) < 0xE000 else 6
+                high = int(text[i + 2 : i + 6], 16)
+                pair = 0xD800 <= high < 0xDC00 and text[i + 6 : i + 8] == "\\u"
+                i += 12 if pair and 0xDC00 <= int(text[i + 8 : i + 12], 16) < 0xE000 else 6
             else:
                 i += 2
         else:
@@ -203,10 +204,10 @@ def _encode_items(old: SourceSpan, new: str, text: str, ascii_only: bool) -> str
             encoded += [json.dumps(line, ensure_ascii=ascii_only) for line in lines[j1:j2]]
     if not items:
         return json.dumps(lines, ensure_ascii=ascii_only)
-    lead = text[old.start + 1:items[0][0]]
-    trail = text[items[-1][1]:old.end - 1]
+    lead = text[old.start + 1 : items[0][0]]
+    trail = text[items[-1][1] : old.end - 1]
     if len(items) > 1:
-        sep = text[items[0][1]:items[1][0]]
+        sep = text[items[0][1] : items[1][0]]
     else:
         spaced = text[old.start - 1] in " \t"  # json.dump's `"source": [` or a minified `"source":[`
         sep = "," + lead if "\n" in lead else ", " if spaced else ","
@@ -227,7 +228,7 @@ def splice(text: str, where: NotebookText, sources: dict[int, str]) -> str:
             value = json.dumps(sources[index], ensure_ascii=ascii_only)
         else:
             value = _encode_items(span, sources[index], text, ascii_only)
-        out += [text[at:span.start], value]
+        out += [text[at : span.start], value]
         at = span.end
     out.append(text[at:])
     return "".join(out)

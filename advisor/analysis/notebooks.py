@@ -64,7 +64,9 @@ def read(data: bytes):
             warnings.simplefilter("ignore")
             nb = nbformat.reads(data.decode("utf-8"), as_version=nbformat.NO_CONVERT)
     except Exception as e:  # nbformat raises several types for bad JSON or schema
-        raise NotebookError(f"not a readable notebook: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+        raise NotebookError(
+            f"not a readable notebook: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        ) from None
     _check_shape(nb)
     return nb
 
@@ -75,8 +77,10 @@ def _check_shape(nb) -> None:
     whole file on a fix, so format 3 is reported, not read."""
     version = nb.get("nbformat") if isinstance(nb, dict) else None
     if version != 4:
-        raise NotebookError(f"notebook format {version!r} is not supported (advisor reads format 4; "
-                            "opening and saving it in Jupyter converts it)")
+        raise NotebookError(
+            f"notebook format {version!r} is not supported (advisor reads format 4; "
+            "opening and saving it in Jupyter converts it)"
+        )
     cells = nb.get("cells")
     if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
         raise NotebookError("not a readable notebook: `cells` is not a list of cells")
@@ -116,7 +120,7 @@ def _line_starts(lines: list[str]) -> list[bool]:
             if c == "#":
                 break
             if c in "\"'":
-                triple = line[i:i + 3]
+                triple = line[i : i + 3]
                 if triple in ('"""', "'''"):
                     quote, i = triple, i + 3
                 else:
@@ -168,7 +172,7 @@ def magic_blocks(source: str) -> list[tuple[int, int]]:
     if first is not None and lines[first].lstrip().startswith("%%"):
         if _PYTHON_CELL_MAGIC.match(lines[first].lstrip()):
             # The body is Python, which IPython also transforms: analyse it, only the magic line is opaque.
-            body = magic_blocks("\n".join(lines[first + 1:]))
+            body = magic_blocks("\n".join(lines[first + 1 :]))
             return [(first, first + 1)] + [(first + 1 + s, first + 1 + e) for s, e in body]
         return [(first, len(lines))]
     blocks = []
@@ -312,7 +316,9 @@ def from_virtual(nb, v: Virtual, new_source: str) -> dict[int, str]:
         raise NotebookError(f"cell {lost + 1}: a fix removed the start of this cell; notebook not fixed")
     for index, numbers in v.magic_cells.items():
         if restored.get(index) != numbers:
-            raise NotebookError(f"cell {index + 1}: a fix touched an IPython line (magic, shell or help); notebook not fixed")
+            raise NotebookError(
+                f"cell {index + 1}: a fix touched an IPython line (magic, shell or help); notebook not fixed"
+            )
     sources: dict[int, str] = {}
     for index, cell in enumerate(nb.cells):
         if cell.get("cell_type") != "code" or index not in cells:

@@ -26,12 +26,19 @@ def _defined(cls: Any) -> set[str]:
             names.add(stmt.name.value)
         elif isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else (
-                    [small.target] if isinstance(small, cst.AnnAssign) else [])
+                targets = (
+                    [t.target for t in small.targets]
+                    if isinstance(small, cst.Assign)
+                    else ([small.target] if isinstance(small, cst.AnnAssign) else [])
+                )
                 names.update(t.value for t in targets if isinstance(t, cst.Name))
     for node in nodes_of(cls.body, cst.AssignTarget, cst.AnnAssign, cst.AugAssign):
         target = node.target
-        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value in _RECEIVERS:
+        if (
+            isinstance(target, cst.Attribute)
+            and isinstance(target.value, cst.Name)
+            and target.value.value in _RECEIVERS
+        ):
             names.add(target.attr.value)
     return names
 

@@ -57,7 +57,9 @@ def compute_positions(module: Any) -> dict[int, tuple[int, int, int, int]]:
                 self.computed[key] = (start[0], start[1], self.line, self.column)
 
         @contextmanager
-        def record_syntactic_position(self, node: Any, *, start_node: Any = None, end_node: Any = None) -> Iterator[None]:
+        def record_syntactic_position(
+            self, node: Any, *, start_node: Any = None, end_node: Any = None
+        ) -> Iterator[None]:
             start = (self.line, self.column)
             try:
                 yield

@@ -66,7 +66,9 @@ def _parsed(path: str, mtime: float) -> tuple[Any, Any, dict[str, Any]] | None:
                     for t in small.targets:  # `WITH_PT24 = _WITH_PT24 = ...` binds both
                         if isinstance(t.target, cst.Name):
                             defs[t.target.value] = small.value
-                elif isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+                elif (
+                    isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name)
+                ):
                     defs[small.target.value] = small.value
     return module, NameResolver(module), defs
 

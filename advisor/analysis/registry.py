@@ -57,12 +57,7 @@ def all_rules() -> tuple[type[Rule], ...]:
     for name in _rule_modules(_rules_package()):
         module = importlib.import_module(name)
         for obj in vars(module).values():
-            if (
-                isinstance(obj, type)
-                and issubclass(obj, Rule)
-                and obj.code
-                and obj.__module__ == module.__name__
-            ):
+            if isinstance(obj, type) and issubclass(obj, Rule) and obj.code and obj.__module__ == module.__name__:
                 if not _CODE.match(obj.code):
                     raise RuntimeError(f"{module.__name__}.{obj.__name__}: bad rule code {obj.code!r}")
                 other = found.get(obj.code)
@@ -116,8 +111,9 @@ def check_codes(selectors: list[str]) -> None:
         _expand(s, all_rules())
 
 
-def select_rules(select: list[str] | None = None, ignore: list[str] | None = None,
-                 extend: list[str] | None = None) -> list[type[Rule]]:
+def select_rules(
+    select: list[str] | None = None, ignore: list[str] | None = None, extend: list[str] | None = None
+) -> list[type[Rule]]:
     """Rules picked by `--select` / `--ignore` (codes or prefixes like ADV2); `extend`: Ruff's extend-select."""
     rules = all_rules()
     chosen = set()

@@ -79,7 +79,7 @@ def plan(text: str, tree: ast.Module, rules: Sequence[type]) -> list[tuple[str, 
     for start, end, node in spans:
         if end - start + 1 <= SMALL_LINES:
             small.append((start, end, node))
-        elif prefilter.candidates("".join(lines[start - 1:end]).encode("utf-8", "surrogatepass")):
+        elif prefilter.candidates("".join(lines[start - 1 : end]).encode("utf-8", "surrogatepass")):
             wanted.append((start, end, node))
     if sum(len(lines[i]) for start, end, _ in small for i in range(start - 1, end)) > SMALL_BYTES_MAX:
         return None  # every slice would carry them all: no saving
@@ -97,7 +97,9 @@ def plan(text: str, tree: ast.Module, rules: Sequence[type]) -> list[tuple[str, 
     out = []
     for k, group in enumerate(groups):
         keep = {id(node) for _, _, node in group} | {id(node) for _, _, node in small}
-        owned = [(start, end) for start, end, _ in group] + ([(start, end) for start, end, _ in small] if k == 0 else [])
+        owned = [(start, end) for start, end, _ in group] + (
+            [(start, end) for start, end, _ in small] if k == 0 else []
+        )
         out.append((_render(lines, spans, keep), Owned(owned)))
     return out
 
@@ -119,11 +121,11 @@ def _render(lines: list[str], spans: list[tuple[int, int, ast.stmt]], keep: set[
     out = ["\n"] * len(lines)
     for start, end, node in spans:
         if id(node) in keep:
-            out[start - 1:end] = lines[start - 1:end]
+            out[start - 1 : end] = lines[start - 1 : end]
             continue
         stub = _stub(node)
         if stub is None:
-            out[start - 1:end] = lines[start - 1:end]
+            out[start - 1 : end] = lines[start - 1 : end]
         else:
             out[start - 1] = stub + "\n"
     return "".join(out)

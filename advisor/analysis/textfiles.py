@@ -27,10 +27,20 @@ from advisor.analysis.suppressions import Suppressions
 
 # Names this scanner reads (matched against the file's base name).
 TEXT_FILE_PATTERNS = (
-    "Dockerfile", "Dockerfile.*", "*.Dockerfile", "*.dockerfile", "Containerfile",
-    "*.sh", "*.bash", "*.env", ".env", ".env.*",
-    "requirements*.txt", "constraints*.txt",
-    "pyproject.toml", "setup.cfg",  # project metadata: read by `Rule.check_text` only (no markers)
+    "Dockerfile",
+    "Dockerfile.*",
+    "*.Dockerfile",
+    "*.dockerfile",
+    "Containerfile",
+    "*.sh",
+    "*.bash",
+    "*.env",
+    ".env",
+    ".env.*",
+    "requirements*.txt",
+    "constraints*.txt",
+    "pyproject.toml",
+    "setup.cfg",  # project metadata: read by `Rule.check_text` only (no markers)
 )
 _METADATA = ("pyproject.toml", "setup.cfg")
 _VAR = r"(?P<var>PYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF)"
@@ -107,15 +117,29 @@ def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]], target: tuple
     return result
 
 
-def _finding(rule: type[Rule], path: str, line: int, column: int, length: int, message: str, snippet: str,
-             window: Window | None = None, target: tuple[int, int] | None = None) -> Finding | None:
+def _finding(
+    rule: type[Rule],
+    path: str,
+    line: int,
+    column: int,
+    length: int,
+    message: str,
+    snippet: str,
+    window: Window | None = None,
+    target: tuple[int, int] | None = None,
+) -> Finding | None:
     if window is not None and target is not None:  # the policy decides, as for Python findings
         decision = policy.decide(window, rule.kind, rule.severity, Applicability.NONE, message, target, None)
         if decision is None:
             return None  # not reached on this target
         found = _finding(rule, path, line, column, length, decision.message, snippet)
-        return dataclasses.replace(found, severity=decision.severity.value, kind=decision.kind.value,
-                                   warns_from=decision.warns_from, breaks_in=decision.breaks_in)
+        return dataclasses.replace(
+            found,
+            severity=decision.severity.value,
+            kind=decision.kind.value,
+            warns_from=decision.warns_from,
+            breaks_in=decision.breaks_in,
+        )
     return Finding(
         rule=rule.code,
         name=rule.name,

@@ -63,7 +63,9 @@ class DaskExecutor:
         try:
             from distributed import Client
         except ImportError:
-            raise AuditError("--executor dask needs the audit extra: pip install 'torch-upgrade-advisor[audit]'") from None
+            raise AuditError(
+                "--executor dask needs the audit extra: pip install 'torch-upgrade-advisor[audit]'"
+            ) from None
         if client is None:
             if not scheduler:
                 raise AuditError("--executor dask needs --scheduler tcp://HOST:PORT")

@@ -133,11 +133,15 @@ def _where() -> str:
 
 def _project(repo: dict, options: dict, found=None, chunk: int | None = None):
     no_cache = options.get("no_cache") or not os.access(repo["path"], os.W_OK)
-    flags = ProjectOptions([repo["path"]], target_version=options.get("target_version"), no_cache=bool(no_cache), jobs=1)
+    flags = ProjectOptions(
+        [repo["path"]], target_version=options.get("target_version"), no_cache=bool(no_cache), jobs=1
+    )
     project = Project.load(flags, found)
     if chunk is not None and project.cache_dir:
         # Chunks of one repository run at once: each keeps its own cache file (never below a linked cache folder).
-        project.cache_dir = None if os.path.islink(project.cache_dir) else os.path.join(project.cache_dir, f"audit-chunk-{chunk}")
+        project.cache_dir = (
+            None if os.path.islink(project.cache_dir) else os.path.join(project.cache_dir, f"audit-chunk-{chunk}")
+        )
     return project
 
 
@@ -157,8 +161,10 @@ def plan(repo: dict, options: dict) -> dict:
     """Config, target and files of one repository, as `advisor scan` would see them there."""
 
     if not os.path.isdir(repo["path"]):
-        return {"error": f"{repo['path']} is not a directory where the audit ran (workers need the checkouts on a shared filesystem)",
-                "failed_on": _where()}
+        return {
+            "error": f"{repo['path']} is not a directory where the audit ran (workers need the checkouts on a shared filesystem)",
+            "failed_on": _where(),
+        }
     try:
         project = _project(repo, options)
     except ProjectError as e:
@@ -169,7 +175,9 @@ def plan(repo: dict, options: dict) -> dict:
         "discovery_errors": [list(e) for e in project.discovery_errors],
         "target": project.target,
         "target_source": project.target_source,
-        "project_markers": [list(m) for m in project_markers(project.config.project_root, project.files + project.text_files)],
+        "project_markers": [
+            list(m) for m in project_markers(project.config.project_root, project.files + project.text_files)
+        ],
     }
 
 
@@ -190,8 +198,11 @@ def scan_files(repo: dict, options: dict, files: list[str], chunk: int, chunks: 
 def finish(repo: dict, options: dict, plan_data: dict, chunks: list[dict]) -> dict:
     """Scope, baseline, the repository's report, and its summary for the dashboard."""
 
-    found = Discovered(files=plan_data["files"], text_files=plan_data["text_files"],
-                       errors=[tuple(e) for e in plan_data["discovery_errors"]])
+    found = Discovered(
+        files=plan_data["files"],
+        text_files=plan_data["text_files"],
+        errors=[tuple(e) for e in plan_data["discovery_errors"]],
+    )
     project = _project(repo, options, found)
     text = project.scan_raw(python=False)  # the text files: a line scan each, here
     result = ScanResult(
@@ -209,12 +220,20 @@ def finish(repo: dict, options: dict, plan_data: dict, chunks: list[dict]) -> di
     if options.get("out"):
         rel = os.path.join("repos", _safe(repo["name"]))
         directory = os.path.join(options["out"], rel)
-        meta = {"target": project.target, "target_source": project.target_source, "files": result.files_scanned,
-                "report_dir": directory, "device": project.device_context.to_json(),
-                "min_torch": project.min_version, "min_torch_source": project.min_torch_source}
+        meta = {
+            "target": project.target,
+            "target_source": project.target_source,
+            "files": result.files_scanned,
+            "report_dir": directory,
+            "device": project.device_context.to_json(),
+            "min_torch": project.min_version,
+            "min_torch_source": project.min_torch_source,
+        }
         write_report(directory, findings, errors, meta)
         report = os.path.join(rel, "report.html")
-    summary = summarise(repo, plan_data, result.files_scanned, findings, errors, project.device_context.project_is_rocm, report)
+    summary = summarise(
+        repo, plan_data, result.files_scanned, findings, errors, project.device_context.project_is_rocm, report
+    )
     summary["_cached"] = result.files_cached  # run statistics, not results: moved under "run"
     return summary
 
@@ -231,7 +250,9 @@ def _safe(name: str) -> str:
 # -- summaries -------------------------------------------------------------------------
 
 
-def summarise(repo: dict, plan_data: dict, files: int, findings: list, errors: list, rocm: bool, report: str | None) -> dict:
+def summarise(
+    repo: dict, plan_data: dict, files: int, findings: list, errors: list, rocm: bool, report: str | None
+) -> dict:
     by_rule = Counter(f.rule for f in findings)
     return {
         **repo,
@@ -251,7 +272,9 @@ def summarise(repo: dict, plan_data: dict, files: int, findings: list, errors: l
         "fixable_by_rule": dict(sorted(Counter(f.rule for f in findings if f.fix).items())),
         "safe_by_rule": dict(sorted(Counter(f.rule for f in findings if f.fix == Applicability.SAFE.value).items())),
         "errors": errors,
-        "validation_checks": sorted({f.validation for f in findings if f.validation} | ({"rocm_runtime"} if rocm else set())),
+        "validation_checks": sorted(
+            {f.validation for f in findings if f.validation} | ({"rocm_runtime"} if rocm else set())
+        ),
         "rocm": rocm,
         "report": report,
     }
@@ -259,9 +282,29 @@ def summarise(repo: dict, plan_data: dict, files: int, findings: list, errors: l
 
 def failed(repo: dict, error: str) -> dict:
     # "failed_on" says which host or Dask worker saw the failure: the one field that depends on the executor.
-    return {**repo, "status": "failed", "error": error, "failed_on": None, "target": None, "target_source": None, "torch_pin": None,
-            "files": 0, "findings": 0, "blocking": 0, "by_rule": {}, "by_family": {}, "by_severity": {}, "by_kind": {},
-            "fixable": {"safe": 0, "unsafe": 0}, "fixable_by_rule": {}, "safe_by_rule": {}, "errors": [], "validation_checks": [], "rocm": False, "report": None}
+    return {
+        **repo,
+        "status": "failed",
+        "error": error,
+        "failed_on": None,
+        "target": None,
+        "target_source": None,
+        "torch_pin": None,
+        "files": 0,
+        "findings": 0,
+        "blocking": 0,
+        "by_rule": {},
+        "by_family": {},
+        "by_severity": {},
+        "by_kind": {},
+        "fixable": {"safe": 0, "unsafe": 0},
+        "fixable_by_rule": {},
+        "safe_by_rule": {},
+        "errors": [],
+        "validation_checks": [],
+        "rocm": False,
+        "report": None,
+    }
 
 
 def _pin(target_source: str | None) -> str | None:
@@ -272,7 +315,9 @@ def _pin(target_source: str | None) -> str | None:
 # -- the run -------------------------------------------------------------------------------
 
 
-def run_audit(repos: list[Repo], executor, options: dict, progress: Callable[[int, int, str], None] | None = None) -> dict:
+def run_audit(
+    repos: list[Repo], executor, options: dict, progress: Callable[[int, int, str], None] | None = None
+) -> dict:
     """Scan every repository; return the audit.json document (and write reports under options['out'])."""
     started = time.perf_counter()
     entries = [r.to_dict() for r in repos]
@@ -292,7 +337,9 @@ def run_audit(repos: list[Repo], executor, options: dict, progress: Callable[[in
             c, files = payload
             fut = executor.submit(scan_files, repo, options, files, c, chunk_count[i])
         else:
-            fut = executor.submit(finish, repo, options, plans[i], [chunk_results[i][c] for c in sorted(chunk_results[i])])
+            fut = executor.submit(
+                finish, repo, options, plans[i], [chunk_results[i][c] for c in sorted(chunk_results[i])]
+            )
         tasks[fut] = (kind, i, payload, attempt)
 
     def done(i, summary):
@@ -324,7 +371,7 @@ def run_audit(repos: list[Repo], executor, options: dict, progress: Callable[[in
                     files = value["files"]
                     files_total += len(files) + len(value["text_files"])
                     size = options.get("chunk_files") or CHUNK_FILES
-                    pieces = [files[k:k + size] for k in range(0, len(files), size)] or [[]]
+                    pieces = [files[k : k + size] for k in range(0, len(files), size)] or [[]]
                     chunk_count[i] = len(pieces)
                     chunk_results[i] = {}
                     for c, piece in enumerate(pieces):
@@ -384,13 +431,21 @@ def write_dashboard(out: str, audit: dict) -> None:
     """audit.json, audit.md and audit.html in `out`."""
     real_dirs(out)
     write_output(os.path.join(out, "audit.json"), json.dumps(audit, indent=2))
-    ranked = sorted(audit["repositories"], key=lambda r: (r["status"] != "failed", -r["blocking"], -r["findings"], r["name"]))
+    ranked = sorted(
+        audit["repositories"], key=lambda r: (r["status"] != "failed", -r["blocking"], -r["findings"], r["name"])
+    )
     top = max(audit["totals"]["by_rule"].values(), default=0)
     rules = [
         # Bar widths in % of the track: safe, unsafe and no-fix parts side by side.
-        {"code": code, "name": rule_by_code(code).name, "count": n, "bar": round(100 * n / top, 1) if top else 0,
-         "fixable": audit["totals"]["fixable_by_rule"].get(code, 0), "safe": audit["totals"]["safe_by_rule"].get(code, 0),
-         "repos": sum(1 for r in audit["repositories"] if code in r["by_rule"])}
+        {
+            "code": code,
+            "name": rule_by_code(code).name,
+            "count": n,
+            "bar": round(100 * n / top, 1) if top else 0,
+            "fixable": audit["totals"]["fixable_by_rule"].get(code, 0),
+            "safe": audit["totals"]["safe_by_rule"].get(code, 0),
+            "repos": sum(1 for r in audit["repositories"] if code in r["by_rule"]),
+        }
         for code, n in sorted(audit["totals"]["by_rule"].items(), key=lambda kv: (-kv[1], kv[0]))
     ]
     ctx = {"audit": audit, "ranked": ranked, "rules": rules, "totals": audit["totals"], "run": audit["run"]}

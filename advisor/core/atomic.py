@@ -71,7 +71,9 @@ def real_dir(path: str, create: bool = True) -> str:
             pass
     st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode):
-        raise LinkError(f"{path} is a symbolic link; advisor never writes through one (remove it, or name the real folder)")
+        raise LinkError(
+            f"{path} is a symbolic link; advisor never writes through one (remove it, or name the real folder)"
+        )
     if not stat.S_ISDIR(st.st_mode):
         raise LinkError(f"{path} is not a folder")
     return path
@@ -95,8 +97,10 @@ def replace_file(path: str, data: bytes, mode: int | None = None, durable: bool 
     real = os.path.realpath(path)
     st = os.stat(real)
     if st.st_nlink > 1:
-        raise LinkError(f"{path} has {st.st_nlink} hard links; advisor replaces files atomically, which would "
-                        "split it from the others, so it is left alone")
+        raise LinkError(
+            f"{path} has {st.st_nlink} hard links; advisor replaces files atomically, which would "
+            "split it from the others, so it is left alone"
+        )
     directory = os.path.dirname(real) or "."
     tmp = _write_temp(directory, os.path.basename(real), data, durable)
     try:

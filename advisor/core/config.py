@@ -107,7 +107,16 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
     cfg = Config(project_root=root, path=cfg_path)
     for key, value in section.items():
         where = f"{cfg_path}: [tool.advisor] {key}"
-        if key in ("select", "extend-select", "ignore", "fixable", "unfixable", "exclude", "extend-exclude", "extend-include"):
+        if key in (
+            "select",
+            "extend-select",
+            "ignore",
+            "fixable",
+            "unfixable",
+            "exclude",
+            "extend-exclude",
+            "extend-include",
+        ):
             setattr(cfg, key.replace("-", "_"), _str_list(where, value))
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
@@ -115,7 +124,7 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
             cfg.per_file_ignores = {k: _str_list(f"{where}.{k}", v) for k, v in value.items()}
         elif key == "target-version":
             if not isinstance(value, str):
-                raise ConfigError(f"{where}: expected a version string such as \"2.12\", got {value!r}")
+                raise ConfigError(f'{where}: expected a version string such as "2.12", got {value!r}')
             cfg.target_version = value
         elif key in ("unsafe-fixes", "force-exclude"):
             if not isinstance(value, bool):
@@ -128,7 +137,7 @@ def load_config(paths: list[str], explicit: str | None = None) -> Config:
                 raise ConfigError(f"{where}: {e}") from None
         elif key == "min-torch":
             if not isinstance(value, str):
-                raise ConfigError(f"{where}: expected a version string such as \"2.4\", got {value!r}")
+                raise ConfigError(f'{where}: expected a version string such as "2.4", got {value!r}')
             cfg.min_torch = value
         elif key == "lazy-import-helpers":  # read per file by advisor.analysis.lazy_helpers; checked here
             _str_list(where, value)
@@ -149,9 +158,7 @@ def parse_fail_on(value: Any) -> tuple[str, ...]:
     out = tuple(v.strip() for v in items if v.strip())
     bad = [v for v in out if v not in FAIL_ON]
     if bad or not out:
-        raise ValueError(
-            f"expected kinds ({', '.join(KINDS)}) or a severity ({', '.join(SEVERITIES)}), got {value!r}"
-        )
+        raise ValueError(f"expected kinds ({', '.join(KINDS)}) or a severity ({', '.join(SEVERITIES)}), got {value!r}")
     return out
 
 

@@ -151,7 +151,7 @@ class Finding:
 
     @property
     def when(self) -> str:
-        """"warns from 2.13, breaks in 2.14" (either part may be absent; "" when neither)."""
+        """ "warns from 2.13, breaks in 2.14" (either part may be absent; "" when neither)."""
         parts = [f"warns from {self.warns_from}"] if self.warns_from else []
         # Not twice: a finding already broken on the target says so first ("breaks in 2.11: ...").
         if self.breaks_in and not self.message.startswith(f"breaks in {self.breaks_in}:"):

@@ -31,7 +31,11 @@ def _read(path: str) -> bytes | None:
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
         # Ours alone (0600, our uid): a checkout can't plant one, since git writes files 0644 or 0755.
-        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o077 or st.st_uid != getattr(os, "geteuid", lambda: st.st_uid)():
+        if (
+            not stat.S_ISREG(st.st_mode)
+            or st.st_mode & 0o077
+            or st.st_uid != getattr(os, "geteuid", lambda: st.st_uid)()
+        ):
             return None
         data = f.read(_KEY_BYTES + 1)
     return data if len(data) == _KEY_BYTES else None

@@ -107,6 +107,7 @@ def poetry_spec(spec: str) -> str:
 
 # --- requirements files ------------------------------------------------------------------
 
+
 def requirements(path: str, tier: str, seen: set[str], reader: Reader) -> Iterator[tuple[str, str, str, int, str]]:
     """(file, name, spec, line, tier) for a requirements/constraints file and its -r/-c includes (cycle-safe)."""
     real = os.path.realpath(path)
@@ -139,6 +140,7 @@ def requirements(path: str, tier: str, seen: set[str], reader: Reader) -> Iterat
 
 
 # --- TOML: pyproject (PEP 621, PEP 735, poetry, pixi), pixi.toml, locks --------------------
+
 
 class _Toml:
     """A loaded TOML file whose values are looked up by shape: a value of the wrong type is noted, never used."""
@@ -214,7 +216,9 @@ def pyproject(path: str, reader: Reader) -> Iterator[Row]:
     for where, group in toml.items("dependency-groups"):
         yield from _pep508(group, "extra", toml, where)
     yield from _pep508(toml.get("build-system", "requires", kind=list), "build", toml, "build-system.requires")
-    yield from _table(toml.get("tool", "poetry", "dependencies"), "install", toml, poetry_spec, "tool.poetry.dependencies")
+    yield from _table(
+        toml.get("tool", "poetry", "dependencies"), "install", toml, poetry_spec, "tool.poetry.dependencies"
+    )
     for where, group in toml.items("tool", "poetry", "group"):
         deps = toml.want(group, dict, where).get("dependencies")
         yield from _table(deps, "extra", toml, poetry_spec, f"{where}.dependencies")
@@ -251,6 +255,7 @@ def dynamic_files(path: str, reader: Reader) -> list[str]:
 
 # --- setup.cfg, environment.yml ------------------------------------------------------------
 
+
 def setup_cfg(path: str, reader: Reader) -> tuple[list[Row], list[str]]:
     """Rows, and requirements files named by `install_requires = file: ...`."""
     text = reader.text(path)
@@ -262,7 +267,10 @@ def setup_cfg(path: str, reader: Reader) -> tuple[list[Row], list[str]]:
     lines = (text or "").splitlines()
     rows: list[Row] = []
     files: list[str] = []
-    values = [(parser.get("options", k, fallback=""), t) for k, t in (("install_requires", "install"), ("setup_requires", "build"))]
+    values = [
+        (parser.get("options", k, fallback=""), t)
+        for k, t in (("install_requires", "install"), ("setup_requires", "build"))
+    ]
     if parser.has_section("options.extras_require"):
         values += [(v, "extra") for _, v in parser.items("options.extras_require")]
     for value, tier in values:
@@ -306,6 +314,7 @@ def environment_yml(path: str, reader: Reader) -> Iterator[Row]:
 
 # --- setup.py, through ast only -------------------------------------------------------------
 
+
 class _Strings:
     """Evaluates the string expressions of a module: literals, module names bound to them,
     f-strings, `+`, `"sep".join([...])`, `.format(...)`. An unknown part becomes `*`."""
@@ -331,7 +340,12 @@ class _Strings:
             return None if left is None or right is None else left + right
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
             owner = self.value(node.func.value, depth + 1)
-            if owner is not None and node.func.attr == "join" and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)):
+            if (
+                owner is not None
+                and node.func.attr == "join"
+                and len(node.args) == 1
+                and isinstance(node.args[0], (ast.List, ast.Tuple))
+            ):
                 items = [self.value(e, depth + 1) for e in node.args[0].elts]
                 return None if None in items else owner.join(items)  # type: ignore[arg-type]
             if owner is not None and node.func.attr == "format":
@@ -374,7 +388,11 @@ def setup_py(path: str, reader: Reader) -> tuple[list[Row], list[str]]:
         if text.endswith(".txt") and "\n" not in text:
             pattern = os.path.join(os.path.dirname(path), text)
             # A glob's matches are guesses: those outside the project are dropped, not warned about.
-            files += sorted(f for f in glob.glob(pattern) if reader.root is None or reading.inside(f, reader.root)) if "*" in text else [pattern]
+            files += (
+                sorted(f for f in glob.glob(pattern) if reader.root is None or reading.inside(f, reader.root))
+                if "*" in text
+                else [pattern]
+            )
             continue
         if re.match(r"^\s*torch(vision|audio)?\s*(\[[^\]]*\])?\s*[<>=!~]=?\s*[0-9]", text):
             req = split_requirement(text)

@@ -221,7 +221,8 @@ def parse_target_overrides(values: list[str] | None) -> dict[str, str]:
             library = library.strip().lower() or "torch"
             if library not in LIBRARIES or not re.fullmatch(r"\d+\.\d+(\.\d+)?", version.strip()):
                 raise ValueError(
-                    f"bad --target {item!r}: expected LIB=X.Y with LIB one of {', '.join(LIBRARIES)} (e.g. torchvision=0.29)")
+                    f"bad --target {item!r}: expected LIB=X.Y with LIB one of {', '.join(LIBRARIES)} (e.g. torchvision=0.29)"
+                )
             if library in out and out[library] != version.strip():
                 raise ValueError(f"--target names {library} twice ({out[library]} and {version.strip()})")
             out[library] = version.strip()

@@ -43,14 +43,20 @@ _KIND_OF = {Severity.ERROR: Kind.BREAKING, Severity.WARNING: Kind.DEPRECATED, Se
 
 # The message wording, in one place.
 BREAKS_PREFIX = "breaks in {removed_in}: "
-COMPAT_MESSAGE = ("compat fallback: delete this branch when your lowest supported torch is >= {until}; "
-                  "not fixed: this is a version-gated branch ({message})")
-COMPAT_UNKNOWN = ("compat fallback: delete this branch when your lowest supported torch no longer needs it; "
-                  "not fixed: this is a version-gated branch ({message})")
+COMPAT_MESSAGE = (
+    "compat fallback: delete this branch when your lowest supported torch is >= {until}; "
+    "not fixed: this is a version-gated branch ({message})"
+)
+COMPAT_UNKNOWN = (
+    "compat fallback: delete this branch when your lowest supported torch no longer needs it; "
+    "not fixed: this is a version-gated branch ({message})"
+)
 # Why a fix is unsafe on the project's lowest supported torch: the two reasons, each with its release.
 NO_FIX_NOTE = " (no fix: the replacement does not exist before torch {since}; your lowest supported torch is {lowest})"
-DIFFERS_NOTE = (" (fix not safe: the new form behaves differently below torch {same_from} ({differs}); "
-                "your lowest supported torch is {lowest})")
+DIFFERS_NOTE = (
+    " (fix not safe: the new form behaves differently below torch {same_from} ({differs}); "
+    "your lowest supported torch is {lowest})"
+)
 
 
 @dataclass(frozen=True)
@@ -163,8 +169,12 @@ def torch_window(window: Window, library: str | None) -> Window:
         wanted = parse_version(version)
         return next((t for _, lib, t in pairs if lib >= wanted), None)
 
-    return Window(since=brings(window.since) or pairs[0][2], deprecated_in=brings(window.deprecated_in),
-                  removed_in=brings(window.removed_in), undeprecated_in=brings(window.undeprecated_in))
+    return Window(
+        since=brings(window.since) or pairs[0][2],
+        deprecated_in=brings(window.deprecated_in),
+        removed_in=brings(window.removed_in),
+        undeprecated_in=brings(window.undeprecated_in),
+    )
 
 
 def rule_kind(windows: "list[Window]", kind: Kind | None, severity: Severity, target: Version) -> Kind | None:

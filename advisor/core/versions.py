@@ -30,7 +30,7 @@ def parse_version(text: str) -> tuple[int, int]:
 
 
 def normalise(text: str, what: str = "target version") -> str:
-    """"2.14.1" -> "2.14"; a release the catalogue does not know (a newer one, 3.0, abc) is a usage error naming those it knows."""
+    """ "2.14.1" -> "2.14"; a release the catalogue does not know (a newer one, 3.0, abc) is a usage error naming those it knows."""
     try:
         major, minor = parse_version(text)
     except ValueError:
@@ -38,13 +38,14 @@ def normalise(text: str, what: str = "target version") -> str:
     release = f"{major}.{minor}"
     if release not in KNOWN_VERSIONS:
         raise ValueError(
-            f"unknown {what} {text!r}: the catalogue knows torch {OLDEST} to {NEWEST} "
-            f"({', '.join(KNOWN_VERSIONS)})"
+            f"unknown {what} {text!r}: the catalogue knows torch {OLDEST} to {NEWEST} ({', '.join(KNOWN_VERSIONS)})"
         )
     return release
 
 
-def resolve_target(explicit: str | None, project_root: str, notes: list[str] | None = None) -> tuple[str, str | None, str]:
+def resolve_target(
+    explicit: str | None, project_root: str, notes: list[str] | None = None
+) -> tuple[str, str | None, str]:
     """(target, oldest supported version or None, where the target came from); `notes`: pins.find_pins."""
     if explicit:
         return normalise(explicit), None, "--target-version or config"
@@ -79,8 +80,9 @@ NO_LOWER_BOUND = (
 )
 
 
-def resolve_bounds(target: str | None, min_torch: str | None, project_root: str,
-                   notes: list[str] | None = None) -> tuple[str, str, str, str, bool]:
+def resolve_bounds(
+    target: str | None, min_torch: str | None, project_root: str, notes: list[str] | None = None
+) -> tuple[str, str, str, str, bool]:
     """(target, its source, lowest supported torch, its source, whether that bound was found).
 
     The lowest supported torch: `min_torch` (config / --min-torch), else the project's

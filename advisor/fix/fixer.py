@@ -126,7 +126,12 @@ class _Replace:
 
 
 def _apply_once(
-    data: bytes, path: str, rules: Sequence[type[Rule]], target: str, min_version: str | None, unsafe: bool,
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    target: str,
+    min_version: str | None,
+    unsafe: bool,
     no_fix: Sequence[str] = (),
 ) -> tuple[bytes, Counter, int, list[Finding]]:
     """One pass: (new bytes, fixes applied by rule, unsafe held back, findings left unfixed)."""
@@ -139,7 +144,9 @@ def _apply_once(
     held_back = 0
     unfixable: list[Finding] = []
     for rep, finding in analysed.items:
-        if rep.replacement is None or finding.fix is None or finding.rule in no_fix:  # no fix, withdrawn by the policy (compat), or --unfixable
+        if (
+            rep.replacement is None or finding.fix is None or finding.rule in no_fix
+        ):  # no fix, withdrawn by the policy (compat), or --unfixable
             unfixable.append(finding)
             continue
         if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (advisor.core.policy)
@@ -157,7 +164,7 @@ def _apply_once(
     if data.endswith(b"\r"):  # LibCST drops the final newline of a CR-only file (old Mac line endings): put it back
         unedited = analysed.module.bytes
         if data != unedited and data.startswith(unedited):
-            new_bytes += data[len(unedited):]
+            new_bytes += data[len(unedited) :]
     applied = Counter(type(rep.rule).code for rep, _ in chosen)
     return new_bytes, applied, held_back, unfixable
 
@@ -292,7 +299,11 @@ def _fix_job(job: FileJob) -> FixOutcome:
 
 
 def _failed_fix(job: FileJob, why: str) -> FixOutcome:
-    message = "the parser crashed on this file; not fixed" if why == "crashed" else f"fixing timed out after {ISOLATED_TIMEOUT} s; not fixed"
+    message = (
+        "the parser crashed on this file; not fixed"
+        if why == "crashed"
+        else f"fixing timed out after {ISOLATED_TIMEOUT} s; not fixed"
+    )
     return FixOutcome(job.path, job.data, job.data, error=message)
 
 

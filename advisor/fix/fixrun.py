@@ -43,16 +43,22 @@ class FixRun:
             line += " (" + ", ".join(f"{code}: {n}" for code, n in sorted(self.applied.items())) + ")"
         lines = [line + "."]
         if self.held_back:
-            lines.append(f"{self.held_back} unsafe fix{'es' if self.held_back != 1 else ''} held back; "
-                         "apply with `advisor fix --unsafe-fixes` after review.")
+            lines.append(
+                f"{self.held_back} unsafe fix{'es' if self.held_back != 1 else ''} held back; "
+                "apply with `advisor fix --unsafe-fixes` after review."
+            )
         failing = [f for f in self.remaining if self.fails(f)]
         no_fix = sum(1 for f in failing if f.fix is None)
         if no_fix:
-            lines.append(f"{no_fix} finding{' has' if no_fix == 1 else 's have'} no automatic fix and need{'s' if no_fix == 1 else ''} "
-                         "a manual change (listed above).")
+            lines.append(
+                f"{no_fix} finding{' has' if no_fix == 1 else 's have'} no automatic fix and need{'s' if no_fix == 1 else ''} "
+                "a manual change (listed above)."
+            )
         others = len(self.remaining) - len(failing)
         if others:
-            lines.append(f"{others} finding{' is' if others == 1 else 's are'} left to review (not of a `fail-on` kind).")
+            lines.append(
+                f"{others} finding{' is' if others == 1 else 's are'} left to review (not of a `fail-on` kind)."
+            )
         return lines
 
     def exit_code(self, exit_zero: bool) -> int:
@@ -96,7 +102,9 @@ def _write(path: str, outcome: FixOutcome) -> str | None:
     return None
 
 
-def fix_project(project: Project, unsafe: bool, diff: bool = False, show: Callable[[str], None] | None = None) -> FixRun:
+def fix_project(
+    project: Project, unsafe: bool, diff: bool = False, show: Callable[[str], None] | None = None
+) -> FixRun:
     """Fix the project's files; with `diff`, write nothing and pass each file's diff to `show`."""
     run = FixRun(diff=diff, errors=list(project.discovery_errors), fails=project.fails_on)
     # advisor.interrupt turns SIGINT and SIGTERM into KeyboardInterrupt: files are written whole or not at all.

@@ -57,7 +57,13 @@ def _dig(data: Any, *keys: str) -> dict:
 
 
 def _strings(value: Any) -> list[str]:
-    return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+    return (
+        [value]
+        if isinstance(value, str)
+        else [v for v in value if isinstance(v, str)]
+        if isinstance(value, list)
+        else []
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -130,8 +136,10 @@ def _has_import(body: Iterable[Any], module: str, obj: str | None) -> bool:
                 if any(a.asname is None and _dotted(a.name) == module for a in imp.names):
                     return True
             if obj is not None and isinstance(imp, cst.ImportFrom) and not imp.relative and imp.module is not None:
-                if _dotted(imp.module) == module and not isinstance(imp.names, cst.ImportStar) and any(
-                    a.asname is None and _dotted(a.name) == obj for a in imp.names
+                if (
+                    _dotted(imp.module) == module
+                    and not isinstance(imp.names, cst.ImportStar)
+                    and any(a.asname is None and _dotted(a.name) == obj for a in imp.names)
                 ):
                     return True
     return False
@@ -204,13 +212,20 @@ def _merge(module: Any, mod: str, names: list[str]) -> Any:
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             continue
         imp = stmt.body[0]
-        if not (isinstance(imp, cst.ImportFrom) and not imp.relative and imp.module is not None and _dotted(imp.module) == mod):
+        if not (
+            isinstance(imp, cst.ImportFrom)
+            and not imp.relative
+            and imp.module is not None
+            and _dotted(imp.module) == mod
+        ):
             continue
         if isinstance(imp.names, cst.ImportStar) or imp.lpar is not None:
             return None
         aliases = list(imp.names)
         for name in names:
-            at = next((k for k, a in enumerate(aliases) if member_key(_dotted(a.name)) > member_key(name)), len(aliases))
+            at = next(
+                (k for k, a in enumerate(aliases) if member_key(_dotted(a.name)) > member_key(name)), len(aliases)
+            )
             comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
             new = cst.ImportAlias(name=cst.Name(name), comma=comma if at < len(aliases) else cst.MaybeSentinel.DEFAULT)
             if at == len(aliases):
@@ -243,7 +258,9 @@ def _insert(module: Any, mod: str, names: list[str], known: frozenset[str], root
     return placed
 
 
-def _place(module: Any, body: list, block: list, mod: str, names: list[str], known: frozenset[str], roots: tuple[str, ...]) -> Any:
+def _place(
+    module: Any, body: list, block: list, mod: str, names: list[str], known: frozenset[str], roots: tuple[str, ...]
+) -> Any:
     section = _section(mod, 0, known, roots)
     key = (1 if names else 0, mod.lower())
     new = cst.parse_statement(f"from {mod} import {', '.join(names)}\n" if names else f"import {mod}\n")

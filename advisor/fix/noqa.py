@@ -59,7 +59,7 @@ def _add_to_file(path: str, findings: list[Finding], run: NoqaRun) -> None:
     for n, rules in codes.items():
         body = lines[n - 1]
         stripped = body.rstrip("\r\n")
-        lines[n - 1] = f"{stripped}  # advisor: ignore[{', '.join(sorted(rules))}]" + body[len(stripped):]
+        lines[n - 1] = f"{stripped}  # advisor: ignore[{', '.join(sorted(rules))}]" + body[len(stripped) :]
         run.added += 1
     if codes:
         new = "".join(lines).encode(encoding)

@@ -51,7 +51,8 @@ def add_to_notebook(path: str, findings: list[Finding], unsafe_lines, skipped: l
         lines = span.text.split("\n")
         for n, rules in _comment_lines(span.text, found, unsafe_lines, skipped).items():
             lines[n - 1] = f"{lines[n - 1].rstrip(chr(13))}  # advisor: ignore[{', '.join(sorted(rules))}]" + (
-                "\r" if lines[n - 1].endswith("\r") else "")
+                "\r" if lines[n - 1].endswith("\r") else ""
+            )
             added += 1
         sources[cell - 1] = "\n".join(lines)
     if added:

@@ -33,8 +33,13 @@ def _parked(lines: Any) -> int:
 
 
 def _is_parking(stmt: Any) -> bool:
-    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Pass)
-            and stmt.trailing_whitespace.comment is not None and stmt.trailing_whitespace.comment.value == _TAG)
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Pass)
+        and stmt.trailing_whitespace.comment is not None
+        and stmt.trailing_whitespace.comment.value == _TAG
+    )
 
 
 def park(module: Any) -> Any:
@@ -44,8 +49,9 @@ def park(module: Any) -> Any:
     for stmt in module.body:
         count = _parked(stmt.leading_lines)
         if count:
-            body.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=stmt.leading_lines[:count],
-                                                trailing_whitespace=tag))
+            body.append(
+                cst.SimpleStatementLine([cst.Pass()], leading_lines=stmt.leading_lines[:count], trailing_whitespace=tag)
+            )
             stmt = stmt.with_changes(leading_lines=stmt.leading_lines[count:])
         body.append(stmt)
     return module.with_changes(body=body)

@@ -42,7 +42,11 @@ FAMILIES = {
 SECTIONS = (
     ("breaking", "Breaking on the target", "Fails on the target torch: fix these first."),
     ("deprecated", "Deprecated on the target", "Warns on the target torch and breaks in a later release."),
-    ("advice", "Advice", "Nothing fails or warns on the target: review it when convenient, and run the paired validation script."),
+    (
+        "advice",
+        "Advice",
+        "Nothing fails or warns on the target: review it when convenient, and run the paired validation script.",
+    ),
     ("compat", "Compat fallbacks", "Old API in code that runs only on old torch: correct as it is, never fixed."),
 )
 DYNAMIC_RULE = "ADV900"
@@ -51,40 +55,54 @@ ROCM_CHECK = "rocm_runtime"
 # What a ROCm project gets on upgrade with no code change (rocm-2.12-facts.md §4-§6): listed
 # in every ROCm report, so a project with zero findings still learns what to re-measure.
 ROCM_SILENT_CHANGES = (
-    {"what": "FlexAttention forward defaults",
-     "detail": "fp16/bf16 forward configs go from 1 to 2 pipeline stages on every ROCm GPU (tuned on MI350X only; 2.13 makes them per-architecture).",
-     "measure": "forward time and numerics with the default vs kernel_options={\"num_stages\": 1}"},
-    {"what": "kpack defaults",
-     "detail": "ROCm Inductor configs default to kpack=1 (was 2); FlexAttention uses 1 on gfx942 and 2 elsewhere; GEMM autotuning tries both.",
-     "measure": "compiled GEMM / attention throughput; Triton kpack warnings on gfx950"},
-    {"what": "AMD-SMI device index mapping",
-     "detail": "torch.cuda.temperature/utilization/power_draw/clock_rate/memory_usage translate HIP indices to AMD-SMI indices.",
-     "measure": "readings per GPU against the HIP-ID column of `amd-smi monitor`"},
-    {"what": "C++/HIP extension architectures",
-     "detail": "with PYTORCH_ROCM_ARCH unset, extensions build for the visible GPUs (none on a GPU-less build host) instead of torch's own arch list.",
-     "measure": "what _get_rocm_arch_flags() returns in your build image"},
-    {"what": "-std=c++20 for extensions",
-     "detail": "extension compile flags moved from -std=c++17 to -std=c++20 on all platforms.",
-     "measure": "a clean rebuild of every C++/HIP extension"},
+    {
+        "what": "FlexAttention forward defaults",
+        "detail": "fp16/bf16 forward configs go from 1 to 2 pipeline stages on every ROCm GPU (tuned on MI350X only; 2.13 makes them per-architecture).",
+        "measure": 'forward time and numerics with the default vs kernel_options={"num_stages": 1}',
+    },
+    {
+        "what": "kpack defaults",
+        "detail": "ROCm Inductor configs default to kpack=1 (was 2); FlexAttention uses 1 on gfx942 and 2 elsewhere; GEMM autotuning tries both.",
+        "measure": "compiled GEMM / attention throughput; Triton kpack warnings on gfx950",
+    },
+    {
+        "what": "AMD-SMI device index mapping",
+        "detail": "torch.cuda.temperature/utilization/power_draw/clock_rate/memory_usage translate HIP indices to AMD-SMI indices.",
+        "measure": "readings per GPU against the HIP-ID column of `amd-smi monitor`",
+    },
+    {
+        "what": "C++/HIP extension architectures",
+        "detail": "with PYTORCH_ROCM_ARCH unset, extensions build for the visible GPUs (none on a GPU-less build host) instead of torch's own arch list.",
+        "measure": "what _get_rocm_arch_flags() returns in your build image",
+    },
+    {
+        "what": "-std=c++20 for extensions",
+        "detail": "extension compile flags moved from -std=c++17 to -std=c++20 on all platforms.",
+        "measure": "a clean rebuild of every C++/HIP extension",
+    },
 )
 
 
-def build_context(findings: list[Finding], errors: list[dict], meta: dict, results: dict | None,
-                  sources: dict | None = None) -> dict:
+def build_context(
+    findings: list[Finding], errors: list[dict], meta: dict, results: dict | None, sources: dict | None = None
+) -> dict:
     results, sources = results or {}, sources or {}
     device = meta.get("device") or {"rocm": False, "source": "not recorded", "markers": []}
     by_check = {c["name"]: c for c in results.get("checks", [])}
     real = [f for f in findings if f.rule != DYNAMIC_RULE]
     dynamic = [f for f in findings if f.rule == DYNAMIC_RULE]
-    items = [{
-        "f": f,
-        "summary": rule_by_code(f.rule).summary(),
-        "doc": f"rules/{f.rule}.md",
-        "script": f"validation/{f.validation}.py" if f.validation else None,
-        "result": by_check.get(f.validation) if f.validation else None,
-        "text_file": is_text_file(f.path),
-        "source": sources.get(source_key(f)),
-    } for f in real]
+    items = [
+        {
+            "f": f,
+            "summary": rule_by_code(f.rule).summary(),
+            "doc": f"rules/{f.rule}.md",
+            "script": f"validation/{f.validation}.py" if f.validation else None,
+            "result": by_check.get(f.validation) if f.validation else None,
+            "text_file": is_text_file(f.path),
+            "source": sources.get(source_key(f)),
+        }
+        for f in real
+    ]
     checks = Counter(f.validation for f in real if f.validation)
     if device["rocm"]:
         checks.setdefault(ROCM_CHECK, 0)
@@ -94,8 +112,16 @@ def build_context(findings: list[Finding], errors: list[dict], meta: dict, resul
     return {
         "version": __version__,
         "meta": meta,
-        "sections": [{"key": key, "title": title, "intro": intro, "count": kinds[key],
-                      "entries": [i for i in python if i["f"].kind == key]} for key, title, intro in SECTIONS],
+        "sections": [
+            {
+                "key": key,
+                "title": title,
+                "intro": intro,
+                "count": kinds[key],
+                "entries": [i for i in python if i["f"].kind == key],
+            }
+            for key, title, intro in SECTIONS
+        ],
         "total": len(real),
         "families": [(FAMILIES.get(k, k), k + "xx", n) for k, n in sorted(families.items())],
         "files": Counter(f.path for f in real).most_common(),
@@ -143,12 +169,27 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
     real_dir(os.path.join(directory, "rules"))
     earlier = read_manifest(directory)
     files: dict[str, str] = {}
-    _write(directory, "findings.json", json.dumps({"meta": meta, "findings": [x.to_dict() for x in findings], "errors": errors,
-                                                   "sources": collect_sources(findings, directory)}, indent=1), files)
+    _write(
+        directory,
+        "findings.json",
+        json.dumps(
+            {
+                "meta": meta,
+                "findings": [x.to_dict() for x in findings],
+                "errors": errors,
+                "sources": collect_sources(findings, directory),
+            },
+            indent=1,
+        ),
+        files,
+    )
     for code in sorted({f.rule for f in findings}):
         rule = rule_by_code(code)
         _write(directory, f"rules/{code}.md", f"# {code} {rule.name}\n\n```text\n{rule.doc()}\n```\n", files)
-    checks = sorted({f.validation for f in findings if f.validation} | ({ROCM_CHECK} if (meta.get("device") or {}).get("rocm") else set()))
+    checks = sorted(
+        {f.validation for f in findings if f.validation}
+        | ({ROCM_CHECK} if (meta.get("device") or {}).get("rocm") else set())
+    )
     written = write_scripts(directory, findings, checks, files)
     _render(directory, files)
     if earlier is not None:
@@ -193,7 +234,9 @@ def render(directory: str) -> None:
     files = dict(found[0]) if found else {}
     _render(directory, files)
     # Re-signed only if this machine signed it: the signature vouches for every file it lists.
-    write_output(os.path.join(directory, REPORT_MARKER), manifest_text(files, __version__, signed=bool(found and found[1])))
+    write_output(
+        os.path.join(directory, REPORT_MARKER), manifest_text(files, __version__, signed=bool(found and found[1]))
+    )
 
 
 def _render(directory: str, files: dict[str, str]) -> None:

@@ -25,7 +25,9 @@ def _lines(path: str, cache: dict[str, list[str] | None]) -> list[str] | None:
         try:
             with open(path, encoding="utf-8", errors="replace", newline="") as f:
                 # Python's own line breaks only (form feeds and U+2028 stay inside a line).
-                cache[path] = [line.rstrip("\r\n") for line in f.read().replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+                cache[path] = [
+                    line.rstrip("\r\n") for line in f.read().replace("\r\n", "\n").replace("\r", "\n").split("\n")
+                ]
         except OSError:
             cache[path] = None
     return cache[path]
@@ -37,16 +39,18 @@ def collect(findings: list[Finding], report_dir: str) -> dict[str, dict[str, Any
     cache: dict[str, list[str] | None] = {}
     for f in findings:
         try:
-            link = urllib.parse.quote(os.path.relpath(os.path.abspath(f.path), os.path.abspath(report_dir)).replace(os.sep, "/"))
+            link = urllib.parse.quote(
+                os.path.relpath(os.path.abspath(f.path), os.path.abspath(report_dir)).replace(os.sep, "/")
+            )
         except ValueError:  # another drive (Windows): no relative path; the location stays plain text
             link = None
         entry: dict[str, Any] = {"link": link, "first": f.line, "before": [], "after": None}
         lines = None if f.cell else _lines(f.path, cache)  # a notebook's lines are its cells', not the file's
         if lines and 0 < f.line <= f.end_line <= len(lines):
-            before = lines[f.line - 1:f.end_line]
+            before = lines[f.line - 1 : f.end_line]
             entry["before"] = before[:MAX_LINES]
             if f.replacement is not None and f.fix:
-                fixed = before[0][:f.column - 1] + f.replacement + before[-1][f.end_column - 1:]
+                fixed = before[0][: f.column - 1] + f.replacement + before[-1][f.end_column - 1 :]
                 entry["after"] = fixed.split("\n")[:MAX_LINES]
         out[key(f)] = entry
     return out

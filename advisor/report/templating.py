@@ -51,7 +51,7 @@ def md_inline(text: Any, table: bool = False) -> str:
     """A message in Markdown: its `code` spans as code spans, the rest escaped."""
     s, out, at = str(text), [], 0
     for m in _SPAN.finditer(s):
-        out += [md_escape(s[at:m.start()]), md_code(m.group(2), table)]
+        out += [md_escape(s[at : m.start()]), md_code(m.group(2), table)]
         at = m.end()
     return "".join(out) + md_escape(s[at:])
 
@@ -66,7 +66,7 @@ def html_inline(text: Any) -> Markup:
     """A message in HTML: escaped, its `code` spans as <code>."""
     s, out, at = str(text), [], 0
     for m in _SPAN.finditer(s):
-        out += [str(escape(visible_bidi(s[at:m.start()]))), f"<code>{escape(visible_bidi(m.group(2)))}</code>"]
+        out += [str(escape(visible_bidi(s[at : m.start()]))), f"<code>{escape(visible_bidi(m.group(2)))}</code>"]
         at = m.end()
     return Markup("".join(out) + str(escape(visible_bidi(s[at:]))))
 

@@ -48,15 +48,17 @@ def hops(findings: Iterable[Finding], lowest: str, target: str) -> list[dict[str
         already = [f for f in warned if parse_version(f.warns_from) <= low]  # warns on the lowest torch already
         warns = [f for f in warned if f not in already]
         review = [f for f in here if f not in breaks and not f.warns_from]  # no window: true at the target
-        out.append({
-            "from": f"{start[0]}.{start[1]}",
-            "to": f"{stop[0]}.{stop[1]}",
-            "breaks": [_entry(f) for f in breaks],
-            "warns": [_entry(f) for f in warns],
-            "already": [_entry(f) for f in already],
-            "review": [_entry(f) for f in review],
-            "fix_before": [_entry(f) for f in here if f.fix == Applicability.SAFE.value],
-            "checks": sorted({f.validation for f in here if f.validation}),
-        })
+        out.append(
+            {
+                "from": f"{start[0]}.{start[1]}",
+                "to": f"{stop[0]}.{stop[1]}",
+                "breaks": [_entry(f) for f in breaks],
+                "warns": [_entry(f) for f in warns],
+                "already": [_entry(f) for f in already],
+                "review": [_entry(f) for f in review],
+                "fix_before": [_entry(f) for f in here if f.fix == Applicability.SAFE.value],
+                "checks": sorted({f.validation for f in here if f.validation}),
+            }
+        )
         start = stop
     return [h for h in out if h["breaks"] or h["warns"] or h["already"] or h["review"] or h["to"] == target]

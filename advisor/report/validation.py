@@ -71,8 +71,9 @@ def render_script(check: str, findings: list[Finding]) -> str:
     return environment().get_template(f"validation/{check}.py.j2").render(**_params(check, findings))
 
 
-def write_scripts(directory: str, findings: list[Finding], checks: list[str] | None = None,
-                  files: dict[str, str] | None = None) -> list[str]:
+def write_scripts(
+    directory: str, findings: list[Finding], checks: list[str] | None = None, files: dict[str, str] | None = None
+) -> list[str]:
     """Write one script per check the findings use (or `checks`), plus run_all.py; `files` gets {rel: sha256}."""
     wanted = checks if checks is not None else sorted({f.validation for f in findings if f.validation})
     out_dir = real_dir(os.path.join(real_dirs(directory), "validation"))
@@ -84,7 +85,12 @@ def write_scripts(directory: str, findings: list[Finding], checks: list[str] | N
         _write(out_dir, f"{check}.py", render_script(check, findings), files)
         written.append(os.path.join(out_dir, f"{check}.py"))
     scripts = [f"{c}.py" for c in wanted]
-    _write(out_dir, "run_all.py", environment().get_template("validation/run_all.py.j2").render(version=__version__, scripts=scripts), files)
+    _write(
+        out_dir,
+        "run_all.py",
+        environment().get_template("validation/run_all.py.j2").render(version=__version__, scripts=scripts),
+        files,
+    )
     return written
 
 
@@ -103,7 +109,7 @@ def runnable_scripts(directory: str) -> tuple[list[str], list[str], list[str]]:
     listed = found[0] if found else {}
     ok, changed = [], []
     for rel, digest in sorted(listed.items()):
-        name = rel[len("validation/"):-len(".py")] if rel.startswith("validation/") and rel.endswith(".py") else None
+        name = rel[len("validation/") : -len(".py")] if rel.startswith("validation/") and rel.endswith(".py") else None
         if name not in CHECKS:
             continue
         (ok if file_digest(os.path.join(directory, rel)) == digest else changed).append(f"{name}.py")
@@ -145,8 +151,10 @@ def probe_torch(python: str | None, timeout: int = 300) -> str:
     if proc.returncode != 0 or not proc.stdout.strip():
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
         if "-I" in tail[0] and "option" in tail[0].lower():  # Python 2 or < 3.4: no isolated mode
-            raise InterpreterError(f"{python} has no isolated mode (-I, Python 3.4+), which advisor needs so that "
-                                   "no torch/ or torch.py in the current folder is run; use a newer interpreter")
+            raise InterpreterError(
+                f"{python} has no isolated mode (-I, Python 3.4+), which advisor needs so that "
+                "no torch/ or torch.py in the current folder is run; use a newer interpreter"
+            )
         raise InterpreterError(
             f"{own}{python} cannot import torch ({tail[0][:200]}), so no check would run; "
             "pass --python with the interpreter of the environment that has the upgraded torch"
@@ -163,9 +171,16 @@ def run_scripts(directory: str, python: str | None = None, device: str | None = 
     out_dir = os.path.join(directory, "validation")
     python = python or sys.executable
     scripts, changed, foreign = runnable_scripts(directory)
-    checks = [{"name": script[:-3], "script": f"validation/{script}", "status": "ERROR", "results": [],
-               "detail": "not the script advisor wrote (changed, or replaced by a link): not run; write the report again"}
-              for script in changed]
+    checks = [
+        {
+            "name": script[:-3],
+            "script": f"validation/{script}",
+            "status": "ERROR",
+            "results": [],
+            "detail": "not the script advisor wrote (changed, or replaced by a link): not run; write the report again",
+        }
+        for script in changed
+    ]
     torch_version = None
     used_device = None
     with tempfile.TemporaryDirectory(prefix="advisor-validate-") as tmp:
@@ -178,10 +193,26 @@ def run_scripts(directory: str, python: str | None = None, device: str | None = 
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
             except subprocess.TimeoutExpired:
-                checks.append({"name": name, "script": f"validation/{script}", "status": "ERROR", "detail": f"timed out after {timeout} s", "results": []})
+                checks.append(
+                    {
+                        "name": name,
+                        "script": f"validation/{script}",
+                        "status": "ERROR",
+                        "detail": f"timed out after {timeout} s",
+                        "results": [],
+                    }
+                )
                 continue
             except OSError as e:
-                checks.append({"name": name, "script": f"validation/{script}", "status": "ERROR", "detail": f"cannot run {python}: {e}", "results": []})
+                checks.append(
+                    {
+                        "name": name,
+                        "script": f"validation/{script}",
+                        "status": "ERROR",
+                        "detail": f"cannot run {python}: {e}",
+                        "results": [],
+                    }
+                )
                 continue
             data = None
             if os.path.exists(out):
@@ -192,13 +223,29 @@ def run_scripts(directory: str, python: str | None = None, device: str | None = 
                     data = None
             if data is None or proc.returncode not in (0, 1):
                 tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-                checks.append({"name": name, "script": f"validation/{script}", "status": "ERROR", "detail": f"exit {proc.returncode}: {tail[0][:300]}", "results": []})
+                checks.append(
+                    {
+                        "name": name,
+                        "script": f"validation/{script}",
+                        "status": "ERROR",
+                        "detail": f"exit {proc.returncode}: {tail[0][:300]}",
+                        "results": [],
+                    }
+                )
                 continue
             torch_version = torch_version or data.get("torch")
             used_device = used_device or data.get("device")
             results = data.get("results", [])
             detail = "; ".join(f"{r['status']} {r['name']}" for r in results)
-            checks.append({"name": name, "script": f"validation/{script}", "status": _status(results), "detail": detail, "results": results})
+            checks.append(
+                {
+                    "name": name,
+                    "script": f"validation/{script}",
+                    "status": _status(results),
+                    "detail": detail,
+                    "results": results,
+                }
+            )
     summary = {"torch": torch_version, "device": used_device, "python": python, "checks": checks, "not_run": foreign}
     write_output(os.path.join(directory, "validation-results.json"), json.dumps(summary, indent=2))
     return summary

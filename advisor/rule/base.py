@@ -154,7 +154,9 @@ class Rule:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.validation is not None and cls.validation not in CHECKS:
-            raise TypeError(f"{cls.__qualname__}: unknown validation check {cls.validation!r} (known: {sorted(CHECKS)})")
+            raise TypeError(
+                f"{cls.__qualname__}: unknown validation check {cls.validation!r} (known: {sorted(CHECKS)})"
+            )
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -218,7 +220,9 @@ class Rule:
         return ()
 
     @classmethod
-    def check_text(cls, path: str, text: str, target: tuple[int, int]) -> Iterable[tuple[int, int, int, str, Window | None]]:
+    def check_text(
+        cls, path: str, text: str, target: tuple[int, int]
+    ) -> Iterable[tuple[int, int, int, str, Window | None]]:
         """Findings in a non-Python file (advisor.analysis.textfiles: Dockerfiles, scripts, pyproject.toml, setup.cfg).
 
         Yield (line, column, length, message, window); window None: the rule's. What the
@@ -287,4 +291,3 @@ class Rule:
                 kind=kind,
             )
         )
-

@@ -84,7 +84,7 @@ def rewrite_reference(resolver: NameResolver, node: Any, new_qualname: str) -> t
     alias = _module_alias(resolver, cur, new_qualname)
     if alias is not None:
         name, qual = alias
-        rest = new_qualname[len(qual):]
+        rest = new_qualname[len(qual) :]
         return expr(f"{name}{rest}"), []
     top = new_qualname.split(".")[0]
     return expr(new_qualname), [(top, None)]
@@ -143,7 +143,9 @@ def append_args(call: Any, new_args: list[Any], magic_comma: bool = False) -> An
         if isinstance(last.comma, cst.Comma):  # `a,<newline>)`: the new ones go before the newline
             close = last.comma.whitespace_after
             args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-            added = [with_comma(a) for a in new_args[:-1]] + [new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close))]
+            added = [with_comma(a) for a in new_args[:-1]] + [
+                new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close))
+            ]
             return call.with_changes(args=[*args, *added])
         close = last.whitespace_after_arg  # `a, b<newline>)`: keep the newline before `)`
         args[-1] = with_comma(last.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")))
@@ -155,12 +157,16 @@ def append_args(call: Any, new_args: list[Any], magic_comma: bool = False) -> An
         added.append(new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close)))
     elif magic_comma and len(args) == 1 and _breaks(last.whitespace_after_arg):
         close = last.whitespace_after_arg
-        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
+        args[-1] = last.with_changes(
+            comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace("")
+        )
         added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
         added.append(new_args[-1].with_changes(comma=cst.Comma(whitespace_after=close)))
     else:  # no trailing comma: none after the new last argument either
         close = last.whitespace_after_arg
-        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
+        args[-1] = last.with_changes(
+            comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace("")
+        )
         added = [a.with_changes(comma=cst.Comma(whitespace_after=sep)) for a in new_args[:-1]]
         added.append(new_args[-1].with_changes(whitespace_after_arg=close))
     return call.with_changes(args=[*args, *added])
@@ -176,8 +182,15 @@ def explode_args(call: Any, new_args: list[Any]) -> Any:
     args = [*call.args, *new_args]
     before = call.whitespace_before_args
     if _breaks(before):
-        close = call.args[-1].whitespace_after_arg if call.args and _breaks(call.args[-1].whitespace_after_arg) else None
-        if close is None and call.args and isinstance(call.args[-1].comma, cst.Comma) and _breaks(call.args[-1].comma.whitespace_after):
+        close = (
+            call.args[-1].whitespace_after_arg if call.args and _breaks(call.args[-1].whitespace_after_arg) else None
+        )
+        if (
+            close is None
+            and call.args
+            and isinstance(call.args[-1].comma, cst.Comma)
+            and _breaks(call.args[-1].comma.whitespace_after)
+        ):
             close = call.args[-1].comma.whitespace_after
         sep = cst.ParenthesizedWhitespace(indent=before.indent, last_line=before.last_line)
     else:
@@ -185,8 +198,13 @@ def explode_args(call: Any, new_args: list[Any]) -> Any:
         close = None
     if close is None:
         close = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(""))
-    out = [a.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace("")) for a in args[:-1]]
-    out.append(args[-1].with_changes(comma=cst.Comma(whitespace_after=close), whitespace_after_arg=cst.SimpleWhitespace("")))
+    out = [
+        a.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
+        for a in args[:-1]
+    ]
+    out.append(
+        args[-1].with_changes(comma=cst.Comma(whitespace_after=close), whitespace_after_arg=cst.SimpleWhitespace(""))
+    )
     return call.with_changes(args=out, whitespace_before_args=sep)
 
 

@@ -33,7 +33,9 @@ def _ini(path: str) -> int | None:
     try:
         cfg.read(path, encoding="utf-8")
         for section in ("flake8", "pycodestyle"):
-            value = cfg.get(section, "max-line-length", fallback=None) or cfg.get(section, "max_line_length", fallback=None)
+            value = cfg.get(section, "max-line-length", fallback=None) or cfg.get(
+                section, "max_line_length", fallback=None
+            )
             if value and value.strip().isdigit():
                 return int(value.strip())
     except (configparser.Error, UnicodeDecodeError):

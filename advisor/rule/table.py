@@ -50,8 +50,12 @@ class Entry:
 
     def window(self, row: "Row") -> Window:
         pick = lambda mine, rows: rows if mine is None else mine  # noqa: E731
-        return Window(pick(self.since, row.since), pick(self.deprecated_in, row.deprecated_in),
-                      pick(self.removed_in, row.removed_in), pick(self.undeprecated_in, row.undeprecated_in))
+        return Window(
+            pick(self.since, row.since),
+            pick(self.deprecated_in, row.deprecated_in),
+            pick(self.removed_in, row.removed_in),
+            pick(self.undeprecated_in, row.undeprecated_in),
+        )
 
 
 def calls(*funcs: str) -> tuple[Entry, ...]:
@@ -121,8 +125,11 @@ class Rename(SymbolRule):
         passed = {a.keyword.value for a in node.args if a.keyword is not None}
         positional = [a for a in node.args if a.keyword is None]
         pair = set(entry.both_or_neither)
-        if (any(a.star for a in node.args) or (entry.positional is not None and len(positional) > entry.positional)
-                or (pair and passed & pair and not pair <= passed)):
+        if (
+            any(a.star for a in node.args)
+            or (entry.positional is not None and len(positional) > entry.positional)
+            or (pair and passed & pair and not pair <= passed)
+        ):
             # `**kw` may hold an added keyword; extra positionals would land on keyword-only parameters
             self.report(node, self.names[qualname].message, window=entry.window(self.row))
             return
@@ -130,7 +137,9 @@ class Rename(SymbolRule):
         # a keyword the caller passes is the caller's choice (and passing it twice is a SyntaxError)
         added = [a for a in expr(f"f({entry.kwargs})").args if a.keyword.value not in passed]
         new = append_args(node.with_changes(func=func), added) if added else node.with_changes(func=func)
-        self.report(node, self.names[qualname].message, replacement=new, add_imports=imports, window=entry.window(self.row))
+        self.report(
+            node, self.names[qualname].message, replacement=new, add_imports=imports, window=entry.window(self.row)
+        )
 
     @property
     def _entries(self) -> dict[str, Entry]:
@@ -160,13 +169,22 @@ class KeywordChange(Rule):
             what = f"rename it to `{row.new_keyword}`"
         else:
             what = "drop it" if row.fix is not NONE else "see the rule docs"
-        message = row.message.format(old=qualname) if row.message else f"`{row.keyword}=` of `{qualname}` is deprecated; {what}"
+        message = (
+            row.message.format(old=qualname)
+            if row.message
+            else f"`{row.keyword}=` of `{qualname}` is deprecated; {what}"
+        )
         window = next(e for e in row.entries if e.old == qualname).window(row)
         if row.fix is NONE:
             self.report(node, message, window=window)
         elif row.new_keyword:
-            self.report(node, message, replacement=arg.with_changes(keyword=cst.Name(row.new_keyword)), fix_node=arg,
-                        window=window)
+            self.report(
+                node,
+                message,
+                replacement=arg.with_changes(keyword=cst.Name(row.new_keyword)),
+                fix_node=arg,
+                window=window,
+            )
         else:
             args = list(node.args)
             index = args.index(arg)
@@ -242,16 +260,19 @@ def _rename_doc(row: Row) -> str:
         example = f"\n\n    Example:\n        y = {first.old}{call}\n        # becomes\n        y = {first.new}{first.suffix}{kwargs}"
     safety = {"safe": "safe", "unsafe": "unsafe", "none": "no automatic fix"}[row.fix.value]
     if row.fix is not NONE and any(e.is_call for e in row.entries):
-        safety += (" for calls; a reference that is not called (a value in a table, a dict key, a"
-                   " callback) is rewritten only with --unsafe-fixes, since identity checks or"
-                   " duplicate keys could change behaviour")
-    note = row.fix_note if row.fix is NONE and row.fix_note.startswith("no automatic fix") else f"{safety}; {row.fix_note}"
+        safety += (
+            " for calls; a reference that is not called (a value in a table, a dict key, a"
+            " callback) is rewritten only with --unsafe-fixes, since identity checks or"
+            " duplicate keys could change behaviour"
+        )
+    note = (
+        row.fix_note if row.fix is NONE and row.fix_note.startswith("no automatic fix") else f"{safety}; {row.fix_note}"
+    )
     return (
         f"{_summary(row)}\n\n"
         f"    What it finds: references to {olds} (through aliases and `from` imports).\n\n"
         f"    Why: {row.why}{example}\n\n"
-        f"    Fix safety: {note}"
-        + (f"\n\n    Validation: `{row.validation}`." if row.validation else "")
+        f"    Fix safety: {note}" + (f"\n\n    Validation: `{row.validation}`." if row.validation else "")
     )
 
 
@@ -260,21 +281,26 @@ def _summary(row: Row) -> str:
     olds = ", ".join(f"`{e.old}`" for e in row.entries)
     several = len(row.entries) > 1
     removed = bool(row.removed_in and not row.deprecated_in)
-    what = f"{'were' if several else 'was'} removed in {row.removed_in}" if removed else (
-        "are deprecated" if several else "is deprecated")
+    what = (
+        f"{'were' if several else 'was'} removed in {row.removed_in}"
+        if removed
+        else ("are deprecated" if several else "is deprecated")
+    )
     news = [(e.old, f"{e.new}{e.suffix}") for e in row.entries if e.new]
     if not news or (len({new for _, new in news}) == 1 and len(news) == len(row.entries)):
         advice = f"use `{news[0][1]}`" if news else row.advice
         return f"{olds} {what}: {advice or 'no replacement'}."
     if len({new.rpartition(".")[0] for _, new in news}) == 1 and all(
-            old.rpartition(".")[2] == new.rpartition(".")[2] for old, new in news):
+        old.rpartition(".")[2] == new.rpartition(".")[2] for old, new in news
+    ):
         return f"{olds} {what}: use the same names in `{news[0][1].rpartition('.')[0]}`."
     groups: dict[tuple[str, str], list[str]] = {}
     for old, new in news:  # a rename inside one module names it once: "in `m`: `a` -> `b`"
         old_module, new_module = old.rpartition(".")[0], new.rpartition(".")[0]
         same = old_module == new_module
         groups.setdefault((old_module, new_module) if same else ("", ""), []).append(
-            f"`{old.rpartition('.')[2]}` -> `{new.rpartition('.')[2]}`" if same else f"`{old}` -> `{new}`")
+            f"`{old.rpartition('.')[2]}` -> `{new.rpartition('.')[2]}`" if same else f"`{old}` -> `{new}`"
+        )
     parts = [(f"in `{m}`: " if m else "") + ", ".join(pairs) for (m, _), pairs in groups.items()]
     rest = f"; otherwise {row.advice}" if row.advice and len(news) < len(row.entries) else ""
     return f"{'Removed in ' + row.removed_in if removed else 'Deprecated'}: {'; '.join(parts)}{rest}."
@@ -292,7 +318,13 @@ def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
             new_call = f"(x, {entry.kwargs})" if entry.kwargs else call
             fixed = f"import {top}\nvalue = {entry.new}{entry.suffix}{new_call}\n"
         template = entry.message or row.message
-        text = f"`{entry.old}` is deprecated" if not template else f"`{entry.old}`" if "{old}" in template else template[:40]
+        text = (
+            f"`{entry.old}` is deprecated"
+            if not template
+            else f"`{entry.old}`"
+            if "{old}" in template
+            else template[:40]
+        )
         stated = dict(message=text, line=2, column=9, target=_example_target(row, entry))
         invalid.append(Example(f"import {top}\nvalue = {entry.old}{call}\n", fixed=fixed, **stated))
         invalid.append(Example(f"from {module} import {name} as alias_\nvalue = alias_{call}\n", **stated))
@@ -305,8 +337,11 @@ def _rename_examples(row: Row) -> tuple[list[str], list[Example]]:
 def _example_target(row: Row, entry: Entry) -> str | None:
     """The target its examples run for: a window that ends (undeprecated) at the newest release it names
     inside it; every other window at the default target (None: the newest release the catalogue knows)."""
-    found = [v for v in (entry.since, entry.deprecated_in, entry.removed_in, row.since, row.deprecated_in, row.removed_in)
-             if v is not None]
+    found = [
+        v
+        for v in (entry.since, entry.deprecated_in, entry.removed_in, row.since, row.deprecated_in, row.removed_in)
+        if v is not None
+    ]
     newest = max(found, key=lambda v: tuple(int(p) for p in v.split("."))) if found else None
     if entry.undeprecated_in or row.undeprecated_in:
         return newest  # inside the window: from the undeprecation on there is nothing to report

@@ -41,7 +41,9 @@ def write_baseline(path: str, findings: list[Finding], root: str) -> int:
         {"fingerprint": fp, "rule": f.rule, "path": _rel(f.path, root), "snippet": f.snippet}
         for fp, f in zip(fingerprints(ordered, root), ordered)
     ]
-    write_output(path, json.dumps({"tool": "torch-upgrade-advisor", "version": 1, "findings": entries}, indent=1) + "\n")
+    write_output(
+        path, json.dumps({"tool": "torch-upgrade-advisor", "version": 1, "findings": entries}, indent=1) + "\n"
+    )
     return len(entries)
 
 

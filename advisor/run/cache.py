@@ -44,13 +44,22 @@ def options_key(rule_codes: list[str], target: str, min_version: str | None, ext
 
 
 def _index_entry(entry: Any) -> bool:
-    return (isinstance(entry, list) and len(entry) == 3 and all(type(x) is int for x in entry[:2])
-            and isinstance(entry[2], str))
+    return (
+        isinstance(entry, list)
+        and len(entry) == 3
+        and all(type(x) is int for x in entry[:2])
+        and isinstance(entry[2], str)
+    )
 
 
 def _result_entry(entry: Any) -> bool:
-    return (isinstance(entry, dict) and isinstance(entry.get("findings"), list) and isinstance(entry.get("errors"), list)
-            and all(isinstance(f, dict) for f in entry["findings"]) and all(isinstance(e, str) for e in entry["errors"]))
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("findings"), list)
+        and isinstance(entry.get("errors"), list)
+        and all(isinstance(f, dict) for f in entry["findings"])
+        and all(isinstance(e, str) for e in entry["errors"])
+    )
 
 
 def content_hash(data: bytes) -> str:

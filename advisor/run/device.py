@@ -29,9 +29,20 @@ from advisor.analysis.registry import all_rules
 # Files at the project root that say which wheel or image a project uses, read even
 # when only a few files are scanned (a pre-commit run passes just the changed files).
 PROJECT_FILES = (
-    "requirements.txt", "requirements-dev.txt", "requirements-rocm.txt", "requirements_rocm.txt",
-    "constraints.txt", "environment.yml", "pyproject.toml", "setup.py", "setup.cfg",
-    "Dockerfile", "Dockerfile.rocm", "docker/Dockerfile", "docker/Dockerfile.rocm", ".env",
+    "requirements.txt",
+    "requirements-dev.txt",
+    "requirements-rocm.txt",
+    "requirements_rocm.txt",
+    "constraints.txt",
+    "environment.yml",
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "Dockerfile",
+    "Dockerfile.rocm",
+    "docker/Dockerfile",
+    "docker/Dockerfile.rocm",
+    ".env",
 )
 
 
@@ -114,8 +125,9 @@ def _scoping_marker(path: str, scopes: list[tuple[str, tuple[str, int, str]]]) -
     return None
 
 
-def apply_scope(result, override: str | None, project_root: str | None = None, extra_markers=None,
-                scope_root: str | None = None) -> DeviceContext:
+def apply_scope(
+    result, override: str | None, project_root: str | None = None, extra_markers=None, scope_root: str | None = None
+) -> DeviceContext:
     """Drop device-scoped findings from files that do not target that device; say why.
 
     `result` is an `advisor.run.engine.ScanResult` whose file results carry `markers`.
@@ -152,8 +164,11 @@ def apply_scope(result, override: str | None, project_root: str | None = None, e
                 continue
             if device == "rocm" and marker is not None:
                 where = f"{marker[0]}:{marker[1]}"
-                f = replace(f, message=f"{f.message} [ROCm code: marker `{marker[2]}` at {where}]",
-                            data={**f.data, "rocm_marker": {"path": marker[0], "line": marker[1], "marker": marker[2]}})
+                f = replace(
+                    f,
+                    message=f"{f.message} [ROCm code: marker `{marker[2]}` at {where}]",
+                    data={**f.data, "rocm_marker": {"path": marker[0], "line": marker[1], "marker": marker[2]}},
+                )
             kept.append(f)
         r.findings = kept
     return ctx

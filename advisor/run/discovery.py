@@ -23,9 +23,23 @@ from advisor.core.reading import PIN_FILE_LIMIT, read_text
 from advisor.core.textlines import split_lines
 
 SKIP_DIRS = {
-    ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", ".mypy_cache",
-    ".pytest_cache", ".ruff_cache", ".advisor_cache", "node_modules", "build", "dist",
-    "site-packages", ".eggs",
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".advisor_cache",
+    "node_modules",
+    "build",
+    "dist",
+    "site-packages",
+    ".eggs",
 }
 # Written into every report directory (advisor.report.render): the manifest of the files advisor wrote there.
 REPORT_MARKER = ".advisor-report"
@@ -48,14 +62,28 @@ class Discovered:
 def manifest_text(files: dict[str, str], version: str, signed: bool = True) -> str:
     """The `.advisor-report` manifest: {relative path: sha256} of what advisor wrote, signed on this machine."""
     body = json.dumps(files, sort_keys=True)
-    return json.dumps({"written_by": "torch-upgrade-advisor", "version": version, "files": files,
-                       "signature": sign(body.encode()) if signed else None}, indent=1, sort_keys=True) + "\n"
+    return (
+        json.dumps(
+            {
+                "written_by": "torch-upgrade-advisor",
+                "version": version,
+                "files": files,
+                "signature": sign(body.encode()) if signed else None,
+            },
+            indent=1,
+            sort_keys=True,
+        )
+        + "\n"
+    )
 
 
 def read_manifest(directory: str) -> tuple[dict[str, str], bool] | None:
     """(files, signed here) from `directory`'s manifest; None when there is none or it is not one."""
     try:
-        fd = os.open(os.path.join(directory, REPORT_MARKER), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(
+            os.path.join(directory, REPORT_MARKER),
+            os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0),
+        )
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 return None
@@ -85,8 +113,11 @@ def _own_report_files(directory: str) -> set[str] | None:
     found = read_manifest(directory)
     if found is None or not found[1]:
         return None
-    return {os.path.abspath(os.path.join(directory, rel)) for rel, digest in found[0].items()
-            if file_digest(os.path.join(directory, rel)) == digest}
+    return {
+        os.path.abspath(os.path.join(directory, rel))
+        for rel, digest in found[0].items()
+        if file_digest(os.path.join(directory, rel)) == digest
+    }
 
 
 class _GitIgnores:
@@ -132,7 +163,13 @@ def _excluded(path: str, patterns: Iterable[str]) -> bool:
     name = os.path.basename(norm)
     for p in patterns:
         p = p.rstrip("/")
-        if fnmatch.fnmatch(norm, p) or fnmatch.fnmatch(name, p) or fnmatch.fnmatch(norm, f"*/{p}") or fnmatch.fnmatch(norm, f"{p}/*") or fnmatch.fnmatch(norm, f"*/{p}/*"):
+        if (
+            fnmatch.fnmatch(norm, p)
+            or fnmatch.fnmatch(name, p)
+            or fnmatch.fnmatch(norm, f"*/{p}")
+            or fnmatch.fnmatch(norm, f"{p}/*")
+            or fnmatch.fnmatch(norm, f"*/{p}/*")
+        ):
             return True
     return False
 
@@ -158,13 +195,17 @@ def _report_folder(directory: str, own: set[str], notes: list[str]) -> None:
     """Skip the files a report folder's manifest vouches for; a marker anyone could have written skips nothing."""
     files = _own_report_files(directory)
     if files is None:
-        notes.append(f"{os.path.normpath(directory)}: its {REPORT_MARKER} was not written by advisor on this machine, "
-                     "so the folder is scanned like any other")
+        notes.append(
+            f"{os.path.normpath(directory)}: its {REPORT_MARKER} was not written by advisor on this machine, "
+            "so the folder is scanned like any other"
+        )
     else:
         own.update(files)
 
 
-def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iterable[str] = (), force_exclude: bool = False) -> Discovered:
+def discover(
+    paths: list[str], exclude: Iterable[str] = (), extend_include: Iterable[str] = (), force_exclude: bool = False
+) -> Discovered:
     out = Discovered()
     seen: set[str] = set()
     exclude = list(exclude)
@@ -224,7 +265,9 @@ def discover(paths: list[str], exclude: Iterable[str] = (), extend_include: Iter
                     continue
                 if not os.path.isfile(full):
                     if not os.path.isdir(full):  # a FIFO, socket or device by a source file's name
-                        out.errors.append((os.path.normpath(full), "not a regular file (a FIFO, socket or device); not read"))
+                        out.errors.append(
+                            (os.path.normpath(full), "not a regular file (a FIFO, socket or device); not read")
+                        )
                     continue
                 if os.path.islink(full) and not os.path.realpath(full).startswith(real_root):
                     continue  # a link out of the scanned tree: not ours to read or rewrite

@@ -23,6 +23,7 @@ from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.rule import Rule
 from advisor.analysis.textfiles import scan_text
+
 # advisor.run.workers (and with it multiprocessing, ~10% of a one-file scan's imports) is
 # imported only when a pool starts: a small tree is analysed here, in this process.
 ISOLATED_TIMEOUT = 300  # = advisor.run.workers.ISOLATED_TIMEOUT (tests/test_pool_threshold.py checks)
@@ -40,7 +41,13 @@ ISOLATE_MIN_BYTES = 1024 * 1024
 # Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
 # which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
 _TEXT_SALT = b"advisor text file\0"
-_TRANSIENT = ("internal error", "the parser crashed", "analysis timed out", "code too deeply nested to analyse", "file is ")
+_TRANSIENT = (
+    "internal error",
+    "the parser crashed",
+    "analysis timed out",
+    "code too deeply nested to analyse",
+    "file is ",
+)
 
 
 @dataclass
@@ -96,7 +103,10 @@ def _analyse_job(job: FileJob) -> dict:
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
     except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
-        result = FileResult(path, errors=[FileError(path, f"internal error while analysing ({type(e).__name__}: {e}); please report it")])
+        result = FileResult(
+            path,
+            errors=[FileError(path, f"internal error while analysing ({type(e).__name__}: {e}); please report it")],
+        )
     finally:
         gc.collect(0)
         if gc_enabled:
@@ -166,7 +176,9 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     """`paths`: Python files and notebooks; `text_paths`: Dockerfiles, shell scripts, .env (advisor.analysis.textfiles)."""
     codes = [r.code for r in options.rules]
     cache = None
-    key = options.cache_dir and options_key(codes, options.target, options.min_version, repr(sorted(options.per_file_ignores.items())))
+    key = options.cache_dir and options_key(
+        codes, options.target, options.min_version, repr(sorted(options.per_file_ignores.items()))
+    )
     if key:  # None without a machine key (no writable home): nothing to trust, so no cache
         cache = Cache(options.cache_dir, key, options.shared_cache_dir)
     out = ScanResult(files_scanned=len(paths) + len(text_paths))
@@ -265,6 +277,14 @@ def _warm_worker() -> None:
 
 def _failed_analysis(job: FileJob, why: str) -> dict:
     path = job.path
-    size = f" ({len(job.data) / 2**20:.1f} MB; the parser needs ~1.1 GB of memory per MB)" if len(job.data) >= 2**20 else ""
-    message = f"the parser crashed on this file{size}; not analysed" if why == "crashed" else f"analysis timed out after {ISOLATED_TIMEOUT} s; not analysed"
+    size = (
+        f" ({len(job.data) / 2**20:.1f} MB; the parser needs ~1.1 GB of memory per MB)"
+        if len(job.data) >= 2**20
+        else ""
+    )
+    message = (
+        f"the parser crashed on this file{size}; not analysed"
+        if why == "crashed"
+        else f"analysis timed out after {ISOLATED_TIMEOUT} s; not analysed"
+    )
     return FileResult(path, errors=[FileError(path, message)]).to_dict()

@@ -50,7 +50,9 @@ class Shaping:
     listed: frozenset[str] = field(default_factory=frozenset)  # report-only codes the user selected
 
 
-def report_rules(rules: Sequence[type[Rule]], ignored: Sequence[str], by_code) -> tuple[list[type[Rule]], frozenset[str]]:
+def report_rules(
+    rules: Sequence[type[Rule]], ignored: Sequence[str], by_code
+) -> tuple[list[type[Rule]], frozenset[str]]:
     """The rules a `--report` run needs (report-only ones added unless ignored), and the report-only codes selected."""
     codes = {r.code for r in rules}
     listed = frozenset(REPORT_ONLY & codes)

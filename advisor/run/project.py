@@ -82,8 +82,14 @@ class ProjectOptions:
 
 def _check_config_codes(cfg: Config) -> None:
     """A bad code in pyproject.toml is reported with the file and key it comes from."""
-    keys = {"select": cfg.select, "extend-select": cfg.extend_select, "ignore": cfg.ignore, "fixable": cfg.fixable,
-            "unfixable": cfg.unfixable, **{f"per-file-ignores.{k}": v for k, v in cfg.per_file_ignores.items()}}
+    keys = {
+        "select": cfg.select,
+        "extend-select": cfg.extend_select,
+        "ignore": cfg.ignore,
+        "fixable": cfg.fixable,
+        "unfixable": cfg.unfixable,
+        **{f"per-file-ignores.{k}": v for k, v in cfg.per_file_ignores.items()},
+    }
     for key, codes in keys.items():
         try:
             check_codes(codes)
@@ -131,17 +137,23 @@ class Project:
         try:
             cfg = load_config(paths, options.config_path)
             _check_config_codes(cfg)
-            check_codes(split_codes(options.fixable) + split_codes(options.unfixable) + split_codes(options.extend_select))
+            check_codes(
+                split_codes(options.fixable) + split_codes(options.unfixable) + split_codes(options.extend_select)
+            )
             overrides = parse_target_overrides(options.targets)
             explicit = _explicit_target(options.target_version, overrides.get("torch")) or cfg.target_version
             notes: list[str] = []
             target, source, min_version, min_source, min_found = resolve_bounds(
-                explicit, options.min_torch or cfg.min_torch, cfg.project_root, notes)
+                explicit, options.min_torch or cfg.min_torch, cfg.project_root, notes
+            )
             companions = resolve_companions(target, overrides)
             if options.fail_on:
                 cfg.fail_on = parse_fail_on(options.fail_on)
-            rules = select_rules(split_codes(options.select) or cfg.select or None, split_codes(options.ignore) + cfg.ignore,
-                                 cfg.extend_select + split_codes(options.extend_select))
+            rules = select_rules(
+                split_codes(options.select) or cfg.select or None,
+                split_codes(options.ignore) + cfg.ignore,
+                cfg.extend_select + split_codes(options.extend_select),
+            )
         except (ConfigError, RuleSelectionError, ValueError) as e:
             raise ProjectError(str(e)) from None
         newest = parse_version(target)
@@ -155,17 +167,35 @@ class Project:
             exclude = [*cfg.exclude, *cfg.extend_exclude, *split_codes(options.exclude)]
             include = [*cfg.extend_include, *split_codes(options.extend_include)]
             try:
-                found = discover(paths, exclude=exclude, extend_include=include,
-                                 force_exclude=options.force_exclude or cfg.force_exclude)
+                found = discover(
+                    paths,
+                    exclude=exclude,
+                    extend_include=include,
+                    force_exclude=options.force_exclude or cfg.force_exclude,
+                )
             except DiscoveryError as e:
                 raise ProjectError(str(e)) from None
         no_cache = options.no_cache or os.environ.get("ADVISOR_NO_CACHE")
-        return cls(cfg, target, min_version, source, rules, found,
-                   None if no_cache else cache_root(options.cache_dir, cfg.project_root), options.jobs,
-                   options.device or cfg.device, options.baseline, listed,
-                   min_torch_source=min_source, min_torch_found=min_found,
-                   companion_targets=companions, companion_overrides=frozenset(overrides) - {"torch"},
-                   fixable=list(options.fixable), unfixable=list(options.unfixable), warnings=notes)
+        return cls(
+            cfg,
+            target,
+            min_version,
+            source,
+            rules,
+            found,
+            None if no_cache else cache_root(options.cache_dir, cfg.project_root),
+            options.jobs,
+            options.device or cfg.device,
+            options.baseline,
+            listed,
+            min_torch_source=min_source,
+            min_torch_found=min_found,
+            companion_targets=companions,
+            companion_overrides=frozenset(overrides) - {"torch"},
+            fixable=list(options.fixable),
+            unfixable=list(options.unfixable),
+            warnings=notes,
+        )
 
     @property
     def files(self) -> list[str]:
@@ -199,7 +229,9 @@ class Project:
 
     def shape(self, result: ScanResult, project_markers: list | None = None) -> ScanResult:
         """The one post-processing step (advisor.run.postprocess); sets `device_context`."""
-        how = Shaping(self.config.project_root, self.device, self.baseline, self.discovery_errors, project_markers, self.listed)
+        how = Shaping(
+            self.config.project_root, self.device, self.baseline, self.discovery_errors, project_markers, self.listed
+        )
         try:
             self.device_context = shape(result, how)
         except PostprocessError as e:
@@ -218,9 +250,12 @@ class Project:
         """Codes whose findings `fix` reports but never fixes: not `fixable`, or `unfixable` (flags add to config)."""
         fixable = [*self.config.fixable, *split_codes(self.fixable)]
         unfixable = [*self.config.unfixable, *split_codes(self.unfixable)]
-        return [r.code for r in rules
-                if (fixable and not any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in fixable))
-                or any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in unfixable)]
+        return [
+            r.code
+            for r in rules
+            if (fixable and not any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in fixable))
+            or any(r.code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in unfixable)
+        ]
 
     def fails_on(self, finding: Finding) -> bool:
         """Whether this finding fails the run: of a `fail-on` kind, or at or above a `fail-on` severity."""

@@ -36,7 +36,9 @@ def is_test_file(rel: str) -> bool:
     parts = rel.replace("\\", "/").split("/")
     name = parts[-1]
     return (
-        name.startswith("test_") or name.endswith(("_test.py", "_tests.py")) or name in ("conftest.py", "testing.py")
+        name.startswith("test_")
+        or name.endswith(("_test.py", "_tests.py"))
+        or name in ("conftest.py", "testing.py")
         or any(p in _TEST_DIRS for p in parts[:-1])
     )
 
@@ -49,11 +51,21 @@ def _rel(path: str, root: str) -> str:
 def _summary(template: str, sites: list[Finding], root: str) -> Finding:
     first = min(sites, key=Finding.sort_key)
     files = sorted({_rel(f.path, root) for f in sites})
-    shown = ", ".join(files[:_FILES_SHOWN]) + (f" and {len(files) - _FILES_SHOWN} more" if len(files) > _FILES_SHOWN else "")
+    shown = ", ".join(files[:_FILES_SHOWN]) + (
+        f" and {len(files) - _FILES_SHOWN} more" if len(files) > _FILES_SHOWN else ""
+    )
     message = template.format(count=len(sites), files=len(files), shown=shown)
     data = {"summary": {"count": len(sites), "files": files}, "scope": "test"}
-    return replace(first, message=message, fix=None, replacement=None, data=data, snippet=f"{first.rule} in tests",
-                   end_line=first.line, end_column=first.column)
+    return replace(
+        first,
+        message=message,
+        fix=None,
+        replacement=None,
+        data=data,
+        snippet=f"{first.rule} in tests",
+        end_line=first.line,
+        end_column=first.column,
+    )
 
 
 def fold(result: ScanResult, root: str) -> None:

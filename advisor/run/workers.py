@@ -180,7 +180,7 @@ def run(
                 result = isolated(fn, job, failed, timeout)
                 _shutdown(pool, wait=False)
                 pool = new_pool()
-                futures[i + 1:] = [pool.submit(fn, j) for j in jobs[i + 1:]]
+                futures[i + 1 :] = [pool.submit(fn, j) for j in jobs[i + 1 :]]
             yield job, result
         finished = True
     finally:

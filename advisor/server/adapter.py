@@ -192,12 +192,23 @@ def analyse_buffer(text: str, path: str, settings: Settings) -> Analysis:
     for f in scanned.findings:
         rule = _rule(f.rule)
         warns, breaks = _versions(f, rule)
-        out.issues.append(Issue(
-            code=f.rule, name=f.name, severity=f.severity, message=f.message,
-            line=f.line - 1, column=f.column - 1, end_line=f.end_line - 1, end_column=f.end_column - 1,
-            fix=f.fix, kind=_kind(f, rule, project.target, warns, breaks), warns_from=warns, breaks_in=breaks,
-            validation=f.validation,
-        ))
+        out.issues.append(
+            Issue(
+                code=f.rule,
+                name=f.name,
+                severity=f.severity,
+                message=f.message,
+                line=f.line - 1,
+                column=f.column - 1,
+                end_line=f.end_line - 1,
+                end_column=f.end_column - 1,
+                fix=f.fix,
+                kind=_kind(f, rule, project.target, warns, breaks),
+                warns_from=warns,
+                breaks_in=breaks,
+                validation=f.validation,
+            )
+        )
     return out
 
 
@@ -262,8 +273,18 @@ def rule_info(code: str) -> RuleInfo:
     """What `advisor explain CODE` prints, as data."""
     rule = _rule(code)
     m = rule.metadata()
-    return RuleInfo(rule.code, rule.name, m["severity"], m["since"], m["fix"], m["validation"],
-                    rule.deprecated_in, rule.removed_in, rule.doc(), docs_url(code))
+    return RuleInfo(
+        rule.code,
+        rule.name,
+        m["severity"],
+        m["since"],
+        m["fix"],
+        m["validation"],
+        rule.deprecated_in,
+        rule.removed_in,
+        rule.doc(),
+        docs_url(code),
+    )
 
 
 @functools.lru_cache(maxsize=None)

@@ -63,7 +63,9 @@ class Lines:
 
 
 def to_range(lines: Lines, issue: adapter.Issue) -> types.Range:
-    return types.Range(start=lines.position(issue.line, issue.column), end=lines.position(issue.end_line, issue.end_column))
+    return types.Range(
+        start=lines.position(issue.line, issue.column), end=lines.position(issue.end_line, issue.end_column)
+    )
 
 
 def message(issue: adapter.Issue) -> str:
@@ -97,16 +99,20 @@ def diagnostic(lines: Lines, issue: adapter.Issue) -> types.Diagnostic:
     )
 
 
-def workspace_edit(uri: str, version: int | None, old: str, new: str, encoding: str | None = None) -> types.WorkspaceEdit:
+def workspace_edit(
+    uri: str, version: int | None, old: str, new: str, encoding: str | None = None
+) -> types.WorkspaceEdit:
     """One edit turning `old` into `new`, as small as a common prefix and suffix make it."""
     start, end, text = changed_span(old, new)
     lines = Lines(old, encoding)
     edit = types.TextEdit(range=types.Range(start=lines.at_offset(start), end=lines.at_offset(end)), new_text=text)
-    return types.WorkspaceEdit(document_changes=[
-        types.TextDocumentEdit(
-            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version), edits=[edit]
-        )
-    ])
+    return types.WorkspaceEdit(
+        document_changes=[
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version), edits=[edit]
+            )
+        ]
+    )
 
 
 def overlaps(a: types.Range, b: types.Range) -> bool:
@@ -138,8 +144,12 @@ def carry_over(old: str, issues: list[adapter.Issue], new: str) -> list[adapter.
     for tag, i1, i2, j1, _ in matcher.get_opcodes():
         if tag == "equal":
             moved.update((i1 + k, j1 + k) for k in range(i2 - i1))
-    return [replace(i, line=moved[i.line], end_line=moved[i.end_line]) for i in issues
-            if all(n in moved for n in range(i.line, i.end_line + 1)) and moved[i.end_line] - moved[i.line] == i.end_line - i.line]
+    return [
+        replace(i, line=moved[i.line], end_line=moved[i.end_line])
+        for i in issues
+        if all(n in moved for n in range(i.line, i.end_line + 1))
+        and moved[i.end_line] - moved[i.line] == i.end_line - i.line
+    ]
 
 
 _WHERE = re.compile(r"\(line (\d+), column (\d+)\)")
@@ -153,7 +163,9 @@ def error_diagnostic(lines: Lines, error: str) -> types.Diagnostic:
     column = min(max(int(m.group(2)) - 1, 0), len(text)) if m else 0
     return types.Diagnostic(
         range=types.Range(start=lines.position(line, column), end=lines.position(line, len(text))),
-        message=f"not analysed: {error}", severity=types.DiagnosticSeverity.Error, source="advisor",
+        message=f"not analysed: {error}",
+        severity=types.DiagnosticSeverity.Error,
+        source="advisor",
     )
 
 

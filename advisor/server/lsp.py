@@ -41,8 +41,12 @@ class _State:
 
 class AdvisorServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("advisor", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                         protocol_cls=AdvisorProtocol)  # answers a request with invalid params (-32602)
+        super().__init__(
+            "advisor",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=AdvisorProtocol,
+        )  # answers a request with invalid params (-32602)
         self.debounce = DEBOUNCE_S
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="advisor")
         self.state: dict[str, _State] = {}  # uri -> last published analysis
@@ -142,9 +146,13 @@ async def _refresh(uri: str) -> None:
             )
     server.state[uri] = _State(version, analysis, good)
     server.forget_finished()
-    server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-        uri=uri, version=version, diagnostics=shown + [convert.diagnostic(lines, i) for i in analysis.issues],
-    ))
+    server.text_document_publish_diagnostics(
+        types.PublishDiagnosticsParams(
+            uri=uri,
+            version=version,
+            diagnostics=shown + [convert.diagnostic(lines, i) for i in analysis.issues],
+        )
+    )
 
 
 def _schedule(uri: str, delay: float) -> None:
@@ -180,11 +188,17 @@ def initialized(ls: AdvisorServer, params: types.InitializedParams) -> None:
     caps = ls.client_capabilities.workspace
     if caps and caps.did_change_watched_files and caps.did_change_watched_files.dynamic_registration:
         watchers = [types.FileSystemWatcher(glob_pattern=adapter.WATCHED)]
-        ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
-            id="advisor-settings-files",
-            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
-        )]))
+        ls.client_register_capability(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id="advisor-settings-files",
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+                    )
+                ]
+            )
+        )
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

@@ -33,6 +33,11 @@ class AdvisorProtocol(LanguageServerProtocol):
                 raise  # a notification or a response: nothing to answer
             cause = e.__cause__ or e
             log.warning("invalid params for %s: %s", data.get("method"), cause)
-            self._send_response(data["id"], error=types.ResponseError(
-                code=INVALID_PARAMS, message=f"Invalid params for {data.get('method')}: {type(cause).__name__}: {cause}"[:500]))
+            self._send_response(
+                data["id"],
+                error=types.ResponseError(
+                    code=INVALID_PARAMS,
+                    message=f"Invalid params for {data.get('method')}: {type(cause).__name__}: {cause}"[:500],
+                ),
+            )
             return _Answered()

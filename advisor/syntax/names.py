@@ -44,8 +44,6 @@ class Scope:
         self.bindings.setdefault(name, set()).add(qualified)
 
 
-
-
 class NameResolver:
     """Walks a module once; afterwards `qualnames(node)` answers for any Name/Attribute."""
 

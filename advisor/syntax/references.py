@@ -65,7 +65,9 @@ def _chain(node: ast.AST) -> list[str] | None:
     return None
 
 
-def _record_import(node: ast.Import | ast.ImportFrom, refs: References, aliases: dict[str, set[str]], stars: list[str]) -> None:
+def _record_import(
+    node: ast.Import | ast.ImportFrom, refs: References, aliases: dict[str, set[str]], stars: list[str]
+) -> None:
     """The names an import binds (aliases), the modules it names, and `from m import *` modules."""
     if isinstance(node, ast.Import):
         for a in node.names:

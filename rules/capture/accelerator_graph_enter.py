@@ -71,8 +71,7 @@ class AcceleratorGraphAsTarget(Rule):
                     leading_lines=node.leading_lines,
                 )
                 items = [
-                    it.with_changes(item=cst.Name(target.value), asname=None) if it is item else it
-                    for it in node.items
+                    it.with_changes(item=cst.Name(target.value), asname=None) if it is item else it for it in node.items
                 ]
                 new_with = node.with_changes(items=items, leading_lines=[])
                 replacement = cst.FlattenSentinel([assign, new_with])

@@ -11,7 +11,14 @@ _MSG = (
     "for XPU and out-of-tree backends, but its CUDA support is unverified: keep this on CUDA"
 )
 # What makes a file device-generic or multi-accelerator: where the advice can be acted on.
-_GENERIC_APIS = ("torch.accelerator", "torch.xpu", "torch.mps", "torch.get_device_module", "torch.Stream", "torch.Event")
+_GENERIC_APIS = (
+    "torch.accelerator",
+    "torch.xpu",
+    "torch.mps",
+    "torch.get_device_module",
+    "torch.Stream",
+    "torch.Event",
+)
 _OTHER_DEVICES = re.compile(r"""^[rRbBuU]?["'](xpu|mps|hpu|npu|xla|privateuseone)(:\d+)?["']$""")
 _CUDA_ONLY = " (advice: this file targets CUDA only, so there is nothing to change here)"
 _NO_EQUIV = (
@@ -110,7 +117,12 @@ class DeviceSpecificGraphCapture(SymbolRule):
         Example("import torch\ng = torch.cuda.CUDAGraph()\nwith torch.cuda.graph(g):\n    y = model(x)\n", count=2),
         Example("from torch.cuda import make_graphed_callables\nm = make_graphed_callables(m, (x,))\n"),
         Example("import torch.cuda as tc\npool = tc.graph_pool_handle()\n"),
-        Example("from torch.cuda.graphs import graph as capture\nwith capture(g):\n    pass\n", message="targets CUDA only"),
-        Example("import torch\ndev = 'xpu' if torch.xpu.is_available() else 'cuda'\ng = torch.cuda.CUDAGraph()\n",
-                message="this file is not CUDA-only", line=3),
+        Example(
+            "from torch.cuda.graphs import graph as capture\nwith capture(g):\n    pass\n", message="targets CUDA only"
+        ),
+        Example(
+            "import torch\ndev = 'xpu' if torch.xpu.is_available() else 'cuda'\ng = torch.cuda.CUDAGraph()\n",
+            message="this file is not CUDA-only",
+            line=3,
+        ),
     ]

@@ -36,8 +36,10 @@ class GreenContextStack(BoundNames):
 
     code = "ADV753"
     name = "green-context-stack"
-    message = ("`GreenContext.{method}()` is deprecated since 2.14 (FutureWarning); create a stream with `ctx.Stream()` "
-               "and use `with torch.cuda.stream(s): ...`")
+    message = (
+        "`GreenContext.{method}()` is deprecated since 2.14 (FutureWarning); create a stream with `ctx.Stream()` "
+        "and use `with torch.cuda.stream(s): ...`"
+    )
     severity = Severity.WARNING
     deprecated_in = "2.14"
     fix = Applicability.NONE
@@ -50,9 +52,15 @@ class GreenContextStack(BoundNames):
         "import mindspore\nmindspore.set_context(mode=0)\n",
     ]
     invalid = [
-        Example("from torch.cuda.green_contexts import GreenContext\nctx = GreenContext.create(num_sms=8)\n"
-                "ctx.set_context()\nrun()\nctx.pop_context()\n", count=2, message="`GreenContext.set_context()`",
-                line=3, column=1, target="2.14"),
+        Example(
+            "from torch.cuda.green_contexts import GreenContext\nctx = GreenContext.create(num_sms=8)\n"
+            "ctx.set_context()\nrun()\nctx.pop_context()\n",
+            count=2,
+            message="`GreenContext.set_context()`",
+            line=3,
+            column=1,
+            target="2.14",
+        ),
     ]
 
     def visit_Call(self, node) -> None:

@@ -53,7 +53,9 @@ class HostSyncInCapture(CompiledFunctions):
     @classmethod
     def may_match(cls, refs) -> bool:
         # Capture blocks, or compiled code that asks for CUDA graphs.
-        return refs.refers_to_any(CAPTURE) or ("torch.compile" in refs.qualnames and "reduce-overhead" in refs.qualnames)
+        return refs.refers_to_any(CAPTURE) or (
+            "torch.compile" in refs.qualnames and "reduce-overhead" in refs.qualnames
+        )
 
     valid = [
         "import torch\nif x.item() > 0:\n    pass",
@@ -63,8 +65,12 @@ class HostSyncInCapture(CompiledFunctions):
     ]
     invalid = [
         Example("import torch\nwith torch.cuda.graph(g):\n    if x.sum().item() > 0:\n        y = x\n"),
-        Example("import torch\n@torch.compile(mode='reduce-overhead')\ndef step(x):\n    while bool(x.max() > 1):\n        x = x / 2\n    return x\n"),
-        Example("import torch\ndef step(x):\n    return x if x.cpu().numpy().any() else -x\nfast = torch.compile(step, mode='reduce-overhead')\n"),
+        Example(
+            "import torch\n@torch.compile(mode='reduce-overhead')\ndef step(x):\n    while bool(x.max() > 1):\n        x = x / 2\n    return x\n"
+        ),
+        Example(
+            "import torch\ndef step(x):\n    return x if x.cpu().numpy().any() else -x\nfast = torch.compile(step, mode='reduce-overhead')\n"
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -79,9 +85,7 @@ class HostSyncInCapture(CompiledFunctions):
         self.leave_function()
 
     def _is_capture(self, node) -> bool:
-        return any(
-            isinstance(it.item, cst.Call) and self.match(it.item.func, CAPTURE) for it in node.items
-        )
+        return any(isinstance(it.item, cst.Call) and self.match(it.item.func, CAPTURE) for it in node.items)
 
     def visit_With(self, node) -> None:
         if self._is_capture(node):

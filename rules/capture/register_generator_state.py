@@ -29,8 +29,10 @@ class CudaGraphRegisterGeneratorState(Rule):
 
     code = "ADV756"
     name = "cudagraph-register-generator-state"
-    message = ("`CUDAGraph.register_generator_state()` is deprecated and a no-op in 2.14 and 2.15 (torch: 'It is now a "
-               "no-op and can be safely removed from your code'); delete the call")
+    message = (
+        "`CUDAGraph.register_generator_state()` is deprecated and a no-op in 2.14 and 2.15 (torch: 'It is now a "
+        "no-op and can be safely removed from your code'); delete the call"
+    )
     severity = Severity.INFO
     deprecated_in = "2.14"
     fix = Applicability.NONE
@@ -41,8 +43,12 @@ class CudaGraphRegisterGeneratorState(Rule):
         "sim.register_generator_state(gen)\n",
     ]
     invalid = [
-        Example("import torch\ng = torch.cuda.CUDAGraph()\ng.register_generator_state(gen)\n", line=3, column=1,
-                target="2.14"),
+        Example(
+            "import torch\ng = torch.cuda.CUDAGraph()\ng.register_generator_state(gen)\n",
+            line=3,
+            column=1,
+            target="2.14",
+        ),
     ]
 
     def __init__(self, ctx) -> None:

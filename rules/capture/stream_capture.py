@@ -130,8 +130,12 @@ class StreamCaptureQuery(ReferenceRule):
             line=2,
             column=6,
         ),
-        Example("import torch\nfrom unittest import mock\nmock.patch.object(torch.cuda, 'is_current_stream_capturing')\n"),
-        Example("import torch\ndef test(monkeypatch):\n    monkeypatch.setattr(torch.cuda, 'is_current_stream_capturing', lambda: True)\n"),
+        Example(
+            "import torch\nfrom unittest import mock\nmock.patch.object(torch.cuda, 'is_current_stream_capturing')\n"
+        ),
+        Example(
+            "import torch\ndef test(monkeypatch):\n    monkeypatch.setattr(torch.cuda, 'is_current_stream_capturing', lambda: True)\n"
+        ),
         Example("import torch\nimport torch.cuda.graphs as g\ng.is_current_stream_capturing()\n"),
     ]
 
@@ -158,12 +162,17 @@ class StreamCaptureQuery(ReferenceRule):
         first = get_arg(node, "target", 0)
         text = string_value(first.value) if first is not None else None
         if text in _TARGETS:
-            self.report(node, f"mock of `{text}` stops applying once call sites use `Stream.is_capturing()` (torch 2.12)")
+            self.report(
+                node, f"mock of `{text}` stops applying once call sites use `Stream.is_capturing()` (torch 2.12)"
+            )
             return
         second = get_arg(node, "attribute", 1) or get_arg(node, "name", 1)
         if first is not None and second is not None and string_value(second.value) == "is_current_stream_capturing":
             if any(q in _MODULES for q in self.qualnames(first.value)):
-                self.report(node, "mock of `is_current_stream_capturing` stops applying once call sites use `Stream.is_capturing()` (torch 2.12)")
+                self.report(
+                    node,
+                    "mock of `is_current_stream_capturing` stops applying once call sites use `Stream.is_capturing()` (torch 2.12)",
+                )
 
     def on_reference(self, node, old: str) -> None:
         self.report(node, self._msg(old).replace("()`", "`", 1) + "; this reference is not rewritten")

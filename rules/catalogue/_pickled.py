@@ -35,17 +35,58 @@ from typing import Any
 from advisor.rule import cst
 
 # Methods only modules / optimizers / schedulers have (not tensors, not dicts).
-OBJECT_METHODS = frozenset({
-    "state_dict", "load_state_dict", "eval", "train", "parameters", "named_parameters", "buffers",
-    "named_buffers", "modules", "named_modules", "children", "named_children", "forward", "zero_grad",
-    "register_forward_hook", "register_forward_pre_hook", "register_buffer", "add_module", "requires_grad_",
-})
+OBJECT_METHODS = frozenset(
+    {
+        "state_dict",
+        "load_state_dict",
+        "eval",
+        "train",
+        "parameters",
+        "named_parameters",
+        "buffers",
+        "named_buffers",
+        "modules",
+        "named_modules",
+        "children",
+        "named_children",
+        "forward",
+        "zero_grad",
+        "register_forward_hook",
+        "register_forward_pre_hook",
+        "register_buffer",
+        "add_module",
+        "requires_grad_",
+    }
+)
 DICT_METHODS = frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault", "__getitem__"})
 # Attributes a loaded tensor has without a call: reading one is no evidence of a pickled object.
-TENSOR_ATTRIBUTES = frozenset({
-    "shape", "dtype", "device", "data", "grad", "requires_grad", "ndim", "T", "mT", "H", "mH", "layout", "names",
-    "real", "imag", "is_cuda", "is_leaf", "is_sparse", "is_quantized", "is_meta", "itemsize", "nbytes", "grad_fn",
-})
+TENSOR_ATTRIBUTES = frozenset(
+    {
+        "shape",
+        "dtype",
+        "device",
+        "data",
+        "grad",
+        "requires_grad",
+        "ndim",
+        "T",
+        "mT",
+        "H",
+        "mH",
+        "layout",
+        "names",
+        "real",
+        "imag",
+        "is_cuda",
+        "is_leaf",
+        "is_sparse",
+        "is_quantized",
+        "is_meta",
+        "itemsize",
+        "nbytes",
+        "grad_fn",
+    }
+)
 OBJECT_FACTORIES = ("torch.nn.", "torch.optim.", "argparse.Namespace")
 SAVE = {"torch.save", "torch.serialization.save"}
 BYTES_IO = {"io.BytesIO"}
@@ -81,8 +122,10 @@ def whole_object_loads(module: Any, qualnames: Any, loads: list[Any]) -> dict[An
 def _rebinds_itself(value: Any, name: str) -> bool:
     """`model = model.cuda()` / `model = model.to(device)`: the same object again, not another value."""
     return (
-        isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-        and isinstance(value.func.value, cst.Name) and value.func.value.value == name
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and isinstance(value.func.value, cst.Name)
+        and value.func.value.value == name
     )
 
 
@@ -148,7 +191,9 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
         for path, call in scope.loads:
             base = path.split("(", 1)[1].rstrip(")") if path.startswith(("io.BytesIO(", "BytesIO(")) else path
             if base in scope.roundtrips or path in scope.roundtrips:
-                self.result.setdefault(call, "this function `torch.save`s its argument, whatever the caller passes, into this buffer")
+                self.result.setdefault(
+                    call, "this function `torch.save`s its argument, whatever the caller passes, into this buffer"
+                )
         for name, call in scope.load_of.items():
             why = scope.object_use.get(name)
             # bound once, or else only to new objects (`model = torch.load(p)` / `else: model = Net(cfg)`)
@@ -277,4 +322,3 @@ def _bound_names(target: Any) -> list[str]:
     if isinstance(target, (cst.Tuple, cst.List)):
         return [n for el in target.elements for n in _bound_names(el.value)]
     return []
-

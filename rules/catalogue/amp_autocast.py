@@ -56,7 +56,7 @@ class AmpAutocast(ReferenceRule):
 
     code = "ADV701"
     name = "amp-autocast"
-    message = "`{old}(...)` is deprecated (FutureWarning); use `torch.amp.autocast(\"{device}\", ...)`"
+    message = '`{old}(...)` is deprecated (FutureWarning); use `torch.amp.autocast("{device}", ...)`'
     severity = Severity.WARNING
     since = "2.0"
     deprecated_in = "2.4"
@@ -103,7 +103,9 @@ class AmpAutocast(ReferenceRule):
             if a.keyword is None:
                 a = a.with_changes(
                     keyword=cst.Name(POSITIONAL[position]),
-                    equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+                    equal=cst.AssignEqual(
+                        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+                    ),
                 )
                 position += 1
             args.append(a)

@@ -47,7 +47,7 @@ class AmpCustomFwdBwd(ReferenceRule):
 
     code = "ADV703"
     name = "amp-custom-fwd-bwd"
-    message = "`{old}` is deprecated (FutureWarning); use `{new}(device_type=\"cuda\", ...)`"
+    message = '`{old}` is deprecated (FutureWarning); use `{new}(device_type="cuda", ...)`'
     severity = Severity.WARNING
     since = "2.4"
     deprecated_in = "2.4"  # @deprecated in the 2.4.0 wheel (torch/cuda/amp/autocast_mode.py); 2.3.0 has none

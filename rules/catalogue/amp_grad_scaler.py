@@ -49,7 +49,7 @@ class AmpGradScaler(ReferenceRule):
 
     code = "ADV702"
     name = "amp-grad-scaler"
-    message = "`{old}` is deprecated (FutureWarning); use `torch.amp.GradScaler(\"{device}\", ...)`"
+    message = '`{old}` is deprecated (FutureWarning); use `torch.amp.GradScaler("{device}", ...)`'
     severity = Severity.WARNING
     since = "2.3"
     deprecated_in = "2.4"
@@ -85,4 +85,8 @@ class AmpGradScaler(ReferenceRule):
         self.report(node, self.message.format(old=old, device=OLD[old]), replacement=new, add_imports=imports)
 
     def on_reference(self, node, old) -> None:
-        self.report(node, self.message.format(old=old, device=OLD[old]) + "; isinstance checks against the old class stop matching new scalers")
+        self.report(
+            node,
+            self.message.format(old=old, device=OLD[old])
+            + "; isinstance checks against the old class stop matching new scalers",
+        )

@@ -1,6 +1,15 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, ReferenceRule, Severity, has_star_args, positional, prepend_args, rewrite_reference
+from advisor.rule import (
+    Applicability,
+    Example,
+    ReferenceRule,
+    Severity,
+    has_star_args,
+    positional,
+    prepend_args,
+    rewrite_reference,
+)
 
 # old torch.* function -> (new torch.* function, device_type): the 14 texts of the 2.4 binary.
 _DEVICES = {"gpu": "cuda", "cpu": "cpu", "xla": "xla", "ipu": "ipu"}
@@ -50,7 +59,7 @@ class AutocastDeviceType(ReferenceRule):
 
     code = "ADV776"
     name = "autocast-device-type"
-    message = "`{old}` is deprecated since 2.4 (DeprecationWarning); use `{new}(\"{device}\"{rest})`"
+    message = '`{old}` is deprecated since 2.4 (DeprecationWarning); use `{new}("{device}"{rest})`'
     severity = Severity.WARNING
     since = "2.4"
     deprecated_in = "2.4"
@@ -66,18 +75,31 @@ class AutocastDeviceType(ReferenceRule):
         "def f(torch):\n    return torch.get_autocast_gpu_dtype()\n",
     ]
     invalid = [
-        Example("import torch\ndtype = torch.get_autocast_gpu_dtype()\n",
-                fixed='import torch\ndtype = torch.get_autocast_dtype("cuda")\n',
-                message="`torch.get_autocast_gpu_dtype` is deprecated since 2.4", line=2, column=9),
-        Example("import torch\ntorch.set_autocast_gpu_dtype(torch.bfloat16)\n",
-                fixed='import torch\ntorch.set_autocast_dtype("cuda", torch.bfloat16)\n'),
-        Example("from torch import is_autocast_cpu_enabled as on\nif on():\n    pass\n",
-                fixed='import torch\n\nif torch.is_autocast_enabled("cpu"):\n    pass\n'),
-        Example("import torch as th\nth.set_autocast_cpu_enabled(True)\n",
-                fixed='import torch as th\nth.set_autocast_enabled("cpu", True)\n'),
+        Example(
+            "import torch\ndtype = torch.get_autocast_gpu_dtype()\n",
+            fixed='import torch\ndtype = torch.get_autocast_dtype("cuda")\n',
+            message="`torch.get_autocast_gpu_dtype` is deprecated since 2.4",
+            line=2,
+            column=9,
+        ),
+        Example(
+            "import torch\ntorch.set_autocast_gpu_dtype(torch.bfloat16)\n",
+            fixed='import torch\ntorch.set_autocast_dtype("cuda", torch.bfloat16)\n',
+        ),
+        Example(
+            "from torch import is_autocast_cpu_enabled as on\nif on():\n    pass\n",
+            fixed='import torch\n\nif torch.is_autocast_enabled("cpu"):\n    pass\n',
+        ),
+        Example(
+            "import torch as th\nth.set_autocast_cpu_enabled(True)\n",
+            fixed='import torch as th\nth.set_autocast_enabled("cpu", True)\n',
+        ),
         Example("import torch\nquery = torch.get_autocast_cpu_dtype\n"),
-        Example("import torch\nif not hasattr(torch, 'get_autocast_dtype'):\n    d = torch.get_autocast_gpu_dtype()\n",
-                message="compat fallback", line=3),
+        Example(
+            "import torch\nif not hasattr(torch, 'get_autocast_dtype'):\n    d = torch.get_autocast_gpu_dtype()\n",
+            message="compat fallback",
+            line=3,
+        ),
     ]
 
     def on_call(self, node, old) -> None:

@@ -38,7 +38,10 @@ class ChainMatmul(ReferenceRule):
 
     valid = ["import torch\ny = torch.linalg.multi_dot([a, b])"]
     invalid = [
-        Example("import torch\ny = torch.chain_matmul(a, b, c)\n", fixed="import torch\ny = torch.linalg.multi_dot([a, b, c])\n"),
+        Example(
+            "import torch\ny = torch.chain_matmul(a, b, c)\n",
+            fixed="import torch\ny = torch.linalg.multi_dot([a, b, c])\n",
+        ),
         Example("import torch\ny = torch.chain_matmul(*mats)\n"),
     ]
 

@@ -35,8 +35,10 @@ class CrossWithoutDim(Rule):
 
     code = "ADV792"
     name = "cross-without-dim"
-    message = ("`torch.cross` without `dim` is deprecated (UserWarning): its default (the first dimension of size 3) "
-               "will change to `linalg.cross`'s `dim=-1`; pass `dim=` explicitly")
+    message = (
+        "`torch.cross` without `dim` is deprecated (UserWarning): its default (the first dimension of size 3) "
+        "will change to `linalg.cross`'s `dim=-1`; pass `dim=` explicitly"
+    )
     severity = Severity.WARNING
     deprecated_in = "2.2"
     triggers = ("cross",)

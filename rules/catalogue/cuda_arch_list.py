@@ -6,12 +6,28 @@ from advisor.rule import Example, Kind, Rule, Severity, cst
 
 OLDEST = 75  # sm_75 (Turing): the oldest architecture of the default 2.14.1 / 2.15.0 CUDA wheels
 # `TORCH_CUDA_ARCH_LIST` names, as torch/utils/cpp_extension.py maps them (the oldest architecture of each).
-NAMED = {"kepler+tesla": 37, "kepler": 35, "maxwell+tegra": 53, "maxwell": 50, "pascal": 60, "volta+tegra": 72,
-         "volta": 70, "turing": 75, "ampere+tegra": 87, "ampere": 80, "ada": 89, "hopper": 90}
-_ARCH_VAR = re.compile(r"(?:^|(?<=[\s;&|(]))(?P<var>TORCH_CUDA_ARCH_LIST)(?:=|\s+(?=[\"']?[\w.]))"
-                       r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)")
-_GENCODE = re.compile(r"(?:-gencode[= ]|--generate-code[= ])\S*?(?:arch=)?compute_(\d+)|-arch[= ]sm_(\d+)|"
-                      r"--gpu-architecture[= ](?:sm|compute)_(\d+)")
+NAMED = {
+    "kepler+tesla": 37,
+    "kepler": 35,
+    "maxwell+tegra": 53,
+    "maxwell": 50,
+    "pascal": 60,
+    "volta+tegra": 72,
+    "volta": 70,
+    "turing": 75,
+    "ampere+tegra": 87,
+    "ampere": 80,
+    "ada": 89,
+    "hopper": 90,
+}
+_ARCH_VAR = re.compile(
+    r"(?:^|(?<=[\s;&|(]))(?P<var>TORCH_CUDA_ARCH_LIST)(?:=|\s+(?=[\"']?[\w.]))"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)"
+)
+_GENCODE = re.compile(
+    r"(?:-gencode[= ]|--generate-code[= ])\S*?(?:arch=)?compute_(\d+)|-arch[= ]sm_(\d+)|"
+    r"--gpu-architecture[= ](?:sm|compute)_(\d+)"
+)
 
 
 def old_archs(value: str) -> list[str]:
@@ -31,9 +47,11 @@ def gencode_archs(text: str) -> list[str]:
 
 
 def message(archs: list[str], where: str) -> str:
-    return (f"{where} builds for CUDA architectures below sm_75 ({', '.join(archs)}): the default torch 2.14.1 / "
-            "2.15.0 CUDA wheels ship kernels for sm_75 and newer only, so torch itself no longer runs on those GPUs; "
-            "drop them, or pin a torch build that still includes them")
+    return (
+        f"{where} builds for CUDA architectures below sm_75 ({', '.join(archs)}): the default torch 2.14.1 / "
+        "2.15.0 CUDA wheels ship kernels for sm_75 and newer only, so torch itself no longer runs on those GPUs; "
+        "drop them, or pin a torch build that still includes them"
+    )
 
 
 class CudaArchList(Rule):
@@ -81,8 +99,12 @@ class CudaArchList(Rule):
         "sm_70_kernels = load('kernels_sm_70.cubin')\n",
     ]
     invalid = [
-        Example("import os\nos.environ['TORCH_CUDA_ARCH_LIST'] = '6.0;7.0;8.0'\n",
-                message="below sm_75 (6.0, 7.0)", line=2, column=38),
+        Example(
+            "import os\nos.environ['TORCH_CUDA_ARCH_LIST'] = '6.0;7.0;8.0'\n",
+            message="below sm_75 (6.0, 7.0)",
+            line=2,
+            column=38,
+        ),
         Example("nvcc_flags = ['-O3', '-gencode=arch=compute_70,code=sm_70']\n", message="(sm_70)"),
         Example("cuda_arch_list = 'Pascal Volta Ampere'\n", message="(Pascal, Volta)"),
         Example("CUDA_ARCH_LIST = ['6.1', '8.6']\n", message="(6.1)"),
@@ -106,8 +128,11 @@ class CudaArchList(Rule):
                 self.report(node, message(archs, "This flag"))
 
     def _arch_values(self, value, key: str) -> None:
-        strings = [value] if isinstance(value, cst.SimpleString) else [
-            e.value for e in getattr(value, "elements", ()) if isinstance(e.value, cst.SimpleString)]
+        strings = (
+            [value]
+            if isinstance(value, cst.SimpleString)
+            else [e.value for e in getattr(value, "elements", ()) if isinstance(e.value, cst.SimpleString)]
+        )
         found = [a for s in strings for a in old_archs(s.evaluated_value)]
         if found:
             self.report(strings[0], message(found, f"`{key}`"))
@@ -120,7 +145,19 @@ class CudaArchList(Rule):
             for m in _ARCH_VAR.finditer(line):
                 found = old_archs(m.group("value"))
                 if found:
-                    yield lineno, m.start("var") + 1, len(m.group(0)), message(found, "TORCH_CUDA_ARCH_LIST"), cls.window()
+                    yield (
+                        lineno,
+                        m.start("var") + 1,
+                        len(m.group(0)),
+                        message(found, "TORCH_CUDA_ARCH_LIST"),
+                        cls.window(),
+                    )
             found = gencode_archs(line)
             if found:
-                yield lineno, len(line) - len(line.lstrip()) + 1, len(line.strip()), message(found, "This command"), cls.window()
+                yield (
+                    lineno,
+                    len(line) - len(line.lstrip()) + 1,
+                    len(line.strip()),
+                    message(found, "This command"),
+                    cls.window(),
+                )

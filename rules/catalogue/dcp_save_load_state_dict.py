@@ -64,16 +64,28 @@ class DcpSaveLoadStateDict(ReferenceRule):
         "from torch.distributed.checkpoint.state_dict import set_state_dict\nset_state_dict(model, optims, model_state_dict=sd)\n",
     ]
     invalid = [
-        Example("import torch.distributed.checkpoint as dcp\ndcp.save_state_dict(sd, dcp.FileSystemWriter(p))\n",
-                fixed="import torch.distributed.checkpoint as dcp\ndcp.save(sd, storage_writer=dcp.FileSystemWriter(p))\n",
-                message="`torch.distributed.checkpoint.save_state_dict` is deprecated", line=2, column=1),
-        Example("from torch.distributed.checkpoint import load_state_dict\nload_state_dict(state_dict=sd, storage_reader=r, no_dist=True)\n",
-                fixed="import torch.distributed.checkpoint\n\ntorch.distributed.checkpoint.load(state_dict=sd, storage_reader=r, no_dist=True)\n"),
-        Example("import torch.distributed.checkpoint as dcp\ndcp.save_state_dict(sd, w, coordinator_rank=1)\n",
-                message="`coordinator_rank=`"),
+        Example(
+            "import torch.distributed.checkpoint as dcp\ndcp.save_state_dict(sd, dcp.FileSystemWriter(p))\n",
+            fixed="import torch.distributed.checkpoint as dcp\ndcp.save(sd, storage_writer=dcp.FileSystemWriter(p))\n",
+            message="`torch.distributed.checkpoint.save_state_dict` is deprecated",
+            line=2,
+            column=1,
+        ),
+        Example(
+            "from torch.distributed.checkpoint import load_state_dict\nload_state_dict(state_dict=sd, storage_reader=r, no_dist=True)\n",
+            fixed="import torch.distributed.checkpoint\n\ntorch.distributed.checkpoint.load(state_dict=sd, storage_reader=r, no_dist=True)\n",
+        ),
+        Example(
+            "import torch.distributed.checkpoint as dcp\ndcp.save_state_dict(sd, w, coordinator_rank=1)\n",
+            message="`coordinator_rank=`",
+        ),
         Example("import torch.distributed.checkpoint as dcp\nsaver = dcp.save_state_dict\n"),
-        Example("import torch\nimport torch.distributed.checkpoint as dcp\nif torch.__version__ < '2.2':\n"
-                "    dcp.save_state_dict(sd, w)\n", message="compat fallback", line=4),
+        Example(
+            "import torch\nimport torch.distributed.checkpoint as dcp\nif torch.__version__ < '2.2':\n"
+            "    dcp.save_state_dict(sd, w)\n",
+            message="compat fallback",
+            line=4,
+        ),
     ]
 
     def on_call(self, node, old) -> None:
@@ -91,7 +103,9 @@ class DcpSaveLoadStateDict(ReferenceRule):
             index = args.index(positional[1])
             args[index] = args[index].with_changes(
                 keyword=cst.Name(second),
-                equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+                equal=cst.AssignEqual(
+                    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+                ),
             )
         func, imports = rewrite_reference(self.ctx.resolver, node.func, new)
         if imports:  # `import torch` does not load torch.distributed.checkpoint: import the module itself

@@ -48,4 +48,8 @@ class OptimizerGraphHealthCheck(Rule):
 
     def visit_Attribute(self, node) -> None:
         if node.attr.value == "_cuda_graph_capture_health_check" and self.imports_torch():
-            self.report(node, replacement=node.attr.with_changes(value="_accelerator_graph_capture_health_check"), fix_node=node.attr)
+            self.report(
+                node,
+                replacement=node.attr.with_changes(value="_accelerator_graph_capture_health_check"),
+                fix_node=node.attr,
+            )

@@ -13,67 +13,166 @@ from advisor.rule.table import NONE, UNSAFE, Row, calls, generate
 
 # The 2.14 warning is raised by torch.autograd.profiler.profile (the index has it there), which
 # torch.profiler.profile / _KinetoProfile construct with the same flag: the index cannot follow that call.
-_PROFILE_VIA = ("`torch.profiler.profile` and `_KinetoProfile` warn through the `torch.autograd.profiler.profile` they "
-                "construct (torch/autograd/profiler.py in the 2.14.0 wheel); the API index records the warning there only.")
+_PROFILE_VIA = (
+    "`torch.profiler.profile` and `_KinetoProfile` warn through the `torch.autograd.profiler.profile` they "
+    "construct (torch/autograd/profiler.py in the 2.14.0 wheel); the API index records the warning there only."
+)
 
 TABLE: tuple[Row, ...] = (
-    Row("ADV715", "jit-trace-optimize", calls("torch.jit.trace"),
-        "FutureWarning: \"`optimize` is deprecated and has no effect. Use `with torch.jit.optimized_execution()` instead\"",
-        keyword="optimize", fix_note="the argument has no effect, so dropping it changes nothing.", example_call="(m, x, {kw}=True)", deprecated_in="2.0"),
-    Row("ADV726", "backward-grad-variables", calls("torch.autograd.backward"),
-        "FutureWarning: \"`grad_variables` is deprecated. Use `grad_tensors` instead.\"",
-        keyword="grad_variables", new_keyword="grad_tensors", fix_note="`grad_variables` is passed on as `grad_tensors`.", example_call="(loss, {kw}=g)", deprecated_in="2.0"),
-    Row("ADV727", "grad-only-inputs", calls("torch.autograd.grad"),
-        "Documented as \"deprecated and is ignored now (defaults to True)\".",
-        keyword="only_inputs", fix_note="the argument is ignored, so dropping it changes nothing.", example_call="(y, x, {kw}=True)", deprecated_in="2.0"),
-    Row("ADV730", "dataloader-pin-memory-device", calls("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"),
-        "UserWarning from 2.9: \"pin_memory_device is deprecated, the current accelerator will be used as the device, "
-        "ignore pin_memory_device=...\"; from 2.9 the argument is ignored, before it the loader pins for the device it "
+    Row(
+        "ADV715",
+        "jit-trace-optimize",
+        calls("torch.jit.trace"),
+        'FutureWarning: "`optimize` is deprecated and has no effect. Use `with torch.jit.optimized_execution()` instead"',
+        keyword="optimize",
+        fix_note="the argument has no effect, so dropping it changes nothing.",
+        example_call="(m, x, {kw}=True)",
+        deprecated_in="2.0",
+    ),
+    Row(
+        "ADV726",
+        "backward-grad-variables",
+        calls("torch.autograd.backward"),
+        'FutureWarning: "`grad_variables` is deprecated. Use `grad_tensors` instead."',
+        keyword="grad_variables",
+        new_keyword="grad_tensors",
+        fix_note="`grad_variables` is passed on as `grad_tensors`.",
+        example_call="(loss, {kw}=g)",
+        deprecated_in="2.0",
+    ),
+    Row(
+        "ADV727",
+        "grad-only-inputs",
+        calls("torch.autograd.grad"),
+        'Documented as "deprecated and is ignored now (defaults to True)".',
+        keyword="only_inputs",
+        fix_note="the argument is ignored, so dropping it changes nothing.",
+        example_call="(y, x, {kw}=True)",
+        deprecated_in="2.0",
+    ),
+    Row(
+        "ADV730",
+        "dataloader-pin-memory-device",
+        calls("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"),
+        'UserWarning from 2.9: "pin_memory_device is deprecated, the current accelerator will be used as the device, '
+        'ignore pin_memory_device=..."; from 2.9 the argument is ignored, before it the loader pins for the device it '
         "names. Checked in the wheels: the warning is in `torch/utils/data/dataloader.py` of 2.9.0-2.15.0 and absent "
         "from 2.0.0-2.8.0, whose loaders use `pin_memory_device` when set.",
-        keyword="pin_memory_device", fix_note="from 2.9 the argument is ignored, so dropping it changes nothing there.",
-        deprecated_in="2.9", safety=Safety("2.9", "before 2.9 the loader pins memory for the device `pin_memory_device` "
-                                                  "names; without it, for the default device"),
-        example_call="(ds, pin_memory=True, {kw}=\"cuda\")"),
-    Row("ADV738", "hardtanh-min-value", calls("torch.nn.Hardtanh"),
-        "FutureWarning: \"keyword argument `min_value` is deprecated and renamed to `min_val`\"",
-        keyword="min_value", new_keyword="min_val", fix_note="a pure keyword rename.", example_call="({kw}=-1.0)", deprecated_in="2.0"),
-    Row("ADV745", "hardtanh-max-value", calls("torch.nn.Hardtanh"),
-        "FutureWarning: \"keyword argument `max_value` is deprecated and renamed to `max_val`\"",
-        keyword="max_value", new_keyword="max_val", fix_note="a pure keyword rename.", example_call="({kw}=1.0)", deprecated_in="2.0"),
-    Row("ADV729", "flex-attention-return-lse", calls("torch.nn.attention.flex_attention.flex_attention"),
-        "FutureWarning: \"return_lse is deprecated and will be removed in v2.10. ...\" (still accepted in 2.13). Use `return_aux=AuxRequest(lse=True)`.",
-        keyword="return_lse", fix=NONE, fix_note="no automatic fix: the return structure differs.", since="2.9", example_call="(q, k, v, {kw}=True)", deprecated_in="2.9"),
-    Row("ADV748", "profiler-with-modules", calls(
-        "torch.profiler.profile", "torch.profiler.profiler.profile", "torch.autograd.profiler.profile",
-        "torch.profiler._KinetoProfile", "torch.profiler.profiler._KinetoProfile"),
+        keyword="pin_memory_device",
+        fix_note="from 2.9 the argument is ignored, so dropping it changes nothing there.",
+        deprecated_in="2.9",
+        safety=Safety(
+            "2.9",
+            "before 2.9 the loader pins memory for the device `pin_memory_device` "
+            "names; without it, for the default device",
+        ),
+        example_call='(ds, pin_memory=True, {kw}="cuda")',
+    ),
+    Row(
+        "ADV738",
+        "hardtanh-min-value",
+        calls("torch.nn.Hardtanh"),
+        'FutureWarning: "keyword argument `min_value` is deprecated and renamed to `min_val`"',
+        keyword="min_value",
+        new_keyword="min_val",
+        fix_note="a pure keyword rename.",
+        example_call="({kw}=-1.0)",
+        deprecated_in="2.0",
+    ),
+    Row(
+        "ADV745",
+        "hardtanh-max-value",
+        calls("torch.nn.Hardtanh"),
+        'FutureWarning: "keyword argument `max_value` is deprecated and renamed to `max_val`"',
+        keyword="max_value",
+        new_keyword="max_val",
+        fix_note="a pure keyword rename.",
+        example_call="({kw}=1.0)",
+        deprecated_in="2.0",
+    ),
+    Row(
+        "ADV729",
+        "flex-attention-return-lse",
+        calls("torch.nn.attention.flex_attention.flex_attention"),
+        'FutureWarning: "return_lse is deprecated and will be removed in v2.10. ..." (still accepted in 2.13). Use `return_aux=AuxRequest(lse=True)`.',
+        keyword="return_lse",
+        fix=NONE,
+        fix_note="no automatic fix: the return structure differs.",
+        since="2.9",
+        example_call="(q, k, v, {kw}=True)",
+        deprecated_in="2.9",
+    ),
+    Row(
+        "ADV748",
+        "profiler-with-modules",
+        calls(
+            "torch.profiler.profile",
+            "torch.profiler.profiler.profile",
+            "torch.autograd.profiler.profile",
+            "torch.profiler._KinetoProfile",
+            "torch.profiler.profiler._KinetoProfile",
+        ),
         "FutureWarning from 2.14 when the profile is constructed or started (only a truthy value warns): module "
         "information is only collected for TorchScript models. `with_stack=True` records different output (nn.Module "
         "events in eager models). Truth: D14-3/autograd-profiler, D14-3/torch-profiler.",
-        keyword="with_modules", fix=UNSAFE, only_truthy=True, deprecated_in="2.14",
+        keyword="with_modules",
+        fix=UNSAFE,
+        only_truthy=True,
+        deprecated_in="2.14",
         message="`with_modules=` is deprecated since 2.14 (FutureWarning): it only collects data for TorchScript models "
-                "and does nothing in eager mode; drop it (use `with_stack=True` for nn.Module events in eager models)",
+        "and does nothing in eager mode; drop it (use `with_stack=True` for nn.Module events in eager models)",
         fix_note="a no-op for eager models; TorchScript models lose their module information.",
-        example_call="({kw}=True)", extra_valid=("import torch\np = torch.profiler.profile(with_modules=False)\n",),
-        window_exceptions=tuple((f"{f} deprecated_in", _PROFILE_VIA) for f in (
-            "torch.profiler.profile", "torch.profiler.profiler.profile", "torch.profiler._KinetoProfile",
-            "torch.profiler.profiler._KinetoProfile"))),
-    Row("ADV758", "compile-shapes-spec", calls("torch.compile"),
+        example_call="({kw}=True)",
+        extra_valid=("import torch\np = torch.profiler.profile(with_modules=False)\n",),
+        window_exceptions=tuple(
+            (f"{f} deprecated_in", _PROFILE_VIA)
+            for f in (
+                "torch.profiler.profile",
+                "torch.profiler.profiler.profile",
+                "torch.profiler._KinetoProfile",
+                "torch.profiler.profiler._KinetoProfile",
+            )
+        ),
+    ),
+    Row(
+        "ADV758",
+        "compile-shapes-spec",
+        calls("torch.compile"),
         "`torch.compile(shapes_spec=...)` was renamed `dynamic_shapes=` in 2.14 with no deprecation period (an "
         "experimental parameter): `shapes_spec=` is a TypeError on 2.14+, and `dynamic_shapes=` a TypeError on 2.13. "
         "Truth: R14-5/shapes_spec, R14-5/dynamic_shapes.",
-        keyword="shapes_spec", new_keyword="dynamic_shapes", since="2.14", removed_in="2.14", severity=Severity.ERROR,
-        window_exceptions=(("removed_in", "the miner does not record removed parameters: `shapes_spec` is simply "
-                                          "absent from the 2.14.0 wheel's `torch.compile` signature."),),
+        keyword="shapes_spec",
+        new_keyword="dynamic_shapes",
+        since="2.14",
+        removed_in="2.14",
+        severity=Severity.ERROR,
+        window_exceptions=(
+            (
+                "removed_in",
+                "the miner does not record removed parameters: `shapes_spec` is simply "
+                "absent from the 2.14.0 wheel's `torch.compile` signature.",
+            ),
+        ),
         message="`torch.compile(shapes_spec=...)` was renamed to `dynamic_shapes=` in 2.14 (TypeError on 2.14+; "
-                "`dynamic_shapes=` is a TypeError on 2.13)",
+        "`dynamic_shapes=` is a TypeError on 2.13)",
         fix_note="a keyword rename; it breaks 2.13, so it is safe only when your lowest supported torch is 2.14 "
-                 "(otherwise it needs a version check).", example_call="(f, {kw}=spec)",
-        extra_valid=("import torch\ng = torch.compile(f, dynamic=True)\n",)),
-    Row("ADV741", "ddp-broadcast-buffers", calls("torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"),
+        "(otherwise it needs a version check).",
+        example_call="(f, {kw}=spec)",
+        extra_valid=("import torch\ng = torch.compile(f, dynamic=True)\n",),
+    ),
+    Row(
+        "ADV741",
+        "ddp-broadcast-buffers",
+        calls("torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"),
         "Deprecated in 2.13 in favour of `forward_sync_buffers`, which does not exist in 2.12 (so this is reported for a 2.13+ target only). Unlike `broadcast_buffers=False`, `forward_sync_buffers=False` still syncs buffers at init.",
-        keyword="broadcast_buffers", fix=NONE, fix_note="no automatic fix: the semantics differ.", since="2.13", deprecated_in="2.13", severity=Severity.INFO,
-        example_call="(model, {kw}=False)"),
+        keyword="broadcast_buffers",
+        fix=NONE,
+        fix_note="no automatic fix: the semantics differ.",
+        since="2.13",
+        deprecated_in="2.13",
+        severity=Severity.INFO,
+        example_call="(model, {kw}=False)",
+    ),
 )
 
 generate(TABLE, globals())

@@ -2,12 +2,25 @@ from __future__ import annotations
 
 from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg, string_value
 
-NCCL_CLASSES = ("torch.distributed.ProcessGroupNCCL", "torch._C._distributed_c10d.ProcessGroupNCCL",
-                "torch.distributed.distributed_c10d.ProcessGroupNCCL")
+NCCL_CLASSES = (
+    "torch.distributed.ProcessGroupNCCL",
+    "torch._C._distributed_c10d.ProcessGroupNCCL",
+    "torch.distributed.distributed_c10d.ProcessGroupNCCL",
+)
 # What the legacy ProcessGroupNCCL has and ProcessGroupNCCL2 lacks (checked with hasattr on the 2.15.0 wheel).
-MISSING = ("comm_split_count", "get_build_nccl_version", "get_runtime_nccl_version", "uid", "NCCLConfig",
-           "_set_default_timeout", "_is_initialized", "_group_start", "_group_end", "_set_enable_nan_check")
-_HATCH = "set `TORCH_DIST_USE_NCCL2=0` or use `backend=\"nccl-legacy\"` (2.14+) to keep the old one"
+MISSING = (
+    "comm_split_count",
+    "get_build_nccl_version",
+    "get_runtime_nccl_version",
+    "uid",
+    "NCCLConfig",
+    "_set_default_timeout",
+    "_is_initialized",
+    "_group_start",
+    "_group_end",
+    "_set_enable_nan_check",
+)
+_HATCH = 'set `TORCH_DIST_USE_NCCL2=0` or use `backend="nccl-legacy"` (2.14+) to keep the old one'
 
 
 class Nccl2Default(Rule):
@@ -47,8 +60,10 @@ class Nccl2Default(Rule):
 
     code = "ADV770"
     name = "nccl2-default"
-    message = ("from 2.15 `init_process_group(\"nccl\")` builds `ProcessGroupNCCL2`, which is not a `ProcessGroupNCCL` "
-               "and has no `{attr}`; " + _HATCH)
+    message = (
+        'from 2.15 `init_process_group("nccl")` builds `ProcessGroupNCCL2`, which is not a `ProcessGroupNCCL` '
+        "and has no `{attr}`; " + _HATCH
+    )
     severity = Severity.WARNING
     since = "2.15"  # the behaviour exists from 2.15 (no warning, no removal: a behaviour change)
     fix = Applicability.NONE
@@ -58,17 +73,28 @@ class Nccl2Default(Rule):
     attribute_targets = ("ProcessGroupNCCL", "_get_backend")
     valid = [
         "import torch\nimport torch.distributed as dist\n"
-        "dist.init_process_group(\"nccl\", device_id=torch.device(\"cuda\", local_rank))\n",
+        'dist.init_process_group("nccl", device_id=torch.device("cuda", local_rank))\n',
         "import torch\nname = user.uid\n",
-        "import torch\nb = pg._get_backend(torch.device(\"cpu\"))\nn = b.comm_split_count()\n",
+        'import torch\nb = pg._get_backend(torch.device("cpu"))\nn = b.comm_split_count()\n',
     ]
     invalid = [
-        Example("import torch\nimport torch.distributed as dist\n"
-                "pg = dist.distributed_c10d._get_default_group()._get_backend(torch.device(\"cuda\"))\n"
-                "n = pg.comm_split_count()\n", message="has no `comm_split_count`", line=4, column=5, target="2.15"),
-        Example("import torch.distributed as dist\nok = isinstance(b, dist.ProcessGroupNCCL)\n",
-                message="is not a `ProcessGroupNCCL`", target="2.15"),
-        Example("import torch\nv = g._get_backend(torch.device('cuda', 0)).get_runtime_nccl_version()\n", target="2.15"),
+        Example(
+            "import torch\nimport torch.distributed as dist\n"
+            'pg = dist.distributed_c10d._get_default_group()._get_backend(torch.device("cuda"))\n'
+            "n = pg.comm_split_count()\n",
+            message="has no `comm_split_count`",
+            line=4,
+            column=5,
+            target="2.15",
+        ),
+        Example(
+            "import torch.distributed as dist\nok = isinstance(b, dist.ProcessGroupNCCL)\n",
+            message="is not a `ProcessGroupNCCL`",
+            target="2.15",
+        ),
+        Example(
+            "import torch\nv = g._get_backend(torch.device('cuda', 0)).get_runtime_nccl_version()\n", target="2.15"
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -92,8 +118,11 @@ class Nccl2Default(Rule):
             classes = [e.value for e in second.elements] if isinstance(second, cst.Tuple) else [second]
             for c in classes:
                 if self.match(c, NCCL_CLASSES):
-                    self.report(node, self.message.replace("and has no `{attr}`", f"(`{node.func.value}` is False)"),
-                                data={"attrs": []})
+                    self.report(
+                        node,
+                        self.message.replace("and has no `{attr}`", f"(`{node.func.value}` is False)"),
+                        data={"attrs": []},
+                    )
                     return
 
     def visit_Attribute(self, node) -> None:
@@ -106,8 +135,11 @@ class Nccl2Default(Rule):
 
     def _cuda_backend(self, value) -> bool:
         """`<anything>._get_backend(torch.device("cuda"...))`."""
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-                and value.func.attr.value == "_get_backend"):
+        if not (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "_get_backend"
+        ):
             return False
         arg = get_arg(value, "device", 0)
         if arg is None or not isinstance(arg.value, cst.Call) or not self.match(arg.value.func, ("torch.device",)):

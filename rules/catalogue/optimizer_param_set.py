@@ -3,11 +3,40 @@ from __future__ import annotations
 from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg
 
 # torch.optim.__all__'s Optimizer subclasses on 2.15.0 (checked with issubclass on the wheel).
-OPTIMIZERS = ("Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS", "Muon", "NAdam",
-              "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam")
-MODULES = {"Adadelta": "adadelta", "Adagrad": "adagrad", "Adam": "adam", "Adamax": "adamax", "AdamW": "adamw",
-           "ASGD": "asgd", "LBFGS": "lbfgs", "NAdam": "nadam", "Optimizer": "optimizer", "RAdam": "radam",
-           "RMSprop": "rmsprop", "Rprop": "rprop", "SGD": "sgd", "SparseAdam": "sparse_adam"}
+OPTIMIZERS = (
+    "Adafactor",
+    "Adadelta",
+    "Adagrad",
+    "Adam",
+    "Adamax",
+    "AdamW",
+    "ASGD",
+    "LBFGS",
+    "Muon",
+    "NAdam",
+    "Optimizer",
+    "RAdam",
+    "RMSprop",
+    "Rprop",
+    "SGD",
+    "SparseAdam",
+)
+MODULES = {
+    "Adadelta": "adadelta",
+    "Adagrad": "adagrad",
+    "Adam": "adam",
+    "Adamax": "adamax",
+    "AdamW": "adamw",
+    "ASGD": "asgd",
+    "LBFGS": "lbfgs",
+    "NAdam": "nadam",
+    "Optimizer": "optimizer",
+    "RAdam": "radam",
+    "RMSprop": "rmsprop",
+    "Rprop": "rprop",
+    "SGD": "sgd",
+    "SparseAdam": "sparse_adam",
+}
 TARGETS = tuple(f"torch.optim.{n}" for n in OPTIMIZERS) + tuple(f"torch.optim.{m}.{n}" for n, m in MODULES.items())
 
 
@@ -42,9 +71,11 @@ class OptimizerParamSet(Rule):
 
     code = "ADV766"
     name = "optimizer-param-set"
-    message = ("optimizer parameters given as a set: their order changes between runs (breaks optimizer state_dict "
-               "resume); since 2.15 this warns (FutureWarning) and is announced to become an error; pass a list, e.g. "
-               "`model.parameters()`")
+    message = (
+        "optimizer parameters given as a set: their order changes between runs (breaks optimizer state_dict "
+        "resume); since 2.15 this warns (FutureWarning) and is announced to become an error; pass a list, e.g. "
+        "`model.parameters()`"
+    )
     severity = Severity.WARNING
     deprecated_in = "2.15"
     fix = Applicability.NONE
@@ -73,6 +104,10 @@ class OptimizerParamSet(Rule):
     def _is_set(self, value) -> bool:
         if isinstance(value, (cst.Set, cst.SetComp)):
             return True
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("set", "frozenset"):
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Name)
+            and value.func.value in ("set", "frozenset")
+        ):
             return not self.qualnames(value.func) and self.ctx.resolver.scope_of(value.func) is not None  # the builtin
         return False

@@ -39,9 +39,11 @@ def window(minor: int) -> Window | None:
 
 
 def message(declared: str, minor: int, target: tuple[int, int]) -> str:
-    return (f"`{declared}` allows Python 3.{minor}, but torch {target[0]}.{target[1]} requires Python >= "
-            f"3.{floor(target)} (the wheel's Requires-Python), so it does not install there; raise the project's "
-            f"Python floor to 3.{floor(target)}")
+    return (
+        f"`{declared}` allows Python 3.{minor}, but torch {target[0]}.{target[1]} requires Python >= "
+        f"3.{floor(target)} (the wheel's Requires-Python), so it does not install there; raise the project's "
+        f"Python floor to 3.{floor(target)}"
+    )
 
 
 class PythonFloor(Rule):
@@ -87,12 +89,18 @@ class PythonFloor(Rule):
         "from setuptools import setup\nsetup(name='p', python_requires='<4')\n",  # no lower bound
     ]
     invalid = [
-        Example("from setuptools import setup\nsetup(name='p', python_requires='>=3.9')\n",
-                message="breaks in 2.9: `python_requires='>=3.9'` allows Python 3.9, but torch 2.15 requires Python >= 3.11",
-                line=2, column=17),
+        Example(
+            "from setuptools import setup\nsetup(name='p', python_requires='>=3.9')\n",
+            message="breaks in 2.9: `python_requires='>=3.9'` allows Python 3.9, but torch 2.15 requires Python >= 3.11",
+            line=2,
+            column=17,
+        ),
         Example("import setuptools\nsetuptools.setup(python_requires='>=3.10')\n", message="allows Python 3.10"),
-        Example("from setuptools import setup\nsetup(python_requires='>=3.9')\n", target="2.9",
-                message="torch 2.9 requires Python >= 3.10"),
+        Example(
+            "from setuptools import setup\nsetup(python_requires='>=3.9')\n",
+            target="2.9",
+            message="torch 2.9 requires Python >= 3.10",
+        ),
     ]
 
     def visit_Call(self, node) -> None:

@@ -34,8 +34,10 @@ class QuantizePerTensor(ReferenceRule):
 
     code = "ADV794"
     name = "quantize-per-tensor"
-    message = ("`{old}` is deprecated since 2.13 (UserWarning: the quantized tensor dtypes quint8 / qint8 / qint32 "
-               "are going away, pytorch/pytorch#184982); move to torchao's quantization")
+    message = (
+        "`{old}` is deprecated since 2.13 (UserWarning: the quantized tensor dtypes quint8 / qint8 / qint32 "
+        "are going away, pytorch/pytorch#184982); move to torchao's quantization"
+    )
     severity = Severity.WARNING
     deprecated_in = "2.13"
     triggers = tuple(sorted(n.rpartition(".")[2] for n in NAMES))
@@ -47,8 +49,12 @@ class QuantizePerTensor(ReferenceRule):
         "def f(torch):\n    return torch.quantize_per_tensor(x, 0.1, 0, torch.quint8)\n",
     ]
     invalid = [
-        Example("import torch\nq = torch.quantize_per_tensor(x, 0.1, 0, torch.quint8)\n",
-                message="`torch.quantize_per_tensor` is deprecated since 2.13", line=2, column=5),
+        Example(
+            "import torch\nq = torch.quantize_per_tensor(x, 0.1, 0, torch.quint8)\n",
+            message="`torch.quantize_per_tensor` is deprecated since 2.13",
+            line=2,
+            column=5,
+        ),
         Example("from torch import quantize_per_channel as qpc\nq = qpc(x, s, z, 0, torch.qint8)\n"),
         Example("import torch\nq = torch.quantize_per_tensor(x, 0.1, 0, torch.quint8)\n", target="2.12", count=0),
     ]

@@ -28,17 +28,23 @@ class RegisterBackendDevices(Rule):
 
     code = "ADV763"
     name = "register-backend-devices"
-    message = ("`register_backend` without `devices=` assumes `cpu` and the current accelerator since 2.14 (2.13 "
-               "assumed `cpu` and `cuda` or `xpu`) and warns; pass `devices=[...]`")
+    message = (
+        "`register_backend` without `devices=` assumes `cpu` and the current accelerator since 2.14 (2.13 "
+        "assumed `cpu` and `cuda` or `xpu`) and warns; pass `devices=[...]`"
+    )
     severity = Severity.INFO
     since = "2.14"  # the behaviour described exists from 2.14
     fix = Applicability.NONE
     triggers = ("register_backend",)
     targets = REGISTER
-    valid = ["import torch.distributed as dist\ndist.Backend.register_backend(\"x\", fn, devices=[\"cpu\"])\n"]
+    valid = ['import torch.distributed as dist\ndist.Backend.register_backend("x", fn, devices=["cpu"])\n']
     invalid = [
-        Example("import torch.distributed as dist\ndist.Backend.register_backend(\"x\", fn)\n", line=2, column=1,
-                target="2.14"),
+        Example(
+            'import torch.distributed as dist\ndist.Backend.register_backend("x", fn)\n',
+            line=2,
+            column=1,
+            target="2.14",
+        ),
     ]
 
     def visit_Call(self, node) -> None:

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from advisor.rule import Applicability, Example, Kind, Rule, Severity, cst, rewrite_reference
 
-GLOBAL = {"torch.nn.modules.module.register_module_backward_hook": "torch.nn.modules.module.register_module_full_backward_hook"}
+GLOBAL = {
+    "torch.nn.modules.module.register_module_backward_hook": "torch.nn.modules.module.register_module_full_backward_hook"
+}
 
 
 class RegisterBackwardHook(Rule):
@@ -42,8 +44,10 @@ class RegisterBackwardHook(Rule):
 
     code = "ADV778"
     name = "register-backward-hook"
-    message = ("`{what}` is deprecated: the hook misses part of `grad_input` when the forward has several autograd "
-               "Nodes (FutureWarning at forward); use `{new}`, whose `grad_input` is the gradient of the inputs")
+    message = (
+        "`{what}` is deprecated: the hook misses part of `grad_input` when the forward has several autograd "
+        "Nodes (FutureWarning at forward); use `{new}`, whose `grad_input` is the gradient of the inputs"
+    )
     severity = Severity.INFO
     kind = Kind.ADVICE
     fix = Applicability.UNSAFE
@@ -59,15 +63,26 @@ class RegisterBackwardHook(Rule):
         "import torch\nh = torch.nn.modules.module.register_module_full_backward_hook(hook)\n",
     ]
     invalid = [
-        Example("import torch\nhandle = model.register_backward_hook(hook)\n",
-                fixed="import torch\nhandle = model.register_full_backward_hook(hook)\n",
-                message="`Module.register_backward_hook` is deprecated", line=2, column=10),
-        Example("import torch.nn as nn\nfor m in net.modules():\n    m.register_backward_hook(lambda *a: None)\n",
-                fixed="import torch.nn as nn\nfor m in net.modules():\n    m.register_full_backward_hook(lambda *a: None)\n"),
-        Example("from torch.nn.modules.module import register_module_backward_hook\nh = register_module_backward_hook(f)\n",
-                message="use `torch.nn.modules.module.register_module_full_backward_hook`"),
-        Example("import torch\nif torch.__version__ < '1.8':\n    h = model.register_backward_hook(hook)\n",
-                message="compat fallback", line=3),
+        Example(
+            "import torch\nhandle = model.register_backward_hook(hook)\n",
+            fixed="import torch\nhandle = model.register_full_backward_hook(hook)\n",
+            message="`Module.register_backward_hook` is deprecated",
+            line=2,
+            column=10,
+        ),
+        Example(
+            "import torch.nn as nn\nfor m in net.modules():\n    m.register_backward_hook(lambda *a: None)\n",
+            fixed="import torch.nn as nn\nfor m in net.modules():\n    m.register_full_backward_hook(lambda *a: None)\n",
+        ),
+        Example(
+            "from torch.nn.modules.module import register_module_backward_hook\nh = register_module_backward_hook(f)\n",
+            message="use `torch.nn.modules.module.register_module_full_backward_hook`",
+        ),
+        Example(
+            "import torch\nif torch.__version__ < '1.8':\n    h = model.register_backward_hook(hook)\n",
+            message="compat fallback",
+            line=3,
+        ),
     ]
 
     def visit_Call(self, node) -> None:
@@ -75,16 +90,25 @@ class RegisterBackwardHook(Rule):
         old = self.match(func, GLOBAL)
         if old is not None:
             new, imports = rewrite_reference(self.ctx.resolver, func, GLOBAL[old])
-            self.report(node, self.message.format(what=old, new=GLOBAL[old]), replacement=node.with_changes(func=new),
-                        add_imports=imports)
+            self.report(
+                node,
+                self.message.format(what=old, new=GLOBAL[old]),
+                replacement=node.with_changes(func=new),
+                add_imports=imports,
+            )
             return
         if not (isinstance(func, cst.Attribute) and func.attr.value == "register_backward_hook"):
             return
         receiver = func.value
-        if isinstance(receiver, (cst.Name, cst.Attribute)) and any(not q.startswith("<") for q in self.qualnames(receiver)):
+        if isinstance(receiver, (cst.Name, cst.Attribute)) and any(
+            not q.startswith("<") for q in self.qualnames(receiver)
+        ):
             return  # a module or an imported object: another library's function
         if not self.imports_torch():
             return
         new = node.with_changes(func=func.with_changes(attr=cst.Name("register_full_backward_hook")))
-        self.report(node, self.message.format(what="Module.register_backward_hook", new="register_full_backward_hook"),
-                    replacement=new)
+        self.report(
+            node,
+            self.message.format(what="Module.register_backward_hook", new="register_full_backward_hook"),
+            replacement=new,
+        )

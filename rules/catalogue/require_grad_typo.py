@@ -35,7 +35,10 @@ class RequireGradTypo(Rule):
 
     valid = ["import torch\np.requires_grad = False", "obj.require_grad = 1  # no torch"]
     invalid = [
-        Example("import torch\nfor p in m.parameters():\n    p.require_grad = False\n", fixed="import torch\nfor p in m.parameters():\n    p.requires_grad = False\n"),
+        Example(
+            "import torch\nfor p in m.parameters():\n    p.require_grad = False\n",
+            fixed="import torch\nfor p in m.parameters():\n    p.requires_grad = False\n",
+        ),
     ]
 
     def _check(self, target) -> None:

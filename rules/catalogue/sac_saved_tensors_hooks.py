@@ -37,9 +37,11 @@ class SacSavedTensorsHooks(Rule):
 
     code = "ADV754"
     name = "sac-saved-tensors-hooks"
-    message = ("selective activation checkpointing inside `{ctx}` warns since 2.14 (FutureWarning): SAC-saved tensors "
-               "bypass the hooks today, and a future release will route them through the hooks; pass "
-               "`respect_saved_tensors_hooks=False` (today's behaviour) or `True` (2.14+ only)")
+    message = (
+        "selective activation checkpointing inside `{ctx}` warns since 2.14 (FutureWarning): SAC-saved tensors "
+        "bypass the hooks today, and a future release will route them through the hooks; pass "
+        "`respect_saved_tensors_hooks=False` (today's behaviour) or `True` (2.14+ only)"
+    )
     severity = Severity.WARNING
     since = "2.14"
     deprecated_in = "2.14"
@@ -52,9 +54,14 @@ class SacSavedTensorsHooks(Rule):
         "from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, x, use_reentrant=False, context_fn=cf)\n",
     ]
     invalid = [
-        Example("import torch\nfrom torch.utils.checkpoint import checkpoint\nwith torch.autograd.graph.save_on_cpu():\n"
-                "    y = checkpoint(f, x, use_reentrant=False, context_fn=cf)\n",
-                message="inside `save_on_cpu`", line=4, column=9, target="2.14"),
+        Example(
+            "import torch\nfrom torch.utils.checkpoint import checkpoint\nwith torch.autograd.graph.save_on_cpu():\n"
+            "    y = checkpoint(f, x, use_reentrant=False, context_fn=cf)\n",
+            message="inside `save_on_cpu`",
+            line=4,
+            column=9,
+            target="2.14",
+        ),
     ]
 
     def __init__(self, ctx) -> None:

@@ -47,7 +47,9 @@ class DistributionSampleN(Rule):
             return
         if len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star:
             n = self.ctx.code_for(node.args[0].value)
-            new = node.with_changes(func=func.with_changes(attr=cst.Name("sample")), args=[cst.Arg(value=expr(f"({n},)"))])
+            new = node.with_changes(
+                func=func.with_changes(attr=cst.Name("sample")), args=[cst.Arg(value=expr(f"({n},)"))]
+            )
             self.report(node, replacement=new)
         else:
             self.report(node)

@@ -61,8 +61,11 @@ class SoftmaxWithoutDim(Rule):
         Example("import torch.nn.functional as F\np = F.softmax(logits)\n"),
         Example("from torch.nn.functional import log_softmax\nlp = log_softmax(x, dtype=torch.float32)\n"),
         Example("import torch.nn as nn\nm = nn.Softmax()\n", message="never calls it"),
-        Example("import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        self.sm = nn.Softmax()\n"
-                "    def forward(self, x):\n        return self.sm(x)\n", line=4),
+        Example(
+            "import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        self.sm = nn.Softmax()\n"
+            "    def forward(self, x):\n        return self.sm(x)\n",
+            line=4,
+        ),
         Example("import torch.nn as nn\nhead = nn.Sequential(nn.Linear(2, 2), nn.LogSoftmax())\n"),
     ]
 

@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from advisor.rule import Applicability, Example, Rule, Severity, cst
 
-ORDER = ("destination", "prefix", "keep_vars")  # `Module.state_dict(*args, destination=None, prefix="", keep_vars=False)`
+ORDER = (
+    "destination",
+    "prefix",
+    "keep_vars",
+)  # `Module.state_dict(*args, destination=None, prefix="", keep_vars=False)`
 
 
 class StateDictPositional(Rule):
@@ -37,8 +41,10 @@ class StateDictPositional(Rule):
 
     code = "ADV796"
     name = "state-dict-positional"
-    message = ("positional arguments to `Module.state_dict` are deprecated (FutureWarning); pass `destination=`, "
-               "`prefix=`, `keep_vars=` by name")
+    message = (
+        "positional arguments to `Module.state_dict` are deprecated (FutureWarning); pass `destination=`, "
+        "`prefix=`, `keep_vars=` by name"
+    )
     severity = Severity.WARNING
     deprecated_in = "2.0"
     fix = Applicability.UNSAFE
@@ -52,11 +58,17 @@ class StateDictPositional(Rule):
         "import torch\nimport flax.serialization as fs\nsd = fs.state_dict(None, 'a.')\n",
     ]
     invalid = [
-        Example("import torch\nsd = model.state_dict(None, 'enc.')\n",
-                fixed="import torch\nsd = model.state_dict(destination=None, prefix='enc.')\n",
-                message="positional arguments to `Module.state_dict`", line=2, column=6),
-        Example("import torch\nsd = self.encoder.state_dict(dest, 'enc.', True)\n",
-                fixed="import torch\nsd = self.encoder.state_dict(destination=dest, prefix='enc.', keep_vars=True)\n"),
+        Example(
+            "import torch\nsd = model.state_dict(None, 'enc.')\n",
+            fixed="import torch\nsd = model.state_dict(destination=None, prefix='enc.')\n",
+            message="positional arguments to `Module.state_dict`",
+            line=2,
+            column=6,
+        ),
+        Example(
+            "import torch\nsd = self.encoder.state_dict(dest, 'enc.', True)\n",
+            fixed="import torch\nsd = self.encoder.state_dict(destination=dest, prefix='enc.', keep_vars=True)\n",
+        ),
     ]
 
     def visit_Call(self, node) -> None:
@@ -67,7 +79,9 @@ class StateDictPositional(Rule):
         if not positional or len(positional) > len(ORDER) or any(a.star for a in node.args):
             return
         receiver = func.value
-        if isinstance(receiver, (cst.Name, cst.Attribute)) and any(not q.startswith("<") for q in self.qualnames(receiver)):
+        if isinstance(receiver, (cst.Name, cst.Attribute)) and any(
+            not q.startswith("<") for q in self.qualnames(receiver)
+        ):
             return  # a module or an imported object: not a torch Module instance
         if not self.imports_torch():
             return
@@ -75,6 +89,8 @@ class StateDictPositional(Rule):
         for i, arg in enumerate(positional):
             args[args.index(arg)] = arg.with_changes(
                 keyword=cst.Name(ORDER[i]),
-                equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+                equal=cst.AssignEqual(
+                    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+                ),
             )
         self.report(node, replacement=node.with_changes(args=args))

@@ -34,8 +34,10 @@ class StftReturnComplexFalse(Rule):
 
     code = "ADV793"
     name = "stft-return-complex-false"
-    message = ("`torch.stft(..., return_complex=False)` is deprecated (UserWarning; a future release raises): use "
-               "`torch.view_as_real(torch.stft(..., return_complex=True))`")
+    message = (
+        "`torch.stft(..., return_complex=False)` is deprecated (UserWarning; a future release raises): use "
+        "`torch.view_as_real(torch.stft(..., return_complex=True))`"
+    )
     severity = Severity.WARNING
     deprecated_in = "2.0"
     triggers = ("return_complex",)
@@ -47,8 +49,12 @@ class StftReturnComplexFalse(Rule):
         "import torchaudio\nt = torchaudio.transforms.Spectrogram(return_complex=False)\n",
     ]
     invalid = [
-        Example("import torch\ns = torch.stft(x, 400, return_complex=False)\n", message="return_complex=False",
-                line=2, column=5),
+        Example(
+            "import torch\ns = torch.stft(x, 400, return_complex=False)\n",
+            message="return_complex=False",
+            line=2,
+            column=5,
+        ),
         Example("import torch as th\ns = th.stft(x, n_fft=512, hop_length=128, window=w, return_complex=False)\n"),
     ]
 

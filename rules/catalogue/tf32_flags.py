@@ -5,7 +5,7 @@ from advisor.rule import Example, Kind, Rule, Severity, Window, cst
 LEGACY = {
     "torch.backends.cuda.matmul.allow_tf32": 'torch.backends.cuda.matmul.fp32_precision = "tf32"',
     "torch.backends.cudnn.allow_tf32": 'torch.backends.cudnn.conv.fp32_precision = "tf32"` and '
-                                       '`torch.backends.cudnn.rnn.fp32_precision = "tf32"',
+    '`torch.backends.cudnn.rnn.fp32_precision = "tf32"',
 }
 _MIXED = Window(since="2.9", removed_in="2.9")  # the new API exists from 2.9, so the mix can fail from 2.9
 
@@ -57,19 +57,30 @@ class Tf32Flags(Rule):
         "def f(torch):\n    torch.backends.cudnn.allow_tf32 = True\n",
     ]
     invalid = [
-        Example("import torch\ntorch.backends.cuda.matmul.allow_tf32 = True\n",
-                message="`torch.backends.cuda.matmul.allow_tf32` is the legacy TF32 flag", line=2, column=1),
-        Example("import torch\n"
-                'torch.backends.cudnn.conv.fp32_precision = "tf32"\n'
-                "print(torch.backends.cudnn.allow_tf32)\n",
-                message="raises RuntimeError", line=3, column=7),
-        Example("import torch\n"
-                'torch.backends.cuda.matmul.fp32_precision = "ieee"\n'
-                "torch.backends.cuda.matmul.allow_tf32 = True\n",
-                message="use one API"),
+        Example(
+            "import torch\ntorch.backends.cuda.matmul.allow_tf32 = True\n",
+            message="`torch.backends.cuda.matmul.allow_tf32` is the legacy TF32 flag",
+            line=2,
+            column=1,
+        ),
+        Example(
+            'import torch\ntorch.backends.cudnn.conv.fp32_precision = "tf32"\nprint(torch.backends.cudnn.allow_tf32)\n',
+            message="raises RuntimeError",
+            line=3,
+            column=7,
+        ),
+        Example(
+            "import torch\n"
+            'torch.backends.cuda.matmul.fp32_precision = "ieee"\n'
+            "torch.backends.cuda.matmul.allow_tf32 = True\n",
+            message="use one API",
+        ),
         Example("from torch.backends import cudnn\ncudnn.allow_tf32 = False\n", target="2.9"),
-        Example("import torch\nif torch.__version__ < '2.9':\n    torch.backends.cudnn.allow_tf32 = True\n",
-                message="compat fallback", line=3),
+        Example(
+            "import torch\nif torch.__version__ < '2.9':\n    torch.backends.cudnn.allow_tf32 = True\n",
+            message="compat fallback",
+            line=3,
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -99,9 +110,16 @@ class Tf32Flags(Rule):
             if not self._new_api:
                 self.report(ref, message)
             elif written:
-                self.report(ref, message + "; this file also sets `fp32_precision`: use one API (reading a legacy flag "
-                                           "after a mixed setting raises RuntimeError)")
+                self.report(
+                    ref,
+                    message + "; this file also sets `fp32_precision`: use one API (reading a legacy flag "
+                    "after a mixed setting raises RuntimeError)",
+                )
             else:
-                self.report(ref, message + "; this file also sets `fp32_precision`, and reading the legacy flag after "
-                                           "the new API set it differently raises RuntimeError",
-                            kind=Kind.BREAKING, window=_MIXED)
+                self.report(
+                    ref,
+                    message + "; this file also sets `fp32_precision`, and reading the legacy flag after "
+                    "the new API set it differently raises RuntimeError",
+                    kind=Kind.BREAKING,
+                    window=_MIXED,
+                )

@@ -38,8 +38,10 @@ class TorchFunctionPlainMethod(Rule):
 
     code = "ADV795"
     name = "torch-function-plain-method"
-    message = ("`__torch_function__` defined as a plain method is deprecated (DeprecationWarning: \"will be an error "
-               "in future\"); make it a `@classmethod`")
+    message = (
+        '`__torch_function__` defined as a plain method is deprecated (DeprecationWarning: "will be an error '
+        'in future"); make it a `@classmethod`'
+    )
     severity = Severity.WARNING
     deprecated_in = "2.0"
     fix = Applicability.UNSAFE
@@ -53,10 +55,16 @@ class TorchFunctionPlainMethod(Rule):
         "    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
     ]
     invalid = [
-        Example("import torch\nclass T(torch.Tensor):\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
-                fixed="import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
-                message="plain method", line=3, column=5),
-        Example("import torch.nn as nn\nclass P(nn.Parameter):\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n"),
+        Example(
+            "import torch\nclass T(torch.Tensor):\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
+            fixed="import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
+            message="plain method",
+            line=3,
+            column=5,
+        ),
+        Example(
+            "import torch.nn as nn\nclass P(nn.Parameter):\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n"
+        ),
     ]
 
     def visit_ClassDef(self, node) -> None:
@@ -77,7 +85,11 @@ class TorchFunctionPlainMethod(Rule):
         names = []
         for base in node.bases:
             value = base.value
-            names += [q.rpartition(".")[2] for q in self.qualnames(value)] if isinstance(value, (cst.Name, cst.Attribute)) else []
+            names += (
+                [q.rpartition(".")[2] for q in self.qualnames(value)]
+                if isinstance(value, (cst.Name, cst.Attribute))
+                else []
+            )
             if isinstance(value, (cst.Name, cst.Attribute)):
                 names.append(value.value if isinstance(value, cst.Name) else value.attr.value)
         if any(n.endswith("Mode") for n in names):

@@ -80,8 +80,11 @@ class TorchLoadWeightsOnly(Rule):
     since = "2.6"  # reported from the default flip; the keyword itself is older (`safety.exists_from`)
     fix = Applicability.SAFE
     # Unsafe where torch < 2.6 is supported, and not for a missing API: there the default is False.
-    safety = Safety("2.6", "the default is False there: `weights_only=True` makes loads of anything but tensors and "
-                           "containers fail", exists_from="2.0")
+    safety = Safety(
+        "2.6",
+        "the default is False there: `weights_only=True` makes loads of anything but tensors and containers fail",
+        exists_from="2.0",
+    )
     triggers = ("load",)
     targets = tuple(LOAD)
 
@@ -209,4 +212,3 @@ WHOLE_OBJECT = (
     "unless you pass `weights_only=False` (trusted files only) or allow-list the object's classes with "
     "`torch.serialization.add_safe_globals`"
 )
-

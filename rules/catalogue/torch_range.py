@@ -16,7 +16,11 @@ RANGE = {"torch.range"}
 def _int(node) -> int | None:
     if isinstance(node, cst.Integer):
         return int(node.value.replace("_", ""), 0)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
+    if (
+        isinstance(node, cst.UnaryOperation)
+        and isinstance(node.operator, cst.Minus)
+        and isinstance(node.expression, cst.Integer)
+    ):
         return -int(node.expression.value.replace("_", ""), 0)
     return None
 
@@ -56,10 +60,20 @@ class TorchRange(ReferenceRule):
     triggers = ("range",)
     names = RANGE
 
-    valid = ["import torch\nx = torch.arange(0, 10)", "for i in range(10):\n    pass", "def f(torch):\n    return torch.range(0, 1)"]
+    valid = [
+        "import torch\nx = torch.arange(0, 10)",
+        "for i in range(10):\n    pass",
+        "def f(torch):\n    return torch.range(0, 1)",
+    ]
     invalid = [
-        Example("import torch\nx = torch.range(0, 10)\n", fixed="import torch\nx = torch.arange(0, 11, dtype=torch.get_default_dtype())\n"),
-        Example("import torch\nx = torch.range(1, 10, 3, dtype=torch.int64)\n", fixed="import torch\nx = torch.arange(1, 11, 3, dtype=torch.int64)\n"),
+        Example(
+            "import torch\nx = torch.range(0, 10)\n",
+            fixed="import torch\nx = torch.arange(0, 11, dtype=torch.get_default_dtype())\n",
+        ),
+        Example(
+            "import torch\nx = torch.range(1, 10, 3, dtype=torch.int64)\n",
+            fixed="import torch\nx = torch.arange(1, 11, 3, dtype=torch.int64)\n",
+        ),
         Example("import torch\nx = torch.range(0, 1, 0.1)\n"),
         Example("from torch import range as trange\nx = trange(0, n)\n"),
     ]
@@ -70,7 +84,11 @@ class TorchRange(ReferenceRule):
     def _rewrite(self, node):
         positional = [a for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: a for a in node.args if a.keyword is not None}
-        if any(a.star for a in node.args) or not 2 <= len(positional) <= 3 or set(keywords) - {"dtype", "device", "requires_grad", "layout"}:
+        if (
+            any(a.star for a in node.args)
+            or not 2 <= len(positional) <= 3
+            or set(keywords) - {"dtype", "device", "requires_grad", "layout"}
+        ):
             return None
         values = [_int(a.value) for a in positional]
         if any(v is None for v in values) or (len(values) == 3 and values[2] <= 0):

@@ -2,8 +2,20 @@ from __future__ import annotations
 
 from advisor.rule import Applicability, Example, Kind, ReferenceRule, Severity, Window, cst
 
-_TYPES = ("Byte", "Double", "Float", "Half", "Long", "Int", "Short", "Char", "Bool", "BFloat16", "ComplexDouble",
-          "ComplexFloat")
+_TYPES = (
+    "Byte",
+    "Double",
+    "Float",
+    "Half",
+    "Long",
+    "Int",
+    "Short",
+    "Char",
+    "Bool",
+    "BFloat16",
+    "ComplexDouble",
+    "ComplexFloat",
+)
 _QUANTIZED = ("QUInt8", "QInt8", "QInt32", "QUInt4x2", "QUInt2x4")
 CLASSES = {"torch.TypedStorage", "torch.storage.TypedStorage"}
 CLASSES |= {f"torch.{t}Storage" for t in _TYPES + _QUANTIZED} | {f"torch.cuda.{t}Storage" for t in _TYPES}
@@ -66,19 +78,29 @@ class TypedStorage(ReferenceRule):
         "import tensorflow as tf\nx = tf.FloatStorage\n",
     ]
     invalid = [
-        Example("import torch\nsame = a.storage().data_ptr() == b.storage().data_ptr()\n",
-                fixed="import torch\nsame = a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()\n",
-                count=2, message="if `a` is a tensor", line=2, column=8),
-        Example("import torch\nn = torch.ones(3).storage().nbytes()\n",
-                fixed="import torch\nn = torch.ones(3).untyped_storage().nbytes()\n",
-                message="`Tensor.storage()` is deprecated"),
+        Example(
+            "import torch\nsame = a.storage().data_ptr() == b.storage().data_ptr()\n",
+            fixed="import torch\nsame = a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()\n",
+            count=2,
+            message="if `a` is a tensor",
+            line=2,
+            column=8,
+        ),
+        Example(
+            "import torch\nn = torch.ones(3).storage().nbytes()\n",
+            fixed="import torch\nn = torch.ones(3).untyped_storage().nbytes()\n",
+            message="`Tensor.storage()` is deprecated",
+        ),
         Example("import torch\nn = len(torch.ones(3).storage())\n", message="counts bytes"),
         Example("import torch\ns = torch.FloatStorage(3)\n", message="`torch.FloatStorage(...)` is deprecated"),
         Example("from torch import ByteStorage\ns = ByteStorage.from_buffer(b'ab')\n"),
         Example("import torch\nok = isinstance(s, torch.cuda.HalfStorage)\n", message="does not warn"),
         Example("import torch\nkind = torch.ones(2).storage_type()\n", message="use `tensor.dtype`"),
-        Example("import torch\nif torch.__version__ < '2.0':\n    p = t.storage().data_ptr()\n",
-                message="compat fallback", line=3),
+        Example(
+            "import torch\nif torch.__version__ < '2.0':\n    p = t.storage().data_ptr()\n",
+            message="compat fallback",
+            line=3,
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -91,7 +113,9 @@ class TypedStorage(ReferenceRule):
             owner = self.match(func.value, self.names)
             if owner is not None:  # `torch.ByteStorage.from_buffer(...)`: makes a typed storage
                 self._seen.add(func.value)
-                self.report(node, self.message.format(what=f"{owner}.{func.attr.value}(...)", new="torch.UntypedStorage"))
+                self.report(
+                    node, self.message.format(what=f"{owner}.{func.attr.value}(...)", new="torch.UntypedStorage")
+                )
                 return
         super().visit_Call(node)
         if node in self._done or not isinstance(func, cst.Attribute):
@@ -100,11 +124,18 @@ class TypedStorage(ReferenceRule):
             inner = func.value
             self._done.add(inner)
             new = inner.with_changes(func=inner.func.with_changes(attr=cst.Name("untyped_storage")))
-            self._method(inner, "Tensor.storage()", "use `tensor.untyped_storage()` (same address and byte size)",
-                         replacement=new)
+            self._method(
+                inner,
+                "Tensor.storage()",
+                "use `tensor.untyped_storage()` (same address and byte size)",
+                replacement=new,
+            )
         elif func.attr.value == "storage" and self._storage_call(node):
-            self._method(node, "Tensor.storage()", "use `tensor.untyped_storage()`, which counts bytes, not "
-                                                   "elements (check sizes and indexing)")
+            self._method(
+                node,
+                "Tensor.storage()",
+                "use `tensor.untyped_storage()`, which counts bytes, not elements (check sizes and indexing)",
+            )
         elif func.attr.value == "storage_type" and not node.args and self._receiver_ok(func.value):
             self._method(node, "Tensor.storage_type()", "use `tensor.dtype` (the typed storage classes go away)")
 
@@ -112,19 +143,29 @@ class TypedStorage(ReferenceRule):
         self.report(node, self.message.format(what=f"{qualname}(...)", new="torch.UntypedStorage"))
 
     def on_reference(self, node, qualname) -> None:
-        message = (f"`{qualname}` is a deprecated TypedStorage class; an `isinstance` check or annotation does not "
-                   "warn, but making one does (use `torch.UntypedStorage` / `tensor.untyped_storage()`)")
+        message = (
+            f"`{qualname}` is a deprecated TypedStorage class; an `isinstance` check or annotation does not "
+            "warn, but making one does (use `torch.UntypedStorage` / `tensor.untyped_storage()`)"
+        )
         self.report(node, message, kind=Kind.ADVICE, window=_UNKNOWN_RECEIVER)
 
     def _storage_call(self, node) -> bool:
-        return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "storage"
-                and not node.args and node not in self._done and self._receiver_ok(node.func.value))
+        return (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "storage"
+            and not node.args
+            and node not in self._done
+            and self._receiver_ok(node.func.value)
+        )
 
     def _receiver_ok(self, receiver) -> bool:
         """A possible tensor: not a module or an imported object, not `self`, in a file that imports torch."""
         if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
             return False
-        if isinstance(receiver, (cst.Name, cst.Attribute)) and any(not q.startswith("<") for q in self.qualnames(receiver)):
+        if isinstance(receiver, (cst.Name, cst.Attribute)) and any(
+            not q.startswith("<") for q in self.qualnames(receiver)
+        ):
             return False
         return self.imports_torch()
 
@@ -137,5 +178,11 @@ class TypedStorage(ReferenceRule):
             return
         recv = self.ctx.code_for(receiver)
         message += f" (if `{recv if len(recv) <= 30 else 'the receiver'}` is a tensor)"
-        self.report(call, message, replacement=replacement, applicability=Applicability.UNSAFE, kind=Kind.ADVICE,
-                    window=_UNKNOWN_RECEIVER)
+        self.report(
+            call,
+            message,
+            replacement=replacement,
+            applicability=Applicability.UNSAFE,
+            kind=Kind.ADVICE,
+            window=_UNKNOWN_RECEIVER,
+        )

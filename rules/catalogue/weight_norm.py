@@ -9,11 +9,11 @@ COST = (
     "the state-dict keys change (`weight_g`/`weight_v` become `parametrizations.weight.original0`/`original1`): "
     "old checkpoints still load into it (a load hook converts the keys, from torch 2.1), but code that names the old "
     "keys breaks, and `remove_weight_norm` raises ValueError on it (use "
-    "`torch.nn.utils.parametrize.remove_parametrizations(module, \"weight\")`)"
+    '`torch.nn.utils.parametrize.remove_parametrizations(module, "weight")`)'
 )
 KEPT = (
     "; not rewritten: this file also calls `remove_weight_norm`, which raises ValueError on the new "
-    "parametrization: rewrite both (`torch.nn.utils.parametrize.remove_parametrizations(module, \"weight\")`)"
+    'parametrization: rewrite both (`torch.nn.utils.parametrize.remove_parametrizations(module, "weight")`)'
 )
 
 
@@ -72,7 +72,9 @@ class WeightNorm(ReferenceRule):
         Example(
             "import torch\nm = torch.nn.utils.weight_norm(torch.nn.Linear(2, 2), dim=1)\n",
             fixed="import torch\nm = torch.nn.utils.parametrizations.weight_norm(torch.nn.Linear(2, 2), dim=1)\n",
-            message="old checkpoints still load into it", line=2, column=5,
+            message="old checkpoints still load into it",
+            line=2,
+            column=5,
         ),
         Example(
             "from torch.nn.utils import weight_norm\nm = weight_norm(conv)\n",

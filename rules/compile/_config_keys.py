@@ -29,7 +29,11 @@ class ConfigKeys(Rule):
 
     def visit_Attribute(self, node: Any) -> None:
         for key, spec in self.keys.items():
-            if not spec.only_true and node.attr.value == key.rpartition(".")[2] and self.match(node, (f"{self.module}.{key}",)):
+            if (
+                not spec.only_true
+                and node.attr.value == key.rpartition(".")[2]
+                and self.match(node, (f"{self.module}.{key}",))
+            ):
                 new = node.attr.with_changes(value=spec.new) if spec.new else None
                 self._report(node, key, replacement=new, fix_node=node.attr if new else None)
                 return
@@ -60,12 +64,20 @@ class ConfigKeys(Rule):
 
     def _strings(self, value: Any) -> None:
         """A key named by a string, or by the string keys of a dict literal."""
-        nodes = [e.key for e in value.elements if isinstance(e, cst.DictElement)] if isinstance(value, cst.Dict) else [value]
+        nodes = (
+            [e.key for e in value.elements if isinstance(e, cst.DictElement)]
+            if isinstance(value, cst.Dict)
+            else [value]
+        )
         for s in nodes:
             key = string_value(s)
             if key in self.keys and not self.keys[key].only_true:
                 spec = self.keys[key]
-                new = s.with_changes(value=s.value.replace(key, spec.new)) if spec.new and isinstance(s, cst.SimpleString) else None
+                new = (
+                    s.with_changes(value=s.value.replace(key, spec.new))
+                    if spec.new and isinstance(s, cst.SimpleString)
+                    else None
+                )
                 self._report(s, key, replacement=new)
 
     def _report(self, node: Any, key: str, replacement: Any = None, fix_node: Any = None) -> None:

@@ -4,7 +4,16 @@ from advisor.rule import Applicability, Example, Severity, cst, simple_name
 
 from ._compiled import COMPILE, CompiledFunctions
 
-FMA_OPS = {"addcdiv", "addcdiv_", "_foreach_addcdiv", "_foreach_addcdiv_", "addcmul", "addcmul_", "_foreach_addcmul", "_foreach_addcmul_"}
+FMA_OPS = {
+    "addcdiv",
+    "addcdiv_",
+    "_foreach_addcdiv",
+    "_foreach_addcdiv_",
+    "addcmul",
+    "addcmul_",
+    "_foreach_addcmul",
+    "_foreach_addcmul_",
+}
 
 
 class CompiledOptimizerNumerics(CompiledFunctions):
@@ -60,7 +69,9 @@ class CompiledOptimizerNumerics(CompiledFunctions):
     ]
     invalid = [
         Example("import torch\nstep = torch.compile(opt.step)\n"),
-        Example("import torch\n@torch.compile(fullgraph=True)\ndef update(p, m, v):\n    p.addcdiv_(m, v.sqrt(), value=-0.1)\n"),
+        Example(
+            "import torch\n@torch.compile(fullgraph=True)\ndef update(p, m, v):\n    p.addcdiv_(m, v.sqrt(), value=-0.1)\n"
+        ),
         Example("import torch\ndef train_step(opt):\n    opt.step()\nfast = torch.compile(train_step)\n"),
         Example("import torch\n@torch.compile\ndef f(ps, ms, vs):\n    torch._foreach_addcdiv_(ps, ms, vs)\n"),
     ]

@@ -27,8 +27,10 @@ class DynamoFaithfulGeneratorFlag(ConfigKeys):
 
     code = "ADV752"
     name = "dynamo-faithful-generator-flag"
-    message = ("`torch._dynamo.config.enable_faithful_generator_behavior` is deprecated since 2.14 and does nothing "
-               "(generators are always traced lazily; FutureWarning); delete the setting")
+    message = (
+        "`torch._dynamo.config.enable_faithful_generator_behavior` is deprecated since 2.14 and does nothing "
+        "(generators are always traced lazily; FutureWarning); delete the setting"
+    )
     severity = Severity.WARNING
     deprecated_in = "2.14"
     fix = Applicability.NONE
@@ -38,10 +40,20 @@ class DynamoFaithfulGeneratorFlag(ConfigKeys):
     targets = ("torch._dynamo.config",)
     valid = ["import torch\ntorch._dynamo.config.inline_inbuilt_nn_modules = True\n"]
     invalid = [
-        Example("import torch\ntorch._dynamo.config.enable_faithful_generator_behavior = False\n",
-                message="deprecated since 2.14", line=2, column=1, target="2.14"),
-        Example("import torch\n@torch._dynamo.config.patch(enable_faithful_generator_behavior=False)\ndef f(): ...\n",
-                target="2.14"),
-        Example("import torch._dynamo\nwith torch._dynamo.config.patch(\"enable_faithful_generator_behavior\", True):\n"
-                "    pass\n", target="2.14"),
+        Example(
+            "import torch\ntorch._dynamo.config.enable_faithful_generator_behavior = False\n",
+            message="deprecated since 2.14",
+            line=2,
+            column=1,
+            target="2.14",
+        ),
+        Example(
+            "import torch\n@torch._dynamo.config.patch(enable_faithful_generator_behavior=False)\ndef f(): ...\n",
+            target="2.14",
+        ),
+        Example(
+            'import torch._dynamo\nwith torch._dynamo.config.patch("enable_faithful_generator_behavior", True):\n'
+            "    pass\n",
+            target="2.14",
+        ),
     ]

@@ -9,20 +9,33 @@ _NOOP_215 = Window(deprecated_in="2.15")
 _RENAMED_215 = Window(since="2.15", deprecated_in="2.15")
 _USE_INSTEAD = "`{name}` is deprecated since 2.15 (FutureWarning); use `{new}` (new in 2.15)"
 KEYS = {
-    "partitioned_scatter_memory_budget": Key(_GONE_214, (
-        "`{name}` was removed in 2.14 (setting or patching it raises AttributeError; in `torch.compile(options=)` "
-        "RuntimeError 'Unexpected optimization option'); there is no 1:1 replacement (2.14 adds "
-        "`partitioned_scatter_force` and related options)")),
-    "cuda.nvgemm_max_profiling_configs": Key(_GONE_214, (
-        "`{name}` was removed in 2.14 (AttributeError); the top-level "
-        "`torch._inductor.config.nvgemm_max_profiling_configs` remains")),
+    "partitioned_scatter_memory_budget": Key(
+        _GONE_214,
+        (
+            "`{name}` was removed in 2.14 (setting or patching it raises AttributeError; in `torch.compile(options=)` "
+            "RuntimeError 'Unexpected optimization option'); there is no 1:1 replacement (2.14 adds "
+            "`partitioned_scatter_force` and related options)"
+        ),
+    ),
+    "cuda.nvgemm_max_profiling_configs": Key(
+        _GONE_214,
+        (
+            "`{name}` was removed in 2.14 (AttributeError); the top-level "
+            "`torch._inductor.config.nvgemm_max_profiling_configs` remains"
+        ),
+    ),
     "use_mixed_mm": Key(_NOOP_215, "`{name}` is deprecated since 2.15 and does nothing (FutureWarning); delete it"),
     "mixed_mm_choice": Key(_NOOP_215, "`{name}` is deprecated since 2.15 and does nothing (FutureWarning); delete it"),
     "benchmark_epilogue_fusion": Key(_RENAMED_215, _USE_INSTEAD, new="benchmark_template_fusion"),
     "max_epilogue_benchmarked_choices": Key(_RENAMED_215, _USE_INSTEAD, new="max_template_fusion_benchmarked_choices"),
-    "triton.use_block_ptr": Key(_NOOP_215, (
-        "`{name} = True` warns FutureWarning from 2.15 when the installed Triton lacks block pointers (read from "
-        "the 2.15 source, not observed)"), only_true=True),
+    "triton.use_block_ptr": Key(
+        _NOOP_215,
+        (
+            "`{name} = True` warns FutureWarning from 2.15 when the installed Triton lacks block pointers (read from "
+            "the 2.15 source, not observed)"
+        ),
+        only_true=True,
+    ),
     "autoheuristic_collect.mixed_mm": Key(Window(removed_in="2.15"), "`{name}` was removed in 2.15 (AttributeError)"),
     "autoheuristic_use.mixed_mm": Key(Window(removed_in="2.15"), "`{name}` was removed in 2.15 (AttributeError)"),
 }
@@ -75,20 +88,34 @@ class InductorConfigKeys(ConfigKeys):
         "import torch\ntorch._inductor.config.partitioned_scatter_force = True\n",
         "import torch\ntorch._inductor.config.nvgemm_max_profiling_configs = 3\n",
         "import torch\ntorch._inductor.config.triton.use_block_ptr = False\n",
-        "import torch\ng = torch.compile(f, options={\"max_autotune\": True})\n",
+        'import torch\ng = torch.compile(f, options={"max_autotune": True})\n',
     ]
     invalid = [
-        Example("import torch\ntorch._inductor.config.partitioned_scatter_memory_budget = 0.2\n",
-                message="removed in 2.14", line=2, column=1, target="2.14"),
-        Example("import torch\ng = torch.compile(f, options={\"use_mixed_mm\": True})\n", message="does nothing",
-                target="2.15"),
-        Example("import torch\nwith torch._inductor.config.patch(benchmark_epilogue_fusion=True):\n    pass\n",
-                fixed="import torch\nwith torch._inductor.config.patch(benchmark_template_fusion=True):\n    pass\n",
-                target="2.15"),
+        Example(
+            "import torch\ntorch._inductor.config.partitioned_scatter_memory_budget = 0.2\n",
+            message="removed in 2.14",
+            line=2,
+            column=1,
+            target="2.14",
+        ),
+        Example(
+            'import torch\ng = torch.compile(f, options={"use_mixed_mm": True})\n',
+            message="does nothing",
+            target="2.15",
+        ),
+        Example(
+            "import torch\nwith torch._inductor.config.patch(benchmark_epilogue_fusion=True):\n    pass\n",
+            fixed="import torch\nwith torch._inductor.config.patch(benchmark_template_fusion=True):\n    pass\n",
+            target="2.15",
+        ),
         Example("import torch._inductor.config as ic\nic.cuda.nvgemm_max_profiling_configs = 2\n", target="2.14"),
         Example("import torch\ntorch._inductor.config.triton.use_block_ptr = True\n", target="2.15"),
-        Example("import torch\nn = torch._inductor.config.max_epilogue_benchmarked_choices\n",
-                fixed="import torch\nn = torch._inductor.config.max_template_fusion_benchmarked_choices\n", target="2.15"),
-        Example("import torch\nwith torch._inductor.config.patch({\"mixed_mm_choice\": \"aten\"}):\n    pass\n",
-                target="2.15"),
+        Example(
+            "import torch\nn = torch._inductor.config.max_epilogue_benchmarked_choices\n",
+            fixed="import torch\nn = torch._inductor.config.max_template_fusion_benchmarked_choices\n",
+            target="2.15",
+        ),
+        Example(
+            'import torch\nwith torch._inductor.config.patch({"mixed_mm_choice": "aten"}):\n    pass\n', target="2.15"
+        ),
     ]

@@ -39,7 +39,9 @@ class LegacyAotCompile(SymbolRule):
     validation = None
     triggers = ("aot_compile", "aot_load")
     names = {
-        "torch._export.aot_compile": Symbol(message, "torch._inductor.aoti_compile_and_package(torch.export.export(...))"),
+        "torch._export.aot_compile": Symbol(
+            message, "torch._inductor.aoti_compile_and_package(torch.export.export(...))"
+        ),
         "torch._export.aot_load": Symbol(message, "torch._inductor.aoti_load_package"),
     }
 
@@ -52,6 +54,8 @@ class LegacyAotCompile(SymbolRule):
         "from mylib import aot_compile\naot_compile(m)",
     ]
     invalid = [
-        Example("import torch\np = torch._export.aot_compile(m, (x,))\nr = torch._export.aot_load(p, 'cuda')\n", count=2),
+        Example(
+            "import torch\np = torch._export.aot_compile(m, (x,))\nr = torch._export.aot_load(p, 'cuda')\n", count=2
+        ),
         Example("from torch._export import aot_compile as ac\nac(m, args)\n"),
     ]

@@ -49,8 +49,13 @@ class E8M0Uint8Workaround(ExportUsage):
         "import torch\ndef save(m, p):\n    q = m.w.view(torch.uint8)\n    torch.export.save(torch.export.export(m, ()), p)\n",
     ]
     invalid = [
-        Example("import torch\ns = scale.view(torch.uint8)\nep = torch.export.export(m, (x,))\ntorch.export.save(ep, p)\nback = s.view(torch.float8_e8m0fnu)\n", count=2),
-        Example("import torch\nE8M0 = torch.float8_e8m0fnu\ndef save(m, p):\n    m.s = m.s.view(torch.uint8)\n    torch.export.save(torch.export.export(m, ()), p)\n"),
+        Example(
+            "import torch\ns = scale.view(torch.uint8)\nep = torch.export.export(m, (x,))\ntorch.export.save(ep, p)\nback = s.view(torch.float8_e8m0fnu)\n",
+            count=2,
+        ),
+        Example(
+            "import torch\nE8M0 = torch.float8_e8m0fnu\ndef save(m, p):\n    m.s = m.s.view(torch.uint8)\n    torch.export.save(torch.export.export(m, ()), p)\n"
+        ),
     ]
 
     def __init__(self, ctx) -> None:

@@ -42,7 +42,10 @@ class ExportWithE8M0(ExportUsage):
         "import torch\nx = torch.zeros(4, dtype=torch.float8_e8m0fnu)\ntorch.save(x, 'x.pt')",
     ]
     invalid = [
-        Example("import torch\nscale = s.to(torch.float8_e8m0fnu)\ntorch.export.save(ep, 'm.pt2')\nep2 = torch.export.load('m.pt2')\n", count=2),
+        Example(
+            "import torch\nscale = s.to(torch.float8_e8m0fnu)\ntorch.export.save(ep, 'm.pt2')\nep2 = torch.export.load('m.pt2')\n",
+            count=2,
+        ),
         Example("from torch.export import save\nimport torch as th\nDT = th.float8_e8m0fnu\nsave(ep, path)\n"),
         Example("import torch\nDT = getattr(torch, 'float8_e8m0fnu')\ntorch.export.save(ep, path)\n"),
     ]

@@ -56,7 +56,8 @@ class RemovedExportEntryPoints(SymbolRule):
         "torch.export.export_for_training": Symbol(message, "torch.export.export", window=EXPORT_FOR_TRAINING),
         "torch._export.capture_pre_autograd_graph": Symbol(
             "`{old}` is removed in 2.7 (AttributeError; before, it logs a deprecation warning); use "
-            "`torch.export.export(...).module()`", window=CAPTURE_PRE_AUTOGRAD_GRAPH,
+            "`torch.export.export(...).module()`",
+            window=CAPTURE_PRE_AUTOGRAD_GRAPH,
         ),
     }
 
@@ -78,8 +79,14 @@ class RemovedExportEntryPoints(SymbolRule):
             fixed="import torch\n\nep = torch.export.export(m, args)\n",
         ),
         Example("from torch._export import capture_pre_autograd_graph\ngm = capture_pre_autograd_graph(m, args)\n"),
-        Example("import torch\ngm = torch._export.capture_pre_autograd_graph(m, args)\n", target="2.7",
-                message="breaks in 2.7: `torch._export.capture_pre_autograd_graph` is removed in 2.7"),
-        Example("import torch\nep = torch.export.export_for_training(m, (x,))\n", target="2.10",
-                message="`torch.export.export_for_training` is removed in 2.11 (AttributeError; it warns FutureWarning"),
+        Example(
+            "import torch\ngm = torch._export.capture_pre_autograd_graph(m, args)\n",
+            target="2.7",
+            message="breaks in 2.7: `torch._export.capture_pre_autograd_graph` is removed in 2.7",
+        ),
+        Example(
+            "import torch\nep = torch.export.export_for_training(m, (x,))\n",
+            target="2.10",
+            message="`torch.export.export_for_training` is removed in 2.11 (AttributeError; it warns FutureWarning",
+        ),
     ]

@@ -116,6 +116,10 @@ class TorchScriptEntryPoint(SymbolRule):
         Example("from torch.jit import trace\ntm = trace(m, x)\n"),
         Example("import torch.jit as jit\nm = jit.load('m.pt')\n"),
         Example("import torch\n@torch.jit.script\ndef f(x):\n    return x\n", message="FutureWarning since 2.14"),
-        Example("import torch\nsm._save_for_lite_interpreter('m.ptl')\n", message="DeprecationWarning 2.10-2.13", target="2.10"),
+        Example(
+            "import torch\nsm._save_for_lite_interpreter('m.ptl')\n",
+            message="DeprecationWarning 2.10-2.13",
+            target="2.10",
+        ),
         Example("import torch\ntorch.jit.set_fusion_strategy([('STATIC', 2)])\n", message="unchanged in 2.14"),
     ]

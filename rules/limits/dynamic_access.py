@@ -22,7 +22,9 @@ class DynamicTorchAccess(Rule):
 
     code = "ADV900"
     name = "dynamic-torch-access"
-    message = "dynamic access `getattr({target}, ...)`: advisor cannot see which torch API this reaches; review it by hand"
+    message = (
+        "dynamic access `getattr({target}, ...)`: advisor cannot see which torch API this reaches; review it by hand"
+    )
     severity = Severity.INFO
     since = "2.0"
     fix = Applicability.NONE

@@ -63,7 +63,9 @@ class PerMatrixEighLoop(Rule):
         Example("import torch\nfor i in range(n):\n    w, v = torch.linalg.eigh(A[i])\n"),
         Example("import torch\nvals = [torch.linalg.eigvalsh(m) for m in mats]\n"),
         Example("from torch.linalg import eigh\nout = {k: eigh(x) for k, x in d.items()}\n"),
-        Example("import torch as th\nfor m in mats:\n    if m.numel():\n        res.append(th.linalg.eigh(m.double()))\n"),
+        Example(
+            "import torch as th\nfor m in mats:\n    if m.numel():\n        res.append(th.linalg.eigh(m.double()))\n"
+        ),
     ]
 
     def _check_body(self, targets: set[str], body) -> None:

@@ -14,7 +14,6 @@ from advisor.rule import (
 from .eigh_loop import EIGH
 
 
-
 def _moves_to_cpu(node) -> bool:
     """`x.cpu()`, `x.detach().cpu()`, `x.to("cpu", ...)`, `x.to(device="cpu")`, also under `.double()` etc."""
     while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):

@@ -7,7 +7,7 @@ from ._linalg_args import linalg_args
 _REMOVED = "`{old}` was removed (calling it raises RuntimeError since 2.0); use `{new}`"
 _DEPRECATED = "`{old}` is deprecated (it warns) in favour of `{new}` (check the argument and return differences)"
 _REMOVED_214 = "`{old}` was removed in 2.14 (calling it raises RuntimeError; it warned since 1.9); use `{new}`"
-_QR = _REMOVED_214 + " (`some=False` is `mode=\"complete\"`)"
+_QR = _REMOVED_214 + ' (`some=False` is `mode="complete"`)'
 _RETURN_TYPES = (
     "`{old}` was removed in 2.14 (AttributeError); `torch.linalg.qr` returns `torch.return_types.linalg_qr` (`Q`, `R`)"
 )
@@ -96,9 +96,14 @@ class LegacyLinalg(SymbolRule):
             super().on_call(node, qualname)
             return
         func, imports = rewrite_reference(self.ctx.resolver, node.func, symbol.replacement)
-        self.report(node, symbol.message.format(old=qualname, new=symbol.replacement), window=symbol.window,
-                    replacement=node.with_changes(func=func, args=args), add_imports=imports,
-                    applicability=Applicability.SAFE)
+        self.report(
+            node,
+            symbol.message.format(old=qualname, new=symbol.replacement),
+            window=symbol.window,
+            replacement=node.with_changes(func=func, args=args),
+            add_imports=imports,
+            applicability=Applicability.SAFE,
+        )
 
     fix = Applicability.SAFE  # torch.cholesky / torch.qr only (see on_call); the others are reported without a fix
     valid = [
@@ -110,16 +115,23 @@ class LegacyLinalg(SymbolRule):
     ]
     invalid = [
         Example("import torch\ne, v = torch.symeig(a, eigenvectors=True)\n"),
-        Example("import torch\nq, r = torch.qr(a)\nu, s, v = torch.svd(a)\n", count=2, message="removed in 2.14",
-                fixed="import torch\nq, r = torch.linalg.qr(a)\nu, s, v = torch.svd(a)\n"),
+        Example(
+            "import torch\nq, r = torch.qr(a)\nu, s, v = torch.svd(a)\n",
+            count=2,
+            message="removed in 2.14",
+            fixed="import torch\nq, r = torch.linalg.qr(a)\nu, s, v = torch.svd(a)\n",
+        ),
         Example("from torch import cholesky as chol\nL = chol(a)\n", message="removed in 2.14"),
-        Example("import torch\nL = torch.cholesky(a, True, out=o)\n",
-                fixed="import torch\nL = torch.linalg.cholesky(a, upper=True, out=o)\n"),
-        Example("import torch\nq, r = torch.qr(a, some=False)\n",
-                fixed='import torch\nq, r = torch.linalg.qr(a, mode="complete")\n'),
+        Example(
+            "import torch\nL = torch.cholesky(a, True, out=o)\n",
+            fixed="import torch\nL = torch.linalg.cholesky(a, upper=True, out=o)\n",
+        ),
+        Example(
+            "import torch\nq, r = torch.qr(a, some=False)\n",
+            fixed='import torch\nq, r = torch.linalg.qr(a, mode="complete")\n',
+        ),
         Example("import torch\nq, r = torch.qr(a, flag)\n", fixed="import torch\nq, r = torch.qr(a, flag)\n"),
         Example("import torch\nT = torch.return_types.qr\n", message="AttributeError"),
         Example("import torch\nx, _ = torch.solve(b, a)\n"),
         Example("import torch\nn = torch.norm(x, dim=1)\n", message="in its documentation (no warning yet)"),
     ]
-

@@ -86,7 +86,7 @@ class MagmaLinalgBackend(Rule):
             s = arg.value
             replacement = None
             if isinstance(s, cst.SimpleString):
-                body = s.value[len(s.prefix):]
+                body = s.value[len(s.prefix) :]
                 quote = body[:3] if body[:3] in ('"""', "'''") else body[0]
                 replacement = s.with_changes(value=f"{s.prefix}{quote}default{quote}")
             self.report(node, replacement=replacement, fix_node=s)

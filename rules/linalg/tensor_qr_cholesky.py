@@ -50,7 +50,9 @@ class TensorQrCholeskyMethod(Rule):
 
     code = "ADV757"
     name = "tensor-qr-cholesky-method"
-    message = "`Tensor.{m}()` was removed in 2.14 (RuntimeError) if `{recv}` is a tensor; use `torch.linalg.{m}({recv}...)`"
+    message = (
+        "`Tensor.{m}()` was removed in 2.14 (RuntimeError) if `{recv}` is a tensor; use `torch.linalg.{m}({recv}...)`"
+    )
     severity = Severity.WARNING  # never error: the receiver's type is unknown
     since = "2.0"
     deprecated_in = "1.9"
@@ -66,13 +68,21 @@ class TensorQrCholeskyMethod(Rule):
         "L = a.cholesky()\n",  # no torch in this file
     ]
     invalid = [
-        Example("import torch\nL = torch.rand(3, 3).cholesky()\n",
-                fixed="import torch\nL = torch.linalg.cholesky(torch.rand(3, 3))\n",
-                message="`Tensor.cholesky()` was removed in 2.14", line=2, column=5),
-        Example("import torch\nq, r = torch.ones(3, 3).qr(some=False)\n",
-                fixed='import torch\nq, r = torch.linalg.qr(torch.ones(3, 3), mode="complete")\n'),
-        Example("import torch\nL = torch.eye(3).cholesky(True)\n",
-                fixed="import torch\nL = torch.linalg.cholesky(torch.eye(3), upper=True)\n"),
+        Example(
+            "import torch\nL = torch.rand(3, 3).cholesky()\n",
+            fixed="import torch\nL = torch.linalg.cholesky(torch.rand(3, 3))\n",
+            message="`Tensor.cholesky()` was removed in 2.14",
+            line=2,
+            column=5,
+        ),
+        Example(
+            "import torch\nq, r = torch.ones(3, 3).qr(some=False)\n",
+            fixed='import torch\nq, r = torch.linalg.qr(torch.ones(3, 3), mode="complete")\n',
+        ),
+        Example(
+            "import torch\nL = torch.eye(3).cholesky(True)\n",
+            fixed="import torch\nL = torch.linalg.cholesky(torch.eye(3), upper=True)\n",
+        ),
         # Receiver of unknown type: advice, no fix (a LinearOperator has `.cholesky()` too).
         Example("import torch\nL = a.cholesky()\n", message="if `a` is a tensor"),
         Example("import torch\nL = model.cov.cholesky(True)\n"),
@@ -103,8 +113,9 @@ class TensorQrCholeskyMethod(Rule):
             self.report(node, message, window=_WINDOW)
             return
         new_func, imports = rewrite_reference(self.ctx.resolver, expr("torch"), f"torch.linalg.{method}")
-        self.report(node, message, replacement=node.with_changes(func=new_func, args=args), add_imports=imports,
-                    window=_WINDOW)
+        self.report(
+            node, message, replacement=node.with_changes(func=new_func, args=args), add_imports=imports, window=_WINDOW
+        )
 
     def _is_tensor(self, receiver) -> bool:
         """The receiver is certainly a tensor: the result of a `torch.*` call (`torch.rand(3, 3).qr()`)."""

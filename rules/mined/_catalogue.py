@@ -93,8 +93,7 @@ class MinedNames(SymbolRule):
     def defer_to(cls, rules: Any) -> None:
         """Registry hook: drop what a hand rule reports (no double findings)."""
         names, attributes, _ = claimed_by(rules, cls.family)
-        keep = {q: s for q, s in cls.names.items()
-                if q not in names and q.rpartition(".")[2] not in attributes}
+        keep = {q: s for q, s in cls.names.items() if q not in names and q.rpartition(".")[2] not in attributes}
         by_symbol: dict[int, list[str]] = {}
         for q, s in cls.names.items():
             by_symbol.setdefault(id(s), []).append(q)
@@ -188,5 +187,8 @@ class MinedKeywords(Rule):
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value in params:
                 entry = params[arg.keyword.value]
-                self.report(arg, f"`{arg.keyword.value}=` of `{func}` is deprecated ({how(entry)}){quote(entry)}",
-                            window=window(entry))
+                self.report(
+                    arg,
+                    f"`{arg.keyword.value}=` of `{func}` is deprecated ({how(entry)}){quote(entry)}",
+                    window=window(entry),
+                )

@@ -39,7 +39,16 @@ class MinedDeprecated(MinedNames):
     ]
     # (the `nn.init` aliases without `_` have a hand rule now, ADV772, which takes them.)
     invalid = [
-        Example("import torch\ntorch.distributed.all_reduce_coalesced(ts)\n",
-                message="`torch.distributed.all_reduce_coalesced` is deprecated", line=2, column=1, target="2.15"),
-        Example("from torch.distributed import all_reduce_coalesced as arc\narc(ts)\n", message="is deprecated", target="2.15"),
+        Example(
+            "import torch\ntorch.distributed.all_reduce_coalesced(ts)\n",
+            message="`torch.distributed.all_reduce_coalesced` is deprecated",
+            line=2,
+            column=1,
+            target="2.15",
+        ),
+        Example(
+            "from torch.distributed import all_reduce_coalesced as arc\narc(ts)\n",
+            message="is deprecated",
+            target="2.15",
+        ),
     ]

@@ -25,7 +25,9 @@ class MinedDeprecatedKeyword(MinedKeywords):
     name = "mined-deprecated-keyword"
     message = "deprecated keyword argument"
     severity = Severity.WARNING
-    calls = {a: params for func, params in DATA["keywords"].items() for a in (func, *next(iter(params.values()))["aka"])}
+    calls = {
+        a: params for func, params in DATA["keywords"].items() for a in (func, *next(iter(params.values()))["aka"])
+    }
     targets = tuple(sorted(calls))
     triggers = triggers(calls)
     valid = [
@@ -33,9 +35,16 @@ class MinedDeprecatedKeyword(MinedKeywords):
         "def f(torch):\n    return torch.nn.functional.gumbel_softmax(logits, eps=1e-10)\n",
     ]
     invalid = [
-        Example("import torch\ny = torch.nn.functional.gumbel_softmax(logits, eps=1e-10)\n",
-                message="`eps=` of `torch.nn.functional.gumbel_softmax` is deprecated", line=2, column=48,
-                target="2.15"),
-        Example("from torch.nn.functional import gumbel_softmax as gs\ny = gs(logits, eps=1e-10)\n", message="`eps=`",
-                target="2.15"),
+        Example(
+            "import torch\ny = torch.nn.functional.gumbel_softmax(logits, eps=1e-10)\n",
+            message="`eps=` of `torch.nn.functional.gumbel_softmax` is deprecated",
+            line=2,
+            column=48,
+            target="2.15",
+        ),
+        Example(
+            "from torch.nn.functional import gumbel_softmax as gs\ny = gs(logits, eps=1e-10)\n",
+            message="`eps=`",
+            target="2.15",
+        ),
     ]

@@ -38,7 +38,12 @@ class MinedRemoved(MinedNames):
     ]
     invalid = [
         # (torch.onnx.dynamo_export and torch.distributed.pipeline have hand rules now, ADV783/ADV787, which take them.)
-        Example("import torch\ny = torch.align_tensors(a, b)\n", message="`torch.align_tensors` is removed in torch 2.13",
-                line=2, column=5, target="2.15"),
+        Example(
+            "import torch\ny = torch.align_tensors(a, b)\n",
+            message="`torch.align_tensors` is removed in torch 2.13",
+            line=2,
+            column=5,
+            target="2.15",
+        ),
         Example("import torch.distributed.pipeline\n", message="is removed in torch 2.4", target="2.15"),
     ]

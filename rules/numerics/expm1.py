@@ -42,7 +42,10 @@ class ExpMinusOne(Rule):
     ]
     invalid = [
         Example("import torch\ny = torch.exp(x) - 1\n", fixed="import torch\ny = torch.expm1(x)\n", line=2, column=5),
-        Example("import torch as th\ny = 2 * (th.exp(a + b) - 1.0)\n", fixed="import torch as th\ny = 2 * (th.expm1(a + b))\n"),
+        Example(
+            "import torch as th\ny = 2 * (th.exp(a + b) - 1.0)\n",
+            fixed="import torch as th\ny = 2 * (th.expm1(a + b))\n",
+        ),
     ]
 
     def visit_BinaryOperation(self, node) -> None:

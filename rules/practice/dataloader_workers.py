@@ -22,7 +22,9 @@ class DataLoaderWithoutWorkers(Rule):
 
     code = "ADV990"
     name = "dataloader-without-workers"
-    message = "`DataLoader` without `num_workers` loads data synchronously in the main process; consider `num_workers > 0`"
+    message = (
+        "`DataLoader` without `num_workers` loads data synchronously in the main process; consider `num_workers > 0`"
+    )
     severity = Severity.INFO
     since = "2.0"
     fix = Applicability.NONE

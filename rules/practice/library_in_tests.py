@@ -41,7 +41,9 @@ class LibraryInTests(Rule):
     ]
     invalid = [
         Example("import torch\nimport unittest\nlib = torch.library.Library('mylib', 'DEF')\n", line=3, column=7),
-        Example("import pytest\nfrom torch.library import Library\n\ndef test_op():\n    lib = Library('m', 'FRAGMENT')\n"),
+        Example(
+            "import pytest\nfrom torch.library import Library\n\ndef test_op():\n    lib = Library('m', 'FRAGMENT')\n"
+        ),
     ]
 
     def visit_Call(self, node) -> None:

@@ -53,7 +53,9 @@ class ChromeTraceParsing(Rule):
         "import json\ndef f():\n    prof.export_chrome_trace('t.json')\ndef g():\n    return json.load(open('other.json'))\n",
     ]
     invalid = [
-        Example("import json\ndef dump(prof):\n    prof.export_chrome_trace('t.json')\n    with open('t.json') as f:\n        return json.load(f)\n"),
+        Example(
+            "import json\ndef dump(prof):\n    prof.export_chrome_trace('t.json')\n    with open('t.json') as f:\n        return json.load(f)\n"
+        ),
         Example("from json import loads\nprof.export_chrome_trace(p)\nevents = loads(open(p).read())['traceEvents']\n"),
     ]
 

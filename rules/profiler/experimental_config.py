@@ -8,8 +8,10 @@ CONFIGS = ("torch.profiler._ExperimentalConfig", "torch._C._profiler._Experiment
 _METRICS = Window(since="2.14", deprecated_in="2.14", removed_in="2.15")
 _STEP = Window(since="2.15", deprecated_in="2.15")
 KEYWORDS = {"profiler_metrics": _METRICS, "profiler_measure_per_kernel": _METRICS, "adjust_profiler_step": _STEP}
-_REMOVED = ("`{kw}=` on `_ExperimentalConfig` is ignored since 2.14 (FutureWarning) and removed in 2.15 (TypeError: "
-            "incompatible constructor arguments); drop it")
+_REMOVED = (
+    "`{kw}=` on `_ExperimentalConfig` is ignored since 2.14 (FutureWarning) and removed in 2.15 (TypeError: "
+    "incompatible constructor arguments); drop it"
+)
 _IGNORED = "`adjust_profiler_step=` is deprecated and ignored since 2.15 (FutureWarning); drop it"
 _ATTRIBUTE = "`_ExperimentalConfig.{kw}` exists in 2.14 only (AttributeError in 2.15); stop reading it"
 
@@ -62,13 +64,27 @@ class ProfilerExperimentalConfigOptions(BoundNames):
         "import torch\nm = other.profiler_metrics\n",
     ]
     invalid = [
-        Example("import torch\ncfg = torch.profiler._ExperimentalConfig(profiler_metrics=[\"kineto__cuda_core_flops\"], "
-                "profiler_measure_per_kernel=True)\n", count=2, message="removed in 2.15", target="2.15"),
-        Example("from torch.profiler import _ExperimentalConfig\ncfg = _ExperimentalConfig(verbose=True, adjust_profiler_step=True)\n",
-                fixed="from torch.profiler import _ExperimentalConfig\ncfg = _ExperimentalConfig(verbose=True)\n",
-                message="since 2.15", target="2.15", line=2, column=41),
-        Example("import torch\ncfg = torch.profiler._ExperimentalConfig()\nm = cfg.profiler_metrics\n",
-                message="2.14 only", line=3, target="2.15"),
+        Example(
+            'import torch\ncfg = torch.profiler._ExperimentalConfig(profiler_metrics=["kineto__cuda_core_flops"], '
+            "profiler_measure_per_kernel=True)\n",
+            count=2,
+            message="removed in 2.15",
+            target="2.15",
+        ),
+        Example(
+            "from torch.profiler import _ExperimentalConfig\ncfg = _ExperimentalConfig(verbose=True, adjust_profiler_step=True)\n",
+            fixed="from torch.profiler import _ExperimentalConfig\ncfg = _ExperimentalConfig(verbose=True)\n",
+            message="since 2.15",
+            target="2.15",
+            line=2,
+            column=41,
+        ),
+        Example(
+            "import torch\ncfg = torch.profiler._ExperimentalConfig()\nm = cfg.profiler_metrics\n",
+            message="2.14 only",
+            line=3,
+            target="2.15",
+        ),
     ]
 
     def visit_Call(self, node) -> None:

@@ -35,8 +35,10 @@ class KeyAveragesPythonFunctions(Rule):
 
     code = "ADV762"
     name = "key-averages-python-functions"
-    message = ("since 2.14 `key_averages()` leaves out Python-function events (`file.py(N): fn` rows) unless "
-               "`include_python_functions=True` (new in 2.14); `prof.events()` still has them")
+    message = (
+        "since 2.14 `key_averages()` leaves out Python-function events (`file.py(N): fn` rows) unless "
+        "`include_python_functions=True` (new in 2.14); `prof.events()` still has them"
+    )
     severity = Severity.INFO
     since = "2.14"
     fix = Applicability.SAFE
@@ -48,14 +50,21 @@ class KeyAveragesPythonFunctions(Rule):
         "import torch\nfrom torch.profiler import profile\nwith profile() as p:\n    f()\nrows = p.key_averages()\n",
     ]
     invalid = [
-        Example("import torch\nwith torch.profiler.profile(with_stack=True) as p:\n    f()\nrows = p.key_averages()\n",
-                fixed="import torch\nwith torch.profiler.profile(with_stack=True) as p:\n    f()\n"
-                      "rows = p.key_averages(include_python_functions=True)\n",
-                line=4, column=8, target="2.14"),
-        Example("import torch\ndef run():\n    with torch.autograd.profiler.profile(with_stack=True) as p:\n        f()\n"
-                "    return p.key_averages(group_by_stack_n=5)\n",
-                fixed="import torch\ndef run():\n    with torch.autograd.profiler.profile(with_stack=True) as p:\n        f()\n"
-                      "    return p.key_averages(group_by_stack_n=5, include_python_functions=True)\n", target="2.14"),
+        Example(
+            "import torch\nwith torch.profiler.profile(with_stack=True) as p:\n    f()\nrows = p.key_averages()\n",
+            fixed="import torch\nwith torch.profiler.profile(with_stack=True) as p:\n    f()\n"
+            "rows = p.key_averages(include_python_functions=True)\n",
+            line=4,
+            column=8,
+            target="2.14",
+        ),
+        Example(
+            "import torch\ndef run():\n    with torch.autograd.profiler.profile(with_stack=True) as p:\n        f()\n"
+            "    return p.key_averages(group_by_stack_n=5)\n",
+            fixed="import torch\ndef run():\n    with torch.autograd.profiler.profile(with_stack=True) as p:\n        f()\n"
+            "    return p.key_averages(group_by_stack_n=5, include_python_functions=True)\n",
+            target="2.14",
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -77,8 +86,12 @@ class KeyAveragesPythonFunctions(Rule):
             arg = get_arg(node, "with_stack")
             if arg is not None and bool_value(arg.value) is True:
                 frame[0] = True
-        elif (isinstance(node.func, cst.Attribute) and node.func.attr.value == "key_averages"
-              and get_arg(node, "include_python_functions") is None and not any(a.star for a in node.args)):
+        elif (
+            isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "key_averages"
+            and get_arg(node, "include_python_functions") is None
+            and not any(a.star for a in node.args)
+        ):
             frame[1].append(node)
 
     def _flush(self, frame) -> None:

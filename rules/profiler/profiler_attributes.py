@@ -8,7 +8,10 @@ RENAMES = {
     "self_cuda_time_total": "self_device_time_total",
     "self_cuda_memory_usage": "self_device_memory_usage",
 }
-AUTOGRAD_PROFILE = {"torch.autograd.profiler.profile", "torch.autograd.profile"}  # not profiler_legacy: it keeps use_cuda
+AUTOGRAD_PROFILE = {
+    "torch.autograd.profiler.profile",
+    "torch.autograd.profile",
+}  # not profiler_legacy: it keeps use_cuda
 PROFILER_PROFILE = {"torch.profiler.profile", "torch.profiler.profiler.profile"}
 # Windows per attribute / keyword (truth: R14-3, R14-4, D15-1, R15-1).
 CUDA_WINDOW = Window(since="2.4", deprecated_in="2.4")
@@ -26,7 +29,7 @@ _EVENT_METADATA = (
 )
 _AUTOGRAD_USE_CUDA = (
     "`use_cuda=` on `torch.autograd.profiler.profile` is deprecated (FutureWarning) and removed in 2.14 (TypeError: "
-    "unexpected keyword argument); use `use_device=\"cuda\"` (or drop `use_cuda=False`)"
+    'unexpected keyword argument); use `use_device="cuda"` (or drop `use_cuda=False`)'
 )
 _PROFILER_USE_CUDA = (
     "`use_cuda=` on `torch.profiler.profile` is deprecated (FutureWarning), has no effect, and is removed in 2.14 "
@@ -113,10 +116,13 @@ class DeprecatedProfilerAttributes(Rule):
         ),
         Example(
             "import torch\nwith torch.autograd.profiler.profile(use_cuda=True) as p:\n    pass\n",
-            fixed="import torch\nwith torch.autograd.profiler.profile(use_device=\"cuda\") as p:\n    pass\n",
+            fixed='import torch\nwith torch.autograd.profiler.profile(use_device="cuda") as p:\n    pass\n',
         ),
-        Example("from torch.profiler import profile\nwith profile(use_cuda=True):\n    pass\n",
-                fixed="from torch.profiler import profile\nwith profile():\n    pass\n", message="removed in 2.14"),
+        Example(
+            "from torch.profiler import profile\nwith profile(use_cuda=True):\n    pass\n",
+            fixed="from torch.profiler import profile\nwith profile():\n    pass\n",
+            message="removed in 2.14",
+        ),
         Example(
             "import torch\nprint(e.cuda_time, e.cuda_time_total)\n",
             fixed="import torch\nprint(e.device_time, e.device_time_total)\n",
@@ -131,7 +137,9 @@ class DeprecatedProfilerAttributes(Rule):
             message = self.message.format(old=attr, new=new)
             if attr == "cuda_time":
                 message = "`cuda_time` is deprecated (FutureWarning); use `device_time`"
-            self.report(node, message, replacement=node.attr.with_changes(value=new), fix_node=node.attr, window=CUDA_WINDOW)
+            self.report(
+                node, message, replacement=node.attr.with_changes(value=new), fix_node=node.attr, window=CUDA_WINDOW
+            )
         elif attr == "metadata_json" and self.imports_torch():
             self.report(node, _METADATA_JSON, window=METADATA_JSON)
         elif attr == "event_metadata" and self.imports_torch():

@@ -55,12 +55,16 @@ class RocmBothAllocConfs(Rule):
         'import os\nos.environ["PYTORCH_HIP_ALLOC_CONF"] = os.environ.get("PYTORCH_CUDA_ALLOC_CONF", "")',
     ]
     invalid = [
-        Example('import os\nos.environ["PYTORCH_CUDA_ALLOC_CONF"] = "max_split_size_mb:512"\nos.environ["PYTORCH_HIP_ALLOC_CONF"] = "expandable_segments:True"'),
+        Example(
+            'import os\nos.environ["PYTORCH_CUDA_ALLOC_CONF"] = "max_split_size_mb:512"\nos.environ["PYTORCH_HIP_ALLOC_CONF"] = "expandable_segments:True"'
+        ),
         Example(
             'import os, subprocess\nenv = {"PYTORCH_CUDA_ALLOC_CONF": "a", "PYTORCH_HIP_ALLOC_CONF": "b"}\n'
             'subprocess.run(["python", "train.py"], env=env)'
         ),
-        Example('import os\nos.environ.setdefault("PYTORCH_HIP_ALLOC_CONF", "a")\nos.putenv("PYTORCH_CUDA_ALLOC_CONF", "b")'),
+        Example(
+            'import os\nos.environ.setdefault("PYTORCH_HIP_ALLOC_CONF", "a")\nos.putenv("PYTORCH_CUDA_ALLOC_CONF", "b")'
+        ),
     ]
 
     @classmethod
@@ -122,7 +126,9 @@ class RocmBothAllocConfs(Rule):
         elif name == "setdefault" and node.args and isinstance(func, cst.Attribute):
             self._set(node.args[0].value, _container(func.value))
         elif name in ("update", "dict"):
-            container = _container(func.value) if name == "update" and isinstance(func, cst.Attribute) else f"dict@{id(node)}"
+            container = (
+                _container(func.value) if name == "update" and isinstance(func, cst.Attribute) else f"dict@{id(node)}"
+            )
             for arg in node.args:
                 if arg.keyword is not None:
                     self._set(arg.keyword, container, arg.keyword.value)
@@ -134,7 +140,10 @@ class RocmBothAllocConfs(Rule):
 
     def leave_Module(self, node) -> None:
         for hip_node, hip_path, hip_in in self._sets[HIP_VAR]:
-            if any(cuda_in == hip_in and not _exclusive(hip_path, cuda_path) for _, cuda_path, cuda_in in self._sets[CUDA_VAR]):
+            if any(
+                cuda_in == hip_in and not _exclusive(hip_path, cuda_path)
+                for _, cuda_path, cuda_in in self._sets[CUDA_VAR]
+            ):
                 self.report(hip_node)
 
 

@@ -62,7 +62,7 @@ class RocmExpandableWithMaxSplit(Rule):
     invalid = [
         Example('import os\nos.environ["PYTORCH_HIP_ALLOC_CONF"] = "expandable_segments:True,max_split_size_mb:128"'),
         Example(
-            'import os, torch\nif torch.version.hip:\n'
+            "import os, torch\nif torch.version.hip:\n"
             '    os.environ.setdefault("PYTORCH_ALLOC_CONF", "max_split_size_mb:256,expandable_segments:true")'
         ),
     ]

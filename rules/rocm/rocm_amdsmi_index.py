@@ -51,7 +51,10 @@ class RocmAmdsmiDeviceIndex(ReferenceRule):
     ]
     invalid = [
         Example("import torch\nif torch.version.hip:\n    print(torch.cuda.temperature(0))"),
-        Example("import torch\nfrom torch.cuda import utilization, power_draw\nHIP_VISIBLE = 'HIP_VISIBLE_DEVICES'\nu, p = utilization(1), power_draw(1)", count=2),
+        Example(
+            "import torch\nfrom torch.cuda import utilization, power_draw\nHIP_VISIBLE = 'HIP_VISIBLE_DEVICES'\nu, p = utilization(1), power_draw(1)",
+            count=2,
+        ),
     ]
 
     def on_call(self, node, qualname: str) -> None:

@@ -61,14 +61,16 @@ class RocmExpandableSegments(BranchTracker):
         'import torch, os\nif torch.version.hip:\n    os.environ["PYTORCH_HIP_ALLOC_CONF"] = "expandable_segments:True"',
     ]
     invalid = [
-        Example('import os, torch\nif not torch.version.hip:\n    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"'),
         Example(
-            'import os, torch\nif torch.version.hip is not None:\n    pass\nelse:\n'
+            'import os, torch\nif not torch.version.hip:\n    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"'
+        ),
+        Example(
+            "import os, torch\nif torch.version.hip is not None:\n    pass\nelse:\n"
             '    os.environ.setdefault("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True")'
         ),
         Example('import os\nIS_ROCM = True\nos.environ["PYTORCH_HIP_ALLOC_CONF"] = "expandable_segments:False"'),
         Example(
-            'import warnings, torch\nif torch.version.hip:\n'
+            "import warnings, torch\nif torch.version.hip:\n"
             '    warnings.filterwarnings("ignore", message=".*expandable_segments not supported.*")'
         ),
     ]
@@ -88,8 +90,11 @@ class RocmExpandableSegments(BranchTracker):
         if not isinstance(value, str) or "expandable_segments" not in value:
             return
         if _STALE_FILTER.search(value):
-            self.report(node, "filter for the 'expandable_segments not supported' warning: 2.12 builds against ROCm >= 7.0 "
-                        f"no longer emit it (older ROCm builds still do); {VERIFY}")
+            self.report(
+                node,
+                "filter for the 'expandable_segments not supported' warning: 2.12 builds against ROCm >= 7.0 "
+                f"no longer emit it (older ROCm builds still do); {VERIFY}",
+            )
         elif _FALSE.search(value):
             self.report(node, "`expandable_segments:False` in ROCm code: " + self.message)
         elif _TRUE.search(value) and self.enclosing_device() == NOT_ROCM:

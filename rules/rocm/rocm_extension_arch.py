@@ -88,7 +88,9 @@ class RocmExtensionArch(Rule):
         Example(
             "import torch.utils.cpp_extension as ext\n# hipified for gfx90a\nmod = ext.load_inline('ops', cpp_sources=SRC, cuda_sources=KERNELS)"
         ),
-        Example("import torch\nfrom torch.utils.cpp_extension import load\nIS_ROCM = True\nops = load('ops', ['ops.cpp', 'kernels.cu'])"),
+        Example(
+            "import torch\nfrom torch.utils.cpp_extension import load\nIS_ROCM = True\nops = load('ops', ['ops.cpp', 'kernels.cu'])"
+        ),
     ]
 
     def __init__(self, ctx) -> None:

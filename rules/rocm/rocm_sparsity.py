@@ -4,10 +4,16 @@ from advisor.rule import Example, Severity, cst, nodes_of, simple_name
 
 from ._rocm import NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard, polarity
 
-SPARSE_NAMES = frozenset({
-    "to_sparse_semi_structured", "SparseSemiStructuredTensor", "SparseSemiStructuredTensorCUTLASS",
-    "SparseSemiStructuredTensorCUSPARSELT", "_cslt_compress", "_cslt_sparse_mm",
-})
+SPARSE_NAMES = frozenset(
+    {
+        "to_sparse_semi_structured",
+        "SparseSemiStructuredTensor",
+        "SparseSemiStructuredTensorCUTLASS",
+        "SparseSemiStructuredTensorCUSPARSELT",
+        "_cslt_compress",
+        "_cslt_sparse_mm",
+    }
+)
 
 
 def _uses_sparsity(node) -> bool:
@@ -76,9 +82,7 @@ class RocmSemiStructuredSparsity(BranchTracker):
             "def test_sparse():\n    if torch.version.hip:\n        pytest.skip('CUDA only')\n"
             "    to_sparse_semi_structured(torch.ones(4, 4))"
         ),
-        Example(
-            "import torch\nif not torch.version.hip:\n    w = torch._cslt_compress(w)\n"
-        ),
+        Example("import torch\nif not torch.version.hip:\n    w = torch._cslt_compress(w)\n"),
         Example(
             "import torch, unittest\nfrom torch.sparse import to_sparse_semi_structured\n"
             "@unittest.skipIf(torch.version.hip is not None, 'no hipSPARSELt')\n"
@@ -113,7 +117,13 @@ class RocmSemiStructuredSparsity(BranchTracker):
     def visit_If(self, node) -> None:
         super().visit_If(node)
         p = self._ifs[-1]
-        rocm_branch = node.body if p == ROCM else node.orelse.body if p == NOT_ROCM and isinstance(node.orelse, cst.Else) else None
+        rocm_branch = (
+            node.body
+            if p == ROCM
+            else node.orelse.body
+            if p == NOT_ROCM and isinstance(node.orelse, cst.Else)
+            else None
+        )
         other = node.body if p == NOT_ROCM else None
         if rocm_branch is not None and disables(rocm_branch):
             self._guards.append(node.test)
@@ -124,7 +134,10 @@ class RocmSemiStructuredSparsity(BranchTracker):
         dec = node.decorator
         ident = simple_name(dec.func if isinstance(dec, cst.Call) else dec)
         if ident == "skipIfRocm" or (
-            ident in ("skipIf", "skipif") and isinstance(dec, cst.Call) and dec.args and polarity(self, dec.args[0].value) == ROCM
+            ident in ("skipIf", "skipif")
+            and isinstance(dec, cst.Call)
+            and dec.args
+            and polarity(self, dec.args[0].value) == ROCM
         ):
             self._decorators.append(node)
 

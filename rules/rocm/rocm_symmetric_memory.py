@@ -64,7 +64,9 @@ class RocmSymmetricMemoryGuard(BranchTracker):
         "if torch.cuda.get_device_capability() < (9, 0):\n    symm_mem_ok = False",
     ]
     invalid = [
-        Example("import torch.distributed._symmetric_memory as symm_mem\n_is_hip = True\nif _is_hip:\n    symm_mem_is_available = False"),
+        Example(
+            "import torch.distributed._symmetric_memory as symm_mem\n_is_hip = True\nif _is_hip:\n    symm_mem_is_available = False"
+        ),
         Example(
             "import torch\n\nclass Config:\n    enable_fsdp_symm_mem: bool = False\n\n    def check(self):\n"
             "        if self.enable_fsdp_symm_mem and (not torch.cuda.is_available() or torch.version.hip is not None):\n"

@@ -49,13 +49,22 @@ class TorchaudioDeprecatedKeywords(Rule):
         "import torchaudio.functional as F\ny = F.resample(x, 8000, 16000, resampling_method='sinc_interp_hann')\n",
     ]
     invalid = [
-        Example("import torchaudio\nt = torchaudio.transforms.Spectrogram(power=None, return_complex=True)\n",
-                fixed="import torchaudio\nt = torchaudio.transforms.Spectrogram(power=None)\n", message="has no effect"),
-        Example("from torchaudio.transforms import MelSpectrogram\nm = MelSpectrogram(onesided=True, n_mels=64)\n",
-                fixed="from torchaudio.transforms import MelSpectrogram\nm = MelSpectrogram(n_mels=64)\n"),
-        Example("import torchaudio.functional as F\ny = F.resample(x, 8000, 16000, resampling_method='kaiser_window')\n",
-                fixed="import torchaudio.functional as F\ny = F.resample(x, 8000, 16000, resampling_method='sinc_interp_kaiser')\n",
-                message="sinc_interp_kaiser", line=2, column=5),
+        Example(
+            "import torchaudio\nt = torchaudio.transforms.Spectrogram(power=None, return_complex=True)\n",
+            fixed="import torchaudio\nt = torchaudio.transforms.Spectrogram(power=None)\n",
+            message="has no effect",
+        ),
+        Example(
+            "from torchaudio.transforms import MelSpectrogram\nm = MelSpectrogram(onesided=True, n_mels=64)\n",
+            fixed="from torchaudio.transforms import MelSpectrogram\nm = MelSpectrogram(n_mels=64)\n",
+        ),
+        Example(
+            "import torchaudio.functional as F\ny = F.resample(x, 8000, 16000, resampling_method='kaiser_window')\n",
+            fixed="import torchaudio.functional as F\ny = F.resample(x, 8000, 16000, resampling_method='sinc_interp_kaiser')\n",
+            message="sinc_interp_kaiser",
+            line=2,
+            column=5,
+        ),
     ]
 
     def visit_Call(self, node: Any) -> None:
@@ -68,8 +77,11 @@ class TorchaudioDeprecatedKeywords(Rule):
                 del args[index]
                 if index == len(args) and args:  # it was last: the new last argument takes its comma
                     args[-1] = args[-1].with_changes(comma=arg.comma)
-                self.report(node, f"`{arg.keyword.value}=` is deprecated and has no effect: drop it",
-                            replacement=node.with_changes(args=args))
+                self.report(
+                    node,
+                    f"`{arg.keyword.value}=` is deprecated and has no effect: drop it",
+                    replacement=node.with_changes(args=args),
+                )
         elif qualname in RESAMPLERS:
             arg = get_arg(node, "resampling_method")
             old = string_value(arg.value) if arg is not None else None
@@ -77,5 +89,8 @@ class TorchaudioDeprecatedKeywords(Rule):
                 simple = isinstance(arg.value, cst.SimpleString)
                 quote, prefix = (arg.value.quote, arg.value.prefix) if simple else ('"', "")
                 new = arg.with_changes(value=cst.SimpleString(f"{prefix}{quote}{METHODS[old]}{quote}"))
-                self.report(node, f"`resampling_method={old!r}` is a deprecated alias: use {METHODS[old]!r}",
-                            replacement=node.with_changes(args=[new if a is arg else a for a in node.args]))
+                self.report(
+                    node,
+                    f"`resampling_method={old!r}` is a deprecated alias: use {METHODS[old]!r}",
+                    replacement=node.with_changes(args=[new if a is arg else a for a in node.args]),
+                )

@@ -32,7 +32,9 @@ class TorchaudioLoadSave(ReferenceRule):
 
     code = "ADV952"
     name = "torchaudio-load-save-torchcodec"
-    message = "from torchaudio 2.9 this calls TorchCodec: add the `torchcodec` package (torchaudio does not depend on it)"
+    message = (
+        "from torchaudio 2.9 this calls TorchCodec: add the `torchcodec` package (torchaudio does not depend on it)"
+    )
     library = "torchaudio"
     severity = Severity.WARNING
     since = "2.8"  # load_with_torchcodec / save_with_torchcodec exist from 2.8
@@ -43,19 +45,26 @@ class TorchaudioLoadSave(ReferenceRule):
     valid = ["import soundfile\nx, sr = soundfile.read('a.wav')\n", "from torchaudio import functional\n"]
     invalid = [
         Example("import torchaudio\nwav, sr = torchaudio.load('a.wav')\n", message="torchcodec", line=2, column=11),
-        Example("import torchaudio\nwav, sr = torchaudio.load('a.wav', normalize=False)\n", message="float32 in [-1, 1]"),
-        Example("from torchaudio import save\nsave('o.flac', wav, 16000, bits_per_sample=16, backend='sox')\n",
-                message="`bits_per_sample`, `backend`"),
+        Example(
+            "import torchaudio\nwav, sr = torchaudio.load('a.wav', normalize=False)\n", message="float32 in [-1, 1]"
+        ),
+        Example(
+            "from torchaudio import save\nsave('o.flac', wav, 16000, bits_per_sample=16, backend='sox')\n",
+            message="`bits_per_sample`, `backend`",
+        ),
     ]
 
     def on_call(self, node: Any, qualname: str) -> None:
         notes = [self.message]
         norm = get_arg(node, "normalize", 3) if qualname == "torchaudio.load" else None
         if norm is not None and bool_value(norm.value) is not True:
-            notes.append("`normalize=False` is ignored: the result is always float32 in [-1, 1] (scale by 32768 and "
-                         "cast to int16 if you need PCM)")
+            notes.append(
+                "`normalize=False` is ignored: the result is always float32 in [-1, 1] (scale by 32768 and "
+                "cast to int16 if you need PCM)"
+            )
         ignored = [k for k in IGNORED[qualname] if get_arg(node, k) is not None]
         if ignored:
-            notes.append("ignored from 2.9: " + ", ".join(f"`{k}`" for k in ignored) + " (the format follows the "
-                         "file extension)")
+            notes.append(
+                "ignored from 2.9: " + ", ".join(f"`{k}`" for k in ignored) + " (the format follows the file extension)"
+            )
         self.report(node, "; ".join(notes), data={"library": self.library, "api": qualname})

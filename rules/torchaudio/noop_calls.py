@@ -4,12 +4,12 @@ from .._companion import NoopCalls
 
 NOOPS = {
     "torchaudio.set_audio_backend": "`set_audio_backend` has been a no-op since the dispatcher (torchaudio <= 2.4: "
-    "\"this function is no-op. You can remove the function call.\") and was removed in 2.9: delete the call",
-    "torchaudio.sox_effects.init_sox_effects": "`init_sox_effects` has been a no-op (\"Please remove the call. This "
-    "function is called automatically.\", torchaudio <= 2.4) and `torchaudio.sox_effects` was removed in 2.9: "
+    '"this function is no-op. You can remove the function call.") and was removed in 2.9: delete the call',
+    "torchaudio.sox_effects.init_sox_effects": '`init_sox_effects` has been a no-op ("Please remove the call. This '
+    'function is called automatically.", torchaudio <= 2.4) and `torchaudio.sox_effects` was removed in 2.9: '
     "delete the call",
-    "torchaudio.sox_effects.shutdown_sox_effects": "`shutdown_sox_effects` has been a no-op (\"Please remove the "
-    "call.\", torchaudio <= 2.4) and `torchaudio.sox_effects` was removed in 2.9: delete the call",
+    "torchaudio.sox_effects.shutdown_sox_effects": '`shutdown_sox_effects` has been a no-op ("Please remove the '
+    'call.", torchaudio <= 2.4) and `torchaudio.sox_effects` was removed in 2.9: delete the call',
 }
 
 
@@ -44,12 +44,22 @@ class TorchaudioNoopCalls(NoopCalls):
     validation = "audio_io"
     triggers = ("set_audio_backend", "init_sox_effects", "shutdown_sox_effects")
     noops = NOOPS
-    valid = ["import torchaudio\ntorchaudio.load('a.wav')\n", "def set_audio_backend(b):\n    pass\nset_audio_backend('x')\n"]
+    valid = [
+        "import torchaudio\ntorchaudio.load('a.wav')\n",
+        "def set_audio_backend(b):\n    pass\nset_audio_backend('x')\n",
+    ]
     invalid = [
-        Example("import torchaudio\ntorchaudio.set_audio_backend('sox_io')\nx = 1\n", fixed="import torchaudio\nx = 1\n",
-                line=2, column=1, message="no-op"),
-        Example("from torchaudio import set_audio_backend\n\n\ndef f():\n    set_audio_backend('soundfile')\n",
-                fixed="\n\ndef f():\n    pass\n"),
+        Example(
+            "import torchaudio\ntorchaudio.set_audio_backend('sox_io')\nx = 1\n",
+            fixed="import torchaudio\nx = 1\n",
+            line=2,
+            column=1,
+            message="no-op",
+        ),
+        Example(
+            "from torchaudio import set_audio_backend\n\n\ndef f():\n    set_audio_backend('soundfile')\n",
+            fixed="\n\ndef f():\n    pass\n",
+        ),
         # the alias the fix left unused goes too
         Example("import torchaudio.sox_effects as fx\nfx.init_sox_effects()\n", fixed="\n"),
         Example("import torchaudio\nb = torchaudio.set_audio_backend(None)\n", message="delete"),

@@ -80,14 +80,20 @@ class TorchaudioRemoved(CompanionRefs):
         "def info(p):\n    return p\ninfo('a.wav')\n",
     ]
     invalid = [
-        Example("import torchaudio\nmeta = torchaudio.info('a.wav')\n", message="AudioDecoder(path).metadata",
-                line=2, column=8),
+        Example(
+            "import torchaudio\nmeta = torchaudio.info('a.wav')\n",
+            message="AudioDecoder(path).metadata",
+            line=2,
+            column=8,
+        ),
         Example("from torchaudio.io import StreamReader\nr = StreamReader('a.mp4')\n", line=1, column=6),
         Example("import torchaudio.sox_effects as fx\nfx.apply_effects_tensor(w, sr, [])\n", line=1, column=8),
         Example("import torchaudio\ntorchaudio.io.StreamWriter('o.mp4')\n", message="torchaudio.io.StreamWriter"),
         Example("from torchaudio.utils import download_asset\n", message="no replacement"),
         Example("import torchaudio.functional as F\nF.apply_codec(w, sr, 'mp3')\n", message="apply_codec"),
         Example("from torchaudio.backend import sox_io_backend\n", message="`torchaudio.backend` package"),
-        Example("import torchaudio\nx = torchaudio.list_audio_backends()\ny = torchaudio.kaldi_io.read_mat_ark(p)\n",
-                count=2),
+        Example(
+            "import torchaudio\nx = torchaudio.list_audio_backends()\ny = torchaudio.kaldi_io.read_mat_ark(p)\n",
+            count=2,
+        ),
     ]

@@ -36,8 +36,10 @@ class TorchaudioRestored(CompanionRefs):
     apis = {
         **{f"torchaudio.functional.{n}": "`{name}` " + _KEPT for n in ("forced_align", "rnnt_loss")},
         "torchaudio.transforms.RNNTLoss": "`{name}` " + _KEPT,
-        **{f"torchaudio.models.decoder.{n}": "`{name}` " + _KEPT
-           for n in ("cuda_ctc_decoder", "CUCTCDecoder", "CUCTCHypothesis")},
+        **{
+            f"torchaudio.models.decoder.{n}": "`{name}` " + _KEPT
+            for n in ("cuda_ctc_decoder", "CUCTCDecoder", "CUCTCHypothesis")
+        },
     }
     valid = ["import torchaudio\nloss = torchaudio.transforms.RNNTLoss()\n"]  # newest target: kept, no finding
     invalid = [

@@ -37,9 +37,15 @@ class TorchvisionDatapoints(CompanionRefs):
     }
     valid = ["from torchvision import tv_tensors\nb = tv_tensors.BoundingBoxes(x, format='XYXY', canvas_size=(4, 4))\n"]
     invalid = [
-        Example("from torchvision import datapoints\nb = datapoints.BoundingBox(x, format='XYXY', spatial_size=(4, 4))\n",
-                line=1, column=25, message="tv_tensors"),
-        Example("import torchvision\nb = torchvision.datapoints.BoundingBox(x, format='XYXY', spatial_size=(4, 4))\n",
-                message="canvas_size="),
+        Example(
+            "from torchvision import datapoints\nb = datapoints.BoundingBox(x, format='XYXY', spatial_size=(4, 4))\n",
+            line=1,
+            column=25,
+            message="tv_tensors",
+        ),
+        Example(
+            "import torchvision\nb = torchvision.datapoints.BoundingBox(x, format='XYXY', spatial_size=(4, 4))\n",
+            message="canvas_size=",
+        ),
         Example("from torchvision.datapoints import Image, BoundingBox\n", count=2),
     ]

@@ -36,14 +36,24 @@ class TorchvisionDatasets(ReferenceRule):
     since = "0.15"
     triggers = ("Kinetics", "HMDB51", "UCF101", "VideoClips", "LFWPeople", "LFWPairs")
     names = NAMES
-    valid = ["from torchvision.datasets import LFWPeople\nds = LFWPeople('data', download=False)\n",
-             "from torchvision.datasets import CIFAR10\nds = CIFAR10('data', download=True)\n"]
+    valid = [
+        "from torchvision.datasets import LFWPeople\nds = LFWPeople('data', download=False)\n",
+        "from torchvision.datasets import CIFAR10\nds = CIFAR10('data', download=True)\n",
+    ]
     invalid = [
-        Example("from torchvision.datasets import Kinetics\nds = Kinetics('data', frames_per_clip=8)\n",
-                message="torchcodec", line=2, column=6),
-        Example("import torchvision\nds = torchvision.datasets.LFWPairs('data', download=True)\n",
-                message="no longer available for automatic download"),
-        Example("from torchvision.datasets import LFWPeople\nds = LFWPeople('d', '10fold', 'funneled', None, None, True)\n"),
+        Example(
+            "from torchvision.datasets import Kinetics\nds = Kinetics('data', frames_per_clip=8)\n",
+            message="torchcodec",
+            line=2,
+            column=6,
+        ),
+        Example(
+            "import torchvision\nds = torchvision.datasets.LFWPairs('data', download=True)\n",
+            message="no longer available for automatic download",
+        ),
+        Example(
+            "from torchvision.datasets import LFWPeople\nds = LFWPeople('d', '10fold', 'funneled', None, None, True)\n"
+        ),
     ]
 
     def on_call(self, node: Any, qualname: str) -> None:
@@ -51,12 +61,19 @@ class TorchvisionDatasets(ReferenceRule):
         if short.startswith("LFW"):
             arg = get_arg(node, "download", 5)
             if arg is not None and bool_value(arg.value) is not False:
-                self.report(node, f"`{short}(download=...)`: from torchvision 0.23 `download=True` raises \"LFW dataset "
-                            "is no longer available for automatic download\": download it by hand",
-                            data={"library": self.library, "api": qualname, "window": {"removed_in": "0.23"}})
+                self.report(
+                    node,
+                    f'`{short}(download=...)`: from torchvision 0.23 `download=True` raises "LFW dataset '
+                    'is no longer available for automatic download": download it by hand',
+                    data={"library": self.library, "api": qualname, "window": {"removed_in": "0.23"}},
+                )
             return
-        self.report(node, f"`{short}` decodes video through TorchCodec from torchvision 0.26 and raises ImportError "
-                    "without it: add the `torchcodec` package", data={"library": self.library, "api": qualname})
+        self.report(
+            node,
+            f"`{short}` decodes video through TorchCodec from torchvision 0.26 and raises ImportError "
+            "without it: add the `torchcodec` package",
+            data={"library": self.library, "api": qualname},
+        )
 
     def on_reference(self, node: Any, qualname: str) -> None:
         pass  # only constructing the dataset decodes or downloads

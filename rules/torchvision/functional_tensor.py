@@ -2,9 +2,11 @@ from advisor.rule import Example, Severity
 
 from .._companion import CompanionRefs
 
-_MSG = "`{name}`: the module was removed in torchvision 0.17 (deprecated in 0.15): import from " \
-    "`torchvision.transforms.functional` (or `torchvision.transforms.v2.functional`); e.g. " \
+_MSG = (
+    "`{name}`: the module was removed in torchvision 0.17 (deprecated in 0.15): import from "
+    "`torchvision.transforms.functional` (or `torchvision.transforms.v2.functional`); e.g. "
     "`from torchvision.transforms.functional import rgb_to_grayscale`"
+)
 
 
 class TorchvisionFunctionalTensor(CompanionRefs):
@@ -32,10 +34,16 @@ class TorchvisionFunctionalTensor(CompanionRefs):
     removed_in = "0.17"
     triggers = ("functional_tensor", "functional_pil")
     apis = {"torchvision.transforms.functional_tensor": _MSG, "torchvision.transforms.functional_pil": _MSG}
-    valid = ["from torchvision.transforms.functional import rgb_to_grayscale\n",
-             "from torchvision.transforms import _functional_tensor\n"]
+    valid = [
+        "from torchvision.transforms.functional import rgb_to_grayscale\n",
+        "from torchvision.transforms import _functional_tensor\n",
+    ]
     invalid = [
-        Example("from torchvision.transforms.functional_tensor import rgb_to_grayscale\n", line=1, column=6,
-                message="removed in torchvision 0.17"),
+        Example(
+            "from torchvision.transforms.functional_tensor import rgb_to_grayscale\n",
+            line=1,
+            column=6,
+            message="removed in torchvision 0.17",
+        ),
         Example("import torchvision.transforms.functional_pil as F_pil\n"),
     ]

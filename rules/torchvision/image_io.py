@@ -4,8 +4,19 @@ from .._companion import CompanionRefs
 
 _GUIDE = "https://meta-pytorch.org/torchcodec/0.16/generated_examples/migration/torchvision_migration.html"
 _DECODERS = ("decode_image", "decode_jpeg", "decode_png")
-_OTHERS = ("read_file", "write_file", "encode_png", "write_png", "encode_jpeg", "write_jpeg", "read_image",
-           "decode_gif", "decode_webp", "decode_avif", "decode_heic")
+_OTHERS = (
+    "read_file",
+    "write_file",
+    "encode_png",
+    "write_png",
+    "encode_jpeg",
+    "write_jpeg",
+    "read_image",
+    "decode_gif",
+    "decode_webp",
+    "decode_avif",
+    "decode_heic",
+)
 
 
 def _apis() -> dict[str, str]:
@@ -13,12 +24,16 @@ def _apis() -> dict[str, str]:
     out = {}
     for module in ("torchvision.io", "torchvision.io.image"):
         for n in _DECODERS:
-            out[f"{module}.{n}"] = head + f"use `torchcodec.decoders.{n}` (TorchCodec >= 0.16, torch >= 2.11; check " \
+            out[f"{module}.{n}"] = (
+                head + f"use `torchcodec.decoders.{n}` (TorchCodec >= 0.16, torch >= 2.11; check "
                 "`mode=`, `apply_exif_orientation`, `device=`)"
+            )
         for n in _OTHERS:
             out[f"{module}.{n}"] = head + f"TorchCodec >= 0.16 supersedes it, see {_GUIDE}"
-        out[f"{module}.ImageReadMode"] = "`{name}` is deprecated in torchvision 0.29 docs (\"[DEPRECATED] Use " \
-            "TorchCodec instead.\", no warning): decoders accept string modes (`mode=\"RGB\"`) since 0.20"
+        out[f"{module}.ImageReadMode"] = (
+            '`{name}` is deprecated in torchvision 0.29 docs ("[DEPRECATED] Use '
+            'TorchCodec instead.", no warning): decoders accept string modes (`mode="RGB"`) since 0.20'
+        )
     return out
 
 
@@ -49,15 +64,21 @@ class TorchvisionImageIO(CompanionRefs):
     deprecated_in = "0.29"
     triggers = ("torchvision",)
     apis = _apis()
-    entry_windows = {"torchvision.io.ImageReadMode": {"deprecated_in": None}, "torchvision.io.image.ImageReadMode": {
-        "deprecated_in": None}}  # docs only: advice
+    entry_windows = {
+        "torchvision.io.ImageReadMode": {"deprecated_in": None},
+        "torchvision.io.image.ImageReadMode": {"deprecated_in": None},
+    }  # docs only: advice
     valid = [
         "from torchcodec.decoders import decode_image\nimg = decode_image('a.jpg')\n",
         "from PIL import Image\nimg = Image.open('a.jpg')\n",
     ]
     invalid = [
-        Example("from torchvision.io import decode_image\nimg = decode_image('a.jpg')\n",
-                message="torchcodec.decoders.decode_image", line=1, column=28),
+        Example(
+            "from torchvision.io import decode_image\nimg = decode_image('a.jpg')\n",
+            message="torchcodec.decoders.decode_image",
+            line=1,
+            column=28,
+        ),
         Example("import torchvision\nimg = torchvision.io.read_image('a.jpg')\n", message="TorchCodec >= 0.16"),
         Example("import torchvision.io as tio\nm = tio.ImageReadMode.RGB\n", message="string modes"),
     ]

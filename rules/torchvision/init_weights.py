@@ -51,11 +51,17 @@ class TorchvisionInitWeights(ReferenceRule):
         "import torchvision\nm = torchvision.models.GoogLeNet(10, True, False, False)\n",
     ]
     invalid = [
-        Example("import torchvision\nm = torchvision.models.googlenet()\n",
-                fixed="import torchvision\nm = torchvision.models.googlenet(init_weights=True)\n",
-                message="GoogLeNet will change", line=2, column=5),
-        Example("from torchvision.models import Inception3\nm = Inception3(10, aux_logits=False)\n",
-                fixed="from torchvision.models import Inception3\nm = Inception3(10, aux_logits=False, init_weights=True)\n"),
+        Example(
+            "import torchvision\nm = torchvision.models.googlenet()\n",
+            fixed="import torchvision\nm = torchvision.models.googlenet(init_weights=True)\n",
+            message="GoogLeNet will change",
+            line=2,
+            column=5,
+        ),
+        Example(
+            "from torchvision.models import Inception3\nm = Inception3(10, aux_logits=False)\n",
+            fixed="from torchvision.models import Inception3\nm = Inception3(10, aux_logits=False, init_weights=True)\n",
+        ),
     ]
 
     def on_call(self, node: Any, qualname: str) -> None:
@@ -72,8 +78,7 @@ class TorchvisionInitWeights(ReferenceRule):
             arg = get_arg(node, kw)
             if arg is not None and not (hasattr(arg.value, "value") and arg.value.value in ("None", "False")):
                 return  # weights are loaded: the builder sets init_weights=False itself
-        self.report(node, self.message.format(m=cls),
-                    replacement=append_args(node, [kwarg("init_weights", "True")]))
+        self.report(node, self.message.format(m=cls), replacement=append_args(node, [kwarg("init_weights", "True")]))
 
     def on_reference(self, node: Any, qualname: str) -> None:
         pass  # only calls build a model

@@ -4,9 +4,25 @@ from .._companion import CompanionRefs
 
 # Modules whose `model_urls` dict is absent from 0.15.1 on (the oldest wheel read); only
 # `models.video.resnet.model_urls` survives, as a deprecated wrapper.
-ARCHS = ("alexnet", "densenet", "googlenet", "inception", "mnasnet", "mobilenetv2", "mobilenetv3", "resnet",
-         "shufflenetv2", "squeezenet", "vgg", "segmentation.deeplabv3", "segmentation.fcn",
-         "detection.faster_rcnn", "detection.mask_rcnn", "detection.keypoint_rcnn", "detection.retinanet")
+ARCHS = (
+    "alexnet",
+    "densenet",
+    "googlenet",
+    "inception",
+    "mnasnet",
+    "mobilenetv2",
+    "mobilenetv3",
+    "resnet",
+    "shufflenetv2",
+    "squeezenet",
+    "vgg",
+    "segmentation.deeplabv3",
+    "segmentation.fcn",
+    "detection.faster_rcnn",
+    "detection.mask_rcnn",
+    "detection.keypoint_rcnn",
+    "detection.retinanet",
+)
 _V2 = "torchvision.transforms.v2"
 
 
@@ -18,15 +34,20 @@ def _apis() -> dict[str, str]:
     }
     out["torchvision.models.video.resnet.model_urls"] = (
         "`model_urls` is deprecated since torchvision 0.13: use `R3D_18_Weights.KINETICS400_V1.url` "
-        "(`MC3_18_Weights`, `R2Plus1D_18_Weights` for the other keys)")
+        "(`MC3_18_Weights`, `R2Plus1D_18_Weights` for the other keys)"
+    )
     for m in ("_functional_video", "_transforms_video"):
         out[f"torchvision.transforms.{m}"] = (
             f"`torchvision.transforms.{m}` is deprecated since torchvision 0.12: use `torchvision.transforms.v2`, "
-            "which handles `tv_tensors.Video` and 4-D tensors (the `*Video` classes have no 1:1 names)")
-    out[f"{_V2}.ConvertImageDtype"] = ("`v2.ConvertImageDtype` is deprecated in the docs (no warning, 0.16+): use "
-                                       "`v2.ToDtype(dtype, scale=True)`")
-    out[f"{_V2}.functional.convert_image_dtype"] = ("`v2.functional.convert_image_dtype` is deprecated in the docs "
-                                                    "(no warning, 0.16+): use `to_dtype(x, dtype, scale=True)`")
+            "which handles `tv_tensors.Video` and 4-D tensors (the `*Video` classes have no 1:1 names)"
+        )
+    out[f"{_V2}.ConvertImageDtype"] = (
+        "`v2.ConvertImageDtype` is deprecated in the docs (no warning, 0.16+): use `v2.ToDtype(dtype, scale=True)`"
+    )
+    out[f"{_V2}.functional.convert_image_dtype"] = (
+        "`v2.functional.convert_image_dtype` is deprecated in the docs "
+        "(no warning, 0.16+): use `to_dtype(x, dtype, scale=True)`"
+    )
     return out
 
 
@@ -65,12 +86,22 @@ class TorchvisionLegacyApis(CompanionRefs):
         f"{_V2}.ConvertImageDtype": {"deprecated_in": None},  # docs only: advice
         f"{_V2}.functional.convert_image_dtype": {"deprecated_in": None},
     }
-    valid = ["import torchvision.transforms as T\nt = T.ConvertImageDtype(torch.float32)\n",
-             "from torchvision.models import ResNet50_Weights\nurl = ResNet50_Weights.IMAGENET1K_V1.url\n"]
+    valid = [
+        "import torchvision.transforms as T\nt = T.ConvertImageDtype(torch.float32)\n",
+        "from torchvision.models import ResNet50_Weights\nurl = ResNet50_Weights.IMAGENET1K_V1.url\n",
+    ]
     invalid = [
-        Example("from torchvision.models.resnet import model_urls\nurl = model_urls['resnet50']\n",
-                message="ResNet50_Weights.IMAGENET1K_V1.url", line=1, column=39),
-        Example("import torchvision\nurl = torchvision.models.video.resnet.model_urls['r3d_18']\n", message="KINETICS400_V1"),
+        Example(
+            "from torchvision.models.resnet import model_urls\nurl = model_urls['resnet50']\n",
+            message="ResNet50_Weights.IMAGENET1K_V1.url",
+            line=1,
+            column=39,
+        ),
+        Example(
+            "import torchvision\nurl = torchvision.models.video.resnet.model_urls['r3d_18']\n", message="KINETICS400_V1"
+        ),
         Example("import torchvision.transforms._transforms_video as tv\n", message="transforms.v2"),
-        Example("from torchvision.transforms import v2\nt = v2.ConvertImageDtype(torch.float32)\n", message="scale=True"),
+        Example(
+            "from torchvision.transforms import v2\nt = v2.ConvertImageDtype(torch.float32)\n", message="scale=True"
+        ),
     ]

@@ -37,8 +37,15 @@ class TorchvisionNoopCalls(NoopCalls):
     unsafe_noops = frozenset({"torchvision.set_video_backend"})
     valid = ["import torchvision\nb = torchvision.get_image_backend()\n"]
     invalid = [
-        Example("import torchvision\ntorchvision.disable_beta_transforms_warning()\nfrom torchvision.transforms import v2\n",
-                fixed="import torchvision\nfrom torchvision.transforms import v2\n", line=2, column=1),
-        Example("import torchvision\nif ok:\n    torchvision.set_video_backend('video_reader')  # fast\n",
-                fixed="import torchvision\nif ok:\n    pass  # fast\n", message="0.26"),
+        Example(
+            "import torchvision\ntorchvision.disable_beta_transforms_warning()\nfrom torchvision.transforms import v2\n",
+            fixed="import torchvision\nfrom torchvision.transforms import v2\n",
+            line=2,
+            column=1,
+        ),
+        Example(
+            "import torchvision\nif ok:\n    torchvision.set_video_backend('video_reader')  # fast\n",
+            fixed="import torchvision\nif ok:\n    pass  # fast\n",
+            message="0.26",
+        ),
     ]

@@ -73,34 +73,58 @@ class TorchvisionPretrained(Rule):
         "import torchvision\nm = torchvision.models.resnet50(weights=None, progress=False)\n",
     ]
     invalid = [
-        Example("import torchvision\nm = torchvision.models.resnet50(pretrained=True)\n",
-                fixed="import torchvision\nm = torchvision.models.resnet50(weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1)\n",
-                message="IMAGENET1K_V1", line=2, column=5),
-        Example("from torchvision.models import resnet18\nm = resnet18(pretrained=False)\n",
-                fixed="from torchvision.models import resnet18\nm = resnet18(weights=None)\n"),
-        Example("from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(False, False)\n",
-                fixed="from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(weights=None, progress=False)\n"),
-        Example("import torchvision.models as models\nm = models.resnet50(False, True)\n",
-                fixed="import torchvision.models as models\nm = models.resnet50(weights=None, progress=True)\n"),
-        Example("import torchvision.models.quantization as q\nm = q.resnet50(pretrained=True, quantize=True)\n",
-                fixed="import torchvision.models.quantization as q\n"
-                "m = q.resnet50(weights=q.ResNet50_QuantizedWeights.IMAGENET1K_FBGEMM_V1, quantize=True)\n"),
-        Example("from torchvision.models.detection import keypointrcnn_resnet50_fpn as k\n"
-                "m = k(pretrained=True, pretrained_backbone=False)\n",
-                fixed="import torchvision\nfrom torchvision.models.detection import keypointrcnn_resnet50_fpn as k\n\n"
-                "m = k(weights=torchvision.models.detection.KeypointRCNN_ResNet50_FPN_Weights.COCO_V1, weights_backbone=None)\n"),
-        Example("import torchvision\nm = torchvision.models.resnet18(weights=True)\n",
-                fixed="import torchvision\nm = torchvision.models.resnet18(weights=torchvision.models.ResNet18_Weights.IMAGENET1K_V1)\n"),
-        Example("import torchvision\nm = torchvision.models.resnet50(pretrained=flag)\n",
-                message="`weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1 if flag else None`"),
+        Example(
+            "import torchvision\nm = torchvision.models.resnet50(pretrained=True)\n",
+            fixed="import torchvision\nm = torchvision.models.resnet50(weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1)\n",
+            message="IMAGENET1K_V1",
+            line=2,
+            column=5,
+        ),
+        Example(
+            "from torchvision.models import resnet18\nm = resnet18(pretrained=False)\n",
+            fixed="from torchvision.models import resnet18\nm = resnet18(weights=None)\n",
+        ),
+        Example(
+            "from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(False, False)\n",
+            fixed="from torchvision.models import detection\nm = detection.fasterrcnn_resnet50_fpn(weights=None, progress=False)\n",
+        ),
+        Example(
+            "import torchvision.models as models\nm = models.resnet50(False, True)\n",
+            fixed="import torchvision.models as models\nm = models.resnet50(weights=None, progress=True)\n",
+        ),
+        Example(
+            "import torchvision.models.quantization as q\nm = q.resnet50(pretrained=True, quantize=True)\n",
+            fixed="import torchvision.models.quantization as q\n"
+            "m = q.resnet50(weights=q.ResNet50_QuantizedWeights.IMAGENET1K_FBGEMM_V1, quantize=True)\n",
+        ),
+        Example(
+            "from torchvision.models.detection import keypointrcnn_resnet50_fpn as k\n"
+            "m = k(pretrained=True, pretrained_backbone=False)\n",
+            fixed="import torchvision\nfrom torchvision.models.detection import keypointrcnn_resnet50_fpn as k\n\n"
+            "m = k(weights=torchvision.models.detection.KeypointRCNN_ResNet50_FPN_Weights.COCO_V1, weights_backbone=None)\n",
+        ),
+        Example(
+            "import torchvision\nm = torchvision.models.resnet18(weights=True)\n",
+            fixed="import torchvision\nm = torchvision.models.resnet18(weights=torchvision.models.ResNet18_Weights.IMAGENET1K_V1)\n",
+        ),
+        Example(
+            "import torchvision\nm = torchvision.models.resnet50(pretrained=flag)\n",
+            message="`weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1 if flag else None`",
+        ),
         Example("import torchvision\nm = torchvision.models.resnet50(True, True, 10)\n", message="positional"),
-        Example("import torchvision\nm = torchvision.models.resnet50(pretrained=True, weights=w)\n",
-                fixed="import torchvision\nm = torchvision.models.resnet50(pretrained=True, weights=w)\n"),
+        Example(
+            "import torchvision\nm = torchvision.models.resnet50(pretrained=True, weights=w)\n",
+            fixed="import torchvision\nm = torchvision.models.resnet50(pretrained=True, weights=w)\n",
+        ),
         Example("import torchvision\nm = torchvision.models.vit_h_14(pretrained=True)\n", message="no legacy weights"),
-        Example("from torchvision.models.mobilenet import mobilenet_v2\nm = mobilenet_v2(pretrained=False)\n",
-                fixed="from torchvision.models.mobilenet import mobilenet_v2\nm = mobilenet_v2(weights=None)\n"),
-        Example("from torchvision.models.detection.backbone_utils import resnet_fpn_backbone as r\nb = r('resnet50', True)\n",
-                message="by keyword"),
+        Example(
+            "from torchvision.models.mobilenet import mobilenet_v2\nm = mobilenet_v2(pretrained=False)\n",
+            fixed="from torchvision.models.mobilenet import mobilenet_v2\nm = mobilenet_v2(weights=None)\n",
+        ),
+        Example(
+            "from torchvision.models.detection.backbone_utils import resnet_fpn_backbone as r\nb = r('resnet50', True)\n",
+            message="by keyword",
+        ),
     ]
 
     def visit_Call(self, node: Any) -> None:
@@ -115,11 +139,15 @@ class TorchvisionPretrained(Rule):
         fixable = True
         positional = [a for a in node.args if a.keyword is None]
         if len(positional) > 2 and not dynamic:
-            notes.append("positional arguments are deprecated since 0.13; beyond the first two (`weights`, "
-                         "`progress`) their order depends on the builder: pass them by keyword")
+            notes.append(
+                "positional arguments are deprecated since 0.13; beyond the first two (`weights`, "
+                "`progress`) their order depends on the builder: pass them by keyword"
+            )
             fixable = False
         elif positional and dynamic:  # keyword-only since 0.13: `backbone_name`, `weights`, ...
-            notes.append("positional arguments are deprecated since 0.13: pass `backbone_name=`, `weights=` ... by keyword")
+            notes.append(
+                "positional arguments are deprecated since 0.13: pass `backbone_name=`, `weights=` ... by keyword"
+            )
             fixable = False
         for index, arg in enumerate(node.args):
             position = index if arg.keyword is None and not dynamic else None
@@ -133,13 +161,17 @@ class TorchvisionPretrained(Rule):
             return
         # For the `vision_weights` check: builders whose plain `pretrained=True` the fix reproduces.
         weights = spec.get("weights")
-        data = {"library": self.library, "builder": qualname,
-                "weights": [weights[1]] if weights and weights[1] and not weights[2] else []}
+        data = {
+            "library": self.library,
+            "builder": qualname,
+            "weights": [weights[1]] if weights and weights[1] and not weights[2] else [],
+        }
         keywords = [a.keyword.value for a in new_args if a.keyword is not None]
         fixable = fixable and len(keywords) == len(set(keywords))  # `pretrained=` next to `weights=`: a person decides
         if fixable:
-            self.report(node, "; ".join(notes), replacement=node.with_changes(args=new_args), add_imports=imports,
-                        data=data)
+            self.report(
+                node, "; ".join(notes), replacement=node.with_changes(args=new_args), add_imports=imports, data=data
+            )
         else:
             self.report(node, "; ".join(notes), data=data)
 
@@ -159,9 +191,17 @@ class TorchvisionPretrained(Rule):
         head = f"{shown} is deprecated since torchvision 0.13"
         choice = self._choice(call, default, extras, arg.value)
         if "dynamic" in extras:
-            return None, f"{head}: the legacy weights depend on `backbone_name`; pass `{new_param}=<enum member>` or `None`", []
+            return (
+                None,
+                f"{head}: the legacy weights depend on `backbone_name`; pass `{new_param}=<enum member>` or `None`",
+                [],
+            )
         if choice is _NO_WEIGHTS:
-            return None, f"{head}, and this builder has no legacy weights (`pretrained=True` raises ValueError): pass `{new_param}=None`", []
+            return (
+                None,
+                f"{head}, and this builder has no legacy weights (`pretrained=True` raises ValueError): pass `{new_param}=None`",
+                [],
+            )
         if choice is _UNKNOWN:
             spelled = self._text(call, default) if default else "None"
             note = f"{head}: pass `{new_param}={spelled} if {self.ctx.code_for(arg.value)} else None` (what `pretrained=True` loads; `.DEFAULT` may be a newer checkpoint)"
@@ -171,7 +211,11 @@ class TorchvisionPretrained(Rule):
         value, imports = rewrite_reference(self.ctx.resolver, call.func, choice) if choice else (cst.Name("None"), [])
         new = arg.with_changes(keyword=cst.Name(new_param), value=value, equal=arg.equal if arg.keyword else _equal())
         text = self.ctx.module.code_for_node(value)
-        return new, f"{head}: use `{new_param}={text}` (what the old call loads; `.DEFAULT` may be a newer checkpoint)", imports
+        return (
+            new,
+            f"{head}: use `{new_param}={text}` (what the old call loads; `.DEFAULT` may be a newer checkpoint)",
+            imports,
+        )
 
     def _text(self, call: Any, qualname: str) -> str:
         return self.ctx.module.code_for_node(rewrite_reference(self.ctx.resolver, call.func, qualname)[0])
@@ -193,7 +237,6 @@ class TorchvisionPretrained(Rule):
                 return _UNKNOWN
             return extras["quantize"] if quantize else default
         return default
-
 
 
 _UNKNOWN, _NO_WEIGHTS = object(), object()

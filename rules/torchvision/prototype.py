@@ -24,8 +24,12 @@ class TorchvisionPrototype(CompanionRefs):
     since = "0.15"
     removed_in = "0.17"  # back in 0.22.x only, gone again from 0.23
     triggers = ("prototype",)
-    apis = {"torchvision.prototype": "`{name}`: `torchvision.prototype` shipped only in the 0.16.0 and 0.22.x "
-            "wheels (never a stable API) and is absent from 0.23 on: vendor the code you need"}
+    apis = {
+        "torchvision.prototype": "`{name}`: `torchvision.prototype` shipped only in the 0.16.0 and 0.22.x "
+        "wheels (never a stable API) and is absent from 0.23 on: vendor the code you need"
+    }
     valid = ["from torchvision.transforms import v2\n"]
-    invalid = [Example("from torchvision.prototype import datasets\n", line=1, column=6, message="0.16.0 and 0.22.x"),
-               Example("import torchvision.prototype.models.depth.stereo as s\n")]
+    invalid = [
+        Example("from torchvision.prototype import datasets\n", line=1, column=6, message="0.16.0 and 0.22.x"),
+        Example("import torchvision.prototype.models.depth.stereo as s\n"),
+    ]

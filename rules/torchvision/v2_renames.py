@@ -8,14 +8,20 @@ def _symbols() -> dict:
     for old, (new, exact) in all_renames().items():
         short_old, short_new = old.rsplit(".", 1)[1], new.rsplit(".", 1)[1]
         if exact:
-            table[old] = Symbol(f"`{short_old}` was renamed `{short_new}` in torchvision 0.16 (the 0.15 beta name "
-                                "is gone)", replacement=new)
+            table[old] = Symbol(
+                f"`{short_old}` was renamed `{short_new}` in torchvision 0.16 (the 0.15 beta name is gone)",
+                replacement=new,
+            )
         elif short_new.startswith(("to_dtype", "ToDtype")):
-            table[old] = Symbol(f"`{short_old}` was removed in torchvision 0.16: use `{short_new}(..., scale=True)` "
-                                "(without `scale=True` values are not rescaled)")
+            table[old] = Symbol(
+                f"`{short_old}` was removed in torchvision 0.16: use `{short_new}(..., scale=True)` "
+                "(without `scale=True` values are not rescaled)"
+            )
         else:
-            table[old] = Symbol(f"`{short_old}` was removed in torchvision 0.16 (the PIL kernel is private now): "
-                                f"call the dispatcher `{short_new}`, which accepts PIL images")
+            table[old] = Symbol(
+                f"`{short_old}` was removed in torchvision 0.16 (the PIL kernel is private now): "
+                f"call the dispatcher `{short_new}`, which accepts PIL images"
+            )
     return table
 
 
@@ -52,12 +58,20 @@ class TorchvisionV2Renames(SymbolRule):
         "from torchvision.transforms import v2\nt = v2.ClampBoundingBoxes()\n",
     ]
     invalid = [
-        Example("from torchvision.transforms.v2 import functional as F\ny = F.resize_image_tensor(x, [2, 2])\n",
-                fixed="from torchvision.transforms.v2 import functional as F\ny = F.resize_image(x, [2, 2])\n",
-                message="renamed `resize_image`", line=2, column=5),
-        Example("from torchvision.transforms import v2\nt = v2.ClampBoundingBox()\n",
-                fixed="from torchvision.transforms import v2\nt = v2.ClampBoundingBoxes()\n"),
+        Example(
+            "from torchvision.transforms.v2 import functional as F\ny = F.resize_image_tensor(x, [2, 2])\n",
+            fixed="from torchvision.transforms.v2 import functional as F\ny = F.resize_image(x, [2, 2])\n",
+            message="renamed `resize_image`",
+            line=2,
+            column=5,
+        ),
+        Example(
+            "from torchvision.transforms import v2\nt = v2.ClampBoundingBox()\n",
+            fixed="from torchvision.transforms import v2\nt = v2.ClampBoundingBoxes()\n",
+        ),
         Example("from torchvision.transforms import v2\nt = v2.ConvertDtype(torch.float32)\n", message="scale=True"),
-        Example("import torchvision.transforms.v2.functional as F\ny = F.resize_image_pil(img, [2, 2])\n",
-                message="dispatcher `resize`"),
+        Example(
+            "import torchvision.transforms.v2.functional as F\ny = F.resize_image_pil(img, [2, 2])\n",
+            message="dispatcher `resize`",
+        ),
     ]

@@ -35,15 +35,34 @@ class TorchvisionVideoIO(CompanionRefs):
     removed_in = "0.26"
     triggers = ("torchvision",)
     apis = {
-        **{f"torchvision.io.{n}": f"`{{name}}` was {_GONE}{_PORT}" for n in (
-            "read_video", "read_video_timestamps", "write_video", "VideoReader", "video", "video_reader",
-            "_read_video_from_file", "_read_video_timestamps_from_file", "_probe_video_from_file",
-            "_read_video_from_memory", "_read_video_timestamps_from_memory", "_probe_video_from_memory",
-            "_HAS_VIDEO_OPT", "VideoMetaData", "Timebase",
-        )},
-        **{f"torchvision.datasets.video_utils.{n}": f"`{{name}}` was {_GONE}{_PORT}" for n in (
-            "read_video", "read_video_timestamps", "pts_convert",
-        )},
+        **{
+            f"torchvision.io.{n}": f"`{{name}}` was {_GONE}{_PORT}"
+            for n in (
+                "read_video",
+                "read_video_timestamps",
+                "write_video",
+                "VideoReader",
+                "video",
+                "video_reader",
+                "_read_video_from_file",
+                "_read_video_timestamps_from_file",
+                "_probe_video_from_file",
+                "_read_video_from_memory",
+                "_read_video_timestamps_from_memory",
+                "_probe_video_from_memory",
+                "_HAS_VIDEO_OPT",
+                "VideoMetaData",
+                "Timebase",
+            )
+        },
+        **{
+            f"torchvision.datasets.video_utils.{n}": f"`{{name}}` was {_GONE}{_PORT}"
+            for n in (
+                "read_video",
+                "read_video_timestamps",
+                "pts_convert",
+            )
+        },
     }
     valid = [
         "from torchcodec.decoders import VideoDecoder\nd = VideoDecoder('a.mp4')\n",
@@ -51,8 +70,12 @@ class TorchvisionVideoIO(CompanionRefs):
         "import av\nav.io.read_video('a.mp4')\n",
     ]
     invalid = [
-        Example("from torchvision.io import read_video\nv, a, info = read_video('a.mp4')\n", message="TorchCodec",
-                line=1, column=28),
+        Example(
+            "from torchvision.io import read_video\nv, a, info = read_video('a.mp4')\n",
+            message="TorchCodec",
+            line=1,
+            column=28,
+        ),
         Example("import torchvision\nr = torchvision.io.VideoReader('a.mp4', 'video')\n", line=2, column=5),
         Example("import torchvision.io.video as tv_video\n", message="torchvision.io.video"),
         Example("from torchvision.datasets.video_utils import read_video\n"),

@@ -207,15 +207,51 @@ def _jit(name: str, call: str, fragment: str) -> Check:
 
 CHECKS: list[Check] = [
     # ================================ §1 2.14 deprecations ================================
-    _jit("script", "import torch\ntorch.jit.script(torch.nn.Identity())", "`torch.jit.script` is deprecated. Please switch to `torch.compile` or `torch.export`."),
-    _jit("trace", "import torch\ntorch.jit.trace(torch.nn.Linear(2, 2), (torch.ones(1, 2),))", "`torch.jit.trace` is deprecated. Please switch to `torch.compile` or `torch.export`."),
-    _jit("trace_module", "import torch\ntorch.jit.trace_module(torch.nn.Linear(2, 2), {'forward': (torch.ones(1, 2),)})", "`torch.jit.trace_method` is deprecated."),
-    _jit("save", _SCRIPTED + "torch.jit.save(m, io.BytesIO())", "`torch.jit.save` is deprecated. Please switch to `torch.export`."),
-    _jit("load", _SCRIPTED + "b = io.BytesIO()\ntorch.jit.save(m, b)\nb.seek(0)\ntorch.jit.load(b)", "`torch.jit.load` is deprecated. Please switch to `torch.export`."),
-    _jit("freeze", _SCRIPTED + "torch.jit.freeze(m.eval())", "`torch.jit.freeze` is deprecated. Please use `torch.compile` instead."),
-    _jit("optimize_for_inference", _SCRIPTED + "torch.jit.optimize_for_inference(m.eval())", "`torch.jit.optimize_for_inference` is deprecated. Please use `torch.compile` instead."),
-    _jit("fork", "import torch\ntorch.jit.fork(torch.neg, torch.ones(2))", "`torch.jit.fork` is deprecated. Please use `torch.compile` instead."),
-    _jit("wait", "import torch\nfut = torch.jit.fork(torch.neg, torch.ones(2))\ntorch.jit.wait(fut)", "`torch.jit.wait` is deprecated. Please use `torch.compile` instead."),
+    _jit(
+        "script",
+        "import torch\ntorch.jit.script(torch.nn.Identity())",
+        "`torch.jit.script` is deprecated. Please switch to `torch.compile` or `torch.export`.",
+    ),
+    _jit(
+        "trace",
+        "import torch\ntorch.jit.trace(torch.nn.Linear(2, 2), (torch.ones(1, 2),))",
+        "`torch.jit.trace` is deprecated. Please switch to `torch.compile` or `torch.export`.",
+    ),
+    _jit(
+        "trace_module",
+        "import torch\ntorch.jit.trace_module(torch.nn.Linear(2, 2), {'forward': (torch.ones(1, 2),)})",
+        "`torch.jit.trace_method` is deprecated.",
+    ),
+    _jit(
+        "save",
+        _SCRIPTED + "torch.jit.save(m, io.BytesIO())",
+        "`torch.jit.save` is deprecated. Please switch to `torch.export`.",
+    ),
+    _jit(
+        "load",
+        _SCRIPTED + "b = io.BytesIO()\ntorch.jit.save(m, b)\nb.seek(0)\ntorch.jit.load(b)",
+        "`torch.jit.load` is deprecated. Please switch to `torch.export`.",
+    ),
+    _jit(
+        "freeze",
+        _SCRIPTED + "torch.jit.freeze(m.eval())",
+        "`torch.jit.freeze` is deprecated. Please use `torch.compile` instead.",
+    ),
+    _jit(
+        "optimize_for_inference",
+        _SCRIPTED + "torch.jit.optimize_for_inference(m.eval())",
+        "`torch.jit.optimize_for_inference` is deprecated. Please use `torch.compile` instead.",
+    ),
+    _jit(
+        "fork",
+        "import torch\ntorch.jit.fork(torch.neg, torch.ones(2))",
+        "`torch.jit.fork` is deprecated. Please use `torch.compile` instead.",
+    ),
+    _jit(
+        "wait",
+        "import torch\nfut = torch.jit.fork(torch.neg, torch.ones(2))\ntorch.jit.wait(fut)",
+        "`torch.jit.wait` is deprecated. Please use `torch.compile` instead.",
+    ),
     _jit(
         "interface",
         """
@@ -315,7 +351,11 @@ CHECKS: list[Check] = [
         _c("import torch\ntorch.autograd.profiler.profile(with_modules=True)"),
         (
             silent(ONLY13, "with_modules"),
-            warns(FROM14, _FUT, "with_modules is deprecated and will be removed in a future release. It only collects data for TorchScript models"),
+            warns(
+                FROM14,
+                _FUT,
+                "with_modules is deprecated and will be removed in a future release. It only collects data for TorchScript models",
+            ),
         ),
     ),
     Check(
@@ -356,7 +396,12 @@ CHECKS: list[Check] = [
         ),
         (
             raises(ONLY13, "AttributeError", "gather_into_tensor"),
-            warns(ONLY14, _FUT, "`torch.distributed.gather_into_tensor` is deprecated. Please use `torch.distributed.gather_single` instead.", may_raise=True),
+            warns(
+                ONLY14,
+                _FUT,
+                "`torch.distributed.gather_into_tensor` is deprecated. Please use `torch.distributed.gather_single` instead.",
+                may_raise=True,
+            ),
             silent(FROM15, "gather_into_tensor", may_raise=True),
         ),
         rule="ADV739",
@@ -380,7 +425,11 @@ CHECKS: list[Check] = [
         ),
         (
             silent(ONLY13, "_set_pg_timeout"),
-            warns(FROM14, _FUT, "`torch.distributed.distributed_c10d._set_pg_timeout` is deprecated, please use `torch.distributed.set_timeout` instead"),
+            warns(
+                FROM14,
+                _FUT,
+                "`torch.distributed.distributed_c10d._set_pg_timeout` is deprecated, please use `torch.distributed.set_timeout` instead",
+            ),
         ),
     ),
     Check(
@@ -407,7 +456,12 @@ CHECKS: list[Check] = [
         ),
         (
             silent(ONLY13, "compile_on_one_rank", result=False),
-            warns(FROM14, _FUT, "torch.distributed.config.compile_on_one_rank is deprecated and use torch.compiler.config.compile_on_one_rank instead", result=True),
+            warns(
+                FROM14,
+                _FUT,
+                "torch.distributed.config.compile_on_one_rank is deprecated and use torch.compiler.config.compile_on_one_rank instead",
+                result=True,
+            ),
         ),
     ),
     Check(
@@ -435,7 +489,11 @@ CHECKS: list[Check] = [
         ),
         (
             silent(ONLY13, "enable_faithful_generator_behavior"),
-            warns(FROM14, _FUT, "torch._dynamo.config.enable_faithful_generator_behavior is deprecated and does not do anything"),
+            warns(
+                FROM14,
+                _FUT,
+                "torch._dynamo.config.enable_faithful_generator_behavior is deprecated and does not do anything",
+            ),
         ),
     ),
     Check(
@@ -475,7 +533,11 @@ CHECKS: list[Check] = [
         ),
         (
             silent(ONLY13, "saved_tensors_hooks"),
-            warns(FROM14, _FUT, "A saved_tensors_hooks context (e.g. save_on_cpu) is active around a selective activation checkpoint region."),
+            warns(
+                FROM14,
+                _FUT,
+                "A saved_tensors_hooks context (e.g. save_on_cpu) is active around a selective activation checkpoint region.",
+            ),
         ),
     ),
     Check(
@@ -523,7 +585,19 @@ CHECKS: list[Check] = [
         ),
         (
             result(ONLY13, {"logged": False, "new_names": []}),
-            result(FROM14, {"logged": True, "new_names": ["register_custom_class", "is_custom_class", "is_custom_class_obj", "is_opaque_constant_type", "is_opaque_symbolic_type"]}),
+            result(
+                FROM14,
+                {
+                    "logged": True,
+                    "new_names": [
+                        "register_custom_class",
+                        "is_custom_class",
+                        "is_custom_class_obj",
+                        "is_opaque_constant_type",
+                        "is_opaque_symbolic_type",
+                    ],
+                },
+            ),
         ),
     ),
     Check(
@@ -546,16 +620,22 @@ CHECKS: list[Check] = [
             """
         ),
         (
-            result(ONLY13, {"missing": [
-                "typ='reference' is deprecated, use typ='symbolic' instead",
-                "typ='value' is deprecated, use typ='constant' instead",
-                "register_opaque_type is deprecated, use register_custom_class instead",
-                "is_opaque_value is deprecated, use is_custom_class_obj instead",
-                "is_opaque_type is deprecated, use is_custom_class instead",
-                "is_opaque_value_type is deprecated, use is_opaque_constant_type instead",
-                "is_opaque_reference_type is deprecated, use is_opaque_symbolic_type instead",
-                "torch._opaque_base is deprecated, use torch._custom_class_base instead",
-            ], "custom_class_base": False}),
+            result(
+                ONLY13,
+                {
+                    "missing": [
+                        "typ='reference' is deprecated, use typ='symbolic' instead",
+                        "typ='value' is deprecated, use typ='constant' instead",
+                        "register_opaque_type is deprecated, use register_custom_class instead",
+                        "is_opaque_value is deprecated, use is_custom_class_obj instead",
+                        "is_opaque_type is deprecated, use is_custom_class instead",
+                        "is_opaque_value_type is deprecated, use is_opaque_constant_type instead",
+                        "is_opaque_reference_type is deprecated, use is_opaque_symbolic_type instead",
+                        "torch._opaque_base is deprecated, use torch._custom_class_base instead",
+                    ],
+                    "custom_class_base": False,
+                },
+            ),
             result(FROM14, {"missing": [], "custom_class_base": True}),
         ),
         kind="source",
@@ -582,7 +662,11 @@ CHECKS: list[Check] = [
         _c("import torch\ntorch.cholesky(torch.eye(2))"),
         (
             warns(ONLY13, _USER, "torch.cholesky is deprecated in favor of torch.linalg.cholesky"),
-            raises(FROM14, "RuntimeError", "This function was deprecated since version 1.9 and is now removed. `torch.cholesky` is deprecated in favor of `torch.linalg.cholesky`"),
+            raises(
+                FROM14,
+                "RuntimeError",
+                "This function was deprecated since version 1.9 and is now removed. `torch.cholesky` is deprecated in favor of `torch.linalg.cholesky`",
+            ),
         ),
         rule="ADV206",
         isolate=True,  # the 2.13 warning is a C++ warn-once
@@ -748,7 +832,10 @@ CHECKS: list[Check] = [
         "R14-6/compile-options",
         "torch.compile(options={'partitioned_scatter_memory_budget': ...}): RuntimeError from 2.14",
         _c("import torch\ntorch.compile(lambda x: x + 1, options={'partitioned_scatter_memory_budget': 0.1})"),
-        (Expect(ONLY13), raises(FROM14, "RuntimeError", "Unexpected optimization option partitioned_scatter_memory_budget")),
+        (
+            Expect(ONLY13),
+            raises(FROM14, "RuntimeError", "Unexpected optimization option partitioned_scatter_memory_budget"),
+        ),
     ),
     Check(
         "R14-6/nvgemm-and-new-keys",
@@ -762,7 +849,18 @@ CHECKS: list[Check] = [
         ),
         (
             result(ONLY13, [True, []]),
-            result(FROM14, [False, ["partitioned_scatter_force", "partitioned_scatter_min_contention_ratio", "partitioned_scatter_min_index_size", "partitioned_scatter_non_model_floor_bytes"]]),
+            result(
+                FROM14,
+                [
+                    False,
+                    [
+                        "partitioned_scatter_force",
+                        "partitioned_scatter_min_contention_ratio",
+                        "partitioned_scatter_min_index_size",
+                        "partitioned_scatter_non_model_floor_bytes",
+                    ],
+                ],
+            ),
         ),
     ),
     Check(
@@ -852,8 +950,17 @@ CHECKS: list[Check] = [
             """
         ),
         (
-            silent(ONLY13, "Validating sparse tensor invariants", result=[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
-            warns(FROM14, _USER, "Validating sparse tensor invariants because weights_only=True", result=[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+            silent(
+                ONLY13,
+                "Validating sparse tensor invariants",
+                result=[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            ),
+            warns(
+                FROM14,
+                _USER,
+                "Validating sparse tensor invariants because weights_only=True",
+                result=[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            ),
         ),
     ),
     Check(
@@ -876,7 +983,11 @@ CHECKS: list[Check] = [
         _c("import torch\ntorch.empty(2, device='mkldnn')"),
         (
             raises(ONLY13, "RuntimeError"),
-            raises(FROM14, "NotImplementedError", "The 'mkldnn' device type is deprecated and cannot be used to allocate dense tensors."),
+            raises(
+                FROM14,
+                "NotImplementedError",
+                "The 'mkldnn' device type is deprecated and cannot be used to allocate dense tensors.",
+            ),
         ),
     ),
     # ================================ §3 2.15 deprecations ================================
@@ -901,7 +1012,12 @@ CHECKS: list[Check] = [
             torch.autograd.profiler.profile(experimental_config=cfg)
             """
         ),
-        (silent(PRE15, "adjust_profiler_step"), warns(FROM15, _FUT, "adjust_profiler_step is deprecated and ignored. It will be removed in a future release.")),
+        (
+            silent(PRE15, "adjust_profiler_step"),
+            warns(
+                FROM15, _FUT, "adjust_profiler_step is deprecated and ignored. It will be removed in a future release."
+            ),
+        ),
     ),
     Check(
         "D15-3/nvprof",
@@ -919,11 +1035,20 @@ CHECKS: list[Check] = [
         ),
         (
             silent(PRE15, "2.17"),
-            Expect(FROM15, warns=(
-                (_FUT, "`torch.autograd.profiler.EnforceUnique` is deprecated and will be removed in PyTorch 2.17."),
-                (_FUT, "`torch.autograd.profiler.load_nvprof` is deprecated and will be removed in PyTorch 2.17."),
-                (_FUT, "`torch.autograd.profiler.parse_nvprof_trace` is deprecated and will be removed in PyTorch 2.17."),
-            )),
+            Expect(
+                FROM15,
+                warns=(
+                    (
+                        _FUT,
+                        "`torch.autograd.profiler.EnforceUnique` is deprecated and will be removed in PyTorch 2.17.",
+                    ),
+                    (_FUT, "`torch.autograd.profiler.load_nvprof` is deprecated and will be removed in PyTorch 2.17."),
+                    (
+                        _FUT,
+                        "`torch.autograd.profiler.parse_nvprof_trace` is deprecated and will be removed in PyTorch 2.17.",
+                    ),
+                ),
+            ),
         ),
     ),
     Check(
@@ -932,7 +1057,11 @@ CHECKS: list[Check] = [
         _c("import torch.distributed.checkpoint._fsspec_filesystem"),
         (
             silent(PRE15, "_fsspec_filesystem is deprecated"),
-            warns(FROM15, _DEP, "torch.distributed.checkpoint._fsspec_filesystem is deprecated and will be removed in a future release. Please use torch.distributed.checkpoint.fsspec_filesystem instead."),
+            warns(
+                FROM15,
+                _DEP,
+                "torch.distributed.checkpoint._fsspec_filesystem is deprecated and will be removed in a future release. Please use torch.distributed.checkpoint.fsspec_filesystem instead.",
+            ),
         ),
         isolate=True,
     ),
@@ -950,10 +1079,16 @@ CHECKS: list[Check] = [
     Check(
         "D15-5/optimizer-set",
         "torch.optim.SGD(<set of params>) warns FutureWarning in 2.15",
-        _c("import torch\ntorch.optim.SGD({torch.nn.Parameter(torch.ones(1))}, lr=0.1)\ntorch.optim.Adam(set([torch.nn.Parameter(torch.ones(1))]))"),
+        _c(
+            "import torch\ntorch.optim.SGD({torch.nn.Parameter(torch.ones(1))}, lr=0.1)\ntorch.optim.Adam(set([torch.nn.Parameter(torch.ones(1))]))"
+        ),
         (
             silent(PRE15, "ordering of tensors in sets"),
-            warns(FROM15, _FUT, "optimizer parameters need to be organized in ordered collections, but the ordering of tensors in sets will change between runs. Please use a list instead. This will be an error in a future release."),
+            warns(
+                FROM15,
+                _FUT,
+                "optimizer parameters need to be organized in ordered collections, but the ordering of tensors in sets will change between runs. Please use a list instead. This will be an error in a future release.",
+            ),
         ),
     ),
     Check(
@@ -968,19 +1103,37 @@ CHECKS: list[Check] = [
             """
         ),
         (
-            Expect(PRE15, forbid=(("", "use_mixed_mm"), ("", "mixed_mm_choice"), ("", "benchmark_epilogue_fusion"), ("", "max_epilogue_benchmarked_choices")), result=[False, False]),
-            Expect(FROM15, warns=(
-                (_FUT, "use_mixed_mm is deprecated and does not do anything"),
-                (_FUT, "mixed_mm_choice is deprecated and does not do anything"),
-                (_FUT, "benchmark_epilogue_fusion is deprecated and use benchmark_template_fusion instead"),
-                (_FUT, "max_epilogue_benchmarked_choices is deprecated and use max_template_fusion_benchmarked_choices instead"),
-            ), result=[True, True]),
+            Expect(
+                PRE15,
+                forbid=(
+                    ("", "use_mixed_mm"),
+                    ("", "mixed_mm_choice"),
+                    ("", "benchmark_epilogue_fusion"),
+                    ("", "max_epilogue_benchmarked_choices"),
+                ),
+                result=[False, False],
+            ),
+            Expect(
+                FROM15,
+                warns=(
+                    (_FUT, "use_mixed_mm is deprecated and does not do anything"),
+                    (_FUT, "mixed_mm_choice is deprecated and does not do anything"),
+                    (_FUT, "benchmark_epilogue_fusion is deprecated and use benchmark_template_fusion instead"),
+                    (
+                        _FUT,
+                        "max_epilogue_benchmarked_choices is deprecated and use max_template_fusion_benchmarked_choices instead",
+                    ),
+                ),
+                result=[True, True],
+            ),
         ),
     ),
     Check(
         "D15-7/use_block_ptr",
         "config.triton.use_block_ptr=True: deprecation text in 2.15's triton_utils.py (fires only with a Triton lacking block pointers)",
-        _c("result = 'This flag is deprecated and will be removed (#191012).' in src('_inductor/codegen/triton_utils.py')"),
+        _c(
+            "result = 'This flag is deprecated and will be removed (#191012).' in src('_inductor/codegen/triton_utils.py')"
+        ),
         (result(PRE15, False), result(FROM15, True)),
         kind="source",
     ),
@@ -1000,10 +1153,21 @@ CHECKS: list[Check] = [
     Check(
         "D15-9/checkpoint-text",
         "checkpoint without use_reentrant: UserWarning, 'Starting in PyTorch 2.9' text up to 2.14, 'In a future release' in 2.15",
-        _c("import torch\nfrom torch.utils.checkpoint import checkpoint\ncheckpoint(torch.nn.Linear(3, 3), torch.ones(2, 3, requires_grad=True))"),
+        _c(
+            "import torch\nfrom torch.utils.checkpoint import checkpoint\ncheckpoint(torch.nn.Linear(3, 3), torch.ones(2, 3, requires_grad=True))"
+        ),
         (
-            warns(PRE15, _USER, "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an exception."),
-            warns(FROM15, _USER, "In a future release, calling checkpoint without use_reentrant will raise an exception.", forbid=[("", "Starting in PyTorch 2.9")]),
+            warns(
+                PRE15,
+                _USER,
+                "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an exception.",
+            ),
+            warns(
+                FROM15,
+                _USER,
+                "In a future release, calling checkpoint without use_reentrant will raise an exception.",
+                forbid=[("", "Starting in PyTorch 2.9")],
+            ),
         ),
         rule="ADV732",
     ),
@@ -1020,8 +1184,17 @@ CHECKS: list[Check] = [
         ),
         (
             # checkpoint_sequential has its own wording up to 2.14 (not "Starting in PyTorch 2.9")
-            warns(PRE15, _USER, "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed explicitly. In version 2.9 we will raise an exception if use_reentrant is not passed."),
-            warns(FROM15, _USER, "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed explicitly. In a future release, we will raise an exception if use_reentrant is not passed.", forbid=[("", "In version 2.9")]),
+            warns(
+                PRE15,
+                _USER,
+                "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed explicitly. In version 2.9 we will raise an exception if use_reentrant is not passed.",
+            ),
+            warns(
+                FROM15,
+                _USER,
+                "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed explicitly. In a future release, we will raise an exception if use_reentrant is not passed.",
+                forbid=[("", "In version 2.9")],
+            ),
         ),
         rule="ADV732",
     ),
@@ -1081,7 +1254,9 @@ CHECKS: list[Check] = [
         (
             result(ONLY13, {"all_gather_into_tensor": True, "reduce_scatter_tensor": True}),
             result(ONLY14, {"all_gather_into_tensor": True, "reduce_scatter_tensor": True, "gather_into_tensor": True}),
-            result(FROM15, {"all_gather_into_tensor": False, "reduce_scatter_tensor": False, "gather_into_tensor": False}),
+            result(
+                FROM15, {"all_gather_into_tensor": False, "reduce_scatter_tensor": False, "gather_into_tensor": False}
+            ),
         ),
         rule="ADV739",
     ),
@@ -1115,12 +1290,25 @@ CHECKS: list[Check] = [
                     pass  # the warning comes first; gloo may not run every op
             """
         ),
-        (Expect(ALL, warns=tuple(
-            (_FUT, f"`torch.distributed._functional_collectives.{old}` is deprecated. Please use `torch.distributed._functional_collectives.{new}` instead.")
-            for old, new in (("all_gather_tensor", "all_gather_single"), ("all_gather_tensor_autograd", "all_gather_single_autograd"),
-                             ("reduce_scatter_tensor", "reduce_scatter_single"), ("reduce_scatter_tensor_autograd", "reduce_scatter_single_autograd"),
-                             ("all_gather_into_tensor_coalesced", "all_gather_single_coalesced"), ("reduce_scatter_tensor_coalesced", "reduce_scatter_single_coalesced"))
-        )),),
+        (
+            Expect(
+                ALL,
+                warns=tuple(
+                    (
+                        _FUT,
+                        f"`torch.distributed._functional_collectives.{old}` is deprecated. Please use `torch.distributed._functional_collectives.{new}` instead.",
+                    )
+                    for old, new in (
+                        ("all_gather_tensor", "all_gather_single"),
+                        ("all_gather_tensor_autograd", "all_gather_single_autograd"),
+                        ("reduce_scatter_tensor", "reduce_scatter_single"),
+                        ("reduce_scatter_tensor_autograd", "reduce_scatter_single_autograd"),
+                        ("all_gather_into_tensor_coalesced", "all_gather_single_coalesced"),
+                        ("reduce_scatter_tensor_coalesced", "reduce_scatter_single_coalesced"),
+                    )
+                ),
+            ),
+        ),
         rule="ADV740",
     ),
     # ============================ §4 2.15 removals / behaviour ============================
@@ -1137,7 +1325,9 @@ CHECKS: list[Check] = [
     Check(
         "R15-1/constructor-parameter",
         "FunctionEvent(metadata_json=...) parameter exists up to 2.14, gone in 2.15",
-        _c("import inspect\nfrom torch.autograd.profiler_util import FunctionEvent\nresult = 'metadata_json' in inspect.signature(FunctionEvent.__init__).parameters"),
+        _c(
+            "import inspect\nfrom torch.autograd.profiler_util import FunctionEvent\nresult = 'metadata_json' in inspect.signature(FunctionEvent.__init__).parameters"
+        ),
         (result(PRE15, True), result(FROM15, False)),
         rule="ADV601",
     ),
@@ -1151,7 +1341,11 @@ CHECKS: list[Check] = [
             torch.profiler._ExperimentalConfig(profiler_metrics=["kineto__cuda_core_flops"])
             """
         ),
-        (result(ONLY13, [False, False]), result(ONLY14, [True, True]), raises(FROM15, "TypeError", "incompatible constructor arguments")),
+        (
+            result(ONLY13, [False, False]),
+            result(ONLY14, [True, True]),
+            raises(FROM15, "TypeError", "incompatible constructor arguments"),
+        ),
     ),
     Check(
         "R15-3/pipeline_per_direction_p2p",
@@ -1173,7 +1367,9 @@ CHECKS: list[Check] = [
     Check(
         "R15-4/reduce_event",
         "torch.multiprocessing.reductions.reduce_event: public up to 2.14, private _reduce_event in 2.15",
-        _c("import torch.multiprocessing.reductions as r\nresult = [hasattr(r, 'reduce_event'), hasattr(r, '_reduce_event'), hasattr(r, 'rebuild_event')]"),
+        _c(
+            "import torch.multiprocessing.reductions as r\nresult = [hasattr(r, 'reduce_event'), hasattr(r, '_reduce_event'), hasattr(r, 'rebuild_event')]"
+        ),
         (result(PRE15, [True, False, True]), result(FROM15, [False, True, True])),
     ),
     Check(
@@ -1194,10 +1390,28 @@ CHECKS: list[Check] = [
             """
         ),
         (
-            result(ONLY14, {"supports_time_estimate": True, "autoheuristic_collect.mixed_mm": True, "autoheuristic_use.mixed_mm": True,
-                            "tlx_mode_from_env": True, "tlx_mode_default": False, "xpu_mempool_allocator_stub": True}),
-            result(FROM15, {"supports_time_estimate": False, "autoheuristic_collect.mixed_mm": False, "autoheuristic_use.mixed_mm": False,
-                            "tlx_mode_from_env": False, "tlx_mode_default": True, "xpu_mempool_allocator_stub": False}),
+            result(
+                ONLY14,
+                {
+                    "supports_time_estimate": True,
+                    "autoheuristic_collect.mixed_mm": True,
+                    "autoheuristic_use.mixed_mm": True,
+                    "tlx_mode_from_env": True,
+                    "tlx_mode_default": False,
+                    "xpu_mempool_allocator_stub": True,
+                },
+            ),
+            result(
+                FROM15,
+                {
+                    "supports_time_estimate": False,
+                    "autoheuristic_collect.mixed_mm": False,
+                    "autoheuristic_use.mixed_mm": False,
+                    "tlx_mode_from_env": False,
+                    "tlx_mode_default": True,
+                    "xpu_mempool_allocator_stub": False,
+                },
+            ),
         ),
     ),
     Check(
@@ -1217,7 +1431,10 @@ CHECKS: list[Check] = [
         ),
         (
             result(ONLY14, {"opt_in": True, "opt_out": False, "entry_points": ["nccl-lazy", "nccl-legacy", "nccl2"]}),
-            result(FROM15, {"opt_in": False, "opt_out": True, "entry_points": ["nccl-lazy", "nccl-legacy", "nccl2", "nccl4py"]}),
+            result(
+                FROM15,
+                {"opt_in": False, "opt_out": True, "entry_points": ["nccl-lazy", "nccl-legacy", "nccl2", "nccl4py"]},
+            ),
         ),
         kind="source",
         needs_cuda_build=True,
@@ -1241,12 +1458,29 @@ CHECKS: list[Check] = [
             }
             """
         ),
-        (result(FROM14, {
-            "subclass": False,
-            "nccl2_lacks": ["comm_split_count", "get_build_nccl_version", "get_runtime_nccl_version", "uid", "NCCLConfig",
-                            "_set_default_timeout", "_is_initialized", "_group_start", "_group_end", "_set_enable_nan_check"],
-            "legacy_lacks": [], "nccl2_cta_policy": [], "public_alias": True,
-        }),),
+        (
+            result(
+                FROM14,
+                {
+                    "subclass": False,
+                    "nccl2_lacks": [
+                        "comm_split_count",
+                        "get_build_nccl_version",
+                        "get_runtime_nccl_version",
+                        "uid",
+                        "NCCLConfig",
+                        "_set_default_timeout",
+                        "_is_initialized",
+                        "_group_start",
+                        "_group_end",
+                        "_set_enable_nan_check",
+                    ],
+                    "legacy_lacks": [],
+                    "nccl2_cta_policy": [],
+                    "public_alias": True,
+                },
+            ),
+        ),
         needs_cuda_build=True,
     ),
     Check(
@@ -1255,8 +1489,11 @@ CHECKS: list[Check] = [
         "(observed; the facts file says 2.14.1 printed only the 'experimental feature' line), and not through Python warnings",
         _c("import torch\ntorch.backends.cuda.preferred_linalg_library('magma')"),
         (
-            Expect(FROM14, stderr="The usage of MAGMA backend for linear algebra operations is deprecated and will be removed in future releases.",
-                   forbid=(("", "MAGMA"),)),
+            Expect(
+                FROM14,
+                stderr="The usage of MAGMA backend for linear algebra operations is deprecated and will be removed in future releases.",
+                forbid=(("", "MAGMA"),),
+            ),
         ),
         isolate=True,
         needs_cuda_build=True,
@@ -1280,13 +1517,35 @@ CHECKS += KNOWN
 # The rule each check backs, where the check itself says None: by full id, else by facts item.
 # Items with no static pattern (docs/coverage-2.14-2.15.md) keep None.
 RULES = {
-    "D14-2": "ADV747", "D14-3": "ADV748", "D14-4": "ADV749", "D14-5": "ADV739", "D14-6": "ADV750",
-    "D14-7": "ADV751", "D14-8": "ADV752", "D14-9": "ADV753", "D14-10": "ADV754", "D14-11": "ADV755",
-    "D14-12": "ADV756", "R14-5": "ADV758", "R14-6": "ADV759", "R14-7": "ADV760",
-    "R14-8/green_contexts.SUPPORTED": "ADV761", "B14-3": "ADV763", "D15-2": "ADV749", "D15-3": "ADV764",
-    "D15-4": "ADV765", "D15-5": "ADV766", "D15-6": "ADV759", "D15-7": "ADV759", "D15-8": "ADV767",
-    "R15-2": "ADV749", "R15-3": "ADV768", "R15-4/reduce_event": "ADV769", "R15-4/minor": "ADV759",
-    "B15-1": "ADV770", "B15-2/magma-selection-warning": "ADV201",
+    "D14-2": "ADV747",
+    "D14-3": "ADV748",
+    "D14-4": "ADV749",
+    "D14-5": "ADV739",
+    "D14-6": "ADV750",
+    "D14-7": "ADV751",
+    "D14-8": "ADV752",
+    "D14-9": "ADV753",
+    "D14-10": "ADV754",
+    "D14-11": "ADV755",
+    "D14-12": "ADV756",
+    "R14-5": "ADV758",
+    "R14-6": "ADV759",
+    "R14-7": "ADV760",
+    "R14-8/green_contexts.SUPPORTED": "ADV761",
+    "B14-3": "ADV763",
+    "D15-2": "ADV749",
+    "D15-3": "ADV764",
+    "D15-4": "ADV765",
+    "D15-5": "ADV766",
+    "D15-6": "ADV759",
+    "D15-7": "ADV759",
+    "D15-8": "ADV767",
+    "R15-2": "ADV749",
+    "R15-3": "ADV768",
+    "R15-4/reduce_event": "ADV769",
+    "R15-4/minor": "ADV759",
+    "B15-1": "ADV770",
+    "B15-2/magma-selection-warning": "ADV201",
 }
 # Checks whose rule moved to a rule written after the check: the method forms and key_averages.
 MOVED = {"R14-1/Tensor.cholesky": "ADV757", "R14-2/Tensor.qr": "ADV757", "B14-1/include_python_functions": "ADV762"}

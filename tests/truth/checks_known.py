@@ -41,7 +41,14 @@ KNOWN: list[Check] = [
             result = torch.equal(a, b)
             """
         ),
-        (warns(ALL, _FUT, "`torch.distributed._all_gather_base` is a private function and will be deprecated", result=True),),
+        (
+            warns(
+                ALL,
+                _FUT,
+                "`torch.distributed._all_gather_base` is a private function and will be deprecated",
+                result=True,
+            ),
+        ),
         rule="ADV771",
     ),
     Check(
@@ -56,7 +63,11 @@ KNOWN: list[Check] = [
             dist._reduce_scatter_base(torch.zeros(2), torch.ones(2))
             """
         ),
-        (warns(ALL, _FUT, "`torch.distributed._reduce_scatter_base` is a private function", result=True, may_raise=True),),
+        (
+            warns(
+                ALL, _FUT, "`torch.distributed._reduce_scatter_base` is a private function", result=True, may_raise=True
+            ),
+        ),
         rule="ADV771",
     ),
     Check(
@@ -71,7 +82,14 @@ KNOWN: list[Check] = [
             result = torch.equal(a, b)
             """
         ),
-        (warns(ALL, _FUT, "`nn.init.xavier_uniform` is now deprecated in favor of `nn.init.xavier_uniform_`.", result=True),),
+        (
+            warns(
+                ALL,
+                _FUT,
+                "`nn.init.xavier_uniform` is now deprecated in favor of `nn.init.xavier_uniform_`.",
+                result=True,
+            ),
+        ),
         rule="ADV772",
     ),
     Check(
@@ -104,7 +122,14 @@ KNOWN: list[Check] = [
             result = callable(funcol.all_reduce) and torch.distributed.nn.all_reduce is F.all_reduce
             """
         ),
-        (warns(ALL, _FUT, "torch.distributed.nn.functional.all_reduce is deprecated, use torch.distributed._functional_collectives.all_reduce instead.", result=True),),
+        (
+            warns(
+                ALL,
+                _FUT,
+                "torch.distributed.nn.functional.all_reduce is deprecated, use torch.distributed._functional_collectives.all_reduce instead.",
+                result=True,
+            ),
+        ),
         rule="ADV774",
     ),
     Check(
@@ -120,24 +145,42 @@ KNOWN: list[Check] = [
         (raises(ALL, "TypeError", "verbose"),),
         rule="ADV775",
     ),
-    _autocast("get_autocast_gpu_dtype", "torch.get_autocast_gpu_dtype()",
-              "torch.get_autocast_gpu_dtype() is deprecated. Please use torch.get_autocast_dtype('cuda') instead.",
-              "torch.get_autocast_dtype('cuda')"),
-    _autocast("get_autocast_cpu_dtype", "torch.get_autocast_cpu_dtype()",
-              "torch.get_autocast_cpu_dtype() is deprecated. Please use torch.get_autocast_dtype('cpu') instead.",
-              "torch.get_autocast_dtype('cpu')"),
-    _autocast("is_autocast_cpu_enabled", "torch.is_autocast_cpu_enabled()",
-              "torch.is_autocast_cpu_enabled() is deprecated. Please use torch.is_autocast_enabled('cpu') instead.",
-              "torch.is_autocast_enabled('cpu')"),
-    _autocast("set_autocast_gpu_dtype", "torch.set_autocast_gpu_dtype(torch.float16)",
-              "torch.set_autocast_gpu_dtype(dtype) is deprecated. Please use torch.set_autocast_dtype('cuda', dtype) instead.",
-              "torch.set_autocast_dtype('cuda', torch.float16)"),
-    _autocast("set_autocast_cpu_enabled", "torch.set_autocast_cpu_enabled(False)",
-              "torch.set_autocast_cpu_enabled(enabled) is deprecated. Please use torch.set_autocast_enabled('cpu', enabled) instead.",
-              "torch.set_autocast_enabled('cpu', False)"),
-    _autocast("is_autocast_xla_enabled", "torch.is_autocast_xla_enabled()",
-              "torch.is_autocast_xla_enabled() is deprecated. Please use torch.is_autocast_enabled('xla') instead.",
-              "torch.is_autocast_enabled('xla')"),
+    _autocast(
+        "get_autocast_gpu_dtype",
+        "torch.get_autocast_gpu_dtype()",
+        "torch.get_autocast_gpu_dtype() is deprecated. Please use torch.get_autocast_dtype('cuda') instead.",
+        "torch.get_autocast_dtype('cuda')",
+    ),
+    _autocast(
+        "get_autocast_cpu_dtype",
+        "torch.get_autocast_cpu_dtype()",
+        "torch.get_autocast_cpu_dtype() is deprecated. Please use torch.get_autocast_dtype('cpu') instead.",
+        "torch.get_autocast_dtype('cpu')",
+    ),
+    _autocast(
+        "is_autocast_cpu_enabled",
+        "torch.is_autocast_cpu_enabled()",
+        "torch.is_autocast_cpu_enabled() is deprecated. Please use torch.is_autocast_enabled('cpu') instead.",
+        "torch.is_autocast_enabled('cpu')",
+    ),
+    _autocast(
+        "set_autocast_gpu_dtype",
+        "torch.set_autocast_gpu_dtype(torch.float16)",
+        "torch.set_autocast_gpu_dtype(dtype) is deprecated. Please use torch.set_autocast_dtype('cuda', dtype) instead.",
+        "torch.set_autocast_dtype('cuda', torch.float16)",
+    ),
+    _autocast(
+        "set_autocast_cpu_enabled",
+        "torch.set_autocast_cpu_enabled(False)",
+        "torch.set_autocast_cpu_enabled(enabled) is deprecated. Please use torch.set_autocast_enabled('cpu', enabled) instead.",
+        "torch.set_autocast_enabled('cpu', False)",
+    ),
+    _autocast(
+        "is_autocast_xla_enabled",
+        "torch.is_autocast_xla_enabled()",
+        "torch.is_autocast_xla_enabled() is deprecated. Please use torch.is_autocast_enabled('xla') instead.",
+        "torch.is_autocast_enabled('xla')",
+    ),
     Check(
         "K-776/device-less-forms-silent",
         "torch.is_autocast_enabled() and set_autocast_enabled(bool) (the CUDA ones, no device) do not warn",
@@ -149,7 +192,13 @@ KNOWN: list[Check] = [
         "K-777/storage",
         "Tensor.storage() warns UserWarning (first typed storage of the process)",
         _c("import torch\ntorch.ones(2).storage()"),
-        (warns(ALL, _USER, "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only storage class."),),
+        (
+            warns(
+                ALL,
+                _USER,
+                "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only storage class.",
+            ),
+        ),
         isolate=True,
         rule="ADV777",
     ),
@@ -157,7 +206,13 @@ KNOWN: list[Check] = [
         "K-777/FloatStorage",
         "constructing torch.FloatStorage warns UserWarning; isinstance against it does not",
         _c("import torch\nisinstance(1, torch.FloatStorage)\ntorch.FloatStorage(3)"),
-        (warns(ALL, _USER, "To access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()"),),
+        (
+            warns(
+                ALL,
+                _USER,
+                "To access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
+            ),
+        ),
         isolate=True,
         rule="ADV777",
     ),
@@ -195,7 +250,13 @@ KNOWN: list[Check] = [
             m(torch.ones(1, 2, requires_grad=True)).sum().backward()
             """
         ),
-        (warns(ALL, _FUT, "Using a non-full backward hook when the forward contains multiple autograd Nodes is deprecated"),),
+        (
+            warns(
+                ALL,
+                _FUT,
+                "Using a non-full backward hook when the forward contains multiple autograd Nodes is deprecated",
+            ),
+        ),
         rule="ADV778",
     ),
     Check(
@@ -227,8 +288,15 @@ KNOWN: list[Check] = [
             result = torch.equal(a["w"], b["w"]) and torch.equal(a["w"], torch.ones(2))
             """
         ),
-        (warns(ALL, _FUT, "`save_state_dict` is deprecated and will be removed in future versions.", result=True,
-               forbid=[("", "`save` is deprecated")]),),
+        (
+            warns(
+                ALL,
+                _FUT,
+                "`save_state_dict` is deprecated and will be removed in future versions.",
+                result=True,
+                forbid=[("", "`save` is deprecated")],
+            ),
+        ),
         rule="ADV779",
     ),
     Check(
@@ -244,7 +312,14 @@ KNOWN: list[Check] = [
             result = sd["w"].tolist()
             """
         ),
-        (warns(ALL, _FUT, "`load_state_dict` is deprecated and will be removed in future versions. Please use `load` instead.", result=[1.0, 1.0]),),
+        (
+            warns(
+                ALL,
+                _FUT,
+                "`load_state_dict` is deprecated and will be removed in future versions. Please use `load` instead.",
+                result=[1.0, 1.0],
+            ),
+        ),
         rule="ADV779",
     ),
     Check(
@@ -258,7 +333,13 @@ KNOWN: list[Check] = [
             torch.backends.cuda.matmul.allow_tf32
             """
         ),
-        (raises(ALL, "RuntimeError", "you have used mix of the legacy and new APIs to set the TF32 status for cublas matmul"),),
+        (
+            raises(
+                ALL,
+                "RuntimeError",
+                "you have used mix of the legacy and new APIs to set the TF32 status for cublas matmul",
+            ),
+        ),
         isolate=True,
         rule="ADV780",
     ),
@@ -377,7 +458,7 @@ KNOWN: list[Check] = [
     ),
     Check(
         "K-785/quantize_dynamic",
-        "torch.ao.quantization.quantize_dynamic warns DeprecationWarning (\"will be removed in 2.10\") and still works",
+        'torch.ao.quantization.quantize_dynamic warns DeprecationWarning ("will be removed in 2.10") and still works',
         _c(
             """
             import torch
@@ -385,7 +466,15 @@ KNOWN: list[Check] = [
             result = torch.quantization.quantize_dynamic is torch.ao.quantization.quantize_dynamic
             """
         ),
-        (warns(ALL, _DEP, "torch.ao.quantization is deprecated and will be removed in 2.10.", result=True, may_raise=True),),
+        (
+            warns(
+                ALL,
+                _DEP,
+                "torch.ao.quantization is deprecated and will be removed in 2.10.",
+                result=True,
+                may_raise=True,
+            ),
+        ),
         rule="ADV785",
     ),
     Check(
@@ -454,7 +543,14 @@ KNOWN: list[Check] = [
             result = p.treespec_leaf().is_leaf()
             """
         ),
-        (warns(ALL, _FUT, "`isinstance(treespec, LeafSpec)` is deprecated, use `isinstance(treespec, TreeSpec) and treespec.is_leaf()` instead.", result=True),),
+        (
+            warns(
+                ALL,
+                _FUT,
+                "`isinstance(treespec, LeafSpec)` is deprecated, use `isinstance(treespec, TreeSpec) and treespec.is_leaf()` instead.",
+                result=True,
+            ),
+        ),
         rule="ADV790",
     ),
     Check(
@@ -473,7 +569,9 @@ KNOWN: list[Check] = [
     Check(
         "K-792/cross-without-dim",
         "torch.cross without dim warns UserWarning (C++); with dim it does not",
-        _c("import torch\na = torch.ones(3, 3)\ntorch.cross(a, a)\nresult = torch.equal(torch.cross(a, a, dim=0), torch.cross(a, a))"),
+        _c(
+            "import torch\na = torch.ones(3, 3)\ntorch.cross(a, a)\nresult = torch.equal(torch.cross(a, a, dim=0), torch.cross(a, a))"
+        ),
         (warns(ALL, _USER, "Using torch.cross without specifying the dim arg is deprecated.", result=True),),
         isolate=True,
         rule="ADV792",
@@ -498,7 +596,13 @@ KNOWN: list[Check] = [
         "K-794/quantize_per_tensor",
         "torch.quantize_per_tensor warns UserWarning (C++, new in 2.13)",
         _c("import torch\ntorch.quantize_per_tensor(torch.ones(3), 0.1, 0, torch.quint8)"),
-        (warns(ALL, _USER, "torch.quantize_per_tensor, torch.quantize_per_channel and other quantized tensor creation functions"),),
+        (
+            warns(
+                ALL,
+                _USER,
+                "torch.quantize_per_tensor, torch.quantize_per_channel and other quantized tensor creation functions",
+            ),
+        ),
         isolate=True,
         rule="ADV794",
     ),

@@ -131,11 +131,21 @@ def run_isolated(check: dict, timeout: float) -> dict:
             [sys.executable, os.path.abspath(__file__)], input=payload, capture_output=True, text=True, timeout=timeout
         )
     except subprocess.TimeoutExpired:
-        return {"warnings": [], "exc": {"mro": ["TimeoutExpired"], "msg": f"timed out after {timeout}s"}, "result": None, "stderr": ""}
+        return {
+            "warnings": [],
+            "exc": {"mro": ["TimeoutExpired"], "msg": f"timed out after {timeout}s"},
+            "result": None,
+            "stderr": "",
+        }
     try:
         res = json.loads(p.stdout)["results"][check["id"]]
     except (ValueError, KeyError):
-        return {"warnings": [], "exc": {"mro": ["RunnerCrashed"], "msg": p.stderr[-2000:]}, "result": None, "stderr": p.stderr}
+        return {
+            "warnings": [],
+            "exc": {"mro": ["RunnerCrashed"], "msg": p.stderr[-2000:]},
+            "result": None,
+            "stderr": p.stderr,
+        }
     res["stderr"] = p.stderr[-4000:]
     return res
 

@@ -34,7 +34,7 @@ def render(result: ScanResult, stream: TextIO) -> None:
             f"endLine={end_line},endColumn={end_col},title={_escape_property(f.rule)}::{_escape_data(where + f.message)}\n"
         )
     for e in result.errors:
-        at = e.location[len(e.path) + 1:].split(":")  # [line, col] when the parser said where
+        at = e.location[len(e.path) + 1 :].split(":")  # [line, col] when the parser said where
         # A notebook's "(line N, column M)" is in a cell, not a line of the .ipynb file.
         where = f",line={at[0]},col={at[1]}" if len(at) == 2 and not e.path.endswith(".ipynb") else ""
         stream.write(f"::error file={_escape_property(e.path)}{where},title=advisor::{_escape_data(e.message)}\n")

@@ -10,8 +10,14 @@ from advisor import __version__
 from advisor.core.findings import ScanResult, fix_counts, kind_counts
 
 
-def as_dict(result: ScanResult, target: str, target_source: str, device: Any = None,
-            min_torch: str | None = None, min_torch_source: str | None = None) -> dict[str, Any]:
+def as_dict(
+    result: ScanResult,
+    target: str,
+    target_source: str,
+    device: Any = None,
+    min_torch: str | None = None,
+    min_torch_source: str | None = None,
+) -> dict[str, Any]:
     findings = result.findings
     out = {
         "version": __version__,
@@ -41,7 +47,15 @@ def as_dict(result: ScanResult, target: str, target_source: str, device: Any = N
     return out
 
 
-def render(result: ScanResult, stream: TextIO, *, target: str, target_source: str, device: Any = None,
-           min_torch: str | None = None, min_torch_source: str | None = None) -> None:
+def render(
+    result: ScanResult,
+    stream: TextIO,
+    *,
+    target: str,
+    target_source: str,
+    device: Any = None,
+    min_torch: str | None = None,
+    min_torch_source: str | None = None,
+) -> None:
     json.dump(as_dict(result, target, target_source, device, min_torch, min_torch_source), stream, indent=2)
     stream.write("\n")

@@ -36,10 +36,12 @@ def render(result: ScanResult, stream: TextIO) -> None:
     for f in findings:
         line = f.file_region[0]  # a notebook's: the line of the .ipynb file where its cell's line is written
         stream.write(
-            f"<testcase classname={_attr(f.path)} name={_attr(f'{f.rule} {f.location}')} file={_attr(f.path)} line=\"{line}\">"
+            f'<testcase classname={_attr(f.path)} name={_attr(f"{f.rule} {f.location}")} file={_attr(f.path)} line="{line}">'
             f"<failure type={_attr(f.rule)} message={_attr(f.message)}>{escape(_clean(f'{f.location}: {f.rule} {f.message}'))}</failure>"
             "</testcase>\n"
         )
     for e in errors:
-        stream.write(f"<testcase classname={_attr(e.path)} name={quoteattr('analysis')}><error message={_attr(e.message)}/></testcase>\n")
+        stream.write(
+            f"<testcase classname={_attr(e.path)} name={quoteattr('analysis')}><error message={_attr(e.message)}/></testcase>\n"
+        )
     stream.write("</testsuite>\n</testsuites>\n")

@@ -52,15 +52,23 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
             "ruleId": f.rule,
             "ruleIndex": index[f.rule],
             "level": _LEVELS[f.severity],
-            "message": {"text": f"cell {f.cell}, line {f.line}, column {f.column}: {f.message}" if f.cell else f.message},
+            "message": {
+                "text": f"cell {f.cell}, line {f.line}, column {f.column}: {f.message}" if f.cell else f.message
+            },
             "locations": [location],
-            "properties": {"validation": f.validation, "fixApplicability": f.fix, "kind": f.kind,
-                           "warnsFrom": f.warns_from, "breaksIn": f.breaks_in},
+            "properties": {
+                "validation": f.validation,
+                "fixApplicability": f.fix,
+                "kind": f.kind,
+                "warnsFrom": f.warns_from,
+                "breaksIn": f.breaks_in,
+            },
         }
         if f.cell:  # SARIF has no cells: the cell is a logical location, and its line a property
             location["logicalLocations"] = [{"name": f"cell {f.cell}", "kind": "module"}]
-            entry["properties"].update(cell=f.cell, cellLine=f.line, cellColumn=f.column,
-                                       cellEndLine=f.end_line, cellEndColumn=f.end_column)
+            entry["properties"].update(
+                cell=f.cell, cellLine=f.line, cellColumn=f.column, cellEndLine=f.end_line, cellEndColumn=f.end_column
+            )
         if f.fix and f.replacement is not None and f.data.get("fix_range"):
             r = f.data["fix_range"]
             entry["fixes"] = [
@@ -71,7 +79,12 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
                             "artifactLocation": {"uri": _uri(f.path)},
                             "replacements": [
                                 {
-                                    "deletedRegion": {"startLine": r[0], "startColumn": r[1], "endLine": r[2], "endColumn": r[3]},
+                                    "deletedRegion": {
+                                        "startLine": r[0],
+                                        "startColumn": r[1],
+                                        "endLine": r[2],
+                                        "endColumn": r[3],
+                                    },
                                     "insertedContent": {"text": f.replacement},
                                 }
                             ],
@@ -81,7 +94,11 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
             ]
         results.append(entry)
     notifications = [
-        {"level": "error", "message": {"text": e.message}, "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(e.path)}}}]}
+        {
+            "level": "error",
+            "message": {"text": e.message},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(e.path)}}}],
+        }
         for e in result.errors
     ]
     return {
@@ -89,7 +106,14 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "torch-upgrade-advisor", "version": __version__, "informationUri": DOCS_URL, "rules": descriptors}},
+                "tool": {
+                    "driver": {
+                        "name": "torch-upgrade-advisor",
+                        "version": __version__,
+                        "informationUri": DOCS_URL,
+                        "rules": descriptors,
+                    }
+                },
                 "results": results,
                 "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications}],
             }

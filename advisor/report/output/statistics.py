@@ -19,9 +19,19 @@ def rows(result: ScanResult) -> list[dict]:
     fixes: dict[str, set] = {}
     for f in result.findings:
         fixes.setdefault(f.rule, set()).add(f.fix)
-    return [{"code": code, "name": names[code], "count": n,
-             "fixable": "safe" if fixes[code] == {Applicability.SAFE.value} else "some" if fixes[code] - {None} else "none"}
-            for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+    return [
+        {
+            "code": code,
+            "name": names[code],
+            "count": n,
+            "fixable": "safe"
+            if fixes[code] == {Applicability.SAFE.value}
+            else "some"
+            if fixes[code] - {None}
+            else "none",
+        }
+        for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    ]
 
 
 def render(result: ScanResult, stream: TextIO, *, as_json: bool = False) -> None:

@@ -33,7 +33,7 @@ def snippet(lines: list[str], line: int, column: int, end_line: int, end_column:
     end = end_column - 1 if end_line == line else len(text)
     gutter = " " * len(str(line))
     # Controls in the source are shown escaped: the carets count the escaped text.
-    before, span = printable(text[:column - 1]), printable(text[column - 1:end])
+    before, span = printable(text[: column - 1]), printable(text[column - 1 : end])
     carets = " " * len(before) + "^" * max(1, len(span))
     return f"{gutter} |\n{line} | {printable(text)}\n{gutter} | {carets}\n"
 
@@ -49,9 +49,18 @@ def _cells(lines: list[str] | None) -> dict[int, list[str]] | None:
     return {index + 1: span.text.split("\n") for index, span in found.cells.items()}
 
 
-def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str = "",
-           full: bool = False, quiet: bool = False, source: Callable[[str], list[str] | None] = _read_lines) -> None:
+def render(
+    result: ScanResult,
+    stream: TextIO,
+    *,
+    colour: bool,
+    target_note: str = "",
+    full: bool = False,
+    quiet: bool = False,
+    source: Callable[[str], list[str] | None] = _read_lines,
+) -> None:
     """`source`: a file's lines for `full` (default: read from disk; `scan -` hands over stdin's)."""
+
     def c(text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if colour else text
 
@@ -60,7 +69,9 @@ def render(result: ScanResult, stream: TextIO, *, colour: bool, target_note: str
     for f in result.findings:
         fix = " [*]" if f.fix == Applicability.SAFE else " [unsafe fix]" if f.fix == Applicability.UNSAFE else ""
         when = f" ({f.when})" if f.when else ""
-        stream.write(f"{c(printable(f.location), _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {printable(f.message)}{when}\n")
+        stream.write(
+            f"{c(printable(f.location), _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {printable(f.message)}{when}\n"
+        )
         if full and f.cell is not None:  # a notebook's lines are its cells'
             if f.path not in cells:
                 cells[f.path] = _cells(source(f.path))
