@@ -1,11 +1,13 @@
 """What the `advisor` commands share, kept out of advisor.cli so each command reads as its flags.
 
-Options declared once (Ruff's names, with advisor's older spellings kept as aliases), the
-output formats, `scan -` (stdin), `explain`'s lookup and the warnings a run owes its user.
+The output formats, `scan -` (stdin), `explain`'s lookup, the tables and summaries the commands print,
+and the warnings a run owes its user. The options themselves are declared in advisor.cli_options.
 """
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import subprocess
 import sys
@@ -13,9 +15,12 @@ from typing import Callable, List, Optional, TextIO
 
 import typer
 
-from advisor.core.findings import ScanResult
-from advisor.core.versions import NEWEST, RANGE
+from advisor.analysis.registry import all_rules
+from advisor.core.atomic import write_output
+from advisor.core.findings import ScanResult, Severity
+from advisor.core.textlines import split_lines
 from advisor.interrupt import announce
+from advisor.report.output.markdown_rules import rules_table
 from advisor.report.output.printable import printable
 
 
@@ -24,69 +29,6 @@ def fail(message: str) -> "typer.Exit":
     return typer.Exit(2)
 
 
-PATHS = typer.Argument(
-    None, help="Files or directories (default: the current directory); `-` reads one file from stdin."
-)
-SELECT = typer.Option(
-    None,
-    "--select",
-    help="Rule codes or prefixes to run instead of the default set (e.g. ADV1,ADV201); ALL: every rule, opt-in ones too.",
-)
-EXTEND_SELECT = typer.Option(
-    None, "--extend-select", help="Rule codes or prefixes to run on top of the selection (e.g. opt-in rules)."
-)
-# --extend-ignore (Ruff's older spelling) is the same: --ignore adds to the config's `ignore`.
-IGNORE = typer.Option(
-    None, "--ignore", "--extend-ignore", help="Rule codes or prefixes to skip (added to the config's)."
-)
-TARGET = typer.Option(
-    None,
-    "--target-version",
-    help=f"Torch release you upgrade to, {RANGE} (default: from the project's pin, else {NEWEST}).",
-)
-MIN_TORCH = typer.Option(
-    None, "--min-torch", help="The lowest torch the project supports (default: from its pins, else 2.0)."
-)
-FAIL_ON = typer.Option(
-    None,
-    "--fail-on",
-    help="Kinds that fail the run, comma-separated: breaking, deprecated, advice, compat (default breaking,deprecated); or a severity.",
-)
-TARGETS = typer.Option(
-    None, "--target", help="Per-library target, e.g. torchvision=0.29 (default: what the torch target brings)."
-)
-CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .advisor_cache at the project root).")
-NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
-JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
-EXCLUDE = typer.Option(None, "--exclude", help="Glob patterns of paths to skip (added to config).")
-FORCE_EXCLUDE = typer.Option(
-    False,
-    "--force-exclude",
-    help="Apply `exclude` to files named on the command line too, as Ruff does (the pre-commit hooks pass it).",
-)
-EXTEND_INCLUDE = typer.Option(
-    None, "--extend-include", help="Glob patterns of extra files to scan as Python (e.g. '*.pyw')."
-)
-DEVICE = typer.Option(
-    None, "--device", help="rocm, cuda, xpu or cpu: the device the code targets (default: detected from ROCm markers)."
-)
-CONFIG = typer.Option(
-    None, "--config", help=r"pyproject.toml to read \[tool.advisor] from (default: found from the paths upwards)."
-)
-QUIET = typer.Option(False, "--quiet", "-q", help="Print the findings and errors, nothing else.")
-STDIN_FILENAME = typer.Option(
-    None,
-    "--stdin-filename",
-    help="With `-`: the path the text read from stdin stands for (config, per-file-ignores, messages).",
-)
-# Ruff's name first; --format is kept for the scripts already written with it.
-OUTPUT_FORMAT = typer.Option(
-    "text",
-    "--output-format",
-    "--format",
-    help="text (= concise: one line per finding), full (with the source line), json, sarif, github or junit.",
-)
-FORMATS = ("text", "concise", "full", "json", "sarif", "github", "junit")
 PROGRESS_MIN_FILES = 200  # a progress bar only for runs long enough to need one
 
 
@@ -357,3 +299,94 @@ def write_scan_report(report: str, setup, result: ScanResult) -> None:
     typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
     # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
     drop_report_only(result, setup.listed)
+
+
+def rules_listing(format: str, target_version: Optional[str]) -> str:
+    """`advisor rules`: the catalogue as a table, JSON or the README's markdown (only what applies to a target)."""
+    catalogue = all_rules()
+    if target_version is not None:
+        from advisor.core import policy
+        from advisor.core.versions import normalise, parse_version
+
+        try:
+            target = parse_version(normalise(target_version))
+        except ValueError as e:
+            raise fail(str(e))
+        kinds = {
+            r.code: policy.rule_kind(
+                [policy.torch_window(w, r.library) for w in r.windows()], r.kind, r.severity, target
+            )
+            for r in catalogue
+        }
+        catalogue = [r for r in catalogue if kinds[r.code] is not None and r.default_enabled]
+    rows = [r.metadata() for r in catalogue]
+    columns = ("code", "name", "severity", "since", "fix", "validation", "opt-in")
+    if target_version is not None:
+        for row in rows:
+            row["kind"] = kinds[row["code"]].value
+            row["severity"] = policy.severity_for(kinds[row["code"]], Severity(row["severity"])).value
+        columns = ("code", "name", "kind", "severity", "since", "fix", "validation", "opt-in")
+    if format == "json":
+        return json.dumps(rows, indent=2)
+    if format == "markdown":
+        return rules_table(catalogue)
+    if format != "table":
+        raise fail(f"unknown --format {format!r} (expected table, json or markdown)")
+    header = columns
+    cells = [
+        {**r, "opt-in": "yes" if r["opt_in"] else "-"} for r in rows
+    ]  # off unless --select / --extend-select names it
+    table = [header] + [tuple(str(r[k] if r[k] is not None else "-") for k in columns) for r in cells]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table)
+
+
+def print_audit_summary(result: dict, out: str) -> int:
+    """The audit's one-line summary, then why it exits 1: each failed repository and each file not analysed."""
+    t, run = result["totals"], result["run"]
+    typer.echo(
+        f"Audited {t['repositories']} repositories ({run['files']} files) in {run['seconds']:.1f} s: {t['blocked']} blocked, "
+        f"{t['failed']} failed, {t['findings']} findings, {100 * t['safe_share']:.0f}% with a safe fix "
+        f"({100 * t['auto_fixable_share']:.0f}% with unsafe ones too). "
+        f"Dashboard: {os.path.join(out, 'audit.html')}"
+    )
+    # Exit 1 says why: each failed repository, and each file that could not be analysed.
+    for r in result["repositories"]:
+        if r["status"] == "failed":
+            typer.echo(printable(f"{r['name']}: error: {r['error']}"), err=True)
+        for e in r["errors"]:  # paths and messages from the audited trees: no raw terminal escapes
+            typer.echo(printable(f"{r['name']}: {e['path']}: error: {e['message']}"), err=True)
+    bad = t["failed"] + sum(bool(r["errors"]) for r in result["repositories"])
+    if bad:
+        typer.echo(
+            f"advisor: exit 1: {t['failed']} repositories failed, {bad - t['failed']} have files that could not be analysed",
+            err=True,
+        )
+    return 1 if bad else 0
+
+
+def emit_scan(
+    setup,
+    result: ScanResult,
+    output_format: str,
+    output: Optional[str],
+    report: Optional[str],
+    stdin: Optional[bytes],
+    *,
+    statistics: bool,
+    quiet: bool,
+) -> None:
+    """`scan`'s outputs: the report folder (--report), then the findings in their format, on stdout or in -o FILE."""
+    if report:
+        try:
+            write_scan_report(report, setup, result)
+        except OSError as e:  # advisor.core.atomic.LinkError: a folder that is a link
+            raise fail(f"cannot write the report: {e}")
+    stream = io.StringIO() if output else sys.stdout  # -o FILE: written whole, atomically, never through a link
+    source = (lambda _path: split_lines(stdin.decode("utf-8", "replace"))) if stdin is not None else None
+    render(output_format, result, stream, setup, statistics=statistics, quiet=quiet, source=source)
+    if output:
+        try:
+            write_output(output, stream.getvalue())
+        except OSError as e:
+            raise fail(f"cannot write {output}: {e.strerror or e}")

@@ -1,10 +1,9 @@
 """Readers for every packaging layout that can pin torch, torchvision or torchaudio.
 
-Each reader turns one file into `(name, spec, line, tier)` rows: `name` is the
-distribution as written, `spec` a PEP 440 specifier (conda and poetry syntax
-translated), `line` 1-based, `tier` how binding the pin is (`TIERS`). Files are
-data: TOML through tomllib, setup.cfg through configparser, setup.py through
-`ast` (never executed), environment.yml line by line (no YAML dependency).
+Each reader turns one file into `(name, spec, line, tier)` rows: `name` is the distribution as written, `spec` a
+PEP 440 specifier (conda and poetry syntax translated), `line` 1-based, `tier` how binding the pin is (`TIERS`).
+Files are data: TOML through tomllib, setup.cfg through configparser, setup.py through `ast` (never executed),
+environment.yml line by line (no YAML dependency).
 
 Files are hostile data too. Every read goes through `Reader`: only regular files inside the
 project, bounded (advisor.core.reading), so `-r /dev/stdin`, a FIFO named requirements-dev.txt

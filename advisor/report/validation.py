@@ -162,6 +162,17 @@ def probe_torch(python: str | None, timeout: int = 300) -> str:
     return proc.stdout.strip()
 
 
+def _check(script: str, status: str, detail: str, results: list | None = None) -> dict:
+    """One script's entry in validation-results.json."""
+    return {
+        "name": script[:-3],
+        "script": f"validation/{script}",
+        "status": status,
+        "detail": detail,
+        "results": results or [],
+    }
+
+
 def run_scripts(directory: str, python: str | None = None, device: str | None = None, timeout: int = 900) -> dict:
     """Run the scripts advisor wrote under DIR/validation (runnable_scripts) and write DIR/validation-results.json.
 
@@ -171,16 +182,8 @@ def run_scripts(directory: str, python: str | None = None, device: str | None = 
     out_dir = os.path.join(directory, "validation")
     python = python or sys.executable
     scripts, changed, foreign = runnable_scripts(directory)
-    checks = [
-        {
-            "name": script[:-3],
-            "script": f"validation/{script}",
-            "status": "ERROR",
-            "results": [],
-            "detail": "not the script advisor wrote (changed, or replaced by a link): not run; write the report again",
-        }
-        for script in changed
-    ]
+    stale = "not the script advisor wrote (changed, or replaced by a link): not run; write the report again"
+    checks = [_check(script, "ERROR", stale) for script in changed]
     torch_version = None
     used_device = None
     with tempfile.TemporaryDirectory(prefix="advisor-validate-") as tmp:
@@ -193,26 +196,10 @@ def run_scripts(directory: str, python: str | None = None, device: str | None = 
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
             except subprocess.TimeoutExpired:
-                checks.append(
-                    {
-                        "name": name,
-                        "script": f"validation/{script}",
-                        "status": "ERROR",
-                        "detail": f"timed out after {timeout} s",
-                        "results": [],
-                    }
-                )
+                checks.append(_check(script, "ERROR", f"timed out after {timeout} s"))
                 continue
             except OSError as e:
-                checks.append(
-                    {
-                        "name": name,
-                        "script": f"validation/{script}",
-                        "status": "ERROR",
-                        "detail": f"cannot run {python}: {e}",
-                        "results": [],
-                    }
-                )
+                checks.append(_check(script, "ERROR", f"cannot run {python}: {e}"))
                 continue
             data = None
             if os.path.exists(out):
@@ -223,29 +210,13 @@ def run_scripts(directory: str, python: str | None = None, device: str | None = 
                     data = None
             if data is None or proc.returncode not in (0, 1):
                 tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-                checks.append(
-                    {
-                        "name": name,
-                        "script": f"validation/{script}",
-                        "status": "ERROR",
-                        "detail": f"exit {proc.returncode}: {tail[0][:300]}",
-                        "results": [],
-                    }
-                )
+                checks.append(_check(script, "ERROR", f"exit {proc.returncode}: {tail[0][:300]}"))
                 continue
             torch_version = torch_version or data.get("torch")
             used_device = used_device or data.get("device")
             results = data.get("results", [])
             detail = "; ".join(f"{r['status']} {r['name']}" for r in results)
-            checks.append(
-                {
-                    "name": name,
-                    "script": f"validation/{script}",
-                    "status": _status(results),
-                    "detail": detail,
-                    "results": results,
-                }
-            )
+            checks.append(_check(script, _status(results), detail, results))
     summary = {"torch": torch_version, "device": used_device, "python": python, "checks": checks, "not_run": foreign}
     write_output(os.path.join(directory, "validation-results.json"), json.dumps(summary, indent=2))
     return summary

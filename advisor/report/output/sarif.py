@@ -25,6 +25,17 @@ def _uri(path: str) -> str:
     return quote(os.fsencode(name), safe="/")
 
 
+def _fix(f) -> dict[str, Any]:
+    """A finding's fix as a SARIF fix: one replacement of its own range (not the finding's)."""
+    start_line, start_column, end_line, end_column = f.data["fix_range"]
+    region = {"startLine": start_line, "startColumn": start_column, "endLine": end_line, "endColumn": end_column}
+    replacement = {"deletedRegion": region, "insertedContent": {"text": f.replacement}}
+    return {
+        "description": {"text": f"{f.fix} fix for {f.rule}"},
+        "artifactChanges": [{"artifactLocation": {"uri": _uri(f.path)}, "replacements": [replacement]}],
+    }
+
+
 def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
     used = sorted({f.rule for f in result.findings} | {r.code for r in rules})
     descriptors = []
@@ -70,28 +81,7 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
                 cell=f.cell, cellLine=f.line, cellColumn=f.column, cellEndLine=f.end_line, cellEndColumn=f.end_column
             )
         if f.fix and f.replacement is not None and f.data.get("fix_range"):
-            r = f.data["fix_range"]
-            entry["fixes"] = [
-                {
-                    "description": {"text": f"{f.fix} fix for {f.rule}"},
-                    "artifactChanges": [
-                        {
-                            "artifactLocation": {"uri": _uri(f.path)},
-                            "replacements": [
-                                {
-                                    "deletedRegion": {
-                                        "startLine": r[0],
-                                        "startColumn": r[1],
-                                        "endLine": r[2],
-                                        "endColumn": r[3],
-                                    },
-                                    "insertedContent": {"text": f.replacement},
-                                }
-                            ],
-                        }
-                    ],
-                }
-            ]
+            entry["fixes"] = [_fix(f)]
         results.append(entry)
     notifications = [
         {

@@ -1,0 +1,144 @@
+"""Every option and argument of the `advisor` commands, declared once.
+
+Ruff's names first, with advisor's older spellings kept as aliases. Options that several commands share
+come first; those of one command follow, under its name.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from advisor.core.versions import NEWEST, RANGE
+
+# Shared by several commands.
+PATHS = typer.Argument(
+    None, help="Files or directories (default: the current directory); `-` reads one file from stdin."
+)
+SELECT = typer.Option(
+    None,
+    "--select",
+    help="Rule codes or prefixes to run instead of the default set (e.g. ADV1,ADV201); ALL: every rule, opt-in ones too.",
+)
+EXTEND_SELECT = typer.Option(
+    None, "--extend-select", help="Rule codes or prefixes to run on top of the selection (e.g. opt-in rules)."
+)
+# --extend-ignore (Ruff's older spelling) is the same: --ignore adds to the config's `ignore`.
+IGNORE = typer.Option(
+    None, "--ignore", "--extend-ignore", help="Rule codes or prefixes to skip (added to the config's)."
+)
+TARGET = typer.Option(
+    None,
+    "--target-version",
+    help=f"Torch release you upgrade to, {RANGE} (default: from the project's pin, else {NEWEST}).",
+)
+MIN_TORCH = typer.Option(
+    None, "--min-torch", help="The lowest torch the project supports (default: from its pins, else 2.0)."
+)
+FAIL_ON = typer.Option(
+    None,
+    "--fail-on",
+    help="Kinds that fail the run, comma-separated: breaking, deprecated, advice, compat (default breaking,deprecated); or a severity.",
+)
+TARGETS = typer.Option(
+    None, "--target", help="Per-library target, e.g. torchvision=0.29 (default: what the torch target brings)."
+)
+CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .advisor_cache at the project root).")
+NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
+JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
+EXCLUDE = typer.Option(None, "--exclude", help="Glob patterns of paths to skip (added to config).")
+FORCE_EXCLUDE = typer.Option(
+    False,
+    "--force-exclude",
+    help="Apply `exclude` to files named on the command line too, as Ruff does (the pre-commit hooks pass it).",
+)
+EXTEND_INCLUDE = typer.Option(
+    None, "--extend-include", help="Glob patterns of extra files to scan as Python (e.g. '*.pyw')."
+)
+DEVICE = typer.Option(
+    None, "--device", help="rocm, cuda, xpu or cpu: the device the code targets (default: detected from ROCm markers)."
+)
+CONFIG = typer.Option(
+    None, "--config", help=r"pyproject.toml to read \[tool.advisor] from (default: found from the paths upwards)."
+)
+QUIET = typer.Option(False, "--quiet", "-q", help="Print the findings and errors, nothing else.")
+STDIN_FILENAME = typer.Option(
+    None,
+    "--stdin-filename",
+    help="With `-`: the path the text read from stdin stands for (config, per-file-ignores, messages).",
+)
+# Ruff's name first; --format is kept for the scripts already written with it.
+OUTPUT_FORMAT = typer.Option(
+    "text",
+    "--output-format",
+    "--format",
+    help="text (= concise: one line per finding), full (with the source line), json, sarif, github or junit.",
+)
+FORMATS = ("text", "concise", "full", "json", "sarif", "github", "junit")
+
+
+# `advisor scan`.
+OUTPUT = typer.Option(None, "--output", "-o", "--output-file", help="Write the output to this file.")
+EXIT_ZERO = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings.")
+STATISTICS = typer.Option(
+    False, "--statistics", help="Print only the count of findings per rule, the most frequent first."
+)
+REPORT = typer.Option(
+    None, "--report", help="Also write report.md, report.html and validation scripts to this directory."
+)
+BASELINE = typer.Option(
+    None,
+    "--baseline",
+    help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present).",
+)
+NO_BASELINE = typer.Option(False, "--no-baseline", help="Report every finding, ignoring any baseline.")
+WRITE_BASELINE = typer.Option(
+    None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."
+)
+ADD_NOQA = typer.Option(
+    False, "--add-noqa", help="Add `# advisor: ignore[CODE]` to every line with a finding, and exit 0."
+)
+
+# `advisor fix`.
+FIX_FLAG = typer.Option(False, "--fix", hidden=True)
+FIX_UNSAFE_FIXES = typer.Option(
+    None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes that may change behaviour."
+)
+FIX_DIFF = typer.Option(False, "--diff", help="Print a unified diff of what would change; write nothing.")
+FIX_SHOW_FIXES = typer.Option(
+    False, "--show-fixes", help="List each fix applied (or that --diff would apply), by file and rule."
+)
+FIX_FIXABLE = typer.Option(None, "--fixable", help="Only these codes or prefixes are fixed (others are reported).")
+FIX_UNFIXABLE = typer.Option(None, "--unfixable", help="Codes or prefixes reported but never fixed.")
+FIX_EXIT_ZERO = typer.Option(
+    False, "--exit-zero", help="Exit 0 even when findings remain (or, with --diff, would change)."
+)
+
+# `advisor rules`.
+RULES_FORMAT = typer.Option(
+    "table", "--output-format", "--format", help="table, json or markdown (the README's table)."
+)
+RULES_TARGET_VERSION = typer.Option(
+    None, "--target-version", help="List only what applies to this torch release, with its kind there."
+)
+
+# `advisor explain`.
+EXPLAIN_CODE = typer.Argument(None, help="A rule code (ADV701), a prefix (ADV7) or a name (amp-autocast).")
+EXPLAIN_EVERY = typer.Option(False, "--all", help="Every rule's documentation.")
+
+# `advisor validate`.
+VALIDATE_DIRECTORY = typer.Argument(..., help="A report directory written by `advisor scan --report DIR`.")
+VALIDATE_PYTHON = typer.Option(None, "--python", help="Interpreter of the (upgraded) environment to validate in.")
+VALIDATE_DEVICE = typer.Option(None, "--device", help="cuda, xpu or cpu (default: what the scripts detect).")
+
+# `advisor audit`.
+AUDIT_MANIFEST = typer.Argument(
+    ..., help=r"TOML (\[\[repo]] path/name/owner/tags) or text (one path per line) list of checkouts."
+)
+AUDIT_OUT = typer.Option(
+    "advisor-audit", "--out", help="Directory for audit.json, audit.md, audit.html and per-repository reports."
+)
+AUDIT_EXECUTOR = typer.Option("local", "--executor", help="local (a process pool here) or dask.")
+AUDIT_SCHEDULER = typer.Option(
+    None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --executor dask)."
+)
+AUDIT_TARGET_VERSION = typer.Option(None, "--target-version", help="Override every repository's own target.")
