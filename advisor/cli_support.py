@@ -253,7 +253,11 @@ def probe_device(python: Optional[str], device: str, timeout: int = 300) -> None
     python = python or sys.executable
     try:
         out = subprocess.run(
-            [python, "-c", code, device], capture_output=True, text=True, timeout=timeout
+            # -I: a `torch/` or `sitecustomize.py` in the current folder (a checkout under test) is never imported
+            [python, "-I", "-c", code, device],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
         ).stdout.split()
     except (OSError, subprocess.TimeoutExpired) as e:
         raise InterpreterError(f"{python}: cannot ask torch for a {device} device ({e})") from None

@@ -6,11 +6,17 @@ Ruff). Codes may be prefixes. A comment line `# advisor: ignore-file` (or
 `# advisor: ignore-file[ADV7]`) anywhere in the file silences the whole file, as
 Ruff's `# ruff: noqa`. Scan and fix read the same suppressions, so a
 suppressed finding is neither reported nor fixed.
+
+In Python only real comments suppress: a docstring that documents `# advisor: ignore-file`, or a string
+such as `enabled='# noqa'` on the flagged line, silences nothing (the tokenizer tells comments from strings,
+and runs only on files that mention a suppression at all).
 """
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 from advisor.core.textlines import split_lines
 
@@ -20,6 +26,19 @@ _NOQA = re.compile(r"#\s*noqa\b(?::\s*(?P<codes>[A-Z]+\d*(?:[\s,]+[A-Z]+\d*)*))?
 _FILE = re.compile(r"^[ \t]*#\s*advisor\s*:\s*ignore-file\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 
 ALL = "*"
+_MENTION = re.compile(r"#\s*(?:advisor|noqa)", re.IGNORECASE)  # cheap test before tokenizing
+
+
+def _comment_tokens(source: str) -> dict[int, str] | None:
+    """Each line's comment (as the tokenizer numbers lines), or None where the source does not tokenize."""
+    comments: dict[int, str] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = tok.string
+    except (tokenize.TokenError, SyntaxError):  # not Python after all: fall back to whole lines
+        return None
+    return comments
 
 
 def _codes(text: str | None) -> set[str]:
@@ -41,18 +60,29 @@ def suppressed_codes(line: str) -> set[str]:
 
 
 class Suppressions:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, python: bool = True) -> None:
         self._lines = split_lines(source)  # numbered as the tokenizer numbers them, as findings are
         self._cache: dict[int, set[str]] = {}
         self._file: set[str] = set()  # what `# advisor: ignore-file` silences everywhere
-        if "ignore-file" in source:
-            for line in self._lines:
+        mentioned = _MENTION.search(source) is not None
+        # Python: only comment tokens count. Other text files (shell, Dockerfiles): the line, as before.
+        self._comments = _comment_tokens(source) if python and mentioned else None
+        if not mentioned:
+            self._lines = []  # nothing can be suppressed: no line needs reading
+        elif "ignore-file" in source:
+            for number, line in enumerate(self._lines, 1):
+                if self._comments is not None:  # the comment must stand alone on its line
+                    comment = self._comments.get(number)
+                    line = comment if comment is not None and line.strip() == comment.strip() else ""
                 if m := _FILE.match(line):
                     self._file |= _codes(m.group("codes"))
 
     def _for_line(self, line: int) -> set[str]:
         if line not in self._cache:
-            text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+            if self._comments is not None:
+                text = self._comments.get(line, "")
+            else:
+                text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
             self._cache[line] = suppressed_codes(text)
         return self._cache[line]
 

@@ -101,7 +101,7 @@ def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]], target: tuple
     text = data.decode("utf-8", "replace")
     assignments = [] if metadata else _assignments(text)
     lines = split_lines(text)
-    suppressions = Suppressions(text)
+    suppressions = Suppressions(text, python=False)
     for rule in rules:
         found = [(line, column, len(var), message, None) for line, column, var, message in rule.check_env(assignments)]
         if target is not None:

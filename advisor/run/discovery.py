@@ -15,12 +15,15 @@ import json
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from advisor.analysis.textfiles import is_shell_script, is_text_file
 from advisor.core.machine_key import sign, verify
 from advisor.core.reading import PIN_FILE_LIMIT, read_text
 from advisor.core.textlines import split_lines
+
+if TYPE_CHECKING:
+    from advisor.run.gitignore import GitIgnore
 
 SKIP_DIRS = {
     ".git",
@@ -124,17 +127,17 @@ class _GitIgnores:
     """Stack of .gitignore specs, loaded lazily (pathspec costs ~70 ms to import)."""
 
     def __init__(self) -> None:
-        self._specs: dict[str, object | None] = {}
+        self._specs: dict[str, GitIgnore | None] = {}
 
     def _spec(self, directory: str):
         if directory not in self._specs:
             path = os.path.join(directory, ".gitignore")
             spec = None
             if os.path.isfile(path):
-                import pathspec
+                from advisor.run.gitignore import GitIgnore  # pathspec, lazily
 
                 try:  # a regular file only, bounded: a hostile tree's .gitignore may be a FIFO
-                    spec = pathspec.PathSpec.from_lines("gitwildmatch", split_lines(read_text(path, PIN_FILE_LIMIT)))
+                    spec = GitIgnore(split_lines(read_text(path, PIN_FILE_LIMIT)))
                 except OSError:
                     spec = None
             self._specs[directory] = spec
@@ -148,7 +151,7 @@ class _GitIgnores:
             rel = os.path.relpath(path, d).replace(os.sep, "/")
             if is_dir:
                 rel += "/"
-            if spec.match_file(rel):  # type: ignore[attr-defined]
+            if spec.match_file(rel):
                 return True
         return False
 
