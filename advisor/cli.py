@@ -138,9 +138,9 @@ def scan(
         )
     if output_format not in opt.FORMATS:
         raise _fail(f"unknown --output-format {output_format!r} (expected {', '.join(opt.FORMATS)})")
-    if add_noqa and "-" in (paths := paths or ["."]):
+    if add_noqa and "-" in (paths or []):
         raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
-    stdin = read_stdin(paths, stdin_filename)
+    stdin = read_stdin(paths := paths or ["."], stdin_filename)  # no path: the current directory
     stdin_path = stdin_filename or "stdin.py"
     setup = _load(
         ProjectOptions(
@@ -174,7 +174,7 @@ def scan(
             warn_if_nothing_to_scan(setup, paths)
         result = _scan(setup)
     if add_noqa:
-        raise typer.Exit(add_suppressions(result))
+        raise typer.Exit(add_suppressions(result, setup.config.project_root))
     emit_scan(setup, result, output_format, output, report, stdin, statistics=statistics, quiet=quiet)
     if write_baseline:
         count = write(write_baseline, result.findings, setup.config.project_root)

@@ -154,11 +154,11 @@ def explain_rules(selector: Optional[str], every: bool) -> List[str]:
     return [explain_text(r) for r in rules]
 
 
-def add_suppressions(result: ScanResult) -> int:
-    """`scan --add-noqa`: a suppression comment on each finding's line; the exit code."""
+def add_suppressions(result: ScanResult, root: str) -> int:
+    """`scan --add-noqa`: a suppression comment on each finding's line (files inside `root` only); the exit code."""
     from advisor.fix.noqa import add_noqa
 
-    done = add_noqa(result.findings)
+    done = add_noqa(result.findings, root)
     for path, message in done.errors:
         typer.echo(f"{printable(path)}: error: {printable(message)}", err=True)
     for f in done.skipped:

@@ -158,3 +158,72 @@ def test_gitignore_matching_equals_pathspec_on_ordinary_patterns():
         spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
     ours = GitIgnore(lines)
     assert [ours.match_file(p) for p in paths] == [spec.match_file(p) for p in paths]
+
+
+# -- items 2, 5 and 12: no write outside the tree, through named links or a swap ----------------------
+
+FIXABLE = "import torch\nx = torch.cuda.memory_cached()\n"  # ADV713: a safe rename, fixed by `advisor fix`
+
+
+def _project_with_an_outside_victim(tmp_path):
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / "pyproject.toml").write_text("[project]\nname = 'p'\ndependencies = ['torch>=2.0']\n")
+    victim = outside / "victim.py"
+    victim.write_text(FIXABLE)
+    return project, victim
+
+
+@pytest.mark.parametrize("named", ["l.py", "linkdir/victim.py"])
+@pytest.mark.parametrize("command", [["fix"], ["fix", "--unsafe-fixes"], ["scan", "--add-noqa", "--no-cache"]])
+def test_a_link_named_on_the_command_line_is_never_written_through(cli, tmp_path, named, command):
+    project, victim = _project_with_an_outside_victim(tmp_path)
+    (project / "l.py").symlink_to(victim)
+    (project / "linkdir").symlink_to(victim.parent)
+    proc = cli(*command, named, cwd=project)
+    assert victim.read_text() == FIXABLE, proc.stderr
+    assert "outside the project" in proc.stderr
+    assert "Added 1" not in proc.stderr  # nothing written, nothing counted
+
+
+def test_a_link_inside_the_project_is_still_fixed_at_its_target(cli, tmp_path):
+    project, _ = _project_with_an_outside_victim(tmp_path)
+    (project / "real.py").write_text(FIXABLE)
+    (project / "alias.py").symlink_to(project / "real.py")
+    cli("fix", "alias.py", cwd=project)
+    assert "memory_reserved" in (project / "real.py").read_text()
+    assert (project / "alias.py").is_symlink()
+
+
+def test_a_file_swapped_for_an_outside_link_after_reading_is_not_written(tmp_path):
+    from advisor.core.atomic import LinkError
+    from advisor.fix.fixer import write_atomic
+
+    project, victim = _project_with_an_outside_victim(tmp_path)
+    path = project / "m.py"
+    path.write_text(FIXABLE)
+    original = path.read_bytes()
+    path.unlink()
+    path.symlink_to(victim)  # same bytes, but outside
+    with pytest.raises(LinkError):
+        write_atomic(str(path), original, b"fixed\n", root=str(project))
+    assert victim.read_text() == FIXABLE
+
+
+def test_a_file_swapped_for_a_fifo_is_refused_without_blocking(tmp_path):
+    import signal
+
+    from advisor.core.atomic import LinkError
+    from advisor.fix.fixer import write_atomic
+
+    path = tmp_path / "m.py"
+    os.mkfifo(path)
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("blocked on a FIFO"))
+    signal.alarm(30)
+    try:
+        with pytest.raises(LinkError):
+            write_atomic(str(path), FIXABLE.encode(), b"fixed\n", root=str(tmp_path))
+    finally:
+        signal.alarm(0)
+    assert path.exists() and not path.is_file()

@@ -88,14 +88,43 @@ def real_dirs(base: str, *parts: str) -> str:
     return path
 
 
-def replace_file(path: str, data: bytes, mode: int | None = None, durable: bool = False) -> None:
+def inside(path: str, root: str) -> str:
+    """`path`'s real path, or LinkError when it lies outside `root` (a link named on the command line, or
+    swapped in during the run, that leads out of the project: advisor never writes there)."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
+        raise LinkError(f"{path} leads to {real}, outside the project ({top}); not modified")
+    return real
+
+
+def read_in_place(real: str, limit: int) -> tuple[bytes, os.stat_result]:
+    """The bytes (at most `limit` + 1) of the regular file at `real`, never through a link and never blocking
+    (a file swapped for a link or a FIFO after it was first read is refused, not followed or waited on)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(real, flags)
+    except OSError as e:
+        raise LinkError(f"{real} is no longer a regular file ({e.strerror or e}); not modified") from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise LinkError(f"{real} is no longer a regular file; not modified")
+        return f.read(limit + 1), st
+
+
+def replace_file(
+    path: str, data: bytes, mode: int | None = None, durable: bool = False, root: str | None = None
+) -> None:
     """Rewrite a source file in place of itself (the fixer): keep its mode and, where permitted, owner.
 
-    A link inside the scanned tree is rewritten at its target (discovery drops links that leave
-    the tree). A file with other hard links is refused: the rename would split it from them.
+    A link inside the project (`root`) is rewritten at its target; one that leads out of it is refused,
+    whether discovery met it or the command line named it. A file with other hard links is refused: the
+    rename would split it from them. The rename replaces a name, so it never writes through a link.
     """
-    real = os.path.realpath(path)
-    st = os.stat(real)
+    real = inside(path, root) if root is not None else os.path.realpath(path)
+    st = os.lstat(real)
+    if not stat.S_ISREG(st.st_mode):
+        raise LinkError(f"{path} is not a regular file; not modified")
     if st.st_nlink > 1:
         raise LinkError(
             f"{path} has {st.st_nlink} hard links; advisor replaces files atomically, which would "

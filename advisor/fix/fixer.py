@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from advisor.analysis.analyse import SourceError, analyse_source, parse
-from advisor.core.atomic import replace_file
+from advisor.core.atomic import inside, read_in_place, replace_file
 from advisor.core.findings import Applicability, Finding
 from advisor.core.jobs import FileJob
 from advisor.core.lazy import cst
@@ -284,12 +284,13 @@ class ConcurrentEditError(Exception):
     pass
 
 
-def write_atomic(path: str, original: bytes, new: bytes) -> None:
-    """Replace `path` with `new` only if it still holds `original`; keep its mode."""
-    with open(path, "rb") as f:
-        if f.read() != original:
-            raise ConcurrentEditError("the file changed on disk while advisor was fixing it; left alone")
-    replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True)
+def write_atomic(path: str, original: bytes, new: bytes, root: str | None = None) -> None:
+    """Replace `path` with `new` only if it still holds `original` and still lies inside `root`; keep its mode."""
+    real = inside(path, root) if root is not None else os.path.realpath(path)
+    current, st = read_in_place(real, len(original))
+    if current != original:
+        raise ConcurrentEditError("the file changed on disk while advisor was fixing it; left alone")
+    replace_file(real, new, mode=st.st_mode & 0o7777, durable=True, root=root)
 
 
 def _fix_job(job: FileJob) -> FixOutcome:

@@ -89,12 +89,12 @@ def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list
     return jobs
 
 
-def _write(path: str, outcome: FixOutcome) -> str | None:
+def _write(path: str, outcome: FixOutcome, root: str) -> str | None:
     """Write one fixed file; the reason when it was not written."""
     if not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o222:
         return "read-only file; not modified"
     try:
-        write_atomic(path, outcome.original, outcome.fixed)
+        write_atomic(path, outcome.original, outcome.fixed, root)
     except (ConcurrentEditError, LinkError) as e:  # LinkError: a file with other hard links
         return str(e)
     except OSError as e:
@@ -125,7 +125,7 @@ def fix_project(
                 if show is not None:
                     show(outcome.diff())
             else:
-                why = _write(outcome.path, outcome)
+                why = _write(outcome.path, outcome, project.config.project_root)
                 if why is not None:
                     run.remaining.extend(on_disk)
                     run.errors.append((outcome.path, why))

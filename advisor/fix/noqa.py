@@ -44,7 +44,7 @@ def _unsafe_lines(text: str) -> set[int]:
     return out
 
 
-def _add_to_file(path: str, findings: list[Finding], run: NoqaRun) -> None:
+def _add_to_file(path: str, findings: list[Finding], run: NoqaRun, root: str | None) -> None:
     data = read_bytes(path)
     text, encoding = decode(data)
     lines = split_lines(text, keepends=True)
@@ -60,14 +60,14 @@ def _add_to_file(path: str, findings: list[Finding], run: NoqaRun) -> None:
         body = lines[n - 1]
         stripped = body.rstrip("\r\n")
         lines[n - 1] = f"{stripped}  # advisor: ignore[{', '.join(sorted(rules))}]" + body[len(stripped) :]
-        run.added += 1
     if codes:
         new = "".join(lines).encode(encoding)
-        replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True)
+        replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True, root=root)
+        run.added += len(codes)  # counted once written: a refused file adds nothing
 
 
-def add_noqa(findings: list[Finding]) -> NoqaRun:
-    """Add a suppression comment for each finding, file by file."""
+def add_noqa(findings: list[Finding], root: str | None = None) -> NoqaRun:
+    """Add a suppression comment for each finding, file by file (only to files inside `root`)."""
     run = NoqaRun()
     by_path: dict[str, list[Finding]] = {}
     for f in findings:
@@ -77,9 +77,9 @@ def add_noqa(findings: list[Finding]) -> NoqaRun:
             if path.endswith(".ipynb"):
                 from advisor.fix.noqa_cells import add_to_notebook  # its cells are JSON strings
 
-                run.added += add_to_notebook(path, found, _unsafe_lines, run.skipped)
+                run.added += add_to_notebook(path, found, _unsafe_lines, run.skipped, root)
             else:
-                _add_to_file(path, found, run)
+                _add_to_file(path, found, run, root)
         except (OSError, SourceError) as e:
             run.errors.append((path, str(e)))
     return run

@@ -29,7 +29,9 @@ def _comment_lines(source: str, findings: list[Finding], unsafe_lines, skipped: 
     return codes
 
 
-def add_to_notebook(path: str, findings: list[Finding], unsafe_lines, skipped: list[Finding]) -> int:
+def add_to_notebook(
+    path: str, findings: list[Finding], unsafe_lines, skipped: list[Finding], root: str | None = None
+) -> int:
     """Add the comments to the notebook at `path`; the number added. `unsafe_lines`: noqa's rule."""
     with open(path, "rb") as f:
         data = f.read()
@@ -57,5 +59,5 @@ def add_to_notebook(path: str, findings: list[Finding], unsafe_lines, skipped: l
         sources[cell - 1] = "\n".join(lines)
     if added:
         new = notebook_text.splice(text, where, sources).encode("utf-8")
-        replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True)
+        replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True, root=root)
     return added
