@@ -73,6 +73,16 @@ def install() -> None:
     signal.signal(signal.SIGTERM, _handler)
 
 
+def exit_on_first_signal() -> None:
+    """For `advisor server`: the first SIGINT or SIGTERM ends the process at once. The language-server library
+    catches the KeyboardInterrupt that `_handler` raises, so editors and supervisors, which send one SIGTERM and
+    wait, saw a server that stayed alive; it has nothing to save (every write it makes is atomic)."""
+    global _owner
+    _owner = os.getpid()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda signum, frame: leave())
+
+
 def leave() -> None:
     from advisor.run import workers
 

@@ -227,3 +227,43 @@ def test_a_file_swapped_for_a_fifo_is_refused_without_blocking(tmp_path):
     finally:
         signal.alarm(0)
     assert path.exists() and not path.is_file()
+
+
+# -- item 6: one signal stops the language server ------------------------------------------------------
+
+
+def _lsp(proc, message):
+    import json
+
+    body = json.dumps({"jsonrpc": "2.0", **message})
+    proc.stdin.write(f"Content-Length: {len(body)}\r\n\r\n{body}".encode())
+    proc.stdin.flush()
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_the_language_server_exits_on_the_first_signal(tmp_path, signum):
+    import signal
+    import subprocess
+    import time
+
+    pytest.importorskip("pygls")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "advisor", "server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        _lsp(proc, {"id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": tmp_path.as_uri()}})
+        assert proc.stdout.readline().startswith(b"Content-Length")  # serving: the reply has begun
+        _lsp(proc, {"method": "initialized", "params": {}})
+        text = "import torch\n" + f"{CALL}\n" * 400  # busy analysing when the signal comes
+        document = {"uri": (tmp_path / "a.py").as_uri(), "languageId": "python", "version": 1, "text": text}
+        _lsp(proc, {"method": "textDocument/didOpen", "params": {"textDocument": document}})
+        time.sleep(1)
+        proc.send_signal(getattr(signal, signum))
+        assert proc.wait(timeout=30) != 0  # before: alive 20-120 s later, until a second signal
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

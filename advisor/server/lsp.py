@@ -21,6 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from advisor import __version__
+from advisor.interrupt import exit_on_first_signal
 from advisor.server import adapter, convert
 from advisor.server.protocol import AdvisorProtocol
 
@@ -390,5 +391,6 @@ def shutdown(ls: AdvisorServer, params: Any) -> None:
 
 def serve() -> int:
     """Serve stdio until `exit` (or the client's end of the pipe closes); the exit status LSP asks for."""
+    exit_on_first_signal()
     server.start_io()  # pygls swallows the SystemExit its own `exit` handler raises
     return 0 if server.shut_down else 1
