@@ -267,3 +267,24 @@ def test_the_language_server_exits_on_the_first_signal(tmp_path, signum):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# -- item 9: every cache file is signed -------------------------------------------------------------
+
+
+def test_a_cache_entry_planted_under_the_right_folder_is_a_miss(cli, tmp_path):
+    import json
+
+    (tmp_path / "a.py").write_text(FLAGGED)
+    home = {"XDG_CACHE_HOME": str(tmp_path / "home")}
+    first = json.loads(cli("scan", "a.py", "--output-format", "json", cwd=tmp_path, env=home).stdout)
+    assert len(first["findings"]) == 1
+    [results] = [
+        os.path.join(d, "results.json") for d, _, f in os.walk(tmp_path / ".advisor_cache") if "results.json" in f
+    ]
+    with open(results) as f:
+        data = json.load(f)
+    with open(results, "w") as f:  # whoever can write the cache folder says "nothing here"
+        json.dump({digest: {**entry, "findings": []} for digest, entry in data.items()}, f)
+    again = json.loads(cli("scan", "a.py", "--output-format", "json", cwd=tmp_path, env=home).stdout)
+    assert again["findings"] == first["findings"]

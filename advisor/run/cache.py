@@ -14,8 +14,10 @@ never overwrite each other's entries.
 A cache that arrived with a checkout is never read (docs/security.md): the options key is an
 HMAC under this machine's key (advisor.core.machine_key), so a committed
 `.advisor_cache/<key>/results.json` saying "no findings" sits under a name no run here looks
-up. Writes never go through a link (advisor.core.atomic), and an entry of the wrong shape is a
-miss, rewritten by the run.
+up. Each file is signed with the same key too (`signatures.json` beside the two files; a line of its
+own atop each shared entry), so an entry edited or planted under the right folder, by whoever can write
+the cache, is a miss like one of the wrong shape: analysed again and rewritten. Writes never go through
+a link (advisor.core.atomic).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 from advisor import __version__
 from advisor.core.atomic import real_dirs, write_output
-from advisor.core.machine_key import sign
+from advisor.core.machine_key import sign, verify
 
 
 # Bumped when the shape of a cached FileResult changes (2: ROCm markers; 3: kind, warns_from, breaks_in;
@@ -73,6 +75,7 @@ class Cache:
         self.root = root
         self.dir = os.path.join(root, key)
         self.usable = not os.path.islink(root)  # a linked cache folder is neither read nor written
+        self._signatures = self._read("signatures.json", signed=False)
         self._index: dict[str, list[Any]] = {k: v for k, v in self._read("index.json").items() if _index_entry(v)}
         self._results: dict[str, Any] = {k: v for k, v in self._read("results.json").items() if _result_entry(v)}
         self._dirty = False
@@ -80,12 +83,15 @@ class Cache:
         self._shared_new: dict[str, Any] = {}
         self.shared_hits = 0
 
-    def _read(self, name: str) -> dict[str, Any]:
+    def _read(self, name: str, signed: bool = True) -> dict[str, Any]:
         if not self.usable:
             return {}
         try:
-            with open(os.path.join(self.dir, name), encoding="utf-8") as f:
-                data = json.load(f)
+            with open(os.path.join(self.dir, name), "rb") as f:
+                raw = f.read()
+            if signed and not verify(raw, self._signatures.get(name)):
+                return {}  # not what this machine wrote: a miss
+            data = json.loads(raw)
             return data if isinstance(data, dict) else {}
         except (OSError, ValueError):
             return {}
@@ -108,8 +114,9 @@ class Cache:
         found = self._results.get(digest)
         if found is None and self._shared is not None:
             try:
-                with open(self._shared_path(digest), encoding="utf-8") as f:
-                    found = json.load(f)
+                with open(self._shared_path(digest), "rb") as f:
+                    signature, _, raw = f.read().partition(b"\n")
+                found = json.loads(raw) if verify(raw, signature.decode("ascii", "replace")) else None
             except (OSError, ValueError):
                 return None
             if not _result_entry(found):
@@ -136,8 +143,12 @@ class Cache:
                 write_output(gitignore, "# created by advisor\n*\n")
             live = {entry[2] for entry in self._index.values()}
             results = {k: v for k, v in self._results.items() if k in live}
-            write_output(os.path.join(self.dir, "results.json"), json.dumps(results))
-            write_output(os.path.join(self.dir, "index.json"), json.dumps(self._index))
+            signatures = {}
+            for name, data in (("results.json", results), ("index.json", self._index)):
+                raw = json.dumps(data).encode()
+                write_output(os.path.join(self.dir, name), raw)
+                signatures[name] = sign(raw)
+            write_output(os.path.join(self.dir, "signatures.json"), json.dumps(signatures))  # last: all or none
         except OSError:  # LinkError included
             self.usable = False  # read-only checkout: the run still succeeds, uncached
         self._dirty = False
@@ -146,7 +157,8 @@ class Cache:
         try:
             for digest, data in self._shared_new.items():
                 real_dirs(os.path.dirname(self._shared), os.path.basename(self._shared), digest[:2])
-                write_output(self._shared_path(digest), json.dumps(data))
+                raw = json.dumps(data).encode()
+                write_output(self._shared_path(digest), f"{sign(raw)}\n".encode() + raw)
         except OSError:
             self._shared = None  # not writable here: the run goes on with the repository's own cache
         self._shared_new = {}
