@@ -349,7 +349,6 @@ def mark(module: Any, resolver: Any, reports: list[Any], path: str | None = None
     """
     if not reports:
         return
-    wanted = {id(r.node): r for r in reports}
     branches = old_branches(module, resolver, path)
     in_branch: dict[int, Any] = {}
     for branch, until in branches:

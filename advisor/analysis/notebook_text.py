@@ -120,7 +120,7 @@ def _cells(text: str, i: int, out: dict[int, SourceSpan]) -> int:
         return i + 1
     while True:
 
-        def visit(key: str, at: int) -> int:
+        def visit(key: str, at: int, index: int = index) -> int:  # bound now: `index` moves on
             if key == "source":
                 out[index] = _source_span(text, at)  # a repeated key: the last wins, as in json.loads
                 return out[index].end

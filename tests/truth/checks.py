@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 _UNSET = object()
 
