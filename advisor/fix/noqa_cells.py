@@ -31,8 +31,8 @@ def _comment_lines(source: str, findings: list[Finding], unsafe_lines, skipped: 
 
 def add_to_notebook(path: str, findings: list[Finding], unsafe_lines, skipped: list[Finding]) -> int:
     """Add the comments to the notebook at `path`; the number added. `unsafe_lines`: noqa's rule."""
-    with open(path, "rb") as f:
-        data = f.read()
+    with open(path, "rb") as notebook:
+        data = notebook.read()
     try:
         text = data.decode("utf-8")
         where = notebook_text.scan(text)
