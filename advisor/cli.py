@@ -138,10 +138,9 @@ def scan(
         )
     if output_format not in opt.FORMATS:
         raise _fail(f"unknown --output-format {output_format!r} (expected {', '.join(opt.FORMATS)})")
-    paths = paths or ["."]  # no path: the current directory
-    if add_noqa and "-" in paths:
+    if add_noqa and "-" in (paths or []):
         raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
-    stdin = read_stdin(paths, stdin_filename)
+    stdin = read_stdin(paths := paths or ["."], stdin_filename)  # no path: the current directory
     stdin_path = stdin_filename or "stdin.py"
     setup = _load(
         ProjectOptions(
