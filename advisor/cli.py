@@ -322,6 +322,7 @@ def audit(
 
     try:
         repos = read_manifest(manifest)
+        pool: LocalExecutor | DaskExecutor
         if executor == "local":
             pool = LocalExecutor(jobs)
         elif executor == "dask":

@@ -322,13 +322,15 @@ def rules_listing(format: str, target_version: Optional[str]) -> str:
             )
             for r in catalogue
         }
-        catalogue = [r for r in catalogue if kinds[r.code] is not None and r.default_enabled]
+        catalogue = tuple(r for r in catalogue if kinds[r.code] is not None and r.default_enabled)
     rows = [r.metadata() for r in catalogue]
-    columns = ("code", "name", "severity", "since", "fix", "validation", "opt-in")
+    columns: tuple[str, ...] = ("code", "name", "severity", "since", "fix", "validation", "opt-in")
     if target_version is not None:
         for row in rows:
-            row["kind"] = kinds[row["code"]].value
-            row["severity"] = policy.severity_for(kinds[row["code"]], Severity(row["severity"])).value
+            kind = kinds[row["code"]]
+            assert kind is not None  # the catalogue was filtered on it
+            row["kind"] = kind.value
+            row["severity"] = policy.severity_for(kind, Severity(row["severity"])).value
         columns = ("code", "name", "kind", "severity", "since", "fix", "validation", "opt-in")
     if format == "json":
         return json.dumps(rows, indent=2)
@@ -386,11 +388,12 @@ def emit_scan(
             write_scan_report(report, setup, result)
         except OSError as e:  # advisor.core.atomic.LinkError: a folder that is a link
             raise fail(f"cannot write the report: {e}")
-    stream = io.StringIO() if output else sys.stdout  # -o FILE: written whole, atomically, never through a link
+    buffer = io.StringIO()  # -o FILE: written whole, atomically, never through a link
+    stream = buffer if output else sys.stdout
     source = (lambda _path: split_lines(stdin.decode("utf-8", "replace"))) if stdin is not None else None
     render(output_format, result, stream, setup, statistics=statistics, quiet=quiet, source=source)
     if output:
         try:
-            write_output(output, stream.getvalue())
+            write_output(output, buffer.getvalue())
         except OSError as e:
             raise fail(f"cannot write {output}: {e.strerror or e}")

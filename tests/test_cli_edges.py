@@ -316,3 +316,11 @@ def test_explain_by_code_name_prefix_and_all(cli):
     assert every.count("\nseverity: ") + every.startswith("ADV") >= 60
     bad = cli("explain", "no-such-rule")
     assert bad.returncode == 2 and "no-such-rule" in bad.stderr
+
+
+def test_scan_without_a_path_scans_the_current_directory(cli, tmp_path):
+    # found by mypy: `paths` stayed None unless --add-noqa was given, and `advisor scan` crashed
+    (tmp_path / "a.py").write_text("import torch\nx = torch.ger(a, b)\n")
+    proc = cli("scan", "--output-format", "json", cwd=tmp_path)
+    assert proc.returncode in (0, 1) and "internal error" not in proc.stderr, proc.stderr
+    assert [f["path"] for f in json.loads(proc.stdout)["findings"]] == ["a.py"]

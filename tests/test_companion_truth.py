@@ -1,14 +1,14 @@
 """The companion rules' claims, checked against the real torchvision / torchaudio wheels' `.py` files.
 
 Nothing is imported: the wheels are zip files read with `ast` (the PyPI wheels are CUDA builds whose
-extensions do not load with a CPU torch). Each test skips when its wheels are absent. To fetch them
-(any platform: the `.py` files are the same), as docs/coverage.md does:
+extensions do not load with a CPU torch). `.ci/run` downloads the wheels listed in
+tests/truth/companion_wheels.txt (small macOS arm64 builds: the `.py` files are the same everywhere) into
+$ADVISOR_COMPANION_WHEELS; by hand:
 
     PIP_CONSTRAINT=/dev/null pip download --no-deps --only-binary=:all: --platform macosx_14_0_arm64 \
-        --platform macosx_11_0_arm64 --python-version 3.11 -d /work/wheels \
-        torchvision==0.15.1 torchvision==0.16.0 ... torchaudio==2.11.1
+        --platform macosx_11_0_arm64 --python-version 3.11 -d DIR -r tests/truth/companion_wheels.txt
 
-ADVISOR_WHEELS points at another folder (default /work/wheels).
+Each test skips when its wheels are absent (ADVISOR_COMPANION_WHEELS, else ADVISOR_WHEELS, else /work/wheels).
 """
 
 from __future__ import annotations
@@ -24,12 +24,15 @@ import pytest
 
 from advisor.analysis.registry import rule_by_code
 
-WHEELS = os.environ.get("ADVISOR_WHEELS", "/work/wheels")
+WHEELS = os.environ.get("ADVISOR_COMPANION_WHEELS") or os.environ.get("ADVISOR_WHEELS", "/work/wheels")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+with open(os.path.join(ROOT, "tests", "truth", "companion_wheels.txt"), encoding="utf-8") as _listed:
+    LISTED = {line.strip() for line in _listed if line.strip() and not line.startswith("#")}
 
 
 @lru_cache(maxsize=None)
 def wheel(dist: str, version: str) -> zipfile.ZipFile:
+    assert f"{dist}=={version}" in LISTED, f"add {dist}=={version} to tests/truth/companion_wheels.txt (CI fetches it)"
     found = sorted(glob.glob(os.path.join(WHEELS, f"{dist}-{version}-*.whl")))
     if not found:
         pytest.skip(f"no {dist} {version} wheel in {WHEELS} (see this module's docstring)")

@@ -48,7 +48,7 @@ def _example_findings():
 
 def test_every_deprecation_says_when_it_warns_and_every_removal_when_it_breaks():
     missing, stale = [], set(NO_RELEASE)
-    for rule, example, findings in _example_findings():
+    for rule, _example, findings in _example_findings():
         for f in findings:
             lacks = (f.kind == "deprecated" and not (f.warns_from or f.breaks_in)) or (
                 f.kind == "breaking" and not f.breaks_in

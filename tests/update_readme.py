@@ -1,14 +1,14 @@
-"""Regenerate the README's rule table: `python -m tests.update_readme`."""
+"""Regenerate the rule table of docs/rules.md: `python -m tests.update_readme`."""
 
 import re
 
 from advisor.report.output.markdown_rules import rules_table
 from advisor.analysis.registry import all_rules
-from tests.test_docs import README
+from tests.test_docs import RULES_DOC
 
 
 def main() -> None:
-    text = open(README, encoding="utf-8").read()
+    text = open(RULES_DOC, encoding="utf-8").read()
     table = rules_table(all_rules())
     text = re.sub(
         r"(<!-- rules-table:start -->\n).*?(<!-- rules-table:end -->)",
@@ -16,7 +16,7 @@ def main() -> None:
         text,
         flags=re.S,
     )
-    with open(README, "w", encoding="utf-8") as f:
+    with open(RULES_DOC, "w", encoding="utf-8") as f:
         f.write(text)
 
 

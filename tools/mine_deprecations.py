@@ -1460,7 +1460,7 @@ def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
     # an index mined before `in_if` covered `else:` branches (miner < 14) cannot tell conditional warnings apart
     trusted = int(index.get("miner", "0")) >= 14
     out: dict[str, dict] = {"removed": {}, "deprecated": {}, "keywords": {}}
-    for iid, e in sorted(ledger.items()):
+    for _iid, e in sorted(ledger.items()):
         rules = [e["rule"]] if isinstance(e.get("rule"), str) else list(e.get("rule") or ())
         mined_only = e["status"] == "rule" and all(r.startswith("ADV0") for r in rules)
         if e["dist"] != "torch" or not (e["status"] == "todo" or mined_only) or is_private(e["api"].partition("(")[0]):

@@ -6,7 +6,7 @@ Every model builder carries `@handle_legacy_interface(weights=("pretrained", <va
 reads the decorators with `ast` and writes the table that rules/torchvision/_weights.py
 holds; tests/test_companion_truth.py re-runs it on the wheels and compares.
 
-    python tools/tv_legacy_weights.py /work/wheels/torchvision-0.29.2-*.whl > rules/torchvision/_weights.py
+    python tools/tv_legacy_weights.py wheels/torchvision-0.29.2-*.whl > rules/torchvision/_weights.py
 """
 
 from __future__ import annotations

@@ -151,8 +151,7 @@ class Gates:
         left, right = node.left, target.comparator
         part = _version_part(left, self) if isinstance(right, cst.Integer) else None
         if part is not None:  # `int(torch.__version__.split(".")[1]) >= 4` (PyG's typing.py): 2.x is assumed
-            v = f"{right.value}.0" if part == 0 else f"2.{right.value}"
-            return _until(op, v)
+            return _until(op, f"{right.value}.0" if part == 0 else f"2.{right.value}")
         if self.is_version_expr(left) and not self.is_version_expr(right):
             v = _version_text(right)
         elif self.is_version_expr(right) and not self.is_version_expr(left):
@@ -194,9 +193,9 @@ class Gates:
             if found is not None:
                 return found
         for q in sorted(self.resolver.qualnames(node)) if depth == 0 and self.hops < 3 else ():
-            found = project_flags.definition(self.path, q)  # `from .typing import WITH_PT24`: read its assignment
-            if found is not None:
-                value, module, resolver, path = found
+            flag = project_flags.definition(self.path, q)  # `from .typing import WITH_PT24`: read its assignment
+            if flag is not None:
+                value, module, resolver, path = flag
                 gate = Gates(module, resolver, path, self.hops + 1).test(value)
                 if gate is not None:
                     return gate
@@ -239,10 +238,10 @@ class Gates:
             parts = [self.old_when(node.left, outcome), self.old_when(node.right, outcome)]
             # `a and b` true needs both true: one old-only conjunct is enough; false needs both (and dually for `or`)
             any_enough = isinstance(node.operator, cst.And) == outcome
-            found = [p for p in parts if p is not None]
-            if any_enough and found:
-                return found[0]
-            return found[0] if len(found) == 2 else None
+            known = [p for p in parts if p is not None]
+            if any_enough and known:
+                return known[0]
+            return known[0] if len(known) == 2 else None
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             return self.old_when(node.expression, not outcome)
         found = self.test(node)
@@ -314,7 +313,7 @@ def old_branches(module: Any, resolver: Any, path: str | None = None) -> list[tu
             until = gates.old_when(node.test, outcome)
             if until is not None:
                 found.append((branch, until))
-        if isinstance(node, cst.If) and compat_blocks.elif_probe(node, gates):
+        if isinstance(node, cst.If) and node.orelse is not None and compat_blocks.elif_probe(node, gates):
             found.append((node.orelse.body, _UNKNOWN))
     return found
 
@@ -349,7 +348,6 @@ def mark(module: Any, resolver: Any, reports: list[Any], path: str | None = None
     """
     if not reports:
         return
-    wanted = {id(r.node): r for r in reports}
     branches = old_branches(module, resolver, path)
     in_branch: dict[int, Any] = {}
     for branch, until in branches:

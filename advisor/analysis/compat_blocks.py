@@ -25,7 +25,7 @@ _LEAVES = ("Return", "Raise", "Break", "Continue")
 
 def _leaves(block: Any) -> bool:
     """The block always leaves: its last statement returns, raises, breaks or continues."""
-    body = getattr(block, "body", ())
+    body: Any = getattr(block, "body", ())
     if isinstance(block, cst.SimpleStatementSuite):
         return bool(body) and type(body[-1]).__name__ in _LEAVES
     if not body or not isinstance(body[-1], cst.SimpleStatementLine):

@@ -54,7 +54,7 @@ class NotebookText:
 
 
 def _skip_ws(text: str, i: int) -> int:
-    return _WS.match(text, i).end()
+    return _WS.match(text, i).end()  # type: ignore[union-attr]  # `[ \t\n\r]*` matches anywhere
 
 
 def _expect(text: str, i: int, char: str) -> int:
@@ -69,7 +69,7 @@ def _members(text: str, i: int):
     if text[i : i + 1] == "}":
         return i + 1
     while True:
-        key, i = json.decoder.scanstring(text, _expect(text, i, '"'))
+        key, i = json.decoder.scanstring(text, _expect(text, i, '"'))  # type: ignore[attr-defined]  # not in typeshed
         i = _skip_ws(text, _expect(text, _skip_ws(text, i), ":"))
         i = _skip_ws(text, (yield key, i))
         if text[i : i + 1] == "}":
@@ -97,14 +97,14 @@ def _walk_object(text: str, i: int, visit) -> int:
 
 def _source_span(text: str, i: int) -> SourceSpan:
     if text[i : i + 1] == '"':
-        value, end = json.decoder.scanstring(text, i + 1)
+        value, end = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]  # not in typeshed
         return SourceSpan(i, end, None, value)
     i0 = i
     i = _skip_ws(text, _expect(text, i, "["))
     items: list[tuple[int, int, str]] = []
     if text[i : i + 1] != "]":
         while True:
-            value, end = json.decoder.scanstring(text, _expect(text, i, '"'))
+            value, end = json.decoder.scanstring(text, _expect(text, i, '"'))  # type: ignore[attr-defined]  # not in typeshed
             items.append((i, end, value))
             i = _skip_ws(text, end)
             if text[i : i + 1] == "]":
@@ -120,7 +120,7 @@ def _cells(text: str, i: int, out: dict[int, SourceSpan]) -> int:
         return i + 1
     while True:
 
-        def visit(key: str, at: int) -> int:
+        def visit(key: str, at: int, index: int = index) -> int:  # bound now: `index` moves on
             if key == "source":
                 out[index] = _source_span(text, at)  # a repeated key: the last wins, as in json.loads
                 return out[index].end

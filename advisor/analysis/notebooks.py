@@ -197,7 +197,7 @@ def _cell_lines(source: str, v: Virtual, index: int) -> list[str]:
         number = len(v.magics)
         v.magics.append("\n".join(lines[start:end]))
         v.magic_cells.setdefault(index, []).append(number)
-        indent = re.match(r"[ \t]*", lines[start]).group(0)
+        indent = re.match(r"[ \t]*", lines[start]).group(0)  # type: ignore[union-attr]  # matches anywhere
         if lines[start].lstrip().startswith("%%"):
             indent = ""
         lines[start] = f"{indent}pass  # advisor-notebook-magic {number}"

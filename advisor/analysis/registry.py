@@ -117,7 +117,7 @@ def select_rules(
     """Rules picked by `--select` / `--ignore` (codes or prefixes like ADV2); `extend`: Ruff's extend-select."""
     rules = all_rules()
     chosen = set()
-    for s in select or [None]:
+    for s in select or [None]:  # type: ignore[list-item]  # None: the default set
         # The default set and `ADV` leave the opt-in rules off; `ALL` means all of them (Ruff's ALL), as does a code or prefix.
         picked = _expand(s or "ALL", rules)
         if s is None or s.strip().upper() == "ADV":

@@ -103,7 +103,9 @@ def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]], target: tuple
     lines = split_lines(text)
     suppressions = Suppressions(text, python=False)
     for rule in rules:
-        found = [(line, column, len(var), message, None) for line, column, var, message in rule.check_env(assignments)]
+        found: list[tuple[int, int, int, str, Window | None]] = [
+            (line, column, len(var), message, None) for line, column, var, message in rule.check_env(assignments)
+        ]
         if target is not None:
             found += list(rule.check_text(path, text, target))
         for line, column, length, message, window in found:
@@ -133,6 +135,7 @@ def _finding(
         if decision is None:
             return None  # not reached on this target
         found = _finding(rule, path, line, column, length, decision.message, snippet)
+        assert found is not None  # no window: always a finding
         return dataclasses.replace(
             found,
             severity=decision.severity.value,

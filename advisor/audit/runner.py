@@ -323,7 +323,8 @@ def _run_figures(executor: str, seconds: float, repositories: int, files: int, c
 
 def totals(repos: list[dict]) -> dict:
     by_rule: Counter = Counter()
-    fixable_by_rule, safe_by_rule = Counter(), Counter()
+    fixable_by_rule: Counter = Counter()
+    safe_by_rule: Counter = Counter()
     for r in repos:
         by_rule.update(r["by_rule"])
         fixable_by_rule.update(r["fixable_by_rule"])

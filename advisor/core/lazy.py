@@ -9,7 +9,7 @@ prefilter never pays for libcst.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 class _LazyModule:
@@ -23,4 +23,7 @@ class _LazyModule:
         return getattr(self._module, attr)
 
 
-cst: Any = _LazyModule("libcst")
+if TYPE_CHECKING:  # the checker sees libcst's real types; a run imports it only when used
+    import libcst as cst
+else:
+    cst = _LazyModule("libcst")

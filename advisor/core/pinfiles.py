@@ -348,8 +348,8 @@ class _Strings:
                 items = [self.value(e, depth + 1) for e in node.args[0].elts]
                 return None if None in items else owner.join(items)  # type: ignore[arg-type]
             if owner is not None and node.func.attr == "format":
-                items = iter([self.value(a, depth + 1) for a in node.args])
-                return re.sub(r"\{[^}]*\}", lambda _: next(items, None) or "*", owner)
+                values = iter([self.value(a, depth + 1) for a in node.args])
+                return re.sub(r"\{[^}]*\}", lambda _: next(values, None) or "*", owner)
         return None
 
 
@@ -359,7 +359,7 @@ def _setup_tiers(tree: ast.Module) -> dict[int, str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "setup":
             for kw in node.keywords:
-                tier = {"extras_require": "extra", "setup_requires": "build"}.get(kw.arg or "")
+                tier = {"extras_require": "extra", "setup_requires": "build"}.get(kw.arg or "", "")
                 for sub in ast.walk(kw.value) if tier else ():
                     tiers[id(sub)] = tier
     return tiers

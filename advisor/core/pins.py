@@ -167,7 +167,7 @@ def combine(pins: list[Pin]) -> Bounds | None:
         if lowers or uppers:
             lo = min(lowers, key=lambda x: x[0]) if lowers else (None, None)
             hi = max(uppers, key=lambda x: x[0]) if uppers else (None, None)
-            return Bounds(lo[0], hi[0], lo[1] and lo[1].source, hi[1] and hi[1].source, lo[1], hi[1])
+            return Bounds(lo[0], hi[0], lo[1].source if lo[1] else None, hi[1].source if hi[1] else None, lo[1], hi[1])
     return None
 
 

@@ -135,7 +135,7 @@ def decide(
     if applicability is not Applicability.NONE and lowest is not None:
         held, reason = fix_limit(window, safety, lowest)
         if reason:  # an unsafe fix says it too: `--unsafe-fixes` must not hide the release it needs
-            applicability, message = held, message + reason
+            applicability, message = held or applicability, message + reason
     return Decision(decided, severity_for(decided, severity), applicability, message, warns, breaks)
 
 

@@ -42,7 +42,7 @@ class UnsafeFile(OSError):
         self.strerror = reason
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.strerror or ""
 
 
 def _kind(mode: int) -> str:
@@ -81,7 +81,8 @@ def read_bytes(path: str, limit: int = SOURCE_LIMIT, root: str | None = None, he
             return os.read(fd, limit)
         if st.st_size > limit:
             raise UnsafeFile(f"file is {st.st_size / MB:.1f} MB, over the {limit / MB:.0f} MB advisor reads; not read")
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:  # a regular file can still grow while we read it: never past the cap
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
             if not chunk:

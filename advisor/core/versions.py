@@ -33,9 +33,9 @@ def normalise(text: str, what: str = "target version") -> str:
     """ "2.14.1" -> "2.14"; a release the catalogue does not know (a newer one, 3.0, abc) is a usage error naming those it knows."""
     try:
         major, minor = parse_version(text)
+        release = f"{major}.{minor}"
     except ValueError:
-        major = minor = None
-    release = f"{major}.{minor}"
+        release = ""  # not a version: unknown too
     if release not in KNOWN_VERSIONS:
         raise ValueError(
             f"unknown {what} {text!r}: the catalogue knows torch {OLDEST} to {NEWEST} ({', '.join(KNOWN_VERSIONS)})"
@@ -97,7 +97,7 @@ def resolve_bounds(
     elif bounds is None or bounds.lower is None:
         lowest, source, found = OLDEST, "default: no lower bound found, the oldest release the catalogue covers", False
     else:  # a bound older than the catalogue counts as its oldest release
-        lowest = bounds.lower_text if bounds.lower >= parse_version(OLDEST) else OLDEST
+        lowest = bounds.lower_text or OLDEST if bounds.lower >= parse_version(OLDEST) else OLDEST
         source, found = f"torch pin {_pin_text(bounds, 'lower')}", True
     if parse_version(lowest) > parse_version(resolved):
         raise ValueError(f"the lowest supported torch {lowest} ({source}) is newer than the target {resolved}")

@@ -68,7 +68,7 @@ def map_back(findings: list[Finding], fixed: str, original: str) -> list[Finding
     blocks = difflib.SequenceMatcher(None, split_lines(original), split_lines(fixed), autojunk=False).get_opcodes()
 
     def line_of(n: int) -> int:
-        for tag, i1, i2, j1, j2 in blocks:
+        for tag, i1, _i2, j1, j2 in blocks:
             if j1 < n <= j2:
                 return i1 + (n - j1) if tag == "equal" else i1 + 1
         return n

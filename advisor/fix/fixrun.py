@@ -103,7 +103,7 @@ def _write(path: str, outcome: FixOutcome, root: str) -> str | None:
 
 
 def fix_project(
-    project: Project, unsafe: bool, diff: bool = False, show: Callable[[str], None] | None = None
+    project: Project, unsafe: bool, diff: bool = False, show: Callable[[str], object] | None = None
 ) -> FixRun:
     """Fix the project's files; with `diff`, write nothing and pass each file's diff to `show`."""
     run = FixRun(diff=diff, errors=list(project.discovery_errors), fails=project.fails_on)

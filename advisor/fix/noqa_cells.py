@@ -33,8 +33,8 @@ def add_to_notebook(
     path: str, findings: list[Finding], unsafe_lines, skipped: list[Finding], root: str | None = None
 ) -> int:
     """Add the comments to the notebook at `path`; the number added. `unsafe_lines`: noqa's rule."""
-    with open(path, "rb") as f:
-        data = f.read()
+    with open(path, "rb") as notebook:
+        data = notebook.read()
     try:
         text = data.decode("utf-8")
         where = notebook_text.scan(text)

@@ -14,6 +14,7 @@ import json
 import os
 import re
 from collections import Counter
+from typing import Any
 
 from advisor import __version__
 from advisor.core.atomic import real_dir, real_dirs, write_output
@@ -91,7 +92,7 @@ def build_context(
     by_check = {c["name"]: c for c in results.get("checks", [])}
     real = [f for f in findings if f.rule != DYNAMIC_RULE]
     dynamic = [f for f in findings if f.rule == DYNAMIC_RULE]
-    items = [
+    items: list[dict[str, Any]] = [
         {
             "f": f,
             "summary": rule_by_code(f.rule).summary(),

@@ -79,7 +79,7 @@ def html_where(text: Any) -> Markup:
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("advisor.report", "templates"),
-        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
+        autoescape=lambda name: name is not None and name.endswith(".html.j2"),
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -45,7 +45,7 @@ def hops(findings: Iterable[Finding], lowest: str, target: str) -> list[dict[str
         here = [f for f in findings if hop_of(f) == stop]
         breaks = [f for f in here if f.breaks_in and parse_version(f.breaks_in) <= stop]
         warned = [f for f in here if f not in breaks and f.warns_from]
-        already = [f for f in warned if parse_version(f.warns_from) <= low]  # warns on the lowest torch already
+        already = [f for f in warned if parse_version(f.warns_from or "") <= low]  # warns on the lowest torch already
         warns = [f for f in warned if f not in already]
         review = [f for f in here if f not in breaks and not f.warns_from]  # no window: true at the target
         out.append(

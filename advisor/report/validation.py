@@ -107,7 +107,8 @@ def runnable_scripts(directory: str) -> tuple[list[str], list[str], list[str]]:
     """
     found = read_manifest(directory)
     listed = found[0] if found else {}
-    ok, changed = [], []
+    ok: list[str] = []
+    changed: list[str] = []
     for rel, digest in sorted(listed.items()):
         name = rel[len("validation/") : -len(".py")] if rel.startswith("validation/") and rel.endswith(".py") else None
         if name not in CHECKS:

@@ -231,7 +231,7 @@ def _line_separator(call: Any) -> Any:
     comma, or after `(` for a single argument.
     """
     args = call.args
-    before = args[-2].comma.whitespace_after if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
+    before: Any = args[-2].comma.whitespace_after if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
     if len(args) == 1:
         before = call.whitespace_before_args
     if not _breaks(before):

@@ -307,7 +307,7 @@ def _keyword_class(row: Row, module: str) -> type:
         f"    Fix safety: {'no automatic fix' if row.fix is NONE else row.fix.value}; {row.fix_note}"
     )
     text = row.message[:30] if row.message else f"`{row.keyword}=` of `{func}` is deprecated"
-    stated = dict(message=text, line=2, column=9, target=example_target(row, Entry(func)))
+    stated: dict[str, Any] = dict(message=text, line=2, column=9, target=example_target(row, Entry(func)))
     attrs = _common_attrs(row, module)
     attrs.update(
         __doc__=doc + _window_notes(row),

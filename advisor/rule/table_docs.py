@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from advisor.core.findings import Applicability
 from advisor.rule.base import Example
@@ -66,7 +66,7 @@ def _summary(row: Row) -> str:
         )
     parts = [(f"in `{m}`: " if m else "") + ", ".join(pairs) for (m, _), pairs in groups.items()]
     rest = f"; otherwise {row.advice}" if row.advice and len(news) < len(row.entries) else ""
-    return f"{'Removed in ' + row.removed_in if removed else 'Deprecated'}: {'; '.join(parts)}{rest}."
+    return f"{f'Removed in {row.removed_in}' if removed else 'Deprecated'}: {'; '.join(parts)}{rest}."
 
 
 def rename_examples(row: Row) -> tuple[list[str], list[Example]]:
@@ -88,7 +88,7 @@ def rename_examples(row: Row) -> tuple[list[str], list[Example]]:
             if "{old}" in template
             else template[:40]
         )
-        stated = dict(message=text, line=2, column=9, target=example_target(row, entry))
+        stated: dict[str, Any] = dict(message=text, line=2, column=9, target=example_target(row, entry))
         invalid.append(Example(f"import {top}\nvalue = {entry.old}{call}\n", fixed=fixed, **stated))
         invalid.append(Example(f"from {module} import {name} as alias_\nvalue = alias_{call}\n", **stated))
         valid.append(f"def f({top}):\n    return {entry.old}{call}\n")

@@ -108,6 +108,7 @@ class Cache:
         self._dirty = True
 
     def _shared_path(self, digest: str) -> str:
+        assert self._shared is not None  # asked only with a shared cache
         return os.path.join(self._shared, digest[:2], f"{digest}.json")
 
     def get(self, digest: str) -> dict[str, Any] | None:
@@ -156,6 +157,7 @@ class Cache:
     def _flush_shared(self) -> None:
         try:
             for digest, data in self._shared_new.items():
+                assert self._shared is not None  # filled only with a shared cache
                 real_dirs(os.path.dirname(self._shared), os.path.basename(self._shared), digest[:2])
                 raw = json.dumps(data).encode()
                 write_output(self._shared_path(digest), f"{sign(raw)}\n".encode() + raw)

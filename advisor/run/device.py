@@ -87,7 +87,7 @@ class DeviceContext:
 def project_markers(root: str, seen_paths: Iterable[str]) -> list[tuple[str, int, str]]:
     """Markers in the project-level files at `root` that the run did not scan itself."""
     seen = {os.path.abspath(p) for p in seen_paths}
-    out = []
+    out: list[tuple[str, int, str]] = []
     for rel in PROJECT_FILES:
         path = os.path.join(root, rel)
         if os.path.abspath(path) in seen or not os.path.isfile(path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from advisor.run.cache import Cache, content_hash, options_key
 from advisor.core.config import per_file_ignored_codes
@@ -154,10 +154,10 @@ def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tupl
     except OSError as e:
         return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
     if cache is not None:
-        digest = cache.hash_for_stat(path, st)
-        known = _from_cache(cache, path, digest) if digest else None
-        if known is not None:
-            return known, b"", digest
+        cached = cache.hash_for_stat(path, st)
+        known = _from_cache(cache, path, cached) if cached else None
+        if cached and known is not None:
+            return known, b"", cached
     try:
         data = read_file(path)
     except OSError as e:
@@ -179,7 +179,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     key = options.cache_dir and options_key(
         codes, options.target, options.min_version, repr(sorted(options.per_file_ignores.items()))
     )
-    if key:  # None without a machine key (no writable home): nothing to trust, so no cache
+    if key and options.cache_dir:  # no key without a machine key (no writable home): nothing to trust, so no cache
         cache = Cache(options.cache_dir, key, options.shared_cache_dir)
     out = ScanResult(files_scanned=len(paths) + len(text_paths))
     done: dict[str, FileResult] = {}
@@ -231,16 +231,18 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     jobs.sort(key=lambda job: len(job.data), reverse=True)
     if pool is None:
         alone = int(os.environ.get("ADVISOR_ISOLATE_MIN_BYTES", ISOLATE_MIN_BYTES))
-        results = ((job, _analyse_alone(job) if len(job.data) >= alone else _analyse_job(job)) for job in jobs)
+        results: Iterator[tuple[FileJob, dict]] = (
+            (job, _analyse_alone(job) if len(job.data) >= alone else _analyse_job(job)) for job in jobs
+        )
     else:
         from advisor.run.workers import run
 
         results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
-    for count, (job, data) in enumerate(results, 1):
+    for count, (job, found) in enumerate(results, 1):
         path = job.path
         if options.progress is not None:
             options.progress(count, len(jobs))
-        result = FileResult.from_dict(path, data)
+        result = FileResult.from_dict(path, found)
         result.markers = markers[path]
         result.parsed = True
         done[path] = result

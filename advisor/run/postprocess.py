@@ -64,8 +64,8 @@ def shape(result: ScanResult, how: Shaping) -> DeviceContext:
     """Shape `result` in place (steps 1-4); return what device scoping decided."""
     root = None if how.project_markers is not None else how.project_root
     context = apply_scope(result, how.device, root, extra_markers=how.project_markers, scope_root=how.project_root)
-    for path, reason in how.discovery_errors:
-        result.results.append(FileResult(path, errors=[FileError(path, reason)]))
+    for unread, reason in how.discovery_errors:
+        result.results.append(FileResult(unread, errors=[FileError(unread, reason)]))
     tests_summary.fold(result, how.project_root)
     path = how.baseline if how.baseline is not None else find_baseline(how.project_root)
     if path:

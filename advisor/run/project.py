@@ -158,7 +158,7 @@ class Project:
             raise ProjectError(str(e)) from None
         newest = parse_version(target)
         rules = [r for r in rules if parse_version(r.since) <= newest]
-        listed = frozenset()
+        listed: frozenset[str] = frozenset()
         if options.report:
             rules, listed = report_rules(rules, split_codes(options.ignore), rule_by_code)
         if options.device is not None and options.device not in DEVICES:

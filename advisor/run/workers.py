@@ -96,7 +96,7 @@ def start_pool(workers: int, initializer: Callable[[], None] | None = None):
         for _ in range(workers):
             pool.submit(int)  # processes start on demand: ask for all of them now
     finally:
-        if masking:
+        if old is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
     return pool
 

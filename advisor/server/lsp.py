@@ -14,7 +14,7 @@ import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -129,14 +129,15 @@ async def _refresh(uri: str) -> None:
         return  # edited meanwhile: a newer analysis is on its way
     lines = _lines(text)
     previous = server.state.get(uri)
-    good, shown = (text, analysis.issues), []
+    good: tuple[str, list] | None = (text, analysis.issues)
+    shown: list[types.Diagnostic] = []
     if analysis.error and not analysis.error.startswith("config:"):
         # A syntax error while typing: say so where it is, and keep the last good findings on the
         # lines that did not change since (they are still true there), rather than clearing them all.
         good = previous.good if previous else None
         kept = analysis.issues or (convert.carry_over(good[0], good[1], text) if good else [])
-        analysis = adapter.Analysis(issues=kept, error=analysis.error)
         shown = [convert.error_diagnostic(lines, analysis.error)]
+        analysis = adapter.Analysis(issues=kept, error=analysis.error)
     if analysis.error:
         # A config error leaves no stale squiggles: nothing here can be trusted.
         _log(f"{uri}: not analysed: {analysis.error}", types.MessageType.Info)
@@ -259,7 +260,7 @@ async def _current(uri: str) -> tuple[Any, adapter.Analysis] | None:
     return doc, analysis
 
 
-def _wants(only: list[str] | None, kind: str) -> bool:
+def _wants(only: Sequence[str] | None, kind: str) -> bool:
     return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
 
@@ -275,6 +276,8 @@ async def _fix_edit(ls: AdvisorServer, uri: str, data: dict) -> types.WorkspaceE
     if doc is None or doc.version != data.get("version"):
         return None  # the buffer changed since the action was offered
     path = _path(uri)
+    if path is None:
+        return None  # not a buffer advisor analyses
     try:
         settings = adapter.settings_for(path)
     except adapter.SettingsError:
@@ -299,8 +302,11 @@ async def code_action(ls: AdvisorServer, params: types.CodeActionParams) -> list
     if current is None:
         return None
     doc, analysis = current
+    path = _path(uri)
+    if path is None:
+        return None  # not a buffer advisor analyses
     try:
-        settings = adapter.settings_for(_path(uri))
+        settings = adapter.settings_for(path)
     except adapter.SettingsError:
         return None
     only = params.context.only

@@ -3,7 +3,7 @@ from __future__ import annotations
 import os
 import re
 
-from advisor.rule import Example, Kind, Rule, Severity, Window, cst, get_arg, string_value
+from advisor.rule import Example, Kind, Rule, Severity, Window, get_arg, string_value
 
 # The first torch release that raised the Python floor, and that floor: `Requires-Python` of the wheels'
 # METADATA (2.0.0-2.5.0: >=3.8.0; 2.6.0: >=3.9.0; 2.9.0: >=3.10; 2.15.0: >=3.11).

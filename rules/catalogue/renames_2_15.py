@@ -1,7 +1,7 @@
 """The 2.14 / 2.15 renames, removals and advice: one row of data each (see `advisor.rule.table`).
 
-Every text here is backed by /work/shared/research/torch-2.14-2.15-facts.md and the
-spec /work/brief/spec-2.14-2.15.md, and checked on the real 2.13.0, 2.14.1 and 2.15.0
+Every text here is backed by the project's research notes on torch 2.14 / 2.15 and its
+2.14 / 2.15 spec, and checked on the real 2.13.0, 2.14.1 and 2.15.0
 wheels by tests/truth/checks.py (the check ids are named in each row's `why`).
 Windows use the CONTRACT.md names: `since` (the replacement exists from),
 `deprecated_in`, `removed_in`, `undeprecated_in`; what they mean for a target is

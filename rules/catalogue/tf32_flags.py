@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Example, Kind, Rule, Severity, Window, cst
+from advisor.rule import Example, Kind, Rule, Severity, Window
 
 LEGACY = {
     "torch.backends.cuda.matmul.allow_tf32": 'torch.backends.cuda.matmul.fp32_precision = "tf32"',

@@ -14,7 +14,7 @@ _STALE_FILTER = re.compile(r"expandable_segments not supported", re.IGNORECASE)
 class RocmExpandableSegments(BranchTracker):
     """ROCm code that avoids `expandable_segments:True`: supported on ROCm >= 7.0 builds since 2.12.
 
-    What it finds, in code that targets ROCm (see "ROCm context" in the README):
+    What it finds, in code that targets ROCm (see "ROCm context" in docs/rules.md):
     - an allocator config string with `expandable_segments:False`;
     - `expandable_segments:True` set only in the branch of a hip guard that
       excludes ROCm (`if not torch.version.hip:`, `if torch.version.cuda:`, the

@@ -180,7 +180,7 @@ class TorchvisionPretrained(Rule):
         if position == 1:
             return arg.with_changes(keyword=cst.Name("progress"), equal=_equal()), None, []
         keyword = "weights" if position == 0 else (arg.keyword.value if arg.keyword else None)
-        for new_param, (old, default, extras) in spec.items():
+        for new_param, (old, default, extras) in spec.items():  # noqa: B007 (used after the break)
             if keyword in (old, new_param):
                 break
         else:

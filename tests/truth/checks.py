@@ -1,6 +1,6 @@
 """Truth checks for torch 2.14 / 2.15, one or more per item of the facts file's §1–§4.
 
-Source of the items: /work/shared/research/torch-2.14-2.15-facts.md (D14-n: 2.14
+Source of the items: the project's research notes on torch 2.14 / 2.15 (D14-n: 2.14
 deprecations, R14-n / B14-n: 2.14 removals and behaviour changes, D15-n, R15-n,
 B15-n: the same for 2.15). Each check
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 _UNSET = object()
 

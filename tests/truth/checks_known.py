@@ -629,4 +629,27 @@ KNOWN: list[Check] = [
         (warns(ALL, _FUT, "Positional args are being deprecated, use kwargs instead.", result=["p.bias", "p.weight"]),),
         rule="ADV796",
     ),
+    Check(
+        "K-797/saved-variables",
+        "ctx.saved_variables in a custom autograd Function warns DeprecationWarning; saved_tensors is the same tuple",
+        _c(
+            """
+            import torch
+            class Double(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    ctx.save_for_backward(x)
+                    return x * 2
+                @staticmethod
+                def backward(ctx, grad):
+                    assert torch.equal(ctx.saved_variables[0], ctx.saved_tensors[0])
+                    return grad * 2
+            x = torch.ones(2, requires_grad=True)
+            Double.apply(x).sum().backward()
+            result = x.grad.tolist()
+            """
+        ),
+        (warns(ALL, _DEP, "'saved_variables' is deprecated; use 'saved_tensors'", result=[2.0, 2.0]),),
+        rule="ADV797",
+    ),
 ]

@@ -1,11 +1,14 @@
-"""The README's rule table, generated from the rules themselves (a test keeps the README in sync)."""
+"""The rule table of docs/rules.md, generated from the rules themselves (tests/test_docs.py keeps it in sync)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from advisor.rule import Rule
 
 
-def rules_table(rules: Sequence[type]) -> str:
+def rules_table(rules: Sequence[type[Rule]]) -> str:
     lines = [
         "| code | name | severity | since | fix | validation | what it finds |",
         "|---|---|---|---|---|---|---|",

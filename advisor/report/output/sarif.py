@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
 from advisor import __version__
 from advisor.core.findings import ScanResult
 from advisor.analysis.registry import rule_by_code
 
-DOCS_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/README.md#rules"
+if TYPE_CHECKING:
+    from advisor.rule import Rule
+
+DOCS_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/docs/rules.md#rules"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
@@ -36,7 +39,7 @@ def _fix(f) -> dict[str, Any]:
     }
 
 
-def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
+def as_dict(result: ScanResult, rules: list[type[Rule]]) -> dict[str, Any]:
     used = sorted({f.rule for f in result.findings} | {r.code for r in rules})
     descriptors = []
     for code in used:
@@ -48,7 +51,7 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
                 "shortDescription": {"text": rule.summary()},
                 "fullDescription": {"text": rule.doc()},
                 "help": {"text": rule.doc(), "markdown": rule.doc()},
-                "helpUri": DOCS_URL,  # the README's rules table: a real heading, unlike per-rule anchors
+                "helpUri": DOCS_URL,  # the rules table of docs/rules.md: a real heading, unlike per-rule anchors
                 "defaultConfiguration": {"level": _LEVELS[rule.severity.value]},
                 "properties": {"since": rule.since, "fix": rule.fix.value, "validation": rule.validation},
             }

@@ -81,8 +81,8 @@ def render(
         elif full:
             if f.path not in files:
                 files[f.path] = source(f.path)
-            if files[f.path]:
-                stream.write(snippet(files[f.path], f.line, f.column, f.end_line, f.end_column) + "\n")
+            if text := files[f.path]:
+                stream.write(snippet(text, f.line, f.column, f.end_line, f.end_column) + "\n")
     for e in result.errors:
         stream.write(f"{c(printable(e.location), _BOLD)}: {c('error', _COLOURS['error'])}: {printable(e.message)}\n")
     if quiet:
