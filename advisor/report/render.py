@@ -199,7 +199,8 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
 
 
 # The only names a report ever writes: the only ones a later report may remove.
-_OWN_NAME = re.compile(r"findings\.json|report\.(md|html)|rules/[A-Z]+[0-9]+\.md")
+_OWN_NAME = re.compile(r"findings\.json|rehearse\.json|report\.(md|html)|rules/[A-Z]+[0-9]+\.md")
+RUNTIME = "rehearse.json"  # what `advisor rehearse --report` saw: the report's "Seen at run time"
 _OWN_SCRIPTS = {f"validation/{name}.py" for name in (*CHECKS, "run_all")}
 
 
@@ -239,14 +240,29 @@ def render(directory: str) -> None:
     )
 
 
+def add_runtime(directory: str, document: dict) -> None:
+    """`advisor rehearse --report DIR`: keep its records in the report (listed in the manifest) and re-render."""
+    found = read_manifest(directory)
+    files = dict(found[0]) if found else {}
+    _write(directory, RUNTIME, json.dumps(document, indent=1), files)
+    _render(directory, files)
+    write_output(
+        os.path.join(directory, REPORT_MARKER), manifest_text(files, __version__, signed=bool(found and found[1]))
+    )
+
+
+def _read_json(path: str) -> dict | None:
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 def _render(directory: str, files: dict[str, str]) -> None:
     findings, errors, meta, sources = _load(directory)
-    results = None
-    path = os.path.join(directory, "validation-results.json")
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            results = json.load(f)
+    results = _read_json(os.path.join(directory, "validation-results.json"))
     ctx = build_context(findings, errors, meta, results, sources)
+    ctx["runtime"] = _read_json(os.path.join(directory, RUNTIME)) if RUNTIME in files else None
     env = environment()
     for name in ("report.md", "report.html"):
         _write(directory, name, env.get_template(f"{name}.j2").render(**ctx), files)
