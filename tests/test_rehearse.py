@@ -281,3 +281,56 @@ def test_a_failed_environment_is_removed_and_says_what_failed(tmp_path):
     with pytest.raises(environment.RehearseError, match="exited 1"):
         environment.ensure(str(root), str(tmp_path / "cache"), "2.15", {}, print, installer=installer, uv="uv")
     assert os.listdir(tmp_path / "cache" / "rehearse-envs") == []
+
+
+FAKE_TORCH = """\
+import warnings
+
+__version__ = "0.0+fake"
+warn_always = False
+
+
+def set_warn_always(flag):
+    global warn_always
+    warn_always = flag
+
+
+def old_api():
+    warnings.warn("old_api is deprecated", FutureWarning, stacklevel=2)
+"""
+
+APP = """\
+import torch
+
+
+def run():
+    torch.old_api()
+    reached = 1
+    return reached
+
+
+def never():
+    return 2
+"""
+
+
+def test_the_hook_in_a_child_without_real_torch(tmp_path, monkeypatch):
+    """The child side alone, on this interpreter (sys.settrace before 3.12, sys.monitoring after): a fake
+    torch package on the path stands for torch, so nothing here needs torch."""
+    from advisor.rehearse.runner import run_tests
+
+    (tmp_path / "site" / "torch").mkdir(parents=True)
+    (tmp_path / "site" / "torch" / "__init__.py").write_text(FAKE_TORCH)
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "app.py").write_text(APP)
+    code = "import app, torch; app.run(); app.run(); assert torch.warn_always"
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
+    run = run_tests(sys.executable, str(root), f"python -c '{code}'", {str(root / "app.py"): [6, 11]}, 120)
+    assert run.exit_code == 0 and run.processes == 1 and run.torch == "0.0+fake"
+    (warning,) = [e for e in run.events if e["event"] == "warning"]
+    assert (warning["path"], warning["line"]) == (str(root / "app.py"), 5)
+    assert warning["category"] == "FutureWarning" and warning["from_cpp"] is False
+    (end,) = [e for e in run.events if e["event"] == "end"]
+    assert end["hits"] == [[str(root / "app.py"), 6]]  # line 11 never ran
+    assert [n for _, n in end["counts"]] == [2]  # "always": the second call warned too
