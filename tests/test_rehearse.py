@@ -19,6 +19,7 @@ import warnings
 import pytest
 
 from advisor.rehearse import environment, hook
+from advisor.rehearse.records import aggregate, match
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="the rehearsed tests need torch")
@@ -301,6 +302,8 @@ def old_api():
 
 APP = """\
 import torch
+import torch.uses_old_api
+import torch.deprecated_module
 
 
 def run():
@@ -321,16 +324,27 @@ def test_the_hook_in_a_child_without_real_torch(tmp_path, monkeypatch):
 
     (tmp_path / "site" / "torch").mkdir(parents=True)
     (tmp_path / "site" / "torch" / "__init__.py").write_text(FAKE_TORCH)
+    # torch's own top-level code calling a deprecated torch API as it is imported; a deprecated module.
+    (tmp_path / "site" / "torch" / "uses_old_api.py").write_text("import torch\n\ntorch.old_api()\n")
+    (tmp_path / "site" / "torch" / "deprecated_module.py").write_text(
+        'import warnings\n\nwarnings.warn("torch.deprecated_module is deprecated", DeprecationWarning, stacklevel=2)\n'
+    )
     root = tmp_path / "proj"
     root.mkdir()
     (root / "app.py").write_text(APP)
     code = "import app, torch; app.run(); app.run(); assert torch.warn_always"
     monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
-    run = run_tests(sys.executable, str(root), f"python -c '{code}'", {str(root / "app.py"): [6, 11]}, 120)
+    run = run_tests(sys.executable, str(root), f"python -c '{code}'", {str(root / "app.py"): [8, 13]}, 120)
     assert run.exit_code == 0 and run.processes == 1 and run.torch == "0.0+fake"
-    (warning,) = [e for e in run.events if e["event"] == "warning"]
-    assert (warning["path"], warning["line"]) == (str(root / "app.py"), 5)
-    assert warning["category"] == "FutureWarning" and warning["from_cpp"] is False
+    warnings = {e["line"]: e for e in run.events if e["event"] == "warning"}
+    assert sorted(warnings) == [2, 3, 7] and {e["path"] for e in warnings.values()} == {str(root / "app.py")}
+    assert warnings[7]["category"] == "FutureWarning" and warnings[7]["from_cpp"] is False
+    assert warnings[2]["in_torch_import"] is True  # torch's code warned, the import only surfaced it
+    assert warnings[3]["in_torch_import"] is False and warnings[7]["in_torch_import"] is False
     (end,) = [e for e in run.events if e["event"] == "end"]
-    assert end["hits"] == [[str(root / "app.py"), 6]]  # line 11 never ran
-    assert [n for _, n in end["counts"]] == [2]  # "always": the second call warned too
+    assert end["hits"] == [[str(root / "app.py"), 8]]  # line 13 never ran
+    assert sorted(n for _, n in end["counts"]) == [1, 1, 2]  # "always": the second call warned too
+
+    records, _ = aggregate(run.events, str(root))
+    outcome = match(records, set(), [], str(root))
+    assert [(r.line, r.status) for r in outcome.records] == [(2, "internal"), (3, "missed"), (7, "missed")]

@@ -33,6 +33,7 @@ TORCH_PACKAGES = ("torch", "torchvision", "torchaudio")
 CPP_MARK = " (Triggered internally at "
 _VENDORED = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
 
+_SKIPPED = {__file__, os.path.abspath(__file__), warnings.__file__}  # frames of the hook and of `warnings`
 _started = False
 _lock = threading.RLock()
 _counts: dict = {}
@@ -154,28 +155,40 @@ def _deprecates_torch(frame) -> bool:
 
 
 def _site():
-    """(path, line, whether a torch frame was on the way): the innermost project frame of the current stack."""
-    frame = sys._getframe(2)
-    through_torch = False
+    """(path, line, torch frame on the way, torch import on the way) for the innermost project frame.
+
+    The last: a torch module's own top-level code, being imported, called what warned (`import torch.x` in
+    the project ran torch code that uses a deprecated torch API). A warning written in that top-level code
+    itself (a deprecated module) is the import's own, and does not count."""
+    frame = sys._getframe(1)
+    through_torch = in_torch_import = False
+    warner = True  # the first frame outside the hook and `warnings`: the one that warned
     while frame is not None:
         name = frame.f_code.co_filename
+        if name in _SKIPPED:
+            frame = frame.f_back
+            continue
         if _in_project(name):
-            return os.path.abspath(name), frame.f_lineno, through_torch
-        through_torch = through_torch or _in_torch(name) or _deprecates_torch(frame)
+            return os.path.abspath(name), frame.f_lineno, through_torch, in_torch_import
+        torch_frame = _in_torch(name)
+        in_torch_import = in_torch_import or (torch_frame and not warner and frame.f_code.co_name == "<module>")
+        through_torch = through_torch or torch_frame or _deprecates_torch(frame)
+        warner = False
         frame = frame.f_back
-    return None, None, through_torch
+    return None, None, through_torch, in_torch_import
 
 
 def _record_warning(msg) -> None:
     text = str(msg.message)
-    path, line, through_torch = _site()
+    path, line, through_torch, in_torch_import = _site()
     if not (through_torch or _in_torch(str(msg.filename)) or CPP_MARK in text):
         return  # not torch's: the project's own warnings, or another library's
     origin = None
     if CPP_MARK in text:
         text, _, origin = text.partition(CPP_MARK)
         origin = origin.rstrip(".)").strip()
-    _note("warning", getattr(msg.category, "__name__", str(msg.category)), text.strip(), path, line, origin)
+    category = getattr(msg.category, "__name__", str(msg.category))
+    _note("warning", category, text.strip(), path, line, origin, in_torch_import)
 
 
 def record_error(exc, traceback) -> None:
@@ -187,10 +200,10 @@ def record_error(exc, traceback) -> None:
     if not frames or not (_in_torch(frames[-1][0]) or type(exc).__module__.split(".")[0] in TORCH_PACKAGES):
         return
     site = next(((os.path.abspath(f), n) for f, n in reversed(frames) if _in_project(f)), (None, None))
-    _note("error", type(exc).__name__, str(exc).split("\n", 1)[0][:2000], site[0], site[1], None)
+    _note("error", type(exc).__name__, str(exc).split("\n", 1)[0][:2000], site[0], site[1], None, False)
 
 
-def _note(kind, category, text, path, line, origin) -> None:
+def _note(kind, category, text, path, line, origin, in_torch_import) -> None:
     key = (kind, category, text, path, line)
     with _lock:
         _counts[key] = _counts.get(key, 0) + 1
@@ -204,6 +217,7 @@ def _note(kind, category, text, path, line, origin) -> None:
                     "line": line,
                     "origin": origin,
                     "from_cpp": origin is not None,
+                    "in_torch_import": in_torch_import,
                 }
             )
 

@@ -3,6 +3,8 @@
 - confirmed: a torch warning (or error) at a project line a finding spans; `rule` is that finding's rule.
 - missed: one at a project line no finding spans: a gap in advisor's knowledge.
 - outside: one with no project frame on its stack (torch warning while a plugin imports it, say).
+- internal: one given, with no finding there, while torch's top-level code was being imported and called
+  what warned (the project's `import` line is only where it surfaced): about torch's code, not the project's.
 - silent: a deprecated or breaking finding whose line the tests ran, with nothing recorded there.
 """
 
@@ -31,6 +33,7 @@ class Record:
     once: bool = False  # given once in the whole run: torch may give it once per process
     from_cpp: bool = False
     origin: str | None = None  # torch's C++ source, from "(Triggered internally at ...)"
+    in_torch_import: bool = False  # given while torch's own module code ran on import
 
     def to_json(self) -> dict:
         data = {
@@ -44,6 +47,7 @@ class Record:
             "once": self.once,
             "from_cpp": self.from_cpp,
             "origin": self.origin,
+            "in_torch_import": self.in_torch_import,
         }
         if self.rule:
             data["rule"] = self.rule
@@ -57,10 +61,10 @@ class Outcome:
 
     @property
     def at_project_sites(self) -> list[Record]:
-        return [r for r in self.records if r.path is not None]
+        return [r for r in self.records if r.status in ("confirmed", "missed")]
 
     def counts(self) -> dict[str, int]:
-        found = {"confirmed": 0, "missed": 0, "outside": 0}
+        found = {"confirmed": 0, "missed": 0, "internal": 0, "outside": 0}
         for r in self.records:
             found[r.status] += 1
         return {**found, "silent": len(self.silent)}
@@ -101,6 +105,7 @@ def aggregate(events: list[dict], root: str) -> tuple[list[Record], set[tuple[st
                     e.get("line"),
                     from_cpp=bool(e.get("from_cpp")),
                     origin=e.get("origin"),
+                    in_torch_import=bool(e.get("in_torch_import")),
                 )
             records[key].count += 1  # at least once per process that saw it, even one killed before its end
         elif e.get("event") == "end":
@@ -138,7 +143,9 @@ def match(records: list[Record], hits: set[tuple[str, int]], findings: list[Find
             r.status = "outside"
             continue
         spanning = [f for f in by_file.get(r.path, []) if f.line <= (r.line or 0) <= f.end_line]
-        if spanning:
+        if not spanning and r.in_torch_import:
+            r.status = "internal"
+        elif spanning:
             best = max(spanning, key=lambda f: (_overlap(f, r.message), f.kind in NOISY_KINDS, f.rule))
             r.status, r.rule = "confirmed", best.rule
             tied.update(f for f in spanning if f.rule == best.rule)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 from dataclasses import dataclass
 from typing import Callable
 
@@ -38,7 +39,10 @@ def interpreter_for(request: Request, target: str, companions: dict[str, str], c
     from advisor.report.validation import InterpreterError, probe_torch
 
     python = request.python
-    if python is None:
+    if python is not None:
+        # Absolute: the tests run from the project's folder, and its folder goes first on their PATH.
+        python = os.path.abspath(python) if os.sep in python else (shutil.which(python) or python)
+    else:
         from advisor.rehearse.environment import ensure
 
         python = ensure(request.root, cache, target, companions, say)
@@ -130,6 +134,7 @@ def format_text(run: Run, outcome: Outcome, python: str) -> str:
     lines.append(
         f"{site_count} torch warning{'s' if site_count != 1 else ''} at project call sites: "
         f"{c['confirmed']} confirmed by a finding, {c['missed']} missed by every rule"
+        + (f", {c['internal']} internal to torch's own imports" if c["internal"] else "")
         + (f", {c['outside']} with no project frame" if c["outside"] else "")
         + f"; {c['silent']} finding{'s' if c['silent'] != 1 else ''} reached and silent. "
         f"Tests: `{printable(shlex.join(run.command))}` exited {run.exit_code}"
