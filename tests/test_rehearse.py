@@ -317,9 +317,7 @@ def never():
 """
 
 
-def test_the_hook_in_a_child_without_real_torch(tmp_path, monkeypatch):
-    """The child side alone, on this interpreter (sys.settrace before 3.12, sys.monitoring after): a fake
-    torch package on the path stands for torch, so nothing here needs torch."""
+def _fake_torch_run(tmp_path, monkeypatch, code):
     from advisor.rehearse.runner import run_tests
 
     (tmp_path / "site" / "torch").mkdir(parents=True)
@@ -332,9 +330,16 @@ def test_the_hook_in_a_child_without_real_torch(tmp_path, monkeypatch):
     root = tmp_path / "proj"
     root.mkdir()
     (root / "app.py").write_text(APP)
-    code = "import app, torch; app.run(); app.run(); assert torch.warn_always"
     monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
-    run = run_tests(sys.executable, str(root), f"python -c '{code}'", {str(root / "app.py"): [8, 13]}, 120)
+    return run_tests(sys.executable, str(root), f"python -c '{code}'", {str(root / "app.py"): [8, 13]}, 120), root
+
+
+def test_the_hook_in_a_child_without_real_torch(tmp_path, monkeypatch):
+    """The child side alone, on this interpreter (sys.settrace before 3.12, sys.monitoring after): a fake
+    torch package on the path stands for torch, so nothing here needs torch."""
+    run, root = _fake_torch_run(
+        tmp_path, monkeypatch, "import app, torch; app.run(); app.run(); assert torch.warn_always"
+    )
     assert run.exit_code == 0 and run.processes == 1 and run.torch == "0.0+fake"
     warnings = {e["line"]: e for e in run.events if e["event"] == "warning"}
     assert sorted(warnings) == [2, 3, 7] and {e["path"] for e in warnings.values()} == {str(root / "app.py")}
@@ -342,9 +347,19 @@ def test_the_hook_in_a_child_without_real_torch(tmp_path, monkeypatch):
     assert warnings[2]["in_torch_import"] is True  # torch's code warned, the import only surfaced it
     assert warnings[3]["in_torch_import"] is False and warnings[7]["in_torch_import"] is False
     (end,) = [e for e in run.events if e["event"] == "end"]
-    assert end["hits"] == [[str(root / "app.py"), 8]]  # line 13 never ran
+    hits = [(e["path"], e["line"]) for e in run.events if e["event"] == "hit"]
+    assert hits == [(str(root / "app.py"), 8)]  # once, though it ran twice; line 13 never ran
     assert sorted(n for _, n in end["counts"]) == [1, 1, 2]  # "always": the second call warned too
 
     records, _ = aggregate(run.events, str(root))
     outcome = match(records, set(), [], str(root))
     assert [(r.line, r.status) for r in outcome.records] == [(2, "internal"), (3, "missed"), (7, "missed")]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_worker_writes_its_own_records(tmp_path, monkeypatch):
+    code = "import app, os; app.run(); pid = os.fork(); (app.run(), os._exit(0)) if pid == 0 else os.waitpid(pid, 0)"
+    run, root = _fake_torch_run(tmp_path, monkeypatch, code)
+    assert run.exit_code == 0 and run.processes == 2
+    records, _ = aggregate(run.events, str(root))
+    assert [r.count for r in records if r.line == 7] == [2]  # once in the parent, once in the child

@@ -50,8 +50,7 @@ def start() -> None:
     if _started or not OUT or not os.path.isdir(OUT):
         return
     _started = True
-    _out = open(os.path.join(OUT, f"{os.getpid()}.jsonl"), "a", encoding="utf-8")
-    _write({"event": "start", "pid": os.getpid(), "python": sys.executable, "argv": sys.argv[:8]})
+    _open_own_file()
     _original = warnings._showwarnmsg
 
     def _showwarnmsg(msg):
@@ -68,6 +67,21 @@ def start() -> None:
         _torch_imported(sys.modules["torch"])
     _start_coverage()
     atexit.register(finish)
+    if hasattr(os, "register_at_fork"):  # a forked worker (multiprocessing) writes its own file
+        os.register_at_fork(after_in_child=_after_fork)
+
+
+def _open_own_file() -> None:
+    global _out
+    _out = open(os.path.join(OUT, f"{os.getpid()}.jsonl"), "a", encoding="utf-8")  # noqa: SIM115 (the process's)
+    _write({"event": "start", "pid": os.getpid(), "python": sys.executable, "argv": sys.argv[:8]})
+
+
+def _after_fork() -> None:
+    global _lock
+    _lock = threading.RLock()  # another thread may have held it at the fork
+    _counts.clear()  # the parent counts what it saw; the child starts afresh
+    _open_own_file()
 
 
 def see_all() -> None:
@@ -259,7 +273,7 @@ def _lines_of(filename: str):
 def _on_line(code, line):
     lines = _lines_of(code.co_filename)
     if lines and line in lines:
-        _hits.add((os.path.abspath(code.co_filename), line))
+        _hit(os.path.abspath(code.co_filename), line)
     return sys.monitoring.DISABLE  # each line once: the cost is one call per line of the whole run
 
 
@@ -271,14 +285,21 @@ def _on_call(frame, event, arg):
 
     def _on_line_event(frame, event, arg):
         if event == "line" and frame.f_lineno in lines:
-            _hits.add((path, frame.f_lineno))
+            _hit(path, frame.f_lineno)
         return _on_line_event
 
     return _on_line_event
+
+
+def _hit(path: str, line: int) -> None:
+    """A finding line ran: written at once (once per process), so a killed or forked process keeps it."""
+    if (path, line) not in _hits:
+        _hits.add((path, line))
+        _write({"event": "hit", "path": path, "line": line})
 
 
 def finish() -> None:
     """At exit: how often each warning fired, and the finding lines that ran."""
     with _lock:
         counts = [[list(key), n] for key, n in _counts.items()]
-    _write({"event": "end", "counts": counts, "hits": sorted([p, n] for p, n in _hits)})
+    _write({"event": "end", "counts": counts})

@@ -108,8 +108,9 @@ def aggregate(events: list[dict], root: str) -> tuple[list[Record], set[tuple[st
                     in_torch_import=bool(e.get("in_torch_import")),
                 )
             records[key].count += 1  # at least once per process that saw it, even one killed before its end
+        elif e.get("event") == "hit":
+            hits.add((e.get("path"), e.get("line")))
         elif e.get("event") == "end":
-            hits.update((p, n) for p, n in e.get("hits", []))
             for key, n in e.get("counts", []):
                 counted[tuple(key)] = counted.get(tuple(key), 0) + n - 1
     texts: dict[tuple, int] = {}
