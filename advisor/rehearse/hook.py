@@ -80,6 +80,8 @@ def _open_own_file() -> None:
 def _after_fork() -> None:
     global _lock
     _lock = threading.RLock()  # another thread may have held it at the fork
+    if _out is not None:
+        _out.close()  # the child's copy only (its buffer is empty: every write flushes); no ResourceWarning
     _counts.clear()  # the parent counts what it saw; the child starts afresh
     _open_own_file()
 
