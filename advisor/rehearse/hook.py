@@ -195,6 +195,8 @@ def _site():
 
 
 def _record_warning(msg) -> None:
+    if issubclass(msg.category, ResourceWarning):
+        return  # given wherever the garbage collector happens to run: its stack says nothing of who caused it
     text = str(msg.message)
     path, line, through_torch, in_torch_import = _site()
     if not (through_torch or _in_torch(str(msg.filename)) or CPP_MARK in text):
