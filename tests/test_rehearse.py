@@ -379,3 +379,40 @@ def test_a_forked_worker_writes_its_own_records(tmp_path, monkeypatch):
     records, _ = aggregate(run.events, str(root))
     assert [r.count for r in records if r.line == 7] == [2]  # once in the parent, once in the child
     assert not [r for r in records if "unclosed file" in r.message]  # the parent's records file, in the child
+
+
+def _finding(rule, line, message, kind="deprecated", end_line=None):
+    from advisor.core.findings import Finding
+
+    return Finding(rule, "r", "warning", "pkg/m.py", line, 1, end_line or line, 9, message, None, None, kind=kind)
+
+
+def test_a_record_is_tied_to_the_finding_whose_message_it_shares_and_printed_whole(tmp_path, monkeypatch):
+    from advisor.rehearse.records import Record
+    from advisor.rehearse.runner import Run
+    from advisor.rehearse.session import format_text
+
+    monkeypatch.chdir(tmp_path)  # findings' paths are relative to advisor's working directory
+    root = str(tmp_path)
+    findings = [
+        _finding("ADV1", 3, "`torch.load` without weights_only", kind="advice"),
+        _finding("ADV2", 2, "`torch.meshgrid` without `indexing=` warns", end_line=4),
+        _finding("ADV3", 9, "`torch.ger` is deprecated"),
+        _finding("ADV4", 20, "`torch.chain_matmul` is deprecated"),
+    ]
+    records = [
+        Record("warning", "UserWarning", "torch.meshgrid: pass the indexing argument", "pkg/m.py", 3, count=2),
+        Record("warning", "UserWarning", "Sparse invariant checks are implicitly disabled", "pkg/m.py", 7, once=True),
+        Record("error", "RuntimeError", "\x1b[31mboom", None, None),
+    ]
+    outcome = match(records, {(str(tmp_path / "pkg" / "m.py"), 9)}, findings, root)
+    assert [(r.status, r.rule) for r in outcome.records] == [("confirmed", "ADV2"), ("missed", None), ("outside", None)]
+    assert [f.rule for f in outcome.silent] == ["ADV3"]  # ran, no warning; ADV4's line never ran
+    text = format_text(Run(["python", "-m", "pytest"], 0, torch="2.13.0"), outcome, "python")
+    lines = text.splitlines()
+    assert lines[0] == "pkg/m.py:3: [confirmed ADV2] UserWarning: torch.meshgrid: pass the indexing argument (2x)"
+    assert lines[1].startswith("pkg/m.py:7: [missed] UserWarning: Sparse") and "once per process" in lines[1]
+    assert "\x1b" not in text and "\\x1b[31mboom" in lines[2]  # the tests' text cannot drive the terminal
+    assert lines[3].startswith("pkg/m.py:9: [silent ADV3]")
+    assert lines[4].startswith("2 torch warnings at project call sites: 1 confirmed by a finding, 1 missed")
+    assert outcome.at_project_sites == records[:2]

@@ -75,12 +75,13 @@ def finding_lines(findings: list[Finding], root: str) -> dict[str, list[int]]:
     lines: dict[str, set[int]] = {}
     for f in findings:
         if f.kind in NOISY_KINDS and not f.cell:
-            lines.setdefault(_absolute(f.path, root), set()).update(range(f.line, f.end_line + 1))
+            lines.setdefault(_absolute(f.path), set()).update(range(f.line, f.end_line + 1))
     return {path: sorted(found) for path, found in lines.items()}
 
 
-def _absolute(path: str, root: str) -> str:
-    return os.path.normpath(path if os.path.isabs(path) else os.path.abspath(path))
+def _absolute(path: str) -> str:
+    """A finding's path (relative to advisor's working directory, as scan prints it) made absolute."""
+    return os.path.normpath(os.path.abspath(path))
 
 
 def _relative(path: str, root: str) -> str:
@@ -137,7 +138,7 @@ def match(records: list[Record], hits: set[tuple[str, int]], findings: list[Find
     by_file: dict[str, list[Finding]] = {}
     for f in findings:
         if not f.cell:
-            by_file.setdefault(_relative(_absolute(f.path, root), root), []).append(f)
+            by_file.setdefault(_relative(_absolute(f.path), root), []).append(f)
     tied: set[Finding] = set()
     for r in records:
         if r.path is None:
@@ -156,6 +157,6 @@ def match(records: list[Record], hits: set[tuple[str, int]], findings: list[Find
         for f in findings
         if f.kind in NOISY_KINDS
         and f not in tied
-        and any((_relative(_absolute(f.path, root), root), n) in ran for n in range(f.line, f.end_line + 1))
+        and any((_relative(_absolute(f.path), root), n) in ran for n in range(f.line, f.end_line + 1))
     ]
     return Outcome(records, sorted(silent, key=Finding.sort_key))

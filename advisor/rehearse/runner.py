@@ -100,6 +100,10 @@ def _environment(python: str, root: str, folder: str, hook_dir: str) -> dict[str
 
 def stop_group(proc: subprocess.Popen) -> None:
     """End every process of the tests' session: SIGTERM, then SIGKILL to what is left after GRACE seconds."""
+    if not hasattr(os, "killpg"):  # Windows: no process groups to signal; the tests' own process only
+        proc.kill()
+        proc.wait()
+        return
     try:
         os.killpg(proc.pid, signal.SIGTERM)
     except (ProcessLookupError, PermissionError):
