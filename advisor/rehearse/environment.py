@@ -8,7 +8,6 @@ Package indexes are the installer's own settings (PIP_INDEX_URL, UV_INDEX_URL, p
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -16,6 +15,7 @@ import subprocess
 import sys
 from typing import Callable, Sequence
 
+from advisor.core.machine_key import key_path, sign
 from advisor.rehearse.runner import RehearseError
 
 READY = "advisor-env.json"  # written last: an environment without it is unfinished
@@ -57,10 +57,16 @@ def requirements(root: str, target: str, companions: dict[str, str]) -> list[str
 
 
 def _key(root: str, target: str, companions: dict[str, str], base: str) -> str:
-    digest = hashlib.sha256()
-    for part in (os.path.abspath(root), target, json.dumps(companions, sort_keys=True), base, _dependency_text(root)):
-        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-    return digest.hexdigest()[:16]
+    """The environment's folder name: an HMAC under this machine's key, as the scan cache's, so an
+    environment committed into the project's `.advisor_cache/` is never taken for one advisor made."""
+    parts = (os.path.abspath(root), target, json.dumps(companions, sort_keys=True), base, _dependency_text(root))
+    signed = sign("\0".join(parts).encode("utf-8", "surrogateescape"))
+    if signed is None:
+        raise RehearseError(
+            f"no machine key at {key_path()} to name a cached environment safely; pass --python with an "
+            "interpreter that has the target torch"
+        )
+    return signed[:16]
 
 
 def _steps(env_dir: str, base: str, specs: list[str], uv: str | None) -> list[list[str]]:
