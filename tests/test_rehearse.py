@@ -114,6 +114,7 @@ def test_warnings_at_a_finding_are_confirmed_with_its_rule(upgrade_run):
     assert chain["status"] == "confirmed" and chain["rule"] == "ADV720"
     for record in data["records"]:
         assert {"path", "line", "category", "message", "status"} <= set(record)
+    assert autocast["finding"] == {"path": "tests/test_a.py", "line": 10}
 
 
 @needs_torch
@@ -136,6 +137,9 @@ def test_report_gets_a_seen_at_run_time_section_and_nothing_is_left_behind(upgra
     proc, data, tmp_path = upgrade_run
     report = (tmp_path / "report" / "report.md").read_text()
     assert "## Seen at run time" in report and "ADV701" in report
+    entries = {line.split("**")[1]: line for line in report.splitlines() if line.startswith("- **ADV7")}
+    assert "(warned at run time)" in entries["ADV701"] and "(warned at run time)" in entries["ADV720"]
+    assert "(reached at run time, silent)" in entries["ADV727"]
     assert "Seen at run time" in (tmp_path / "report" / "report.html").read_text()
     assert json.loads((tmp_path / "report" / "rehearse.json").read_text())["records"] == data["records"]
     assert "runs the project's code" in proc.stderr

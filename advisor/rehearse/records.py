@@ -34,6 +34,7 @@ class Record:
     from_cpp: bool = False
     origin: str | None = None  # torch's C++ source, from "(Triggered internally at ...)"
     in_torch_import: bool = False  # given while torch's own module code ran on import
+    finding: tuple[str, int] | None = None  # (path, line) of the finding it confirms, as the scan gives them
 
     def to_json(self) -> dict:
         data = {
@@ -51,6 +52,8 @@ class Record:
         }
         if self.rule:
             data["rule"] = self.rule
+        if self.finding:
+            data["finding"] = {"path": self.finding[0], "line": self.finding[1]}
         return data
 
 
@@ -149,7 +152,7 @@ def match(records: list[Record], hits: set[tuple[str, int]], findings: list[Find
             r.status = "internal"
         elif spanning:
             best = max(spanning, key=lambda f: (_overlap(f, r.message), f.kind in NOISY_KINDS, f.rule))
-            r.status, r.rule = "confirmed", best.rule
+            r.status, r.rule, r.finding = "confirmed", best.rule, (best.path, best.line)
             tied.update(f for f in spanning if f.rule == best.rule)
     ran = {(_relative(p, root), n) for p, n in hits}
     silent = [

@@ -258,11 +258,29 @@ def _read_json(path: str) -> dict | None:
         return json.load(f)
 
 
+def _runtime_badges(ctx: dict) -> None:
+    """Each finding `advisor rehearse` saw warn, or saw run in silence, says so in its entry."""
+    runtime = ctx["runtime"] or {}
+    seen = {
+        (r.get("rule"), r["finding"]["path"], r["finding"]["line"])
+        for r in runtime.get("records", [])
+        if r.get("finding")
+    }
+    silent = {(s["rule"], s["path"], s["line"]) for s in runtime.get("silent", [])}
+    for section in ctx["sections"]:
+        for item in section["entries"]:
+            key = (item["f"].rule, item["f"].path, item["f"].line)
+            item["runtime"] = (
+                "warned at run time" if key in seen else "reached at run time, silent" if key in silent else None
+            )
+
+
 def _render(directory: str, files: dict[str, str]) -> None:
     findings, errors, meta, sources = _load(directory)
     results = _read_json(os.path.join(directory, "validation-results.json"))
     ctx = build_context(findings, errors, meta, results, sources)
     ctx["runtime"] = _read_json(os.path.join(directory, RUNTIME)) if RUNTIME in files else None
+    _runtime_badges(ctx)
     env = environment()
     for name in ("report.md", "report.html"):
         _write(directory, name, env.get_template(f"{name}.j2").render(**ctx), files)
