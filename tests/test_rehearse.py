@@ -244,6 +244,9 @@ def test_see_all_keeps_errors_and_shows_the_rest():
         warnings.simplefilter("ignore")
         warnings.filterwarnings("error", message="boom")
         hook.see_all()
+        once = list(warnings.filters)
+        hook.see_all()  # once per test under pytest: the list does not grow
+        assert warnings.filters == once
         actions = [f[0] for f in warnings.filters]
         assert actions[0] == "error" and "ignore" not in actions and actions[-1] == "always"
         with pytest.raises(UserWarning):

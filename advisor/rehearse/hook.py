@@ -88,8 +88,9 @@ def _after_fork() -> None:
 
 def see_all() -> None:
     """Every filter action but "error" becomes "always": once-only and ignored warnings are all seen."""
+    catch_all = ("always", None, Warning, None, 0)
     filters = [("always" if f[0] != "error" else "error",) + tuple(f[1:]) for f in warnings.filters]
-    warnings.filters[:] = filters + [("always", None, Warning, None, 0)]
+    warnings.filters[:] = [f for f in filters if f != catch_all] + [catch_all]
     warnings._filters_mutated()
 
 
