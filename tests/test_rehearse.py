@@ -349,6 +349,8 @@ def _fake_torch_run(tmp_path, monkeypatch, code):
     (tmp_path / "site" / "torch" / "deprecated_module.py").write_text(
         'import warnings\n\nwarnings.warn("torch.deprecated_module is deprecated", DeprecationWarning, stacklevel=2)\n'
     )
+    # The environment's own sitecustomize, which advisor's shim hides by coming first: it still runs.
+    (tmp_path / "site" / "sitecustomize.py").write_text("import builtins\n\nbuiltins.OWN_SITECUSTOMIZE = True\n")
     root = tmp_path / "proj"
     root.mkdir()
     (root / "app.py").write_text(APP)
@@ -360,7 +362,7 @@ def test_the_hook_in_a_child_without_real_torch(tmp_path, monkeypatch):
     """The child side alone, on this interpreter (sys.settrace before 3.12, sys.monitoring after): a fake
     torch package on the path stands for torch, so nothing here needs torch."""
     run, root = _fake_torch_run(
-        tmp_path, monkeypatch, "import app, torch; app.run(); app.run(); assert torch.warn_always"
+        tmp_path, monkeypatch, "import app, torch; app.run(); app.run(); assert torch.warn_always and OWN_SITECUSTOMIZE"
     )
     assert run.exit_code == 0 and run.processes == 1 and run.torch == "0.0+fake"
     warnings = {e["line"]: e for e in run.events if e["event"] == "warning"}
