@@ -300,6 +300,30 @@ def validate(
 
 
 @app.command()
+def rehearse(
+    path: str = opt.REHEARSE_PATH,
+    python: Optional[str] = opt.REHEARSE_PYTHON,
+    command: Optional[str] = opt.REHEARSE_COMMAND,
+    timeout: float = opt.REHEARSE_TIMEOUT,
+    output_format: str = opt.REHEARSE_FORMAT,
+    output: Optional[str] = opt.OUTPUT,
+    report: Optional[str] = opt.REHEARSE_REPORT,
+    target_version: Optional[str] = opt.TARGET,
+    config: Optional[str] = opt.CONFIG,
+    cache_dir: Optional[str] = opt.CACHE_DIR,
+) -> None:
+    """Run the project's tests on the target torch; tie every torch warning to a finding, or report it missed.
+
+    This RUNS THE PROJECT'S CODE (its tests, in a child process), unlike scan, fix, server and audit: use it
+    only on code you trust. Exit 0: no torch warning at a project call site; 1: some; 2: the tests could not run.
+    """
+    from advisor.rehearse.command import Request, run_command
+
+    request = Request(path, python, command, timeout, output_format, output, report)
+    raise typer.Exit(run_command(request, target_version, config, cache_dir))
+
+
+@app.command()
 def clean(cache_dir: Optional[str] = opt.CACHE_DIR) -> None:
     """Remove the cache."""
     root = cache_root(cache_dir, find_project_root(["."]))

@@ -142,3 +142,22 @@ AUDIT_SCHEDULER = typer.Option(
     None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --executor dask)."
 )
 AUDIT_TARGET_VERSION = typer.Option(None, "--target-version", help="Override every repository's own target.")
+
+# `advisor rehearse`.
+REHEARSE_PATH = typer.Argument(".", help="The project: its tests run from this directory (default: the current one).")
+REHEARSE_PYTHON = typer.Option(
+    None,
+    "--python",
+    help="Interpreter that already has the target torch (default: an isolated environment with it, "
+    "made with uv, else venv and pip, and kept in the cache).",
+)
+REHEARSE_COMMAND = typer.Option(
+    None, "--command", help="The tests' command (default: python -m pytest); `python` in it is --python's."
+)
+REHEARSE_TIMEOUT = typer.Option(
+    3600.0, "--timeout", help="Seconds before the tests are stopped, every process they started with them."
+)
+REHEARSE_FORMAT = typer.Option("text", "--output-format", "--format", help="text or json.")
+REHEARSE_REPORT = typer.Option(
+    None, "--report", help="Add a 'Seen at run time' section to the report in this directory (written first if absent)."
+)

@@ -200,7 +200,8 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
 
 
 # The only names a report ever writes: the only ones a later report may remove.
-_OWN_NAME = re.compile(r"findings\.json|report\.(md|html)|rules/[A-Z]+[0-9]+\.md")
+_OWN_NAME = re.compile(r"findings\.json|rehearse\.json|report\.(md|html)|rules/[A-Z]+[0-9]+\.md")
+RUNTIME = "rehearse.json"  # what `advisor rehearse --report` saw: the report's "Seen at run time"
 _OWN_SCRIPTS = {f"validation/{name}.py" for name in (*CHECKS, "run_all")}
 
 
@@ -240,14 +241,47 @@ def render(directory: str) -> None:
     )
 
 
+def add_runtime(directory: str, document: dict) -> None:
+    """`advisor rehearse --report DIR`: keep its records in the report (listed in the manifest) and re-render."""
+    found = read_manifest(directory)
+    files = dict(found[0]) if found else {}
+    _write(directory, RUNTIME, json.dumps(document, indent=1), files)
+    _render(directory, files)
+    write_output(
+        os.path.join(directory, REPORT_MARKER), manifest_text(files, __version__, signed=bool(found and found[1]))
+    )
+
+
+def _read_json(path: str) -> dict | None:
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _runtime_badges(ctx: dict) -> None:
+    """Each finding `advisor rehearse` saw warn, or saw run in silence, says so in its entry."""
+    runtime = ctx["runtime"] or {}
+    seen = {
+        (r.get("rule"), r["finding"]["path"], r["finding"]["line"])
+        for r in runtime.get("records", [])
+        if r.get("finding")
+    }
+    silent = {(s["rule"], s["path"], s["line"]) for s in runtime.get("silent", [])}
+    for section in ctx["sections"]:
+        for item in section["entries"]:
+            key = (item["f"].rule, item["f"].path, item["f"].line)
+            item["runtime"] = (
+                "warned at run time" if key in seen else "reached at run time, silent" if key in silent else None
+            )
+
+
 def _render(directory: str, files: dict[str, str]) -> None:
     findings, errors, meta, sources = _load(directory)
-    results = None
-    path = os.path.join(directory, "validation-results.json")
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            results = json.load(f)
+    results = _read_json(os.path.join(directory, "validation-results.json"))
     ctx = build_context(findings, errors, meta, results, sources)
+    ctx["runtime"] = _read_json(os.path.join(directory, RUNTIME)) if RUNTIME in files else None
+    _runtime_badges(ctx)
     env = environment()
     for name in ("report.md", "report.html"):
         _write(directory, name, env.get_template(f"{name}.j2").render(**ctx), files)

@@ -1,0 +1,144 @@
+"""`advisor rehearse`: the upgrade rehearsed on the project's own tests, set against the static scan.
+
+This is one of the two places advisor runs the project's code (with `validate`), and only on this
+explicit command. advisor's own process never imports torch: the tests run in a child (advisor.rehearse.runner).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+from dataclasses import dataclass
+from typing import Callable
+
+from advisor import __version__
+from advisor.core.atomic import write_output
+from advisor.core.findings import Finding
+from advisor.rehearse.records import Outcome, Record, aggregate, finding_lines, match
+from advisor.rehearse.runner import Run, RehearseError, run_tests
+from advisor.report.output.printable import printable
+
+TEXT_MESSAGE = 240  # characters of a warning shown in text output (JSON has it whole)
+
+
+@dataclass(frozen=True)
+class Request:
+    root: str
+    python: str | None = None
+    command: str | None = None
+    timeout: float | None = None
+    output_format: str = "text"
+    output: str | None = None
+    report: str | None = None
+
+
+def interpreter_for(request: Request, target: str, companions: dict[str, str], cache: str, say) -> tuple[str, str]:
+    """(interpreter, its torch): --python, checked for torch; else the cached environment with the target torch."""
+    from advisor.report.validation import InterpreterError, probe_torch
+
+    python = request.python
+    if python is not None:
+        # Absolute: the tests run from the project's folder, and its folder goes first on their PATH.
+        python = os.path.abspath(python) if os.sep in python else (shutil.which(python) or python)
+    else:
+        from advisor.rehearse.environment import ensure
+
+        python = ensure(request.root, cache, target, companions, say)
+    try:
+        version = probe_torch(python)
+    except InterpreterError as e:
+        raise RehearseError(str(e)) from None
+    if version.split("+")[0].split(".")[:2] != target.split(".")[:2]:
+        say(f"advisor: note: {python} has torch {version}, the target is {target}")
+    return python, version
+
+
+def rehearse(
+    request: Request,
+    findings: list[Finding],
+    target: str,
+    companions: dict[str, str],
+    cache: str,
+    say: Callable[[str], None],
+    emit: Callable[[str], None],
+) -> int:
+    """Run the tests, tie what torch said to the findings, write the output; the exit code (0 or 1)."""
+    python, version = interpreter_for(request, target, companions, cache, say)
+    say(f"advisor: running the project's tests in {request.root} with {python}: this runs the project's code")
+    run = run_tests(python, request.root, request.command, finding_lines(findings, request.root), request.timeout)
+    run.torch = run.torch or version
+    records, hits = aggregate(run.events, request.root)
+    outcome = match(records, hits, findings, request.root)
+    document = to_document(run, outcome, python, target)
+    if request.output_format == "json":
+        text = json.dumps(document, indent=1) + "\n"
+    else:
+        text = format_text(run, outcome, python)
+    if request.output:
+        write_output(request.output, text)
+        say(f"advisor: records written to {request.output}")
+    else:
+        emit(text)
+    if request.report:
+        from advisor.report.render import add_runtime
+
+        add_runtime(request.report, document)
+        say(f"advisor: 'Seen at run time' added to {os.path.join(request.report, 'report.html')}")
+    return 1 if outcome.at_project_sites else 0
+
+
+def to_document(run: Run, outcome: Outcome, python: str, target: str) -> dict:
+    return {
+        "version": __version__,
+        "target": target,
+        "python": python,
+        "torch": run.torch,
+        "command": shlex.join(run.command),
+        "tests_exit": run.exit_code,
+        "summary": outcome.counts(),
+        "records": [r.to_json() for r in outcome.records],
+        "silent": [
+            {"path": f.path, "line": f.line, "rule": f.rule, "kind": f.kind, "message": f.message}
+            for f in outcome.silent
+        ],
+    }
+
+
+def _short(text: str) -> str:
+    text = printable(text)
+    return text if len(text) <= TEXT_MESSAGE else text[: TEXT_MESSAGE - 1] + "…"
+
+
+def _line(r: Record) -> str:
+    where = f"{r.path}:{r.line}" if r.path else "(no project frame)"
+    status = f"confirmed {r.rule}" if r.status == "confirmed" else r.status
+    notes = [f"{r.count}x"] if r.count > 1 else []
+    if r.once:
+        notes.append("once in the run: torch may give it once per process")
+    if r.kind == "error":
+        notes.append("error")
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    return f"{printable(where)}: [{status}] {printable(r.category)}: {_short(r.message)}{extra}"
+
+
+def format_text(run: Run, outcome: Outcome, python: str) -> str:
+    lines = [_line(r) for r in outcome.records]
+    lines += [
+        f"{printable(f.path)}:{f.line}: [silent {f.rule}] reached by the tests, no torch warning there: {_short(f.message)}"
+        for f in outcome.silent
+    ]
+    c = outcome.counts()
+    site_count = c["confirmed"] + c["missed"]
+    lines.append(
+        f"{site_count} torch warning{'s' if site_count != 1 else ''} at project call sites: "
+        f"{c['confirmed']} confirmed by a finding, {c['missed']} missed by every rule"
+        + (f", {c['internal']} internal to torch's own imports" if c["internal"] else "")
+        + (f", {c['outside']} with no project frame" if c["outside"] else "")
+        + f"; {c['silent']} finding{'s' if c['silent'] != 1 else ''} reached and silent. "
+        f"Tests: `{printable(shlex.join(run.command))}` exited {run.exit_code}"
+        + (f" ({printable(run.last_line)[:160]})" if run.last_line else "")
+        + f", torch {run.torch}."
+    )
+    return "\n".join(lines) + "\n"
