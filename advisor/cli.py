@@ -41,9 +41,8 @@ from advisor.cli_support import (
 )
 from advisor.run.discovery import Discovered
 
-# Imported inside the commands that need them, to keep start-up fast: advisor.report.render,
-# advisor.report.validation and advisor.audit.runner (Jinja), advisor.audit.executors (Dask), rich (progress bars),
-# the output formats (JUnit's XML escaping pulls in urllib and ssl) and the fixer.
+# Imported inside the commands that need them, for start-up: report.render, report.validation and audit.runner
+# (Jinja), audit.executors (Dask), rich (progress bars), the output formats (JUnit: urllib, ssl) and the fixer.
 
 app = typer.Typer(
     add_completion=False,

@@ -250,7 +250,7 @@ def test_see_all_keeps_errors_and_shows_the_rest():
         actions = [f[0] for f in warnings.filters]
         assert actions[0] == "error" and "ignore" not in actions and actions[-1] == "always"
         with pytest.raises(UserWarning):
-            warnings.warn("boom")
+            warnings.warn("boom", stacklevel=1)
 
 
 def test_the_environment_is_made_once_then_reused(tmp_path):

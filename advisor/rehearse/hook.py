@@ -51,7 +51,9 @@ def start() -> None:
         return
     _started = True
     _open_own_file()
-    _original = warnings._showwarnmsg
+    # warnings._showwarnmsg is where every warning is shown, C++ ones (TORCH_WARN) included; a test that
+    # replaces showwarning still goes through it. Private, but in every CPython 3.x.
+    _original = warnings._showwarnmsg  # type: ignore[attr-defined]
 
     def _showwarnmsg(msg):
         try:
@@ -60,7 +62,7 @@ def start() -> None:
             pass
         return _original(msg)
 
-    warnings._showwarnmsg = _showwarnmsg
+    warnings._showwarnmsg = _showwarnmsg  # type: ignore[attr-defined]
     see_all()
     sys.meta_path.insert(0, _TorchWatcher())
     if "torch" in sys.modules:
@@ -90,8 +92,8 @@ def see_all() -> None:
     """Every filter action but "error" becomes "always": once-only and ignored warnings are all seen."""
     catch_all = ("always", None, Warning, None, 0)
     filters = [("always" if f[0] != "error" else "error",) + tuple(f[1:]) for f in warnings.filters]
-    warnings.filters[:] = [f for f in filters if f != catch_all] + [catch_all]
-    warnings._filters_mutated()
+    warnings.filters[:] = [f for f in filters if f != catch_all] + [catch_all]  # type: ignore[index]
+    warnings._filters_mutated()  # type: ignore[attr-defined]  # what warnings.filterwarnings calls
 
 
 class _TorchWatcher:

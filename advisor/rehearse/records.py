@@ -37,7 +37,7 @@ class Record:
     finding: tuple[str, int] | None = None  # (path, line) of the finding it confirms, as the scan gives them
 
     def to_json(self) -> dict:
-        data = {
+        data: dict[str, object] = {
             "path": self.path,
             "line": self.line,
             "category": self.category,
@@ -113,7 +113,7 @@ def aggregate(events: list[dict], root: str) -> tuple[list[Record], set[tuple[st
                 )
             records[key].count += 1  # at least once per process that saw it, even one killed before its end
         elif e.get("event") == "hit":
-            hits.add((e.get("path"), e.get("line")))
+            hits.add((str(e.get("path")), int(e.get("line") or 0)))
         elif e.get("event") == "end":
             for key, n in e.get("counts", []):
                 counted[tuple(key)] = counted.get(tuple(key), 0) + n - 1

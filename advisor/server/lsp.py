@@ -1,9 +1,8 @@
 """The language server: pygls over stdio. Protocol only; advisor itself is reached through `adapter`.
 
-Each open buffer is analysed on open, on save and, debounced, after edits stop; only
-that buffer. Analyses run one at a time in a worker thread, so the server keeps
-answering while a big file is analysed, and a result for an outdated version of a
-buffer is dropped rather than published. Per buffer the server keeps only its last
+Each open buffer is analysed on open, on save and, debounced, after edits stop; only that buffer. Analyses
+run one at a time in a worker thread, so the server keeps answering while a big file is analysed, and a result
+for an outdated version of a buffer is dropped rather than published. Per buffer the server keeps only its last
 findings, so memory does not grow with edits.
 """
 
@@ -62,9 +61,9 @@ class AdvisorServer(LanguageServer):
     def forget_finished(self) -> None:
         """Drop pygls's futures of handled notifications.
 
-        pygls 2.1 files every handler it runs under a fresh id and removes the entry only when
-        it answers a request, so each notification (every keystroke's didChange) would stay
-        there for good. A finished request has already been answered, so dropping what is done is safe.
+        pygls 2.1 files every handler it runs under a fresh id and removes the entry only when it answers a
+        request, so each notification (every keystroke's didChange) would stay there for good. A finished
+        request has already been answered, so dropping what is done is safe.
         """
         futures = getattr(self.protocol, "_request_futures", None)
         if isinstance(futures, dict):
@@ -87,9 +86,7 @@ def _path(uri: str) -> str | None:
 
 def _wanted(doc) -> bool:
     path = _path(doc.uri)
-    if path is None:
-        return False
-    return doc.language_id == "python" or path.endswith(PYTHON_SUFFIXES)
+    return path is not None and (doc.language_id == "python" or path.endswith(PYTHON_SUFFIXES))
 
 
 def _lines(text: str) -> convert.Lines:
