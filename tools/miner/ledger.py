@@ -137,14 +137,19 @@ def probe(items: list[dict], advisor: str | None = None, target: str = "2.15") -
 
 
 def _probe_at(items: list[dict], advisor: str | None, target: str) -> dict[str, set[str]]:
+    return scan_snippets({it["id"]: snippets(it) for it in items}, advisor, target)
+
+
+def scan_snippets(snips: dict[str, list[str]], advisor: str | None = None, target: str = "2.15") -> dict[str, set[str]]:
+    """One `advisor scan` over every snippet (key -> its variants); key -> the rules reported on its snippets."""
     advisor = advisor or str(Path(sys.executable).with_name("advisor"))
     with tempfile.TemporaryDirectory(prefix="ledger-probe-") as tmp:
         index: dict[str, str] = {}
-        for n, it in enumerate(items):
-            for v, text in enumerate(snippets(it)):
+        for n, (key, texts) in enumerate(snips.items()):
+            for v, text in enumerate(texts):
                 p = Path(tmp) / f"p{n:05d}_{v}.py"
                 p.write_text(text, encoding="utf-8")
-                index[p.name] = it["id"]
+                index[p.name] = key
         cmd = [advisor, "scan", tmp, "--format", "json", "--no-cache", "--exit-zero", "--target-version", target]
         res = subprocess.run(cmd, capture_output=True, text=True)
         if res.returncode != 0 or not res.stdout.strip():
@@ -152,9 +157,9 @@ def _probe_at(items: list[dict], advisor: str | None, target: str) -> dict[str, 
         report = json.loads(res.stdout)
     fired: dict[str, set[str]] = {}
     for f in report["findings"]:
-        iid = index.get(Path(f["path"]).name)
-        if iid and f["rule"] not in GENERIC_RULES:
-            fired.setdefault(iid, set()).add(f["rule"])
+        key = index.get(Path(f["path"]).name)
+        if key is not None and f["rule"] not in GENERIC_RULES:
+            fired.setdefault(key, set()).add(f["rule"])
     return fired
 
 
