@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
 from tests.tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +36,9 @@ def test_every_tools_module_is_under_400_lines():
         ["-m", "tools.miner", "--help"],
         ["tools/coverage_ledger.py", "--help"],
         ["-m", "tools.miner.ledger", "--help"],
+        ["-m", "tools.miner.cxx", "--help"],
+        ["-m", "tools.miner.cxx_ledger", "--help"],
+        ["tools/release.py", "--help"],
     ],
 )
 def test_the_documented_command_lines_still_run(command):
@@ -104,3 +108,22 @@ def test_index_intervals_and_deterministic_bytes(tmp_path):
 def test_items_share_an_id_across_mechanisms():
     assert items.item_id("torch", "warn", "torch.x") == items.item_id("torch", "deprecated-decorator", "torch.x")
     assert items.item_id("torch", "removed", "torch.x") == "torch:removed:torch.x"
+
+
+def test_an_index_extended_by_one_release_is_the_index_built_with_it(tmp_path):
+    """The next-release command extends the committed index; that must equal building it from all wheels."""
+    from tests.test_mine_deprecations import make_wheel
+
+    v1 = {"torch/__init__.py": "from torch.mod import old, new\n", "torch/mod.py": "def old(x):\n    return x\n"}
+    v2 = {**v1, "torch/mod.py": "import warnings\ndef old(x):\n    warnings.warn('old is deprecated', FutureWarning)\n"}
+    v3 = {"torch/__init__.py": "x = 1\n"}
+    whls = [make_wheel(tmp_path, v, f) for v, f in (("9.0.0", v1), ("9.1.0", v2), ("9.2.0", v3))]
+    cache = sites.Cache(None)
+    srcs = [(*wheels.peek(str(w)), lambda w=w: wheels.load(str(w), c_stubs=True)) for w in whls]
+    full = index.build_index(srcs, cache)
+    first_two = index.truncate_index(full, 2)
+    assert first_two["releases"] == ["9.0.0", "9.1.0"] and first_two == index.build_index(srcs[:2], cache)
+    newest = load_tool("miner.model").build_release(wheels.load(str(whls[2]), c_stubs=True), cache)
+    assert index.extend_index(first_two, newest) == full
+    with pytest.raises(SystemExit):
+        index.extend_index(full, newest)  # already there

@@ -45,7 +45,19 @@ from __future__ import annotations
 from .catalogue import CATALOGUE_ABOUT, LEDGER_PATH, derive_catalogue, write_catalogue
 from .cli import main
 from .common import MINER_VERSION, STUBS, TOP_PACKAGES, fragment, is_excluded_path, is_private, module_name
-from .index import INDEX_ABOUT, INDEX_FORMAT, Index, Names, build_index, indexed, intervals, read_index, write_index
+from .index import (
+    INDEX_ABOUT,
+    INDEX_FORMAT,
+    Index,
+    Names,
+    build_index,
+    extend_index,
+    indexed,
+    intervals,
+    read_index,
+    truncate_index,
+    write_index,
+)
 from .items import item_id, mine, mine_sites, summary
 from .model import Release, build_release, canonical_api, removals, sites_of
 from .sites import Cache, FileVisitor, analyse
@@ -70,6 +82,8 @@ __all__ = [
     "build_release",
     "canonical_api",
     "derive_catalogue",
+    "extend_index",
+    "truncate_index",
     "fragment",
     "indexed",
     "intervals",

@@ -151,6 +151,74 @@ def intervals(indices: Iterable[int]) -> str:
     return ",".join(out)
 
 
+class _Building:
+    """An index being built, one release at a time (from wheels, or extending a committed index)."""
+
+    def __init__(self, dist: str):
+        self.dist = dist
+        self.releases: list[str] = []
+        self.present: dict[str, list[int]] = {}
+        self.events: dict[tuple, list[int]] = {}
+        self.evidence: dict[tuple, str] = {}
+        self.aliases: dict[str, str] = {}
+
+    @classmethod
+    def of(cls, index: dict) -> "_Building":
+        b = cls(index["dist"])
+        b.releases = list(index["releases"])
+        b.present = {n: sorted(_expand(spec)) for n, spec in index["apis"].items()}
+        for api, evs in index["events"].items():
+            for e in evs:
+                key = (api, e["kind"], e["category"], e["message"], e["on_args"], e["in_if"])
+                b.events[key] = sorted(_expand(e["in"]))
+                b.evidence[key] = e["evidence"]
+        b.aliases = dict(index["aliases"])
+        return b
+
+    def add(self, rel: Release) -> int:
+        """Record one release, newer than every one recorded; the number of its events."""
+        i = len(self.releases)
+        self.releases.append(rel.version)
+        for n in Names(rel).all_names():
+            self.present.setdefault(n, []).append(i)
+        found, al = release_events(rel)
+        for alias, canon in al.items():
+            self.aliases.setdefault(alias, canon)
+        for e in found:
+            key = (e["api"], e["kind"], e["category"], e["message"], e["on_args"], e["in_if"])
+            self.events.setdefault(key, []).append(i)
+            self.evidence[key] = f"{rel.version}:{e['evidence']}"  # the newest release's site
+        return len(found)
+
+    def index(self) -> dict:
+        by_api: dict[str, list[dict]] = {}
+        for key in sorted(self.events):
+            api, kind, category, message, on_args, in_if = key
+            by_api.setdefault(api, []).append(
+                {
+                    "kind": kind,
+                    "category": category,
+                    "message": message,
+                    "on_args": on_args,
+                    "in_if": in_if,
+                    "in": intervals(self.events[key]),
+                    "evidence": self.evidence[key],
+                }
+            )
+        for api in by_api:
+            by_api[api].sort(key=lambda e: (int(e["in"].split("-")[0].split(",")[0]), e["kind"], e["message"]))
+        return {
+            "about": INDEX_ABOUT,
+            "format": INDEX_FORMAT,
+            "miner": MINER_VERSION,
+            "dist": self.dist,
+            "releases": self.releases,
+            "apis": {n: intervals(ix) for n, ix in sorted(self.present.items())},
+            "events": dict(sorted(by_api.items())),
+            "aliases": dict(sorted(self.aliases.items())),
+        }
+
+
 def build_index(sources: Iterable, cache: Cache, log=None) -> dict:
     """The index over several releases of one distribution: per API the releases that bind it,
     and per deprecated API its events, each with the releases it holds in."""
@@ -158,56 +226,42 @@ def build_index(sources: Iterable, cache: Cache, log=None) -> dict:
     dists = {s[0] for s in srcs}
     if len(dists) != 1:
         raise SystemExit(f"--index takes the releases of one distribution, got {sorted(dists)}")
-    releases: list[str] = []
-    present: dict[str, list[int]] = {}
-    events: dict[tuple, list[int]] = {}
-    evidence: dict[tuple, str] = {}
-    aliases: dict[str, str] = {}
-    for i, (_dist, _version, loader) in enumerate(srcs):
+    building = _Building(srcs[0][0])
+    for _dist, _version, loader in srcs:
         t0 = time.perf_counter()
         src = loader()
         rel = build_release(src, cache)
         src.files.clear()
-        releases.append(rel.version)
-        for n in Names(rel).all_names():
-            present.setdefault(n, []).append(i)
-        found, al = release_events(rel)
-        for alias, canon in al.items():
-            aliases.setdefault(alias, canon)
-        for e in found:
-            key = (e["api"], e["kind"], e["category"], e["message"], e["on_args"], e["in_if"])
-            events.setdefault(key, []).append(i)
-            evidence[key] = f"{rel.version}:{e['evidence']}"  # the newest release's site
+        found = building.add(rel)
         if log:
             log(
-                f"{rel.dist} {rel.version}: {len(present)} names so far, {len(found)} events, {time.perf_counter() - t0:.1f}s"
+                f"{rel.dist} {rel.version}: {len(building.present)} names so far, {found} events, "
+                f"{time.perf_counter() - t0:.1f}s"
             )
-    by_api: dict[str, list[dict]] = {}
-    for key in sorted(events):
-        api, kind, category, message, on_args, in_if = key
-        by_api.setdefault(api, []).append(
-            {
-                "kind": kind,
-                "category": category,
-                "message": message,
-                "on_args": on_args,
-                "in_if": in_if,
-                "in": intervals(events[key]),
-                "evidence": evidence[key],
-            }
-        )
-    for api in by_api:
-        by_api[api].sort(key=lambda e: (int(e["in"].split("-")[0].split(",")[0]), e["kind"], e["message"]))
-    return {
-        "about": INDEX_ABOUT,
-        "format": INDEX_FORMAT,
-        "miner": MINER_VERSION,
-        "dist": srcs[0][0],
-        "releases": releases,
-        "apis": {n: intervals(ix) for n, ix in sorted(present.items())},
-        "events": dict(sorted(by_api.items())),
-        "aliases": dict(sorted(aliases.items())),
-    }
+    return building.index()
+
+
+def extend_index(index: dict, rel: Release) -> dict:
+    """The index with one more release, newer than all it has (the next-release command)."""
+    if rel.version in index["releases"]:
+        raise SystemExit(f"the index already has {rel.version}")
+    if _parse_version(rel.version) < _parse_version(index["releases"][-1]):
+        raise SystemExit(f"{rel.version} is older than the index's newest release, {index['releases'][-1]}")
+    building = _Building.of(index)
+    building.add(rel)
+    return building.index()
+
+
+def truncate_index(index: dict, keep: int) -> dict:
+    """The index as it was with only its first `keep` releases (a rehearsal of the next-release command).
+    Evidence and aliases are kept as they are: they only point at sites."""
+    building = _Building.of(index)
+    building.releases = building.releases[:keep]
+    building.present = {n: [i for i in ix if i < keep] for n, ix in building.present.items()}
+    building.present = {n: ix for n, ix in building.present.items() if ix}
+    building.events = {k: [i for i in ix if i < keep] for k, ix in building.events.items()}
+    building.events = {k: ix for k, ix in building.events.items() if ix}
+    return building.index()
 
 
 def write_index(index: dict, path: Path) -> None:
