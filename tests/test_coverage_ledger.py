@@ -18,8 +18,8 @@ from tests.tool_modules import load_tool
 ROOT = Path(__file__).resolve().parent.parent
 
 
-miner = load_tool("mine_deprecations")
-ledger_tool = load_tool("coverage_ledger")
+miner = load_tool("miner")
+ledger_tool = load_tool("miner.ledger")
 LEDGER = ledger_tool.load()
 
 

@@ -1,4 +1,4 @@
-"""The deprecation miner (tools/mine_deprecations.py) on small synthetic packages.
+"""The deprecation miner (tools/miner, command tools/mine_deprecations.py) on small synthetic packages.
 
 Each test writes a fake `torch` distribution (a wheel zip or an installed tree) into a tmp dir
 and checks what the miner reports; nothing is imported from the fake package.
@@ -17,7 +17,7 @@ from tests.tool_modules import load_tool
 ROOT = Path(__file__).resolve().parent.parent
 
 
-miner = load_tool("mine_deprecations")
+miner = load_tool("miner")
 
 
 def make_wheel(tmp: Path, version: str, files: dict[str, str], dist: str = "torch") -> Path:

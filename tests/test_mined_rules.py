@@ -19,7 +19,7 @@ FAMILY = ("ADV001", "ADV002", "ADV003")
 def test_the_catalogue_is_generated_from_the_index_and_the_ledger(tmp_path):
     """Never edited by hand: deriving it again from the committed index gives the same bytes."""
     out = tmp_path / "catalogue.json"
-    assert load_tool("mine_deprecations").main(["--from-index", str(INDEX), "--catalogue", str(out)]) == 0
+    assert load_tool("miner").main(["--from-index", str(INDEX), "--catalogue", str(out)]) == 0
     assert out.read_bytes() == CATALOGUE.read_bytes(), (
         "rules/mined/catalogue.json is stale: run `python tools/mine_deprecations.py --from-index "
         "docs/evidence/torch-api-index.json.gz --catalogue rules/mined/catalogue.json`"

@@ -69,7 +69,7 @@ UNRECONCILED = frozenset(
 )
 
 
-miner = load_tool("mine_deprecations")
+miner = load_tool("miner")
 INDEX = miner.Index.read(INDEX_PATH)
 # Windows speak in minor releases: the .0 of each (2.14.1 is in the index, but a window cannot name it).
 MINORS = [(i, ".".join(v.split(".")[:2])) for i, v in enumerate(INDEX.releases) if v.endswith(".0")]

@@ -1,0 +1,1 @@
+"""Maintainer tools (not shipped with `advisor`): the deprecation miner (`tools.miner`), the coverage ledger."""

@@ -1,0 +1,49 @@
+"""What every part of the miner shares: the miner's version, the distributions' packages, names."""
+
+from __future__ import annotations
+
+import re
+
+MINER_VERSION = "14"  # bump when the per-file analysis changes (invalidates the cache)
+
+TOP_PACKAGES = {
+    "torch": ("torch", "functorch"),
+    "torchvision": ("torchvision",),
+    "torchaudio": ("torchaudio", "torio"),
+}
+
+
+# Type stubs of the C extension: the only static record of names bound in C++
+# (`torch.cholesky`, `Tensor.qr`). stub path -> (public name prefix, class holding the names or None)
+STUBS = {
+    "torch/_C/_VariableFunctions.pyi": ("torch", None),
+    "torch/_C/__init__.pyi": ("torch.Tensor", ("TensorBase", "_TensorBase")),
+}
+
+
+EXCLUDED_DIRS = {"test", "tests", "benchmarks", "third_party", "_vendor", "_vendored"}
+
+
+def _parse_version(v: str) -> tuple:
+    v = v.split("+", 1)[0]
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"[.]", v))
+
+
+def module_name(rel: str) -> str:
+    parts = rel[: -4 if rel.endswith(".pyi") else -3].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def is_excluded_path(rel: str) -> bool:
+    return any(part in EXCLUDED_DIRS for part in rel.split("/")[:-1])
+
+
+def is_private(dotted: str) -> bool:
+    return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in dotted.split("."))
+
+
+def fragment(msg: str, limit: int = 160) -> str:
+    msg = " ".join(msg.split())
+    return msg if len(msg) <= limit else msg[: limit - 1] + "…"
