@@ -268,20 +268,11 @@ def validate(
     device: Optional[str] = opt.VALIDATE_DEVICE,
 ) -> None:
     """Run the report's validation scripts and put the results back into the report."""
-    from advisor.report.render import render
+    from advisor.report.render import render, report_problem
     from advisor.report.validation import InterpreterError, probe_torch, run_scripts
-    from advisor.run.discovery import REPORT_MARKER, read_manifest
 
-    if not os.path.isfile(os.path.join(directory, "findings.json")):
-        raise _fail(
-            f"{directory} is not a report directory (no findings.json); run `advisor scan --report {directory}` first"
-        )
-    if device not in (None, "cuda", "xpu", "cpu"):
-        raise _fail(f"unknown --device {device!r} (expected cuda, xpu or cpu)")
-    if read_manifest(directory) is None:  # it lists the scripts advisor wrote: the only ones validate runs
-        raise _fail(
-            f"{directory} has no manifest ({REPORT_MARKER}) of the scripts advisor wrote; run `advisor scan --report {directory}` again"
-        )
+    if (problem := report_problem(directory, device)) is not None:
+        raise _fail(problem)
     try:  # before anything runs: earlier results stay as they are
         probe_torch(python)
         if device in ("cuda", "xpu"):

@@ -288,3 +288,17 @@ def test_a_cache_entry_planted_under_the_right_folder_is_a_miss(cli, tmp_path):
         json.dump({digest: {**entry, "findings": []} for digest, entry in data.items()}, f)
     again = json.loads(cli("scan", "a.py", "--output-format", "json", cwd=tmp_path, env=home).stdout)
     assert again["findings"] == first["findings"]
+
+
+# -- item 12: validate checks findings.json's shape before it runs anything -------------------------------
+
+
+@pytest.mark.parametrize("shape", ["[]", '{"findings": 5, "errors": []}', '{"findings": [{"nope": 1}], "errors": []}'])
+def test_validate_refuses_a_findings_json_of_the_wrong_shape_before_running_scripts(cli, tmp_path, shape):
+    (tmp_path / "a.py").write_text("import torch\ntorch.linalg.eigh(torch.eye(2))\n")
+    assert cli("scan", "a.py", "--report", "rep", "--no-cache", cwd=tmp_path).returncode in (0, 1)
+    (tmp_path / "rep" / "findings.json").write_text(shape)
+    proc = cli("validate", "rep", cwd=tmp_path)
+    assert proc.returncode == 2 and "not a report advisor wrote" in proc.stderr, proc.stderr
+    assert "internal error" not in proc.stderr
+    assert not (tmp_path / "rep" / "validation-results.json").exists()  # nothing ran

@@ -220,6 +220,22 @@ def _remove_stale(directory: str, earlier: dict[str, str], now: dict[str, str]) 
             os.unlink(path)
 
 
+def report_problem(directory: str, device: str | None = None) -> str | None:
+    """Why `advisor validate DIR` must not run anything there (checked before any script runs), or None."""
+    rescan = f"run `advisor scan --report {directory}` again"
+    if not os.path.isfile(os.path.join(directory, "findings.json")):
+        return f"{directory} is not a report directory (no findings.json); {rescan}"
+    if device not in (None, "cuda", "xpu", "cpu"):
+        return f"unknown --device {device!r} (expected cuda, xpu or cpu)"
+    try:  # rendering it afterwards must not fail once the scripts have run
+        _load(directory)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        return f"{directory}/findings.json is not a report advisor wrote ({type(e).__name__}: {e}); {rescan}"
+    if read_manifest(directory) is None:  # it lists the scripts advisor wrote: the only ones validate runs
+        return f"{directory} has no manifest ({REPORT_MARKER}) of the scripts advisor wrote; {rescan}"
+    return None
+
+
 def load_findings(directory: str) -> tuple[list[Finding], list[dict], dict]:
     return _load(directory)[:3]
 
@@ -227,6 +243,8 @@ def load_findings(directory: str) -> tuple[list[Finding], list[dict], dict]:
 def _load(directory: str) -> tuple[list[Finding], list[dict], dict, dict]:
     with open(os.path.join(directory, "findings.json"), encoding="utf-8") as f:
         data = json.load(f)
+    if not (isinstance(data, dict) and isinstance(data["findings"], list) and isinstance(data["errors"], list)):
+        raise TypeError("findings.json holds no findings and errors lists")
     return [Finding(**x) for x in data["findings"]], data["errors"], data["meta"], data.get("sources") or {}
 
 
