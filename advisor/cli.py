@@ -331,7 +331,7 @@ def audit(
     no_cache: bool = opt.NO_CACHE,
 ) -> None:
     """Scan many repositories (each with its own config and target) into one upgrade dashboard."""
-    from advisor.audit.runner import AuditError, read_manifest, run_audit, write_dashboard
+    from advisor.audit.runner import AuditError, read_manifest, run_audit, start_outputs, write_dashboard
     from advisor.audit.executors import DaskExecutor, LocalExecutor
 
     try:
@@ -347,6 +347,10 @@ def audit(
     except AuditError as e:
         raise _fail(str(e))
     options = {"out": os.path.abspath(out), "target_version": target_version, "no_cache": no_cache}
+    try:
+        start_outputs(out)
+    except OSError as e:  # LinkError: an output folder that is a link
+        raise _fail(f"cannot write to {out}: {e}")
     if sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import Progress

@@ -302,3 +302,33 @@ def test_validate_refuses_a_findings_json_of_the_wrong_shape_before_running_scri
     assert proc.returncode == 2 and "not a report advisor wrote" in proc.stderr, proc.stderr
     assert "internal error" not in proc.stderr
     assert not (tmp_path / "rep" / "validation-results.json").exists()  # nothing ran
+
+
+# -- item 12: an audit cleans up after a killed run, and never shows an old dashboard as current -----------
+
+
+def test_an_audit_removes_a_killed_runs_temp_files_and_keeps_the_last_dashboard_apart(cli, tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.py").write_text(FLAGGED)
+    (tmp_path / "repos.txt").write_text("repo\n")
+    out = tmp_path / "out"
+    (out / "repo").mkdir(parents=True)
+    left = [out / ".audit.json.x1.advisor-tmp", out / "repo" / ".report.md.x2.advisor-tmp"]
+    for path in left:  # what a SIGKILLed run leaves
+        path.write_text("half")
+    (out / "audit.json").write_text('{"old": true}')
+    proc = cli("audit", "repos.txt", "--out", "out", "--no-cache", "-j", "1", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert not any(path.exists() for path in left)
+    assert (out / "audit.previous.json").read_text() == '{"old": true}'
+    assert "old" not in (out / "audit.json").read_text()
+
+
+def test_an_interrupted_audit_leaves_no_dashboard_that_looks_current(tmp_path):
+    from advisor.audit.runner import start_outputs
+
+    (tmp_path / "audit.html").write_text("<p>last week</p>")
+    start_outputs(str(tmp_path))  # an audit begins, then is killed before write_dashboard
+    assert not (tmp_path / "audit.html").exists()
+    assert (tmp_path / "audit.previous.html").read_text() == "<p>last week</p>"

@@ -348,6 +348,23 @@ def totals(repos: list[dict]) -> dict:
     }
 
 
+DASHBOARD = ("audit.json", "audit.md", "audit.html")
+
+
+def start_outputs(out: str) -> None:
+    """Before an audit: the last run's dashboard becomes `audit.previous.*`, so an audit that is interrupted
+    leaves no dashboard that looks current, and temp files of a run that was killed (SIGKILL gives it no
+    time to clean up) are removed. Links are renamed or removed as names, never followed."""
+    real_dirs(out)
+    for name in DASHBOARD:
+        if os.path.lexists(path := os.path.join(out, name)):
+            os.replace(path, os.path.join(out, name.replace("audit.", "audit.previous.", 1)))
+    for folder, _dirs, files in os.walk(out):  # os.walk does not descend into linked folders
+        for name in files:
+            if name.startswith(".") and name.endswith(".advisor-tmp"):
+                os.unlink(os.path.join(folder, name))
+
+
 def write_dashboard(out: str, audit: dict) -> None:
     """audit.json, audit.md and audit.html in `out`."""
     real_dirs(out)
