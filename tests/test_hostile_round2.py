@@ -332,3 +332,42 @@ def test_an_interrupted_audit_leaves_no_dashboard_that_looks_current(tmp_path):
     start_outputs(str(tmp_path))  # an audit begins, then is killed before write_dashboard
     assert not (tmp_path / "audit.html").exists()
     assert (tmp_path / "audit.previous.html").read_text() == "<p>last week</p>"
+
+
+# -- item 11: no raw terminal controls in the report, no line a CI runner would obey ---------------------------
+
+
+def test_the_report_holds_no_raw_controls_and_no_forged_lines(cli, tmp_path):
+    hostile = "x\x1b]52;c;cHduZWQ=\x07\n::error file=a.py::forged\x1b[2J.py"
+    (tmp_path / hostile).write_text(f"import torch\n{CALL}  # \x1b[31mred\x07\n")
+    proc = cli("scan", ".", "--report", "rep", "--no-cache", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    for name in ("report.md", "report.html"):
+        text = (tmp_path / "rep" / name).read_text(encoding="utf-8")
+        assert "\x1b" not in text and "\x07" not in text, name
+        assert not any(line.lstrip().startswith("::error") for line in text.splitlines()), name
+    assert "forged" in (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")  # shown, inert
+
+
+def test_junit_text_keeps_no_raw_carriage_return():
+    import io
+
+    from advisor.core.findings import FileResult, Finding, ScanResult
+    from advisor.report.output import junit
+
+    f = Finding(
+        path="a.py",
+        line=1,
+        column=1,
+        end_line=1,
+        end_column=2,
+        rule="ADV101",
+        message="a\rb",
+        name="n",
+        severity="warning",
+        fix="none",
+        validation=None,
+    )
+    stream = io.StringIO()
+    junit.render(ScanResult(results=[FileResult(path="a.py", findings=[f])]), stream)
+    assert "\r" not in stream.getvalue() and "&#13;" in stream.getvalue()

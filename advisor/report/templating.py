@@ -16,10 +16,21 @@ from markupsafe import Markup, escape
 # Bidi controls reorder the text after them (a file named `x\u202egnp.py` reads as `xyp.png`): shown visibly.
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _SPAN = re.compile(r"(`+)(.+?)\1")  # a Markdown code span in a message: `torch.ger`
+# Other controls (ESC, BEL, C1) would drive a terminal that shows the raw file (`cat report.md`, OSC 52 writes
+# the clipboard): written as escapes. Tabs stay; line breaks are each format's own business (below).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_BREAK = re.compile("\r\n|[\r\n\u2028\u2029]")
 
 
 def visible_bidi(text: Any) -> str:
-    return _BIDI.sub(lambda m: f"\u27e8U+{ord(m.group()):04X}\u27e9", str(text))
+    s = _BIDI.sub(lambda m: f"\u27e8U+{ord(m.group()):04X}\u27e9", str(text))
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", s)
+
+
+def _one_line(text: Any) -> str:
+    """Scanned text on one line: a break in a file name must not start a line of its own in the raw file
+    (where `::error ...` at a line's start is a CI workflow command)."""
+    return _BREAK.sub(" ", visible_bidi(text))
 
 
 def md_escape(text: Any) -> str:
@@ -28,7 +39,7 @@ def md_escape(text: Any) -> str:
     Only what Markdown would act on is escaped: `<` starting a tag (as `&lt;`), `&` starting an entity,
     `|`, backticks, `*`, brackets, backslashes, `_` at a word's edge and a leading `#`.
     """
-    s = visible_bidi(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    s = _one_line(text)
     s = re.sub(r"([\\`*\[\]|])", r"\\\1", s)
     s = re.sub(r"&(?=#|\w+;)", r"\\&", s)
     s = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", s)  # an entity, not `\<`: no raw `<tag` in the file at all
@@ -38,7 +49,7 @@ def md_escape(text: Any) -> str:
 
 def md_code(text: Any, table: bool = False) -> str:
     """A Markdown code span holding `text` verbatim, whatever backticks it contains (`table`: `|` escaped, as GFM needs)."""
-    s = visible_bidi(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    s = _one_line(text)
     if table:
         s = s.replace("|", "\\|")
     runs = [len(m) for m in re.findall(r"`+", s)]
@@ -66,14 +77,21 @@ def html_inline(text: Any) -> Markup:
     """A message in HTML: escaped, its `code` spans as <code>."""
     s, out, at = str(text), [], 0
     for m in _SPAN.finditer(s):
-        out += [str(escape(visible_bidi(s[at : m.start()]))), f"<code>{escape(visible_bidi(m.group(2)))}</code>"]
+        out += [str(escape(_one_line(s[at : m.start()]))), f"<code>{escape(_one_line(m.group(2)))}</code>"]
         at = m.end()
-    return Markup("".join(out) + str(escape(visible_bidi(s[at:]))))
+    return Markup("".join(out) + str(escape(_one_line(s[at:]))))
 
 
 def html_where(text: Any) -> Markup:
     """A path (or path:line) in HTML: escaped, bidi controls shown, isolated so it cannot reorder what follows."""
-    return Markup(f"<bdi>{escape(visible_bidi(text))}</bdi>")
+    return Markup(f"<bdi>{escape(_one_line(text))}</bdi>")
+
+
+def _inert(value: Any) -> Any:
+    """Every value a template prints, filtered or not (a repository name in the audit, say): no raw ESC or BEL."""
+    if isinstance(value, str) and not isinstance(value, Markup) and _CONTROL.search(value):
+        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", value)
+    return value
 
 
 def environment() -> jinja2.Environment:
@@ -84,6 +102,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        finalize=_inert,
     )
     env.filters["md"] = md_escape
     env.filters["mdcode"] = md_code

@@ -18,6 +18,10 @@ from advisor.report.output.printable import printable
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\x7f-\x9f]")
 
 
+# A raw CR in element text rewrites a terminal line (`cat junit.xml` in a CI log); as a reference it stays one.
+_CR = {"\r": "&#13;"}
+
+
 def _clean(text: str) -> str:
     return _NOT_XML.sub(lambda m: printable(m.group()), text)
 
@@ -37,7 +41,7 @@ def render(result: ScanResult, stream: TextIO) -> None:
         line = f.file_region[0]  # a notebook's: the line of the .ipynb file where its cell's line is written
         stream.write(
             f'<testcase classname={_attr(f.path)} name={_attr(f"{f.rule} {f.location}")} file={_attr(f.path)} line="{line}">'
-            f"<failure type={_attr(f.rule)} message={_attr(f.message)}>{escape(_clean(f'{f.location}: {f.rule} {f.message}'))}</failure>"
+            f"<failure type={_attr(f.rule)} message={_attr(f.message)}>{escape(_clean(f'{f.location}: {f.rule} {f.message}'), _CR)}</failure>"
             "</testcase>\n"
         )
     for e in errors:
