@@ -64,7 +64,10 @@ class NameResolver:
         self._body_scopes: dict[int, Scope] = {}  # node that starts a scope -> scope
         self.module_scope = Scope("module", None)
         self._stack = [self.module_scope]
-        self._asked: list[tuple] = []  # (query, args, answer) given while building
+        # (query, ids of its arguments) -> (query, args, first answer), for the answers given while building;
+        # one entry per question keeps the log small however many rules ask it
+        self._asked: dict[tuple, tuple] = {}
+        self._changed = False  # the same question got two answers while building
         self._building = False
         self.builder = _ScopeBuilder(self)
 
@@ -73,7 +76,9 @@ class NameResolver:
         runs its visitors again, on the now complete scopes)."""
         self._building = False
         del self._stack, self._body_scopes
-        asked, self._asked = self._asked, []
+        asked, self._asked = self._asked.values(), {}
+        if self._changed:
+            return False
         return all(_frozen(getattr(self, query)(*args)) == answer for query, args, answer in asked)
 
     def _guess(self) -> Scope | None:
@@ -81,7 +86,12 @@ class NameResolver:
         return None if self.builder._in_import else self._stack[-1]
 
     def _log(self, query: str, args: tuple, answer):
-        self._asked.append((query, args, _frozen(answer)))
+        key = (query, *(a if type(a) is str else id(a) for a in args))
+        known = self._asked.get(key)
+        if known is None:
+            self._asked[key] = (query, args, _frozen(answer))
+        elif known[2] != _frozen(answer):
+            self._changed = True
         return answer
 
     # -- queries ---------------------------------------------------------
