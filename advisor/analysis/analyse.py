@@ -17,13 +17,14 @@ from typing import Any, Sequence
 
 from advisor.analysis import notebook_text, notebooks
 
-from advisor.analysis import compat, lazy_helpers, own_attributes, sites, slices
+from advisor.analysis import compat_marks, lazy_helpers, own_attributes, sites, slices
+from advisor.analysis.facts import Facts
 from advisor.core import policy
 from advisor.core.policy import Decision
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver
-from advisor.analysis.positions import compute_positions
+from advisor.analysis.positions import StatementPositions, compute_positions, statement_starts
 from advisor.syntax.references import References, collect
 from advisor.rule import Context, Report, Rule, parse_version
 from advisor.analysis.suppressions import Suppressions
@@ -111,20 +112,25 @@ def run_rules(
     rules: Sequence[type[Rule]],
     target: str,
     min_version: str | None = None,
-) -> Context:
-    ctx = Context(
-        path,
-        module,
-        NameResolver(module, lazy_helpers.importing_calls(path)),
-        parse_version(target),
-        parse_version(min_version) if min_version else None,
-    )
-    walk(module, [r(ctx) for r in rules])
-    ctx.reports = own_attributes.drop(module, ctx.reports)  # `.cuda_time` on the user's own class is theirs
-    compat.mark(module, ctx.resolver, ctx.reports, path)  # old-torch-only branches: kind compat, never fixed
-    sites.annotations_to_advice(module, ctx.reports)  # a name in an annotation never warns
-    sites.mark_scopes(module, ctx.reports)  # test / import time / call: for deprecations said once in tests
-    return ctx
+) -> tuple[Context, Facts]:
+    resolver = NameResolver.sharing(module, lazy_helpers.importing_calls(path))
+    ctx = Context(path, module, resolver, parse_version(target), parse_version(min_version) if min_version else None)
+    # The rules' walk is the one walk over the tree: the scope builder runs first in it, and it records
+    # parents and the nodes the passes below need; they go upward from each report's node (advisor.analysis.facts).
+    facts = Facts()
+    scopes = resolver.builder
+    visitors = [scopes, *(r(ctx) for r in rules), facts]
+    walk(module, visitors, before_visit=scopes.before_visit, after_leave=scopes.after_leave, parents=facts.parents)
+    if not resolver.finish():  # a rule was answered before a later binding changed the answer: run them again
+        ctx.reports = []
+        walk(module, [r(ctx) for r in rules])
+    ctx.reports = own_attributes.drop(ctx.reports, facts)  # `.cuda_time` on the user's own class is theirs
+    compat_marks.mark(
+        module, ctx.resolver, ctx.reports, path, facts
+    )  # old-torch-only branches: kind compat, never fixed
+    sites.annotations_to_advice(ctx.reports, facts)  # a name in an annotation never warns
+    sites.mark_scopes(ctx.reports, facts)  # test / import time / call: for deprecations said once in tests
+    return ctx, facts
 
 
 def _code(module: Any, node: Any) -> str:
@@ -219,14 +225,21 @@ def analyse_source(
             if parts is not None:
                 del tree
                 return _analyse_slices(parts, text, path, rules, target, min_version, result), None
+        starts = statement_starts(tree)
         del tree
         module = parse_cst(data)
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))
         return result, None
-    ctx = run_rules(module, path, rules, target, min_version)
+    ctx, facts = run_rules(module, path, rules, target, min_version)
     analysed = Analysed(module, ctx.resolver)
-    _place(ctx, result, Suppressions(text), min_version, analysed)
+    # positions of the statements that hold a report only, not a second pass over the whole module
+    positions = StatementPositions(module, starts, facts)
+    for rep in ctx.reports:
+        positions.cover(rep.node)
+        if rep.replacement is not None:
+            positions.cover(rep.target_node)
+    _place(ctx, result, Suppressions(text), min_version, analysed, positions)
     result.findings.sort(key=Finding.sort_key)
     return result, analysed
 
@@ -240,7 +253,7 @@ def _analyse_slices(parts, text, path, rules, target, min_version, result: FileR
         except SourceError as e:
             result.errors.append(FileError(path, str(e)))
             return result
-        ctx = run_rules(module, path, rules, target, min_version)
+        ctx, _ = run_rules(module, path, rules, target, min_version)
         if ctx.reports:
             positions = compute_positions(module)
             ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
@@ -277,7 +290,7 @@ def _place(
     suppressions: Suppressions,
     min_version: str | None,
     analysed: Analysed | None = None,
-    positions: dict | None = None,
+    positions: Any = None,
 ) -> None:
     """Positions, suppressions and Finding objects for the context's reports (kept in `analysed` for the fixer)."""
     module, path = ctx.module, ctx.path

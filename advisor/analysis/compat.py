@@ -3,7 +3,7 @@
 A report whose node sits in the old-torch branch of a version gate is a *compat
 fallback*: the old API is there on purpose, for the torch releases the project
 still supports, so it is never migrated (a "fix" would break exactly those
-releases). `mark` sets `Report.compat` / `Report.compat_until` on such reports;
+releases). `advisor.analysis.compat_marks.mark` sets `Report.compat` / `Report.compat_until` on such reports;
 `advisor.core.policy` turns them into kind `compat` findings with no fix (and words the message).
 
 Gates recognised (statically, from the test expression alone):
@@ -36,8 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from advisor.analysis import compat_blocks, project_flags
-from advisor.core.findings import Applicability
+from advisor.analysis import project_flags
 from advisor.core.lazy import cst
 from advisor.core.versions import parse_version
 from advisor.syntax.names import dotted_name
@@ -295,80 +294,3 @@ def _try_fallbacks(node: Any, gates: Gates) -> list[Any]:
         if names and names <= _IMPORT_ERRORS and (mentions or names <= _API_ERRORS):
             caught.append(h.body)
     return caught
-
-
-def old_branches(module: Any, resolver: Any, path: str | None = None) -> list[tuple[Any, Any]]:
-    """[(subtree, until)] for every old-torch-only branch in the module."""
-    gates = Gates(module, resolver, path)
-    found: list[tuple[Any, Any]] = compat_blocks.block_gates(module, gates)
-    found += [(n, _UNKNOWN) for n in compat_blocks.probed_uses(module)]
-    for node in nodes_of(module, cst.If, cst.IfExp, cst.Try):
-        if isinstance(node, cst.Try):
-            found += [(h, _UNKNOWN) for h in _try_fallbacks(node, gates)]
-            continue
-        orelse = node.orelse
-        for outcome, branch in ((True, node.body), (False, orelse)):
-            if branch is None:
-                continue
-            until = gates.old_when(node.test, outcome)
-            if until is not None:
-                found.append((branch, until))
-        if isinstance(node, cst.If) and node.orelse is not None and compat_blocks.elif_probe(node, gates):
-            found.append((node.orelse.body, _UNKNOWN))
-    return found
-
-
-def _bound_names(root: Any) -> list[tuple[Any, str]]:
-    """(node, name) for each import alias and plain assignment target in `root`'s subtree."""
-    out = []
-    for node in nodes_of(root, cst.ImportAlias, cst.AssignTarget):
-        if isinstance(node, cst.ImportAlias):
-            if node.asname is not None and isinstance(node.asname.name, cst.Name):
-                out.append((node, node.asname.name.value))
-            else:
-                out.append((node, (dotted_name(node.name) or "").split(".")[0]))
-        elif isinstance(node.target, cst.Name):
-            out.append((node, node.target.value))
-    return out
-
-
-def _root_name(node: Any) -> Any:
-    node = node.func if isinstance(node, cst.Call) else node
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return node if isinstance(node, cst.Name) else None
-
-
-def mark(module: Any, resolver: Any, reports: list[Any], path: str | None = None) -> None:
-    """Set `compat` / `compat_until` on the reports that lie in an old-torch-only branch.
-
-    Also on a use of a name bound both by the fallback and elsewhere (`try: from torch.compiler
-    import is_compiling as f except ImportError: from torch._dynamo... import is_compiling as f`,
-    then `f()`): the old binding exists only for old torch.
-    """
-    if not reports:
-        return
-    branches = old_branches(module, resolver, path)
-    in_branch: dict[int, Any] = {}
-    for branch, until in branches:
-        for node in nodes_of(branch, cst.CSTNode):
-            in_branch.setdefault(id(node), until)
-    old_bound: dict[str, Any] = {}
-    new_bound: set[str] = set()
-    for node, name in _bound_names(module) if branches else ():
-        if id(node) in in_branch:
-            old_bound.setdefault(name, in_branch[id(node)])
-        else:
-            new_bound.add(name)
-    both = {n: u for n, u in old_bound.items() if n in new_bound}
-    for rep in reports:
-        until = in_branch.get(id(rep.node), None if id(rep.node) in in_branch else _MISSING)
-        if until is _MISSING:
-            root = _root_name(rep.node)
-            until = both.get(root.value, _MISSING) if root is not None else _MISSING
-        if until is _MISSING or rep.compat:
-            continue
-        rep.compat = True
-        rep.compat_until = None if until is _UNKNOWN else until
-        rep.replacement, rep.fix_node, rep.add_imports = None, None, ()  # never migrated
-        rep.applicability = Applicability.NONE

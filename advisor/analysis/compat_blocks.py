@@ -62,23 +62,34 @@ def _branch_assigns(block: Any) -> set[str]:
     return set().union(*(_assigned(s) for s in stmts)) - read if stmts else set()
 
 
-def block_gates(module: Any, gates: Any) -> list[tuple[Any, Any]]:
-    """[(statement, until)] for statements that only old torch runs, by their place in a block."""
-    found: list[tuple[Any, Any]] = []
-    for owner in nodes_of(module, cst.Module, cst.IndentedBlock):
-        body = list(owner.body)
-        for i, stmt in enumerate(body):
-            if not isinstance(stmt, cst.If):
+class BlockGates:
+    """One block's gate `if`s (an `if` with no `else` whose false side is old-only), read once per block."""
+
+    def __init__(self, owner: Any, gates: Any) -> None:
+        self.index = {id(stmt): i for i, stmt in enumerate(owner.body)}
+        self.gates: list[tuple[int, Any, bool, set[str]]] = []  # (index, until, body leaves, names it reassigns)
+        for i, other in enumerate(owner.body):
+            if not isinstance(other, cst.If) or other.orelse is not None:
                 continue
-            until = gates.old_when(stmt.test, False)  # what runs when the test is false is old-only
-            if until is None:
-                continue
-            if stmt.orelse is None and _leaves(stmt.body):
-                found += [(later, until) for later in body[i + 1 :]]
-            names = _branch_assigns(stmt.body)
-            if names and stmt.orelse is None:
-                found += [(earlier, until) for earlier in body[:i] if _assigned(earlier) & names]
-    return found
+            until = gates.old_when(other.test, False)  # what runs when the test is false is old-only
+            if until is not None:
+                self.gates.append((i, until, _leaves(other.body), _branch_assigns(other.body)))
+
+    def until(self, stmt: Any) -> Any:
+        """The release from which `stmt` (a statement of the block) is dead by its place in the block, or None.
+
+        The first `if` of the block that decides it wins: one before it that always leaves when its
+        test is true, or one after it that reassigns what `stmt` assigns.
+        """
+        j = self.index.get(id(stmt))
+        if j is None:
+            return None
+        for i, until, leaves, names in self.gates:
+            if i < j and leaves:
+                return until
+            if i > j and names and _assigned(stmt) & names:
+                return until
+        return None
 
 
 def is_probe(test: Any) -> bool:
@@ -99,22 +110,21 @@ def elif_probe(node: Any, gates: Any) -> bool:
     return is_probe(node.test) or gates.test(node.test) is not None
 
 
-def probed_uses(module: Any) -> list[Any]:
-    """Uses of `X.name` inside `if hasattr(X, "name"):` (any X): the code checks that the old API still exists.
+def probed(node: Any, below: list[Any]) -> bool:
+    """`node` is `if hasattr(X, "name"):` and one of `below` (the path down from its body to a report's node)
+    is a use of `X.name` (any X): the code checks that the old API still exists.
 
     `if hasattr(torchaudio, "list_audio_backends"): torchaudio.list_audio_backends()` (SpeechBrain)
     runs only on releases that still have it; the call (and the attribute) are old-only.
     """
-    out: list[Any] = []
-    for node in nodes_of(module, cst.If):
-        if not is_probe(node.test):
-            continue
-        owner = dotted_name(node.test.args[0].value)
-        name = node.test.args[1].value.value.strip("\"'")
-        if not owner:
-            continue
-        for n in nodes_of(node.body, cst.Attribute, cst.Call):
-            ref = n.func if isinstance(n, cst.Call) else n
-            if isinstance(ref, cst.Attribute) and ref.attr.value == name and dotted_name(ref.value) == owner:
-                out.append(n)
-    return out
+    if not isinstance(node, cst.If) or not is_probe(node.test) or not isinstance(node.test, cst.Call):
+        return False
+    owner = dotted_name(node.test.args[0].value)
+    name = node.test.args[1].value.value.strip("\"'")  # type: ignore[attr-defined]  # is_probe: a string literal
+    if not owner:
+        return False
+    for n in below:
+        ref = n.func if isinstance(n, cst.Call) else n if isinstance(n, cst.Attribute) else None
+        if isinstance(ref, cst.Attribute) and ref.attr.value == name and dotted_name(ref.value) == owner:
+            return True
+    return False

@@ -43,54 +43,75 @@ def _defined(cls: Any) -> set[str]:
     return names
 
 
-def _instances(module: Any, classes: dict[str, set[str]]) -> dict[str, set[str]]:
-    """Module-wide names bound only to calls of a local class: name -> that class's attributes."""
-    bound: dict[str, set[str] | None] = {}
-    for node in nodes_of(module, cst.Assign):
-        for t in node.targets:
-            if not isinstance(t.target, cst.Name):
-                continue
-            value = node.value
-            cls = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
-            attrs = classes.get(cls) if cls else None
-            name = t.target.value
-            # a name bound to anything else anywhere is not provably our instance
-            bound[name] = attrs if attrs is not None and bound.get(name, attrs) is attrs else None
-    return {n: a for n, a in bound.items() if a is not None}
+class _Classes:
+    """The module's classes by name (the first one left wins, as the whole-tree pass had it), read on demand."""
+
+    def __init__(self, facts: Any) -> None:
+        self.facts = facts
+        self._by_name: dict[str, Any] = {}
+        for cls in reversed(facts.class_defs):  # right to left, parents first: the last one listed wins
+            self._by_name[cls.name.value] = cls
+        self._defined: dict[str, set[str]] = {}
+        self._instances: dict[str, set[str]] | None = None
+
+    def get(self, name: str) -> set[str] | None:
+        """The attributes the class called `name` defines (one set object per name), or None."""
+        if name not in self._by_name:
+            return None
+        if name not in self._defined:
+            self._defined[name] = _defined(self._by_name[name])
+        return self._defined[name]
+
+    def any_defines(self, wanted: set[str]) -> bool:
+        return any((self.get(name) or set()) & wanted for name in self._by_name)
+
+    def instances(self) -> dict[str, set[str]]:
+        """Module-wide names bound only to calls of a local class: name -> that class's attributes."""
+        if self._instances is None:
+            bound: dict[str, set[str] | None] = {}
+            for node in reversed(self.facts.assigns):
+                for t in node.targets:
+                    if not isinstance(t.target, cst.Name):
+                        continue
+                    value = node.value
+                    cls = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
+                    attrs = self.get(cls) if cls else None
+                    name = t.target.value
+                    # a name bound to anything else anywhere is not provably our instance
+                    bound[name] = attrs if attrs is not None and bound.get(name, attrs) is attrs else None
+            self._instances = {n: a for n, a in bound.items() if a is not None}
+        return self._instances
 
 
-def own_attribute_nodes(module: Any, wanted: set[str]) -> set[int]:
-    """ids of Attribute nodes named in `wanted` whose receiver is a local class defining that name."""
-    classes = {c.name.value: _defined(c) for c in nodes_of(module, cst.ClassDef)}
-    if not any(attrs & wanted for attrs in classes.values()):
-        return set()
-    own: set[int] = set()
-    for cls in nodes_of(module, cst.ClassDef):
-        attrs = classes[cls.name.value] & wanted
-        for node in nodes_of(cls.body, cst.Attribute) if attrs else ():
-            if node.attr.value in attrs and isinstance(node.value, cst.Name) and node.value.value in _RECEIVERS:
-                own.add(id(node))
-    instances = _instances(module, classes)
-    for node in nodes_of(module, cst.Attribute) if instances else ():
-        if isinstance(node.value, cst.Name) and node.attr.value in instances.get(node.value.value, ()):
-            own.add(id(node))
-    return own
+def _is_own(node: Any, wanted: set[str], classes: _Classes) -> bool:
+    """`node` is an Attribute whose receiver is an instance of a local class that defines it."""
+    if not isinstance(node, cst.Attribute) or not isinstance(node.value, cst.Name):
+        return False
+    attr, receiver = node.attr.value, node.value.value
+    if receiver in _RECEIVERS and attr in wanted:
+        for owner, child in classes.facts.up(node):
+            if (
+                isinstance(owner, cst.ClassDef)
+                and child is owner.body
+                and attr in (classes.get(owner.name.value) or ())
+            ):
+                return True
+    if attr in classes.instances().get(receiver, ()):
+        return attr in wanted or classes.any_defines(wanted)
+    return False
 
 
-def drop(module: Any, reports: list[Any]) -> list[Any]:
-    """`reports` less those an attribute-name rule made on the user's own attribute."""
+def drop(reports: list[Any], facts: Any) -> list[Any]:
+    """`reports` less those an attribute-name rule made on the user's own attribute (found upward, `facts`)."""
     by_name = [r for r in reports if type(r.rule).attribute_targets]
     if not by_name:
         return reports
     wanted = {a for r in by_name for a in type(r.rule).attribute_targets}
-    own = own_attribute_nodes(module, wanted)
-    if not own:
-        return reports
+    classes = _Classes(facts)
 
     def is_own(rep: Any) -> bool:
         if not type(rep.rule).attribute_targets:
             return False
-        node = rep.node.func if isinstance(rep.node, cst.Call) else rep.node
-        return id(node) in own
+        return _is_own(rep.node.func if isinstance(rep.node, cst.Call) else rep.node, wanted, classes)
 
     return [r for r in reports if not is_own(r)]

@@ -22,54 +22,53 @@ from advisor.syntax.walk import nodes_of
 NOTE = " (named in a type annotation: nothing warns here)"
 
 
-def _patch_sites(module: Any) -> set[int]:
-    """ids of the names in `X.y = f(X.y)` statements that spell an assigned target."""
-    ids: set[int] = set()
-    for node in nodes_of(module, cst.Assign):
-        targets = {dotted_name(t.target) for t in node.targets if isinstance(t.target, cst.Attribute)} - {None}
-        # only a patch: the old value is read on the right-hand side (`X.y = True` sets a flag: not this)
-        targets &= {dotted_name(n) for n in nodes_of(node.value, cst.Attribute)}
-        if targets:
-            ids.update(id(n) for n in nodes_of(node, cst.Attribute) if dotted_name(n) in targets)
-    return ids
+def _patched(node: Any, facts: Any) -> bool:
+    """`node` is a name in an `X.y = f(X.y)` statement that spells an assigned target."""
+    if not isinstance(node, cst.Attribute):
+        return False
+    assign = next((a for a in facts.path(node) if isinstance(a, cst.Assign)), None)
+    if assign is None:
+        return False
+    targets = {dotted_name(t.target) for t in assign.targets if isinstance(t.target, cst.Attribute)} - {None}
+    # only a patch: the old value is read on the right-hand side (`X.y = True` sets a flag: not this)
+    targets &= {dotted_name(n) for n in nodes_of(assign.value, cst.Attribute)}
+    return dotted_name(node) in targets
 
 
-def annotations_to_advice(module: Any, reports: list[Any]) -> None:
-    candidates = [r for r in reports if r.kind is None and not r.compat]
-    if not candidates:
-        return
-    inside: set[int] = set()
-    for ann in nodes_of(module, cst.Annotation):
-        inside.update(id(n) for n in nodes_of(ann, cst.CSTNode))
-    patched = _patch_sites(module)
-    for rep in candidates:
-        if id(rep.node) in inside:
+def annotations_to_advice(reports: list[Any], facts: Any) -> None:
+    """`facts`: the one walk's parents (advisor.analysis.facts); the sites are found upward from each report."""
+    for rep in reports:
+        if rep.kind is not None or rep.compat:
+            continue
+        if any(isinstance(n, cst.Annotation) for n in facts.path(rep.node)):
             rep.kind = Kind.ADVICE
             rep.message += NOTE
-        elif id(rep.node) in patched:
+        elif _patched(rep.node, facts):
             rep.kind = Kind.ADVICE
 
 
-def mark_scopes(module: Any, reports: list[Any]) -> None:
+def _scope(node: Any, facts: Any) -> str:
+    """ "test", "call" or "import" for a node, from the functions, lambdas and classes around it."""
+    in_function = False
+    in_test = isinstance(node, cst.ClassDef) and node.name.value.startswith("Test")
+    for owner, child in facts.up(node):
+        if isinstance(owner, cst.ClassDef):
+            in_test = in_test or owner.name.value.startswith("Test")
+        elif isinstance(owner, cst.Lambda):
+            in_function = in_function or child is owner.body
+        elif isinstance(owner, cst.FunctionDef):
+            inside = child is owner.params or child is owner.body
+            in_function = in_function or inside
+            named_test = owner.name.value.startswith("test")
+            in_test = in_test or named_test and (inside or any(d is child for d in owner.decorators))
+    return "test" if in_test else "call" if in_function else "import"
+
+
+def mark_scopes(reports: list[Any], facts: Any) -> None:
     """`data["scope"]` on the reports of rules said once in tests: "test" (in a `test*` function or a `Test*`
     class), "import" (runs when the module is imported: module level, class bodies, decorators of top-level
     functions) or "call" (inside a function). Test files are told by their path, at the project level
     (advisor.run.tests_summary)."""
-    wanted = [r for r in reports if type(r.rule).said_once_in_tests and not r.compat]
-    if not wanted:
-        return
-    in_function: set[int] = set()
-    in_test: set[int] = set()
-    for node in nodes_of(module, cst.FunctionDef, cst.Lambda, cst.ClassDef):
-        if isinstance(node, cst.ClassDef):
-            if node.name.value.startswith("Test"):
-                in_test.update(id(n) for n in nodes_of(node, cst.CSTNode))
-            continue
-        inner = [node.body] if isinstance(node, cst.Lambda) else [node.params, node.body]
-        ids = {id(n) for part in inner for n in nodes_of(part, cst.CSTNode)}
-        in_function |= ids
-        if isinstance(node, cst.FunctionDef) and node.name.value.startswith("test"):
-            in_test |= ids | {id(n) for d in node.decorators for n in nodes_of(d, cst.CSTNode)}
-    for rep in wanted:
-        scope = "test" if id(rep.node) in in_test else "call" if id(rep.node) in in_function else "import"
-        rep.data = {**(rep.data or {}), "scope": scope}
+    for rep in reports:
+        if type(rep.rule).said_once_in_tests and not rep.compat:
+            rep.data = {**(rep.data or {}), "scope": _scope(rep.node, facts)}

@@ -96,7 +96,7 @@ def _module_alias(resolver: NameResolver, base: Any, new_qualname: str) -> tuple
     if scope is None:
         return None
     best: tuple[str, str] | None = None
-    for name, quals in resolver.module_scope.bindings.items():
+    for name, quals in resolver.module_bindings():
         if len(quals) != 1:
             continue
         (qual,) = quals

@@ -24,30 +24,38 @@ from typing import Iterable
 
 from advisor.core.lazy import cst
 from advisor.syntax.references import IMPORTING_CALLS, STAR_MODULES
+from advisor.syntax.scopes import LOCAL, Scope, _dotted, _ScopeBuilder
 from advisor.syntax.walk import walk
 
-LOCAL = "<local>"  # prefix for names bound by something other than an import
-
-
-class Scope:
-    __slots__ = ("kind", "parent", "bindings", "globals", "nonlocals", "stars")
-
-    def __init__(self, kind: str, parent: "Scope | None") -> None:
-        self.kind = kind  # module | class | function | comprehension
-        self.parent = parent
-        self.bindings: dict[str, set[str]] = {}
-        self.globals: set[str] = set()
-        self.nonlocals: set[str] = set()
-        self.stars: list[str] = []  # modules of `from X import *`
-
-    def bind(self, name: str, qualified: str) -> None:
-        self.bindings.setdefault(name, set()).add(qualified)
+__all__ = ["LOCAL", "NameResolver", "Scope", "any_match", "dotted_name"]
 
 
 class NameResolver:
-    """Walks a module once; afterwards `qualnames(node)` answers for any Name/Attribute."""
+    """Resolves a module's names; afterwards `qualnames(node)` answers for any Name/Attribute.
+
+    Built by its own walk (`NameResolver(module)`), or inside the one walk of the analysis
+    (`NameResolver.sharing(module)`, then `finish()`): its scope builder is then the first visitor
+    of that walk, the module's own top-level bindings are read before it starts, and every answer
+    given while the scopes were still being built is checked again once they are complete.
+    """
 
     def __init__(self, module: "cst.Module", importing_calls: tuple[str, ...] = IMPORTING_CALLS) -> None:
+        self._start(importing_calls)
+        v = self.builder
+        walk(module, [v], before_visit=v.before_visit, after_leave=v.after_leave)
+        del self._stack, self._body_scopes
+
+    @classmethod
+    def sharing(cls, module: "cst.Module", importing_calls: tuple[str, ...] = IMPORTING_CALLS) -> "NameResolver":
+        """A resolver whose `builder` is to run in the caller's walk of `module` (see `finish`)."""
+        self = cls.__new__(cls)
+        self._start(importing_calls)
+        self._building = True
+        self.builder.ahead = True  # a scope's statement-level bindings are visible before the walk reaches them
+        self.builder.prebind(module.body)
+        return self
+
+    def _start(self, importing_calls: tuple[str, ...]) -> None:
         self.importing_calls = importing_calls
         # Keyed by id(node): LibCST's node __hash__ is Python-level and slow, and the
         # module (which keeps every node alive) outlives this resolver's use.
@@ -56,31 +64,70 @@ class NameResolver:
         self._body_scopes: dict[int, Scope] = {}  # node that starts a scope -> scope
         self.module_scope = Scope("module", None)
         self._stack = [self.module_scope]
-        v = _ScopeBuilder(self)
-        walk(module, [v], before_visit=v.before_visit, after_leave=v.after_leave)
+        # (query, ids of its arguments) -> (query, args, first answer), for the answers given while building;
+        # one entry per question keeps the log small however many rules ask it
+        self._asked: dict[tuple, tuple] = {}
+        self._changed = False  # the same question got two answers while building
+        self._building = False
+        self.builder = _ScopeBuilder(self)
+
+    def finish(self) -> bool:
+        """After the shared walk: True when every answer given during it still holds (else the caller
+        runs its visitors again, on the now complete scopes)."""
+        self._building = False
         del self._stack, self._body_scopes
+        asked, self._asked = self._asked.values(), {}
+        if self._changed:
+            return False
+        return all(_frozen(getattr(self, query)(*args)) == answer for query, args, answer in asked)
+
+    def _guess(self) -> Scope | None:
+        """The scope of a Name the walk has not reached: that of the node being visited (none in an import)."""
+        return None if self.builder._in_import else self._stack[-1]
+
+    def _log(self, query: str, args: tuple, answer):
+        key = (query, *(a if type(a) is str else id(a) for a in args))
+        known = self._asked.get(key)
+        if known is None:
+            self._asked[key] = (query, args, _frozen(answer))
+        elif known[2] != _frozen(answer):
+            self._changed = True
+        return answer
 
     # -- queries ---------------------------------------------------------
 
     def qualnames(self, node: object) -> set[str]:
         """Every qualified name `node` can refer to; empty if unknown or not a reference."""
+        found = self._qualnames(node)
+        return self._log("qualnames", (node,), found) if self._building else found
+
+    def _qualnames(self, node: object) -> set[str]:
         if isinstance(node, cst.Name):
             scope = self._scope_of.get(id(node))
+            if scope is None and self._building:  # not reached yet: the scope the walk is in
+                scope = self._guess()
             if scope is None or id(node) in self._non_refs:
                 return set()
-            return self.lookup(scope, node.value)
+            return self._lookup(scope, node.value)
         if isinstance(node, cst.Attribute):
-            base = self.qualnames(node.value)
+            base = self._qualnames(node.value)
             attr = node.attr.value
             return {f"{q}.{attr}" for q in base}
         return set()
 
     def scope_of(self, node: object) -> Scope | None:
         """The scope a reference Name appears in (None for anything else)."""
-        return self._scope_of.get(id(node))
+        if not self._building:
+            return self._scope_of.get(id(node))
+        found = self._scope_of.get(id(node), self._guess() if isinstance(node, cst.Name) else None)
+        return self._log("scope_of", (node,), found)
 
     def lookup(self, scope: Scope, name: str) -> set[str]:
         """Every qualified name `name` can refer to when used in `scope`."""
+        found = self._lookup(scope, name)
+        return self._log("lookup", (scope, name), found) if self._building else found
+
+    def _lookup(self, scope: Scope, name: str) -> set[str]:
         if name in scope.globals:
             scope = self.module_scope
         s: Scope | None = scope
@@ -105,222 +152,20 @@ class NameResolver:
         out: set[str] = set()
         for quals in self.module_scope.bindings.values():
             out.update(q for q in quals if not q.startswith(LOCAL))
-        return out
+        return self._log("module_imports", (), out) if self._building else out
+
+    def module_bindings(self) -> list[tuple[str, frozenset[str]]]:
+        """The module scope's (name, qualified names) pairs, in binding order."""
+        out = [(name, frozenset(quals)) for name, quals in self.module_scope.bindings.items()]
+        return self._log("module_bindings", (), out) if self._building else out
 
 
-class _ScopeBuilder:
-    """The scope-building visitor behind `NameResolver` (one pass, read-only)."""
-
-    def __init__(self, r: NameResolver) -> None:
-        self.r = r
-        self._comp_nodes: list = []
-
-    def get_visitors(self) -> dict:
-        return {n: getattr(self, n) for n in dir(self) if n.startswith(("visit_", "leave_"))}
-
-    # Scope entry/exit is keyed on the node that starts the scope's body.
-    def before_visit(self, node) -> None:
-        scope = self.r._body_scopes.get(id(node))
-        if scope is not None:
-            self.r._stack.append(scope)
-
-    def after_leave(self, node) -> None:
-        if id(node) in self.r._body_scopes:
-            self.r._stack.pop()
-
-    @property
-    def scope(self) -> Scope:
-        return self.r._stack[-1]
-
-    def bind_target(self, target, scope: Scope | None = None) -> None:
-        scope = scope or self.scope
-        if isinstance(target, cst.Name):
-            self._bind_local(scope, target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for el in target.elements:
-                self.bind_target(el.value, scope)
-        elif isinstance(target, cst.StarredElement):
-            self.bind_target(target.value, scope)
-
-    def _bind_local(self, scope: Scope, name: str) -> None:
-        if name in scope.globals:
-            scope = self.r.module_scope
-        scope.bind(name, f"{LOCAL}.{name}")
-
-    def new_scope(self, kind: str, starts: object) -> Scope:
-        s = Scope(kind, self.scope)
-        self.r._body_scopes[id(starts)] = s
-        return s
-
-    # -- references --
-    def visit_Name(self, node) -> None:
-        self.r._scope_of[id(node)] = self.scope
-
-    def visit_Attribute(self, node) -> None:
-        self.r._non_refs.add(id(node.attr))
-
-    def visit_Arg(self, node) -> None:
-        if node.keyword is not None:
-            self.r._non_refs.add(id(node.keyword))
-
-    # -- imports --
-    def visit_Import(self, node) -> bool:
-        for alias in node.names:
-            full = _dotted(alias.name)
-            if alias.asname is not None:
-                name = alias.asname.name
-                if isinstance(name, cst.Name):
-                    self.scope.bind(name.value, full)
-            else:
-                head = full.split(".")[0]
-                self.scope.bind(head, head)
-        return False  # names inside imports are not references
-
-    def visit_ImportFrom(self, node) -> bool:
-        module = _dotted(node.module) if node.module is not None else ""
-        dots = "." * len(node.relative)
-        base = dots + module
-        if isinstance(node.names, cst.ImportStar):
-            # `from .evo_norm import *` too: a module of the project that imports torch passes `torch` on
-            self.r.module_scope.stars.append(base)
-            return False
-        for alias in node.names:
-            target = _dotted(alias.name)
-            local = alias.asname.name.value if alias.asname is not None else target
-            self.scope.bind(local, f"{base}.{target}" if module else f"{dots}{target}")
-        return False
-
-    # -- definitions --
-    def visit_FunctionDef(self, node) -> None:
-        self._bind_local(self.scope, node.name.value)
-        self.r._non_refs.add(id(node.name))
-        s = self.new_scope("function", node.body)
-        self._bind_params(node.params, s)
-
-    def visit_Lambda(self, node) -> None:
-        s = self.new_scope("function", node.body)
-        self._bind_params(node.params, s)
-
-    def _bind_params(self, params, s: Scope) -> None:
-        every = [*params.posonly_params, *params.params, *params.kwonly_params]
-        if isinstance(params.star_arg, cst.Param):
-            every.append(params.star_arg)
-        if params.star_kwarg is not None:
-            every.append(params.star_kwarg)
-        for p in every:
-            s.bind(p.name.value, f"{LOCAL}.{p.name.value}")
-            self.r._non_refs.add(id(p.name))
-
-    def visit_ClassDef(self, node) -> None:
-        self._bind_local(self.scope, node.name.value)
-        self.r._non_refs.add(id(node.name))
-        self.new_scope("class", node.body)
-
-    def _visit_comp(self, node) -> None:
-        # The comprehension node itself starts the scope, so enter it here.
-        s = Scope("comprehension", self.scope)
-        self.r._stack.append(s)
-        self._comp_nodes.append(node)
-        comp = node.for_in
-        while comp is not None:
-            self.bind_target(comp.target, s)
-            comp = comp.inner_for_in
-
-    def _leave_comp(self, node) -> None:
-        if self._comp_nodes and self._comp_nodes[-1] is node:
-            self._comp_nodes.pop()
-            self.r._stack.pop()
-
-    def visit_ListComp(self, node):
-        self._visit_comp(node)
-
-    def leave_ListComp(self, node):
-        self._leave_comp(node)
-
-    visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
-    leave_SetComp = leave_GeneratorExp = leave_DictComp = leave_ListComp
-
-    # -- other bindings --
-    def visit_Global(self, node) -> None:
-        for item in node.names:
-            self.scope.globals.add(item.name.value)
-
-    def visit_Nonlocal(self, node) -> None:
-        for item in node.names:
-            self.scope.nonlocals.add(item.name.value)
-
-    def visit_Assign(self, node) -> None:
-        imported = _imported_module(node.value, self.r.importing_calls)
-        for t in node.targets:
-            target = t.target
-            if imported and isinstance(target, cst.Tuple) and target.elements:  # `mod, ok = optional_import("m")`
-                first = target.elements[0].value
-                if isinstance(first, cst.Name):
-                    self.scope.bind(first.value, imported)
-                    for e in target.elements[1:]:
-                        self.bind_target(e.value)
-                    continue
-            if imported and isinstance(target, cst.Name):
-                self.scope.bind(target.value, imported)
-            else:
-                self.bind_target(target)
-
-    def visit_AnnAssign(self, node) -> None:
-        self.bind_target(node.target)
-
-    def visit_AugAssign(self, node) -> None:
-        self.bind_target(node.target)
-
-    def visit_For(self, node) -> None:
-        self.bind_target(node.target)
-
-    def visit_WithItem(self, node) -> None:
-        if node.asname is not None:
-            self.bind_target(node.asname.name)
-
-    def visit_ExceptHandler(self, node) -> None:
-        if node.name is not None:
-            self.bind_target(node.name.name)
-
-    def visit_NamedExpr(self, node) -> None:
-        s = self.scope
-        while s.kind == "comprehension" and s.parent is not None:
-            s = s.parent
-        self.bind_target(node.target, s)
-
-    def visit_MatchAs(self, node) -> None:
-        if node.name is not None:
-            self.bind_target(node.name)
-
-    def visit_MatchStar(self, node) -> None:
-        if node.name is not None:
-            self.bind_target(node.name)
-
-    def visit_MatchMapping(self, node) -> None:
-        if node.rest is not None:
-            self.bind_target(node.rest)
-
-
-def _dotted(node) -> str:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return ""
-
-
-def _imported_module(value, calls: tuple[str, ...] = IMPORTING_CALLS) -> str | None:
-    """`pytest.importorskip("torch")` / `importlib.import_module("torch.cuda")` -> the module."""
-    if not isinstance(value, cst.Call) or not value.args:
-        return None
-    func = value.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-    if name not in calls:
-        return None
-    first = value.args[0].value
-    if isinstance(first, cst.SimpleString) and first.value[-1:] in "\"'" and first.prefix.lower() in ("", "u"):
-        return first.evaluated_value if isinstance(first.evaluated_value, str) else None
-    return None
+def _frozen(answer):
+    if isinstance(answer, (set, frozenset)):
+        return frozenset(answer)
+    if isinstance(answer, list):
+        return tuple(answer)
+    return answer
 
 
 def dotted_name(node) -> str:

@@ -24,6 +24,26 @@ _IS_NODE: dict[type, bool] = {}  # isinstance() against LibCST's ABC is slow; ca
 
 _ENTER, _LEAVE, _ENTER_FIELD, _LEAVE_FIELD = range(4)
 
+# Tokens and whitespace: leaves (or trees of leaves) that most walks have no visitor for. They are about
+# half of a LibCST tree's nodes; a walk with no visitor for one of these classes does not enter it.
+_TOKEN_NAMES = frozenset(
+    {
+        "Comma", "Dot", "Colon", "Semicolon", "AssignEqual", "LeftParen", "RightParen", "LeftSquareBracket",
+        "RightSquareBracket", "LeftCurlyBrace", "RightCurlyBrace", "ImportStar", "Asynchronous", "Newline",
+        "EmptyLine", "TrailingWhitespace", "Comment", "SimpleWhitespace", "ParenthesizedWhitespace",
+    }
+)  # fmt: skip
+_OPERATOR_BASES = ("BaseBinaryOp", "BaseBooleanOp", "BaseCompOp", "BaseUnaryOp", "BaseAugOp")
+
+
+def _is_token(t: type) -> bool:
+    return t.__name__ in _TOKEN_NAMES or issubclass(t, tuple(getattr(cst, b) for b in _OPERATOR_BASES))
+
+
+# Walks (and `nodes_of` searches) that started at a whole module: the analysis makes one per file,
+# tests/test_one_walk.py counts them.
+MODULE_WALKS = [0]
+
 
 def _fields(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
@@ -37,8 +57,12 @@ def walk(
     visitors: Iterable[Any],
     before_visit: Callable[[Any], None] | None = None,
     after_leave: Callable[[Any], None] | None = None,
+    parents: dict[int, Any] | None = None,
 ) -> None:
+    """`parents`, when given, receives id(child) -> parent for every node entered (advisor.analysis.facts)."""
     CSTNode = cst.CSTNode  # libcst is imported on first use (see advisor.core.lazy)
+    if type(root) is cst.Module:
+        MODULE_WALKS[0] += 1
 
     visit: dict[str, list] = defaultdict(list)
     leave: dict[str, list] = defaultdict(list)
@@ -51,11 +75,17 @@ def walk(
                 cls, _, field = rest.partition("_")
                 field_hooks[cls].add(field)
 
+    subscribed = set(visit) | set(leave)
+    entered: dict[type, bool] = {}  # node class -> entered by this walk (a node, and not an unwatched token)
+
     def is_node(value: Any) -> bool:
         t = type(value)
-        known = _IS_NODE.get(t)
+        known = entered.get(t)
         if known is None:
-            known = _IS_NODE[t] = issubclass(t, CSTNode)
+            node = _IS_NODE.get(t)
+            if node is None:
+                node = _IS_NODE[t] = issubclass(t, CSTNode)
+            known = entered[t] = node and not (_is_token(t) and t.__name__ not in subscribed)
         return known
 
     stack: list[tuple[int, Any, str | None]] = [(_ENTER, root, None)]
@@ -80,10 +110,14 @@ def walk(
                 value = getattr(node, name)
                 if is_node(value):
                     push((_ENTER, value, None))
+                    if parents is not None:
+                        parents[id(value)] = node
                 elif type(value) in (list, tuple):
                     for child in reversed(value):
                         if is_node(child):
                             push((_ENTER, child, None))
+                            if parents is not None:
+                                parents[id(child)] = node
                 if hooked and name in hooked:
                     push((_ENTER_FIELD, node, name))
         elif kind == _LEAVE:
@@ -102,6 +136,8 @@ def walk(
 def nodes_of(root: Any, *types: type) -> list[Any]:
     """Every node of `types` in `root`'s subtree, `root` included (order unspecified)."""
     CSTNode = cst.CSTNode
+    if type(root) is cst.Module:
+        MODULE_WALKS[0] += 1
 
     found = []
     stack = [root]
