@@ -21,6 +21,7 @@ import pytest
 from advisor.analysis.registry import rule_by_code
 from advisor.fix.fixer import fix_bytes
 from advisor.rule import append_args, kwarg
+from advisor.core.settings import settings_at
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "ruffclean")
 LINT = "F401,I001,W291"
@@ -101,7 +102,7 @@ def test_single_argument_block_gets_a_magic_comma_where_the_file_uses_them():
 
 def _fix(code, *codes, path="m.py"):
     rules = [rule_by_code(c) for c in codes]
-    out = fix_bytes(code.encode(), path, rules, "2.13", unsafe=True)
+    out = fix_bytes(code.encode(), path, rules, settings_at("2.13", unsafe_fixes=True))
     assert out.error is None, out.error
     return out.fixed.decode()
 
@@ -148,7 +149,7 @@ def test_plain_import_alias_made_unused_is_removed_unless_still_used():
 def _scan(code):
     from advisor.analysis.analyse import analyse_source
 
-    result, _ = analyse_source(code.encode(), "m.py", [rule_by_code("ADV716")], "2.13", None)
+    result, _ = analyse_source(code.encode(), "m.py", [rule_by_code("ADV716")], settings_at("2.13"))
     return result.findings
 
 

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
 from advisor.core.lazy import cst
 from advisor.core.releases import OLDEST
+from advisor.core.settings import Settings
 from advisor.syntax.names import NameResolver, any_match
 from advisor.core.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
 
@@ -88,19 +89,13 @@ class Report:
 class Context:
     """What a rule can see of the file under analysis."""
 
-    def __init__(
-        self,
-        path: str,
-        module: Any,
-        resolver: NameResolver,
-        target: tuple[int, int],
-        min_version: tuple[int, int] | None,
-    ):
+    def __init__(self, path: str, module: Any, resolver: NameResolver, settings: Settings):
         self.path = path
         self.module = module
         self.resolver = resolver
-        self.target = target
-        self.min_version = min_version
+        self.settings = settings  # the run's (advisor.core.settings)
+        self.target = settings.versions.target_tuple  # the torch upgraded to, (2, 15)
+        self.lowest = settings.versions.lowest_tuple  # the lowest torch the project supports; None: unbounded
         self.reports: list[Report] = []
 
     def code_for(self, node: Any) -> str:
