@@ -28,7 +28,7 @@ from advisor.core.findings import Applicability, FileResult, Kind, ScanResult, f
 from advisor.run.project import Discovered, Project, ProjectError, rule_by_code
 from advisor.audit.executors import RETRIES, AuditError  # noqa: F401  (AuditError: part of this module's API)
 from advisor.audit.manifest import Repo, read_manifest  # noqa: F401  (read_manifest: part of this module's API)
-from advisor.report.render import FAMILIES, write_report
+from advisor.report.render import family_title, write_report
 from advisor.report.templating import environment
 
 CHUNK_FILES = 400
@@ -174,7 +174,7 @@ def summarise(
         "findings": len(findings),
         "blocking": sum(1 for f in findings if f.kind == Kind.BREAKING.value),
         "by_rule": dict(sorted(by_rule.items())),
-        "by_family": dict(sorted(Counter(FAMILIES.get(f.rule[:4], f.rule[:4]) for f in findings).items())),
+        "by_family": dict(sorted(Counter(family_title(f.rule) for f in findings).items())),
         "by_severity": dict(sorted(Counter(f.severity for f in findings).items())),
         "by_kind": kind_counts(findings),
         "fixable": fix_counts(findings),

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from advisor.core.config import DEFAULT_FAIL_ON, DEVICES, ConfigError, parse_fail_on, read_section
 from advisor.core.releases import NEWEST
+from advisor.core.selector import Selector
 from advisor.core.versions import parse_version
 
 REPLACE, EXTEND, EITHER = "replace", "extend", "either"  # how a flag combines with the config's value
@@ -185,20 +186,17 @@ class Settings:
         out.update({f"per-file-ignores.{glob}": codes for glob, codes in self.per_file_ignores})
         return out
 
-    def ignored_for(self, path: str) -> list[str]:
-        """Codes or prefixes `per-file-ignores` switches off for `path` (globs relative to the project root)."""
+    def ignored_for(self, path: str) -> Selector:
+        """The codes `per-file-ignores` switches off for `path` (globs relative to the project root)."""
         if not self.per_file_ignores:
-            return []
+            return Selector()
         rel = os.path.relpath(os.path.abspath(path), self.root).replace(os.sep, "/")
-        return [c.upper() for pattern, cs in self.per_file_ignores if fnmatch.fnmatch(rel, pattern) for c in cs]
+        return Selector.of(c for pattern, cs in self.per_file_ignores if fnmatch.fnmatch(rel, pattern) for c in cs)
 
     def may_fix(self, code: str) -> bool:
         """Whether a finding of rule `code` may be fixed: `fixable` (empty: all) and not `unfixable`."""
-
-        def matches(patterns: tuple[str, ...]) -> bool:
-            return any(code.startswith(c.upper()) or c.upper() in ("ALL", "ADV") for c in patterns)
-
-        return (not self.fixable or matches(self.fixable)) and not matches(self.unfixable)
+        fixable = Selector.of(self.fixable)
+        return (not fixable or fixable.matches(code)) and not Selector.of(self.unfixable).matches(code)
 
 
 _CODE_FIELDS = ("select", "extend_select", "ignore", "fixable", "unfixable")

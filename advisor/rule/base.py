@@ -138,6 +138,9 @@ class Rule:
     said_once_in_tests: ClassVar[str | None] = None
     # Off unless selected explicitly (by code or a prefix naming it, e.g. ADV9), or needed by --report.
     default_enabled: ClassVar[bool] = True
+    # Listed by the report ("could not be analysed"), never a finding to act on: the rule joins every `--report`
+    # run, and its findings stay in the other outputs only where it was selected (advisor.run.postprocess).
+    report_only: ClassVar[bool] = False
     # For tests/test_release_windows.py, which checks the window against the wheels' API index:
     # the names it is about where `names` / a table's entries do not say ({"old": (...), "new": (...)}),
     # and the fields the index cannot settle ("field" or "old-name field" -> why, stated in the docs).

@@ -63,7 +63,7 @@ class ScanOptions:
         """`rules` (default: all of them) less those `per-file-ignores` switches off for `path`."""
         rules = self.rules if rules is None else rules
         off = self.settings.ignored_for(path)
-        return [r for r in rules if not any(r.code.startswith(c) for c in off)] if off else list(rules)
+        return [r for r in rules if not off.matches(r.code)] if off else list(rules)
 
     def candidates(self, path: str, data: bytes) -> tuple[str, ...]:
         """Codes of the rules that can match `data`, less those `per-file-ignores` switches off for `path`.
@@ -130,7 +130,7 @@ def _salt(path: str, options: ScanOptions) -> bytes:
         parts.append(b"notebook")
     off = options.settings.ignored_for(path)
     if off:
-        parts.append(",".join(sorted(off)).encode())
+        parts.append(",".join(sorted(off.patterns)).encode())
     return b"advisor salt\0" + b"\0".join(parts) + b"\0" if parts else b""
 
 
