@@ -194,14 +194,14 @@ def test_plain_loads_keep_the_safe_fix(code):
     assert "whole pickled object" not in f.message and f.fix == "safe"
 
 
-def test_a_line_made_too_long_is_wrapped_as_a_formatter_would():
+def test_a_line_made_too_long_is_wrapped_as_a_formatter_would(tmp_path):
     code = (
         "import torch\n\nx = f(\n    a,\n)\n"
         'params = torch.load("rank0model.pth", map_location=lambda storage, loc: storage.cuda(0))\n'
         "def g():\n    if c:\n        m = torch.load(\n"
         '            "rank0master.pth", map_location=lambda storage, loc: storage.cuda(0), other=1\n        )\n'
     )
-    fixed = _fix(code, "ADV716")
+    fixed = _fix(code, "ADV716", path=str(tmp_path / "m.py"))  # no project config: the default line length
     assert (
         'params = torch.load(\n    "rank0model.pth",\n    map_location=lambda storage, loc: storage.cuda(0),\n'
         "    weights_only=True,\n)\n" in fixed
@@ -212,21 +212,21 @@ def test_a_line_made_too_long_is_wrapped_as_a_formatter_would():
     )
 
 
-def test_a_call_inside_a_longer_expression_is_not_wrapped():
+def test_a_call_inside_a_longer_expression_is_not_wrapped(tmp_path):
     code = (
         "import torch\n\nx = f(\n    a,\n)\n"
         'state = torch.load(path, mmap=True, map_location="cpu") if _TORCH_GREATER_EQUAL_2_3 else _lazy_load(path)\n'
     )
-    fixed = _fix(code, "ADV716")
+    fixed = _fix(code, "ADV716", path=str(tmp_path / "m.py"))  # no project config: the default line length
     assert 'torch.load(path, mmap=True, map_location="cpu", weights_only=True) if _TORCH' in fixed
 
 
-def test_a_subscripted_load_is_wrapped_before_the_subscript():
+def test_a_subscripted_load_is_wrapped_before_the_subscript(tmp_path):
     code = (
         "import torch\n\nx = f(\n    a,\n)\n"
         'checkpoint = torch.load(args.vqvae_checkpoint_path, map_location=checkpoint_map_location)["model"]\n'
     )
-    fixed = _fix(code, "ADV716")
+    fixed = _fix(code, "ADV716", path=str(tmp_path / "m.py"))  # no project config: the default line length
     assert (
         "checkpoint = torch.load(\n    args.vqvae_checkpoint_path,\n    map_location=checkpoint_map_location,\n"
         '    weights_only=True,\n)["model"]\n' in fixed
