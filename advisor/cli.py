@@ -20,7 +20,7 @@ from advisor.core.config import find_project_root
 from advisor.core.findings import ScanResult
 from advisor.core.releases import TAGLINE
 from advisor.interrupt import run_cli
-from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
+from advisor.run.project import Project, ProjectError, cache_root
 from advisor import cli_options as opt
 from advisor.cli_support import (
     PROGRESS_MIN_FILES,
@@ -32,7 +32,6 @@ from advisor.cli_support import (
     print_fix_run,
     probe_device,
     validation_exit,
-    codes,
     explain_rules,
     fail,
     read_stdin,
@@ -71,10 +70,11 @@ def _root(
     pass
 
 
-def _load(options: "ProjectOptions", found: "Discovered | None" = None) -> "Project":
-    """The project, or exit 2 with the reason. Says, in one line, when no lower bound was found."""
+def _load(paths: List[str], config: Optional[str], stdin: Optional[bytes], **flags) -> "Project":
+    """The project, with the flags (by the `Settings` field each sets), or exit 2 with the reason.
+    Says, in one line, when no lower bound was found. With `stdin`, nothing is discovered."""
     try:
-        project = Project.load(options, found)
+        project = Project.load(paths, config=config, found=Discovered() if stdin is not None else None, **flags)
     except ProjectError as e:
         raise _fail(str(e))
     for note in project.warnings:
@@ -142,30 +142,28 @@ def scan(
     stdin = read_stdin(paths := paths or ["."], stdin_filename)  # no path: the current directory
     stdin_path = stdin_filename or "stdin.py"
     setup = _load(
-        ProjectOptions(
-            [stdin_path] if stdin is not None else paths,
-            codes(select),
-            codes(ignore),
-            target_version,
-            cache_dir,
-            no_cache,
-            jobs,
-            codes(exclude),
-            codes(extend_include),
-            config,
-            "" if no_baseline else baseline,
-            device,
-            report=bool(report),
-            extend_select=codes(extend_select),
-            force_exclude=force_exclude,
-            targets=targets or [],
-            min_torch=min_torch,
-            fail_on=fail_on,
-        ),
-        found=Discovered() if stdin is not None else None,
+        [stdin_path] if stdin is not None else paths,
+        config,
+        stdin,
+        select=select,
+        extend_select=extend_select,
+        ignore=ignore,
+        target_version=target_version,
+        targets=targets,
+        min_torch=min_torch,
+        cache_dir=cache_dir,
+        no_cache=no_cache,
+        jobs=jobs,
+        exclude=exclude,
+        extend_include=extend_include,
+        force_exclude=force_exclude,
+        baseline="" if no_baseline else baseline,
+        device=device,
+        report=bool(report),
+        fail_on=fail_on,
     )
     if stdin is not None:
-        if stdin_excluded(setup, stdin_path, codes(exclude), force_exclude):
+        if stdin_excluded(setup, stdin_path):
             raise typer.Exit(0)
         result = setup.scan_stdin(stdin_path, stdin)
     else:
@@ -173,10 +171,10 @@ def scan(
             warn_if_nothing_to_scan(setup, paths)
         result = _scan(setup)
     if add_noqa:
-        raise typer.Exit(add_suppressions(result, setup.config.project_root))
+        raise typer.Exit(add_suppressions(result, setup.root))
     emit_scan(setup, result, output_format, output, report, stdin, statistics=statistics, quiet=quiet)
     if write_baseline:
-        count = write(write_baseline, result.findings, setup.config.project_root)
+        count = write(write_baseline, result.findings, setup.root)
         typer.echo(f"advisor: wrote {count} findings to the baseline {write_baseline}", err=True)
         raise typer.Exit(0)
     raise typer.Exit(0 if exit_zero or not setup.fails(result) else 1)
@@ -212,35 +210,32 @@ def fix(
     stdin = read_stdin(paths := paths or ["."], stdin_filename)
     named = [stdin_filename or "stdin.py"] if stdin is not None else paths
     project = _load(
-        ProjectOptions(
-            named,
-            codes(select),
-            codes(ignore),
-            target_version,
-            None,
-            True,
-            jobs,
-            codes(exclude),
-            codes(extend_include),
-            config,
-            extend_select=codes(extend_select),
-            fixable=codes(fixable),
-            unfixable=codes(unfixable),
-            force_exclude=force_exclude,
-            targets=targets or [],
-            min_torch=min_torch,
-            fail_on=fail_on,
-        ),
-        found=Discovered() if stdin is not None else None,
+        named,
+        config,
+        stdin,
+        select=select,
+        extend_select=extend_select,
+        ignore=ignore,
+        fixable=fixable,
+        unfixable=unfixable,
+        unsafe_fixes=unsafe_fixes,
+        target_version=target_version,
+        targets=targets,
+        min_torch=min_torch,
+        no_cache=True,
+        jobs=jobs,
+        exclude=exclude,
+        extend_include=extend_include,
+        force_exclude=force_exclude,
+        fail_on=fail_on,
     )
-    unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
     shown = {"diff": diff, "show_fixes": show_fixes, "quiet": quiet, "exit_zero": exit_zero}
     if stdin is not None:
-        excluded = stdin_excluded(project, named[0], codes(exclude), force_exclude)
-        raise typer.Exit(fix_stdin(project, named[0], stdin, unsafe, excluded, **shown))
+        excluded = stdin_excluded(project, named[0])
+        raise typer.Exit(fix_stdin(project, named[0], stdin, excluded, **shown))
     if not quiet:
         warn_if_nothing_to_scan(project, paths)
-    raise typer.Exit(print_fix_run(fix_project(project, unsafe, diff, show=sys.stdout.write), **shown))
+    raise typer.Exit(print_fix_run(fix_project(project, diff, show=sys.stdout.write), **shown))
 
 
 @app.command()

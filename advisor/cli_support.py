@@ -75,8 +75,8 @@ def render(
             target=setup.target,
             target_source=setup.target_source,
             device=setup.device_context,
-            min_torch=setup.min_version,
-            min_torch_source=setup.min_torch_source,
+            min_torch=setup.lowest,
+            min_torch_source=setup.lowest_source,
         )
     elif fmt == "sarif":
         from advisor.report.output import sarif
@@ -96,7 +96,7 @@ def render(
         colour = stream is sys.stdout and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         note = (
             f"Target torch {setup.target} ({setup.target_source}); "
-            f"lowest supported torch {setup.min_version} ({setup.min_torch_source})."
+            f"lowest supported torch {setup.lowest} ({setup.lowest_source})."
         )
         if setup.companion_overrides:
             note += (
@@ -170,16 +170,14 @@ def add_suppressions(result: ScanResult, root: str) -> int:
     return 1 if done.errors else 0
 
 
-def stdin_excluded(setup, stdin_path: str, exclude: List[str], force_exclude: bool) -> bool:
+def stdin_excluded(setup, stdin_path: str) -> bool:
     """`scan - --stdin-filename P --force-exclude`: P excluded means nothing to report (as in Ruff)."""
     from advisor.run.discovery import excluded
-    from advisor.run.project import split_codes
 
-    if not (force_exclude or setup.config.force_exclude):
+    settings = setup.settings  # `exclude` and `force-exclude`: the config's and the flags'
+    if not settings.force_exclude:
         return False
-    return excluded(
-        os.path.normpath(stdin_path), [*setup.config.exclude, *setup.config.extend_exclude, *split_codes(exclude)]
-    )
+    return excluded(os.path.normpath(stdin_path), [*settings.exclude, *settings.extend_exclude])
 
 
 def print_fix_run(run, *, diff: bool, show_fixes: bool, quiet: bool, exit_zero: bool, err: bool = False) -> int:
@@ -215,7 +213,6 @@ def fix_stdin(
     project,
     path: str,
     data: bytes,
-    unsafe: bool,
     excluded: bool,
     *,
     diff: bool,
@@ -228,7 +225,7 @@ def fix_stdin(
     from advisor.fix.fixer import FixOutcome
     from advisor.fix.fixrun import FixRun, fix_text
 
-    run, fixed = (FixRun(diff=diff), data) if excluded else fix_text(project, path, data, unsafe)
+    run, fixed = (FixRun(diff=diff), data) if excluded else fix_text(project, path, data)
     run.diff = diff
     if diff:
         sys.stdout.write(FixOutcome(path, data, fixed).diff())
@@ -295,8 +292,8 @@ def write_scan_report(report: str, setup, result: ScanResult) -> None:
         "target_source": setup.target_source,
         "files": result.files_scanned,
         "report_dir": report,
-        "min_torch": setup.min_version,
-        "min_torch_source": setup.min_torch_source,
+        "min_torch": setup.lowest,
+        "min_torch_source": setup.lowest_source,
         "device": setup.device_context.to_json(),
     }
     write_report(report, result.findings, [e.to_json() for e in result.errors], meta)

@@ -20,23 +20,11 @@ from advisor import __version__
 
 
 @functools.lru_cache(maxsize=64)
-def _setup(directory: str):
-    """(prefilter, target, min_version, config) for files in `directory`, from its project's config."""
-    from advisor.core.config import load_config
-    from advisor.analysis.prefilter import Prefilter
-    from advisor.analysis.registry import select_rules
-    from advisor.rule import parse_version
-    from advisor.core.versions import resolve_bounds
+def _project(directory: str):
+    """The project files in `directory` belong to, as `advisor scan` resolves it (config, target, rules)."""
+    from advisor.run.project import Project
 
-    cfg = load_config([directory])
-    target, _, min_version, _, _ = resolve_bounds(cfg.target_version, cfg.min_torch, cfg.project_root)
-    tgt = parse_version(target)
-    rules = [
-        r
-        for r in select_rules(cfg.select or None, cfg.ignore, cfg.extend_select)
-        if parse_version(r.since) <= tgt and r.device is None
-    ]
-    return Prefilter(rules), target, min_version, cfg
+    return Project.for_editor(directory)
 
 
 class Plugin:
@@ -49,19 +37,11 @@ class Plugin:
         self.lines = lines
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        from advisor.analysis.analyse import analyse
-        from advisor.core.config import per_file_ignored_codes
-
         path = self.filename if self.filename not in ("-", "stdin", None) else "stdin.py"
         if path.endswith(".ipynb"):
             return  # flake8 reads notebooks as JSON text; `advisor scan` reads their cells
-        prefilter, target, min_version, cfg = _setup(os.path.dirname(os.path.abspath(path)) or ".")
-        data = "".join(self.lines).encode("utf-8")
-        candidates = prefilter.candidates(data)
-        off = per_file_ignored_codes(path, cfg.per_file_ignores, cfg.project_root)
-        candidates = [r for r in candidates if not any(r.code.startswith(c) for c in off)]
-        if not candidates:
-            return
-        result, _ = analyse(data, path, candidates, target, min_version)
+        project = _project(os.path.dirname(os.path.abspath(path)) or ".")
+        # The prefilter and per-file-ignores choose the rules, as for `advisor scan`; syntax errors are flake8's E999.
+        result = project.analyse_bytes(path, "".join(self.lines).encode("utf-8"), use="editor")
         for f in result.findings:
             yield f.line, f.column - 1, f"{f.rule} {f.message}", type(self)

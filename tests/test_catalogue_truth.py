@@ -13,6 +13,7 @@ import warnings
 import pytest
 
 from advisor.analysis.registry import all_rules, rule_by_code
+from advisor.core.settings import settings_at
 from tests.truth.checks import CHECKS as TRUTH_CHECKS
 
 try:  # not a module-level importorskip: the torch-free checks below must run everywhere
@@ -686,9 +687,9 @@ def test_superset_of_torchfix_torchvision(tor, code, source, fixed):
     from advisor.fix.fixer import fix_bytes
 
     rule = RULES[code]
-    result, _ = analyse(source.encode(), "t.py", [rule], NEWEST)
+    result, _ = analyse(source.encode(), "t.py", [rule], settings_at(NEWEST))
     assert [f.rule for f in result.findings] == [code], result.findings
-    out = fix_bytes(source.encode(), "t.py", [rule], NEWEST, unsafe=True)
+    out = fix_bytes(source.encode(), "t.py", [rule], settings_at(NEWEST, unsafe_fixes=True))
     assert out.error is None
     compile(out.fixed, "t.py", "exec")  # never invalid code (TOR201 produced `f(weights=None, True)`)
     assert out.fixed.decode() == (fixed if fixed is not None else source)

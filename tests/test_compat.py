@@ -13,10 +13,11 @@ import pytest
 
 from advisor.analysis.analyse import analyse
 from advisor.analysis.registry import all_rules
+from advisor.core.settings import settings_at
 
 
 def _scan(code: str, target: str = "2.13"):
-    result, _ = analyse(textwrap.dedent(code).encode(), "m.py", all_rules(), target)
+    result, _ = analyse(textwrap.dedent(code).encode(), "m.py", all_rules(), settings_at(target))
     assert not result.errors, result.errors
     return result.findings
 

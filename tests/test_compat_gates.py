@@ -10,10 +10,11 @@ import textwrap
 
 from advisor.analysis.analyse import analyse
 from advisor.analysis.registry import all_rules
+from advisor.core.settings import settings_at
 
 
 def _scan(code: str, path: str = "m.py"):
-    result, _ = analyse(textwrap.dedent(code).encode(), path, all_rules(), "2.13")
+    result, _ = analyse(textwrap.dedent(code).encode(), path, all_rules(), settings_at("2.13"))
     assert not result.errors, result.errors
     return {f.line: f for f in result.findings}
 

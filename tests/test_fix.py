@@ -13,6 +13,7 @@ import stat
 import pytest
 
 from advisor.fix.fixer import ConcurrentEditError, write_atomic
+from advisor.core.settings import settings_at
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "fix")
 CASES = sorted(os.path.basename(p)[: -len(".in.py")] for p in glob.glob(os.path.join(FIXTURES, "*.in.py")))
@@ -147,10 +148,12 @@ def test_renaming_an_uncalled_function_reference_is_unsafe():
     from advisor.analysis.registry import rule_by_code
 
     code = b"import torch\na = torch.ger(x, y)\ntable = {torch.ger: 1, torch.outer: 2}\n"
-    result, _ = analyse(code, "m.py", [rule_by_code("ADV721")], "2.12")
+    result, _ = analyse(code, "m.py", [rule_by_code("ADV721")], settings_at("2.12"))
     assert [(f.line, f.fix) for f in result.findings] == [(2, "safe"), (3, "unsafe")]
     # An attribute read (not a callable) stays safe.
-    result, _ = analyse(b"import torch\nflags = [torch.has_cuda]\n", "m.py", [rule_by_code("ADV705")], "2.12")
+    result, _ = analyse(
+        b"import torch\nflags = [torch.has_cuda]\n", "m.py", [rule_by_code("ADV705")], settings_at("2.12")
+    )
     assert [f.fix for f in result.findings] == ["safe"]
 
 
@@ -186,7 +189,7 @@ def test_removing_the_first_import_keeps_the_blank_lines_around_it():
         b'"""Doc."""\n\nimport torch.nn.functional as F\nfrom torch.cuda import x\n\npass\n\n\n'
         b"def g(a):\n    return F.sigmoid(a)\n"
     )
-    out = fix_bytes(code, "m.py", all_rules(), "2.15", "2.12")
+    out = fix_bytes(code, "m.py", all_rules(), settings_at("2.15", "2.12"))
     assert out.error is None
     assert out.fixed == (
         b'"""Doc."""\n\nimport torch\nfrom torch.cuda import x\n\npass\n\n\ndef g(a):\n    return torch.sigmoid(a)\n'

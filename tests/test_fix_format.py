@@ -21,6 +21,7 @@ import pytest
 from advisor.analysis.registry import rule_by_code
 from advisor.fix.fixer import fix_bytes
 from advisor.rule import append_args, kwarg
+from advisor.core.settings import settings_at
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "ruffclean")
 LINT = "F401,I001,W291"
@@ -101,7 +102,7 @@ def test_single_argument_block_gets_a_magic_comma_where_the_file_uses_them():
 
 def _fix(code, *codes, path="m.py"):
     rules = [rule_by_code(c) for c in codes]
-    out = fix_bytes(code.encode(), path, rules, "2.13", unsafe=True)
+    out = fix_bytes(code.encode(), path, rules, settings_at("2.13", unsafe_fixes=True))
     assert out.error is None, out.error
     return out.fixed.decode()
 
@@ -148,7 +149,7 @@ def test_plain_import_alias_made_unused_is_removed_unless_still_used():
 def _scan(code):
     from advisor.analysis.analyse import analyse_source
 
-    result, _ = analyse_source(code.encode(), "m.py", [rule_by_code("ADV716")], "2.13", None)
+    result, _ = analyse_source(code.encode(), "m.py", [rule_by_code("ADV716")], settings_at("2.13"))
     return result.findings
 
 
@@ -194,14 +195,13 @@ def test_plain_loads_keep_the_safe_fix(code):
 
 
 def test_a_line_made_too_long_is_wrapped_as_a_formatter_would(tmp_path):
-    # In a folder of its own: this repository's pyproject.toml sets a line length of its own (120).
     code = (
         "import torch\n\nx = f(\n    a,\n)\n"
         'params = torch.load("rank0model.pth", map_location=lambda storage, loc: storage.cuda(0))\n'
         "def g():\n    if c:\n        m = torch.load(\n"
         '            "rank0master.pth", map_location=lambda storage, loc: storage.cuda(0), other=1\n        )\n'
     )
-    fixed = _fix(code, "ADV716", path=str(tmp_path / "m.py"))
+    fixed = _fix(code, "ADV716", path=str(tmp_path / "m.py"))  # no project config: the default line length
     assert (
         'params = torch.load(\n    "rank0model.pth",\n    map_location=lambda storage, loc: storage.cuda(0),\n'
         "    weights_only=True,\n)\n" in fixed
@@ -217,7 +217,7 @@ def test_a_call_inside_a_longer_expression_is_not_wrapped(tmp_path):
         "import torch\n\nx = f(\n    a,\n)\n"
         'state = torch.load(path, mmap=True, map_location="cpu") if _TORCH_GREATER_EQUAL_2_3 else _lazy_load(path)\n'
     )
-    fixed = _fix(code, "ADV716", path=str(tmp_path / "m.py"))
+    fixed = _fix(code, "ADV716", path=str(tmp_path / "m.py"))  # no project config: the default line length
     assert 'torch.load(path, mmap=True, map_location="cpu", weights_only=True) if _TORCH' in fixed
 
 
@@ -226,7 +226,7 @@ def test_a_subscripted_load_is_wrapped_before_the_subscript(tmp_path):
         "import torch\n\nx = f(\n    a,\n)\n"
         'checkpoint = torch.load(args.vqvae_checkpoint_path, map_location=checkpoint_map_location)["model"]\n'
     )
-    fixed = _fix(code, "ADV716", path=str(tmp_path / "m.py"))
+    fixed = _fix(code, "ADV716", path=str(tmp_path / "m.py"))  # no project config: the default line length
     assert (
         "checkpoint = torch.load(\n    args.vqvae_checkpoint_path,\n    map_location=checkpoint_map_location,\n"
         '    weights_only=True,\n)["model"]\n' in fixed

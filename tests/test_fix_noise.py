@@ -8,10 +8,13 @@ from advisor.analysis.analyse import analyse
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.fix.fixer import fix_bytes
 from advisor.rule import line_length
+from advisor.core.settings import settings_at
 
 
 def _loads(code: str, min_version: str | None = None, path: str = "m.py"):
-    result, _ = analyse(textwrap.dedent(code).encode(), path, [rule_by_code("ADV716")], "2.13", min_version)
+    result, _ = analyse(
+        textwrap.dedent(code).encode(), path, [rule_by_code("ADV716")], settings_at("2.13", min_version)
+    )
     return {f.line: f for f in result.findings}
 
 
@@ -46,7 +49,7 @@ def _fixed(tmp_path, config: dict[str, str], code: str) -> str:
         (tmp_path / name).write_text(text)
     path = tmp_path / "m.py"
     path.write_text(code)
-    out = fix_bytes(code.encode(), str(path), all_rules(), "2.13", unsafe=True)
+    out = fix_bytes(code.encode(), str(path), all_rules(), settings_at("2.13", unsafe_fixes=True))
     assert out.error is None
     return out.fixed.decode()
 
@@ -93,7 +96,7 @@ def test_an_added_import_never_redefines_a_bound_name(tmp_path):
 def test_use_device_is_no_fix_where_torch_2_0_is_supported():
     # `use_device=` is absent from torch 2.0's autograd profiler (2.0.0 wheel): the rewrite would fail on 2.0.
     code = "import torch\np = torch.autograd.profiler.profile(use_cuda=flag)\n"
-    result, _ = analyse(code.encode(), "m.py", [rule_by_code("ADV601")], "2.15", "2.0")
+    result, _ = analyse(code.encode(), "m.py", [rule_by_code("ADV601")], settings_at("2.15", "2.0"))
     (f,) = result.findings
     assert f.fix is None and "no fix: the replacement does not exist before torch 2.1" in f.message
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from advisor.analysis.analyse import analyse
 from advisor.fix.fixer import fix_bytes
 from advisor.analysis.registry import select_rules
+from advisor.core.settings import settings_at
 
 settings.register_profile(
     "ci", max_examples=40, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
@@ -28,7 +29,7 @@ EXAMPLES = [e.code for r in RULES for e in r.examples()]
 
 
 def _findings(code: str):
-    result, _ = analyse(code.encode(), "fuzz.py", RULES, "2.13")
+    result, _ = analyse(code.encode(), "fuzz.py", RULES, settings_at("2.13"))
     return result
 
 
@@ -42,7 +43,7 @@ def test_generated_programs_never_crash(seed_count):
         result = _findings(code)  # must not raise; errors are data
         for e in result.errors:
             assert e.message
-        out = fix_bytes(code.encode(), "fuzz.py", RULES, "2.13", unsafe=True)
+        out = fix_bytes(code.encode(), "fuzz.py", RULES, settings_at("2.13", unsafe_fixes=True))
         if out.changed:
             ast.parse(out.fixed)
 
@@ -92,8 +93,8 @@ def test_fixes_parse_and_are_idempotent(code, how):
         ast.parse(mutated)
     except SyntaxError:
         return
-    first = fix_bytes(mutated.encode(), "fuzz.py", RULES, "2.13", unsafe=True)
+    first = fix_bytes(mutated.encode(), "fuzz.py", RULES, settings_at("2.13", unsafe_fixes=True))
     assert first.error is None, first.error
     ast.parse(first.fixed)
-    second = fix_bytes(first.fixed, "fuzz.py", RULES, "2.13", unsafe=True)
+    second = fix_bytes(first.fixed, "fuzz.py", RULES, settings_at("2.13", unsafe_fixes=True))
     assert second.fixed == first.fixed

@@ -14,6 +14,7 @@ import pytest
 from advisor.run.engine import ScanOptions, scan
 from advisor.core.jobs import FileJob
 from advisor.analysis.registry import select_rules
+from advisor.core.settings import settings_at
 
 LINE = "import torch\nx = torch.cuda.memory_cached()\n"
 
@@ -103,7 +104,7 @@ def test_paths_that_are_not_plain_files(cli, tmp_path):
 def test_file_deleted_between_listing_and_reading(tmp_path):
     present = tmp_path / "a.py"
     present.write_text(LINE)
-    result = scan([str(present), str(tmp_path / "gone.py")], ScanOptions(select_rules(), "2.12"))
+    result = scan([str(present), str(tmp_path / "gone.py")], ScanOptions(select_rules(), settings_at("2.12")))
     assert [e.message for e in result.errors] == ["cannot read: No such file or directory"]
     assert len(result.findings) == 1
 
@@ -186,7 +187,7 @@ def test_a_crashing_worker_costs_only_its_own_file(tmp_path, monkeypatch):
     crash = tmp_path / "crash.py"
     crash.write_text(LINE)
     paths.append(str(crash))
-    result = scan(paths, ScanOptions(select_rules(), "2.12", jobs=2))
+    result = scan(paths, ScanOptions(select_rules(), settings_at("2.12"), jobs=2))
     assert [(e.path, e.message) for e in result.errors] == [
         (str(crash), "the parser crashed on this file; not analysed")
     ]
@@ -197,7 +198,7 @@ def test_a_syntax_error_is_cached_but_a_crash_is_not(tmp_path, monkeypatch):
     import advisor.run.engine as engine
 
     (tmp_path / "broken.py").write_text("import torch\ntorch.cuda.is_current_stream_capturing(\n")
-    options = ScanOptions(select_rules(), "2.12", cache_dir=str(tmp_path / "c"), jobs=1)
+    options = ScanOptions(select_rules(), settings_at("2.12"), cache_dir=str(tmp_path / "c"), jobs=1)
     first = scan([str(tmp_path / "broken.py")], options)
     assert first.errors and first.files_parsed == 1
     again = scan([str(tmp_path / "broken.py")], options)
@@ -235,7 +236,7 @@ def test_parallel_fix_equals_serial_and_a_crash_costs_one_file(tmp_path, monkeyp
     jobs = []
     for i in range(20):
         src = f"import torch\nx{i} = torch.cuda.memory_cached({i})\n".encode()
-        jobs.append(FileJob(str(tmp_path / f"m{i:02}.py"), src, ("ADV713",), "2.12"))
+        jobs.append(FileJob(str(tmp_path / f"m{i:02}.py"), src, ("ADV713",), settings_at("2.12")))
     assert rule_by_code("ADV713")  # the rule the jobs name
     serial = [(o.fixed, dict(o.applied)) for o in fixer.fix_many(jobs, workers=1)]
     parallel = [(o.fixed, dict(o.applied)) for o in fixer.fix_many(jobs, workers=2)]
@@ -243,7 +244,7 @@ def test_parallel_fix_equals_serial_and_a_crash_costs_one_file(tmp_path, monkeyp
 
     _real_fix_job = fixer._fix_job
     monkeypatch.setattr(fixer, "_fix_job", crashing_fix_job)
-    crash = FileJob(str(tmp_path / "crash.py"), jobs[0].data, ("ADV713",), "2.12")
+    crash = FileJob(str(tmp_path / "crash.py"), jobs[0].data, ("ADV713",), settings_at("2.12"))
     outcomes = list(fixer.fix_many(jobs[:10] + [crash] + jobs[10:], workers=2))
     assert [o.error for o in outcomes].count("the parser crashed on this file; not fixed") == 1
     assert outcomes[10].path.endswith("crash.py") and outcomes[10].error

@@ -20,6 +20,7 @@ from advisor.analysis.registry import select_rules
 from advisor.core.pins import find_bounds
 from advisor.core.reading import SOURCE_LIMIT
 from advisor.run.engine import ScanOptions, scan
+from advisor.core.settings import settings_at
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero need a POSIX system")
 
@@ -141,7 +142,9 @@ def test_a_source_file_swapped_for_a_fifo_after_discovery_does_not_block(tmp_pat
     (tmp_path / "a.py").write_text(SOURCE)
     os.mkfifo(tmp_path / "b.py")
     os.symlink("/dev/zero", tmp_path / "c.py")
-    result = scan([str(tmp_path / n) for n in ("a.py", "b.py", "c.py")], ScanOptions(select_rules(), "2.12", jobs=1))
+    result = scan(
+        [str(tmp_path / n) for n in ("a.py", "b.py", "c.py")], ScanOptions(select_rules(), settings_at("2.12"), jobs=1)
+    )
     errors = {os.path.basename(e.path): e.message for e in result.errors}
     assert errors == {
         "b.py": "cannot read: a FIFO, not a regular file; not read",
@@ -470,7 +473,7 @@ def test_the_parse_limit_follows_what_the_parser_costs(tmp_path):
         pytest.skip("ADVISOR_MAX_FILE_MB sets another limit")
     assert MAX_CST_BYTES == 2 * 2**20  # ~1.1 GiB of RSS per MB parsed (measured: the docstring of MAX_CST_BYTES)
     data = (SOURCE + "\n" * (MAX_CST_BYTES + 1 - len(SOURCE))).encode()
-    result, _ = analyse_source(data, "big.py", select_rules(), "2.12")
+    result, _ = analyse_source(data, "big.py", select_rules(), settings_at("2.12"))
     assert [e.message for e in result.errors] == [
         "file is 2.0 MB, over the 2 MB advisor parses (raise ADVISOR_MAX_FILE_MB to analyse it)"
     ]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from advisor.analysis.analyse import analyse
 from advisor.analysis.registry import all_rules
+from advisor.core.settings import settings_at
 
 
 def _kinds(code: str, target: str = "2.13"):
-    result, _ = analyse(code.encode(), "m.py", all_rules(), target)
+    result, _ = analyse(code.encode(), "m.py", all_rules(), settings_at(target))
     return {(f.line, f.rule): f.kind for f in result.findings}
 
 

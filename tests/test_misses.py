@@ -9,10 +9,11 @@ import textwrap
 
 from advisor.analysis.analyse import analyse
 from advisor.analysis.registry import all_rules
+from advisor.core.settings import settings_at
 
 
 def _codes(code: str, path: str = "m.py", target: str = "2.13"):
-    result, _ = analyse(textwrap.dedent(code).encode(), path, all_rules(), target)
+    result, _ = analyse(textwrap.dedent(code).encode(), path, all_rules(), settings_at(target))
     assert not result.errors, result.errors
     return [(f.line, f.rule) for f in result.findings]
 
@@ -117,7 +118,7 @@ def test_chrome_trace_parsing_in_a_test_is_the_test_itself():
 
 
 def _kinds(code: str):
-    result, _ = analyse(textwrap.dedent(code).encode(), "m.py", all_rules(), "2.13")
+    result, _ = analyse(textwrap.dedent(code).encode(), "m.py", all_rules(), settings_at("2.13"))
     return [(f.line, f.rule, f.kind) for f in result.findings]
 
 
@@ -155,7 +156,7 @@ def test_setting_a_deprecated_flag_is_not_a_patch():
 
 
 def _findings(code: str, path: str = "m.py", target: str = "2.15", lowest: str | None = "2.6"):
-    result, _ = analyse(textwrap.dedent(code).encode(), path, all_rules(), target, lowest)
+    result, _ = analyse(textwrap.dedent(code).encode(), path, all_rules(), settings_at(target, lowest))
     return result.findings
 
 

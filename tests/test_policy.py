@@ -13,6 +13,7 @@ from advisor.analysis.analyse import analyse
 from advisor.core import policy
 from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.rule import SymbolRule, Symbol
+from advisor.core.settings import settings_at
 
 SAFE, UNSAFE, NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -101,7 +102,7 @@ class _Windowed(SymbolRule):
 
 
 def _run(code, target, lowest=None):
-    result, _ = analyse(code.encode(), "m.py", [_Windowed], target, lowest)
+    result, _ = analyse(code.encode(), "m.py", [_Windowed], settings_at(target, lowest))
     return result.findings
 
 
@@ -283,11 +284,13 @@ class _SymbolSince(SymbolRule):
 
 def test_a_symbols_own_since_decides_fix_safety():
     code = b"import torch\ntorch.old_fn(x)\n"
-    (f,) = analyse(code, "m.py", [_SymbolSince], "2.15", "2.4")[0].findings
+    (f,) = analyse(code, "m.py", [_SymbolSince], settings_at("2.15", "2.4"))[0].findings
     assert f.fix is None and "no fix: the replacement does not exist before torch 2.6" in f.message
-    (f,) = analyse(code, "m.py", [_SymbolSince], "2.15", "2.6")[0].findings
+    (f,) = analyse(code, "m.py", [_SymbolSince], settings_at("2.15", "2.6"))[0].findings
     assert f.fix == "safe"
-    (f,) = analyse(code, "m.py", [_SymbolSince], "2.5", "2.4")[0].findings  # replacement not in the target: no fix
+    (f,) = analyse(code, "m.py", [_SymbolSince], settings_at("2.5", "2.4"))[
+        0
+    ].findings  # replacement not in the target: no fix
     assert f.fix is None
 
 
@@ -313,7 +316,10 @@ def test_table_entries_carry_their_own_windows():
     rule = ns["test-table-windows"]
     assert [w.removed_in for w in rule.windows()] == ["2.14", None]
     code = b"import torch\ntorch.gone_api(x)\ntorch.back_api(x)\n"
-    at = {t: [(f.line, f.kind) for f in analyse(code, "m.py", [rule], t)[0].findings] for t in ("2.13", "2.14", "2.15")}
+    at = {
+        t: [(f.line, f.kind) for f in analyse(code, "m.py", [rule], settings_at(t))[0].findings]
+        for t in ("2.13", "2.14", "2.15")
+    }
     assert at == {
         "2.13": [(2, "deprecated"), (3, "deprecated")],
         "2.14": [(2, "breaking"), (3, "deprecated")],

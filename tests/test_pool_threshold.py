@@ -4,6 +4,7 @@ from advisor.analysis.registry import select_rules
 import advisor.run.engine as engine
 import advisor.run.workers as workers
 from advisor.run.engine import ScanOptions, scan
+from advisor.core.settings import settings_at
 
 LINE = "import torch\ntorch.cuda.is_current_stream_capturing()\n"
 
@@ -31,7 +32,7 @@ def _pools(monkeypatch):
 
 def test_many_small_candidates_stay_in_one_process(tmp_path, monkeypatch):
     started = _pools(monkeypatch)
-    result = scan(_tree(tmp_path, 30), ScanOptions(select_rules(), "2.12", jobs=2))
+    result = scan(_tree(tmp_path, 30), ScanOptions(select_rules(), settings_at("2.12"), jobs=2))
     assert not started
     assert result.files_parsed == 30 and len(result.findings) == 30
 
@@ -39,9 +40,9 @@ def test_many_small_candidates_stay_in_one_process(tmp_path, monkeypatch):
 def test_enough_candidate_bytes_start_the_pool_and_agree(tmp_path, monkeypatch):
     monkeypatch.setenv("ADVISOR_POOL_MIN_BYTES", "4096")
     paths = _tree(tmp_path, 8, padding=1000)
-    serial = scan(paths, ScanOptions(select_rules(), "2.12", jobs=1))
+    serial = scan(paths, ScanOptions(select_rules(), settings_at("2.12"), jobs=1))
     started = _pools(monkeypatch)
-    pooled = scan(paths, ScanOptions(select_rules(), "2.12", jobs=2))
+    pooled = scan(paths, ScanOptions(select_rules(), settings_at("2.12"), jobs=2))
     assert started == [1]
     assert pooled.findings == serial.findings and len(pooled.findings) == 8
 

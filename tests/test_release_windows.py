@@ -14,6 +14,7 @@ from advisor.analysis.registry import all_rules
 from advisor.core.versions import NEWEST, OLDEST
 from advisor.report.upgrade_path import hops
 from advisor.rule.base import Example
+from advisor.core.settings import settings_at
 
 pytestmark = pytest.mark.torch_free
 
@@ -42,7 +43,7 @@ def _example_findings():
     for rule in all_rules():
         for example in rule.invalid:
             example = example if isinstance(example, Example) else Example(example)
-            result, _ = analyse(example.code.encode(), "example.py", [rule], example.target or NEWEST)
+            result, _ = analyse(example.code.encode(), "example.py", [rule], settings_at(example.target or NEWEST))
             yield rule, example, [f for f in result.findings if f.rule == rule.code]
 
 

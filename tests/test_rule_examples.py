@@ -13,6 +13,7 @@ from advisor.fix.fixer import fix_bytes
 from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules
 from advisor.core.versions import NEWEST
+from advisor.core.settings import settings_at
 
 RULES = all_rules()
 
@@ -30,7 +31,7 @@ def _iter_cases(kind):
 
 def _findings(rule, code, target=NEWEST):
     """The rule's findings on `code` as a one-file project (device scoping included, as in a scan)."""
-    result, _ = analyse(code.encode(), "example.py", [rule], target)
+    result, _ = analyse(code.encode(), "example.py", [rule], settings_at(target))
     assert not result.errors, result.errors
     result.markers = find_markers(code.encode())
     apply_scope(ScanResult(results=[result]), override=None)
@@ -65,11 +66,11 @@ def test_invalid_examples_are_found(rule, example):
 @pytest.mark.parametrize("rule,example", [p for p in _cases("invalid") if p.values[1].fixed is not None])
 def test_fixes_give_the_declared_output(rule, example):
     target = example.target or NEWEST
-    first = fix_bytes(example.code.encode(), "example.py", [rule], target, unsafe=True)
+    first = fix_bytes(example.code.encode(), "example.py", [rule], settings_at(target, unsafe_fixes=True))
     assert first.error is None
     assert first.fixed.decode() == example.fixed
     ast.parse(first.fixed)
-    second = fix_bytes(first.fixed, "example.py", [rule], target, unsafe=True)
+    second = fix_bytes(first.fixed, "example.py", [rule], settings_at(target, unsafe_fixes=True))
     assert second.fixed == first.fixed, "fix is not idempotent"
 
 

@@ -11,6 +11,7 @@ import pytest
 from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules
 from advisor.rule import ReferenceRule
+from advisor.core.settings import settings_at
 
 pytestmark = pytest.mark.torch_free
 
@@ -34,5 +35,5 @@ def test_adv206_finds_each_legacy_call_alone():
 
     (rule,) = [r for r in all_rules() if r.code == "ADV206"]
     for call in ("torch.lu_solve(b, lu, piv)", "torch.triangular_solve(b, a)", "torch.return_types.qr_out"):
-        result, _ = analyse(f"import torch\nx = {call}\n".encode(), "m.py", [rule], "2.15")
+        result, _ = analyse("m.py", [rule], "2.15", settings_at(), f"import torch\nx = {call}\n".encode())
         assert [f.rule for f in result.findings] == ["ADV206"], call

@@ -11,6 +11,7 @@ from advisor.analysis.registry import select_rules
 from advisor.audit.executors import LocalExecutor
 from advisor.audit.runner import read_manifest, run_audit
 from advisor.run.engine import ScanOptions, scan
+from advisor.core.settings import settings_at
 
 VENDORED = "import torch\nx = torch.cuda.is_current_stream_capturing()\ny = torch.range(0, 3)\n"
 
@@ -52,7 +53,11 @@ def test_same_content_with_other_options_is_not_reused(tmp_path):
 
     def run(repo, target):
         options = ScanOptions(
-            select_rules(), target, cache_dir=str(tmp_path / repo / "cache"), jobs=1, shared_cache_dir=store
+            select_rules(),
+            settings_at(target),
+            cache_dir=str(tmp_path / repo / "cache"),
+            jobs=1,
+            shared_cache_dir=store,
         )
         return scan([str(tmp_path / repo / "m.py")], options)
 
@@ -74,11 +79,9 @@ def test_per_file_ignores_keep_same_content_apart(tmp_path):
     paths = [str(tmp_path / "src" / "m.py"), str(tmp_path / "tests" / "m.py")]
     options = ScanOptions(
         select_rules(),
-        "2.12",
+        settings_at("2.12", per_file_ignores=(("tests/*", ("ADV101",)),), root=str(tmp_path)),
         cache_dir=str(tmp_path / "cache"),
         jobs=1,
-        per_file_ignores={"tests/*": ["ADV101"]},
-        project_root=str(tmp_path),
     )
     cold = scan(paths, options)
     by_path = {p: sorted(f.rule for f in cold.findings if f.path == p) for p in paths}

@@ -10,6 +10,7 @@ import pytest
 from advisor.analysis import slices
 from advisor.analysis.analyse import analyse
 from advisor.analysis.registry import all_rules
+from advisor.core.settings import settings_at
 from advisor.core.versions import NEWEST
 
 RULES = [r for r in all_rules() if r.default_enabled]
@@ -17,7 +18,7 @@ FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 
 
 def _findings(data, path, sliced):
-    result, _ = analyse(data, path, RULES, NEWEST, sliced=sliced)
+    result, _ = analyse(data, path, RULES, settings_at(NEWEST), sliced=sliced)
     return [
         (f.rule, f.line, f.column, f.end_line, f.end_column, f.message, f.snippet, f.replacement)
         for f in result.findings
@@ -61,6 +62,7 @@ def test_sliced_scan_equals_whole_scan_on_every_fixture(tiny_slices, monkeypatch
 
 LARGE = '''import torch
 import torch.nn.functional as F
+from advisor.core.settings import settings_at
 from torch.cuda import is_current_stream_capturing as capturing
 
 # a comment before a decorated function

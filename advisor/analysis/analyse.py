@@ -26,7 +26,8 @@ from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver
 from advisor.analysis.positions import StatementPositions, compute_positions, statement_starts
 from advisor.syntax.references import References, collect
-from advisor.rule import Context, Report, Rule, parse_version
+from advisor.core.settings import Settings
+from advisor.rule import Context, Report, Rule
 from advisor.analysis.suppressions import Suppressions
 from advisor.syntax.walk import walk
 
@@ -106,15 +107,9 @@ def parse_cst(data: bytes) -> Any:
     return module
 
 
-def run_rules(
-    module: Any,
-    path: str,
-    rules: Sequence[type[Rule]],
-    target: str,
-    min_version: str | None = None,
-) -> tuple[Context, Facts]:
+def run_rules(module: Any, path: str, rules: Sequence[type[Rule]], settings: Settings) -> tuple[Context, Facts]:
     resolver = NameResolver.sharing(module, lazy_helpers.importing_calls(path))
-    ctx = Context(path, module, resolver, parse_version(target), parse_version(min_version) if min_version else None)
+    ctx = Context(path, module, resolver, settings)
     # The rules' walk is the one walk over the tree: the scope builder runs first in it, and it records
     # parents and the nodes the passes below need; they go upward from each report's node (advisor.analysis.facts).
     facts = Facts()
@@ -125,9 +120,7 @@ def run_rules(
         ctx.reports = []
         walk(module, [r(ctx) for r in rules])
     ctx.reports = own_attributes.drop(ctx.reports, facts)  # `.cuda_time` on the user's own class is theirs
-    compat_marks.mark(
-        module, ctx.resolver, ctx.reports, path, facts
-    )  # old-torch-only branches: kind compat, never fixed
+    compat_marks.mark(module, ctx.resolver, ctx.reports, path, facts)  # old-torch-only branches: compat, never fixed
     sites.annotations_to_advice(ctx.reports, facts)  # a name in an annotation never warns
     sites.mark_scopes(ctx.reports, facts)  # test / import time / call: for deprecations said once in tests
     return ctx, facts
@@ -168,26 +161,21 @@ def _with_fix_range(rep: Report, positions: dict[int, tuple[int, int, int, int]]
 
 
 def analyse(
-    data: bytes,
-    path: str,
-    rules: Sequence[type[Rule]],
-    target: str,
-    min_version: str | None = None,
-    sliced: bool = False,
+    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, sliced: bool = False
 ) -> tuple[FileResult, Analysed | None]:
     """`sliced`: a scan may analyse a very large file in slices (advisor.analysis.slices); a fix never does."""
     if path.endswith(".ipynb"):
-        return _analyse_notebook(data, path, rules, target, min_version)
-    return analyse_source(data, path, rules, target, min_version, sliced)
+        return _analyse_notebook(data, path, rules, settings)
+    return analyse_source(data, path, rules, settings, sliced)
 
 
-def _analyse_notebook(data, path, rules, target, min_version) -> tuple[FileResult, Analysed | None]:
+def _analyse_notebook(data, path, rules, settings) -> tuple[FileResult, Analysed | None]:
     """Analyse the code cells as one module; report `cell N` and the line within the cell."""
     try:
         virtual = notebooks.to_virtual(notebooks.read(data))
     except notebooks.NotebookError as e:
         return FileResult(path, errors=[FileError(path, str(e))]), None
-    result, analysed = analyse_source(virtual.source.encode("utf-8"), path, rules, target, min_version)
+    result, analysed = analyse_source(virtual.source.encode("utf-8"), path, rules, settings)
     mapped = []
     for f in result.findings:
         cell, line = virtual.line_map.get(f.line, (0, f.line))
@@ -201,12 +189,7 @@ def _analyse_notebook(data, path, rules, target, min_version) -> tuple[FileResul
 
 
 def analyse_source(
-    data: bytes,
-    path: str,
-    rules: Sequence[type[Rule]],
-    target: str,
-    min_version: str | None = None,
-    sliced: bool = False,
+    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, sliced: bool = False
 ) -> tuple[FileResult, Analysed | None]:
     result = FileResult(path)
     try:
@@ -224,14 +207,14 @@ def analyse_source(
             parts = slices.plan(text, tree, rules)
             if parts is not None:
                 del tree
-                return _analyse_slices(parts, text, path, rules, target, min_version, result), None
+                return _analyse_slices(parts, text, path, rules, settings, result), None
         starts = statement_starts(tree)
         del tree
         module = parse_cst(data)
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))
         return result, None
-    ctx, facts = run_rules(module, path, rules, target, min_version)
+    ctx, facts = run_rules(module, path, rules, settings)
     analysed = Analysed(module, ctx.resolver)
     # positions of the statements that hold a report only, not a second pass over the whole module
     positions = StatementPositions(module, starts, facts)
@@ -239,12 +222,12 @@ def analyse_source(
         positions.cover(rep.node)
         if rep.replacement is not None:
             positions.cover(rep.target_node)
-    _place(ctx, result, Suppressions(text), min_version, analysed, positions)
+    _place(ctx, result, Suppressions(text), analysed, positions)
     result.findings.sort(key=Finding.sort_key)
     return result, analysed
 
 
-def _analyse_slices(parts, text, path, rules, target, min_version, result: FileResult) -> FileResult:
+def _analyse_slices(parts, text, path, rules, settings, result: FileResult) -> FileResult:
     """Each slice parsed and checked on its own; a finding counts in the slice that owns its statement."""
     suppressions = Suppressions(text)
     for source, owned in parts:
@@ -253,11 +236,11 @@ def _analyse_slices(parts, text, path, rules, target, min_version, result: FileR
         except SourceError as e:
             result.errors.append(FileError(path, str(e)))
             return result
-        ctx, _ = run_rules(module, path, rules, target, min_version)
+        ctx, _ = run_rules(module, path, rules, settings)
         if ctx.reports:
             positions = compute_positions(module)
             ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
-            _place(ctx, result, suppressions, min_version, positions=positions)
+            _place(ctx, result, suppressions, positions=positions)
         del module, ctx  # one slice's tree at a time
     result.findings.sort(key=Finding.sort_key)
     return result
@@ -288,7 +271,6 @@ def _place(
     ctx: Context,
     result: FileResult,
     suppressions: Suppressions,
-    min_version: str | None,
     analysed: Analysed | None = None,
     positions: Any = None,
 ) -> None:
@@ -309,7 +291,7 @@ def _place(
         if suppressions.is_suppressed(rule.code, start_line, end_line):
             result.suppressed += 1
             continue
-        decision = decide(rule, rep, ctx.target, ctx.min_version)
+        decision = decide(rule, rep, ctx.target, ctx.lowest)
         if decision is None:
             continue
         applicability, message = decision.applicability, decision.message

@@ -12,8 +12,10 @@ import os
 import pkgutil
 import re
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
 
+from advisor.core.selector import EVERY, Selector
 from advisor.rule import Rule
 
 _CODE = re.compile(r"^ADV\d{3}$")
@@ -21,6 +23,42 @@ _CODE = re.compile(r"^ADV\d{3}$")
 
 class RuleSelectionError(ValueError):
     pass
+
+
+@dataclass(frozen=True)
+class Family:
+    """A rule family: a folder of `rules/`, with the title and the code ranges its `__init__.py` declares."""
+
+    name: str  # the folder, "capture"
+    title: str  # TITLE, "Graph capture"
+    codes: Selector  # CODES, ("ADV300-ADV399", ...)
+
+
+@lru_cache(maxsize=1)
+def families() -> dict[str, Family]:
+    """Every family of `rules/`, by folder; a family without its manifest (TITLE, CODES) is a bug of ours."""
+    package = _rules_package()
+    out = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg:
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            title, codes = getattr(module, "TITLE", None), getattr(module, "CODES", None)
+            if not title or not codes:
+                raise RuntimeError(f"{module.__name__}: a rule family declares TITLE and CODES in its __init__.py")
+            out[info.name] = Family(info.name, title, Selector.of(codes))
+    return out
+
+
+def family_of(code: str) -> Family:
+    """The family whose folder holds rule `code`."""
+    return families()[rule_by_code(code).__module__.split(".")[2]]
+
+
+def _check_family(module: str, rule: type[Rule]) -> None:
+    family = families().get(module.split(".")[2]) if module.count(".") >= 3 else None
+    if family is None or not family.codes.matches(rule.code):
+        where = f"outside its family's CODES {family.codes.patterns}" if family else "not in a family folder"
+        raise RuntimeError(f"{module}.{rule.__name__}: rule code {rule.code} is {where}")
 
 
 def _rules_package():
@@ -63,6 +101,7 @@ def all_rules() -> tuple[type[Rule], ...]:
                 other = found.get(obj.code)
                 if other is not None and other is not obj:
                     raise RuntimeError(f"rule code {obj.code} is used by {other.__name__} and {obj.__name__}")
+                _check_family(module.__name__, obj)
                 found[obj.code] = obj
     rules = tuple(found[c] for c in sorted(found))
     for r in rules:
@@ -82,10 +121,8 @@ def rule_by_code(code: str) -> type[Rule]:
 
 def _expand(selector: str, rules: tuple[type[Rule], ...]) -> set[str]:
     sel = selector.strip().upper()
-    if sel in ("ALL", "ADV"):
-        return {r.code for r in rules}
-    codes = {r.code for r in rules if r.code.startswith(sel)}
-    if not codes or not re.match(r"^ADV\d{0,3}$", sel):
+    codes = set(Selector.of([sel]).among(r.code for r in rules))
+    if not codes or not (sel in EVERY or re.match(r"^ADV\d{0,3}$", sel)):
         raise RuleSelectionError(f"unknown rule code or prefix: {selector.strip()}")
     return codes
 

@@ -24,16 +24,12 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from advisor.core.atomic import real_dirs, write_output
-from advisor.run.device import project_markers
-from advisor.run.discovery import Discovered
 from advisor.core.findings import Applicability, FileResult, Kind, ScanResult, fix_counts, kind_counts
-from advisor.run.engine import scan
-from advisor.run.project import Project, ProjectError, ProjectOptions
+from advisor.run.project import Discovered, Project, ProjectError, rule_by_code
 from advisor.audit.executors import RETRIES, AuditError  # noqa: F401  (AuditError: part of this module's API)
 from advisor.audit.manifest import Repo, read_manifest  # noqa: F401  (read_manifest: part of this module's API)
-from advisor.report.render import FAMILIES, write_report
+from advisor.report.render import family_title, write_report
 from advisor.report.templating import environment
-from advisor.analysis.registry import rule_by_code
 
 CHUNK_FILES = 400
 
@@ -52,10 +48,9 @@ def _where() -> str:
 
 def _project(repo: dict, options: dict, found=None, chunk: int | None = None):
     no_cache = options.get("no_cache") or not os.access(repo["path"], os.W_OK)
-    flags = ProjectOptions(
-        [repo["path"]], target_version=options.get("target_version"), no_cache=bool(no_cache), jobs=1
+    project = Project.load(
+        [repo["path"]], found=found, target_version=options.get("target_version"), no_cache=bool(no_cache), jobs=1
     )
-    project = Project.load(flags, found)
     if chunk is not None and project.cache_dir:
         # Chunks of one repository run at once: each keeps its own cache file (never below a linked cache folder).
         project.cache_dir = (
@@ -94,19 +89,14 @@ def plan(repo: dict, options: dict) -> dict:
         "discovery_errors": [list(e) for e in project.discovery_errors],
         "target": project.target,
         "target_source": project.target_source,
-        "project_markers": [
-            list(m) for m in project_markers(project.config.project_root, project.files + project.text_files)
-        ],
+        "project_markers": [list(m) for m in project.markers()],
     }
 
 
 def scan_files(repo: dict, options: dict, files: list[str], chunk: int, chunks: int) -> dict:
     """FileResults (as dicts) for one chunk of a repository's files."""
     project = _project(repo, options, Discovered(files=files), chunk=chunk if chunks > 1 else None)
-    scan_options = project.scan_options()
-    if project.cache_dir:
-        scan_options.shared_cache_dir = shared_cache_dir(options)
-    result = scan(project.files, scan_options)
+    result = project.scan_raw(shared_cache_dir=shared_cache_dir(options) if project.cache_dir else None)
     return {
         "results": [{"path": r.path, **r.to_dict()} for r in result.results],
         "parsed": result.files_parsed,
@@ -145,8 +135,8 @@ def finish(repo: dict, options: dict, plan_data: dict, chunks: list[dict]) -> di
             "files": result.files_scanned,
             "report_dir": directory,
             "device": project.device_context.to_json(),
-            "min_torch": project.min_version,
-            "min_torch_source": project.min_torch_source,
+            "min_torch": project.lowest,
+            "min_torch_source": project.lowest_source,
         }
         write_report(directory, findings, errors, meta)
         report = os.path.join(rel, "report.html")
@@ -184,7 +174,7 @@ def summarise(
         "findings": len(findings),
         "blocking": sum(1 for f in findings if f.kind == Kind.BREAKING.value),
         "by_rule": dict(sorted(by_rule.items())),
-        "by_family": dict(sorted(Counter(FAMILIES.get(f.rule[:4], f.rule[:4]) for f in findings).items())),
+        "by_family": dict(sorted(Counter(family_title(f.rule) for f in findings).items())),
         "by_severity": dict(sorted(Counter(f.severity for f in findings).items())),
         "by_kind": kind_counts(findings),
         "fixable": fix_counts(findings),

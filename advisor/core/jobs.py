@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.core.settings import Settings
+
 
 @dataclass(frozen=True)
 class FileJob:
     path: str
     data: bytes
     codes: tuple[str, ...]  # the rules the prefilter and per-file-ignores left for this file
-    target: str  # the torch version upgraded to
-    min_version: str | None = None  # the lowest torch the project still supports
-    unsafe: bool = False  # fix only: apply unsafe fixes too
-    no_fix: tuple[str, ...] = ()  # fix only: codes reported but never fixed (`unfixable`, or not `fixable`)
+    settings: Settings  # the run's: the torch versions; for a fix, unsafe-fixes and (un)fixable

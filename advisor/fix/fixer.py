@@ -19,6 +19,7 @@ from advisor.analysis.analyse import SourceError, analyse_source, parse
 from advisor.core.atomic import inside, read_in_place, replace_file
 from advisor.core.findings import Applicability, Finding
 from advisor.core.jobs import FileJob
+from advisor.core.settings import Settings
 from advisor.core.lazy import cst
 from advisor.core.textlines import split_lines
 from advisor.analysis.registry import rule_by_code
@@ -126,16 +127,10 @@ class _Replace:
 
 
 def _apply_once(
-    data: bytes,
-    path: str,
-    rules: Sequence[type[Rule]],
-    target: str,
-    min_version: str | None,
-    unsafe: bool,
-    no_fix: Sequence[str] = (),
+    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings
 ) -> tuple[bytes, Counter, int, list[Finding]]:
     """One pass: (new bytes, fixes applied by rule, unsafe held back, findings left unfixed)."""
-    result, analysed = analyse_source(data, path, rules, target, min_version)
+    result, analysed = analyse_source(data, path, rules, settings)
     if result.errors:
         raise SourceError(result.errors[0].message)
     if analysed is None:  # no rule can match this file
@@ -145,11 +140,13 @@ def _apply_once(
     unfixable: list[Finding] = []
     for rep, finding in analysed.items:
         if (
-            rep.replacement is None or finding.fix is None or finding.rule in no_fix
+            rep.replacement is None or finding.fix is None or not settings.may_fix(finding.rule)
         ):  # no fix, withdrawn by the policy (compat), or --unfixable
             unfixable.append(finding)
             continue
-        if finding.fix == Applicability.UNSAFE and not unsafe:  # decided at analysis (advisor.core.policy)
+        if (
+            finding.fix == Applicability.UNSAFE and not settings.unsafe_fixes
+        ):  # decided at analysis (advisor.core.policy)
             held_back += 1
             unfixable.append(finding)
             continue
@@ -190,21 +187,35 @@ def apply_reports(module: Any, resolver: Any, reports: Sequence[Any], path: str)
     return new_module.bytes
 
 
-def fix_bytes(
-    data: bytes,
-    path: str,
-    rules: Sequence[type[Rule]],
-    target: str,
-    min_version: str | None = None,
-    unsafe: bool = False,
-    no_fix: Sequence[str] = (),
-) -> FixOutcome:
+def fix_bytes(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings) -> FixOutcome:
+    """`data` fixed as `path`: unsafe fixes too with `settings.unsafe_fixes`; only the codes `settings.may_fix`."""
     if path.endswith(".ipynb"):
-        return _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix)
-    return _fix_source(data, path, rules, target, min_version, unsafe, no_fix)
+        return _fix_notebook(data, path, rules, settings)
+    return _fix_source(data, path, rules, settings)
 
 
-def _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix=()) -> FixOutcome:
+def fix_one(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, key: Sequence) -> bytes | None:
+    """`data` with only the finding `key` ([code, 0-based line, 0-based column]) fixed, or None if it has no fix.
+
+    One pass of the fixer's edit for one report (an editor's quick fix): the node swapped, imports added and
+    removed, and the result checked to parse.
+    """
+    code, line, column = key
+    _, analysed = analyse_source(data, path, [r for r in rules if r.code == code], settings)
+    if analysed is None:  # no rule can match this file
+        return None
+    for rep, finding in analysed.items:
+        if (finding.rule, finding.line - 1, finding.column - 1) == (code, line, column) and rep.replacement is not None:
+            new = apply_reports(analysed.module, analysed.resolver, [rep], path)
+            try:
+                parse(new, path)
+            except SourceError:
+                return None
+            return new if new != data else None
+    return None
+
+
+def _fix_notebook(data, path, rules, settings) -> FixOutcome:
     """Fix the code cells through their virtual module; outputs and metadata stay as they were."""
     try:
         nb = notebooks.read(data)
@@ -212,7 +223,7 @@ def _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix=()) -> 
         return FixOutcome(path, data, data, error=str(e))
     virtual = notebooks.to_virtual(nb)
     source = virtual.source.encode("utf-8")
-    inner = _fix_source(source, path, rules, target, min_version, unsafe, no_fix)
+    inner = _fix_source(source, path, rules, settings)
     outcome = FixOutcome(path, data, data, applied=inner.applied, held_back=inner.held_back, error=inner.error)
     fixed_virtual = inner.fixed.decode("utf-8")
     outcome.remaining = notebooks.place(inner.remaining, fixed_virtual)  # by cell and line
@@ -230,20 +241,12 @@ def _fix_notebook(data, path, rules, target, min_version, unsafe, no_fix=()) -> 
     return outcome
 
 
-def _fix_source(
-    data: bytes,
-    path: str,
-    rules: Sequence[type[Rule]],
-    target: str,
-    min_version: str | None = None,
-    unsafe: bool = False,
-    no_fix: Sequence[str] = (),
-) -> FixOutcome:
+def _fix_source(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings) -> FixOutcome:
     outcome = FixOutcome(path, data, data)
     current = data
     for _ in range(MAX_PASSES):
         try:
-            new, applied, held_back, unfixable = _apply_once(current, path, rules, target, min_version, unsafe, no_fix)
+            new, applied, held_back, unfixable = _apply_once(current, path, rules, settings)
         except SourceError as e:
             if current is data:
                 outcome.error = str(e)
@@ -296,7 +299,7 @@ def write_atomic(path: str, original: bytes, new: bytes, root: str | None = None
 def _fix_job(job: FileJob) -> FixOutcome:
     """Worker entry point: a job in, its outcome (plain data) out."""
     rules = [rule_by_code(c) for c in job.codes]
-    return fix_bytes(job.data, job.path, rules, job.target, job.min_version, job.unsafe, job.no_fix)
+    return fix_bytes(job.data, job.path, rules, job.settings)
 
 
 def _failed_fix(job: FileJob, why: str) -> FixOutcome:

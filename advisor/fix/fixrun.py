@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 from advisor.run.engine import cannot_read, read_file
@@ -71,11 +71,8 @@ class FixRun:
         return 1 if failed or (self.diff and self.changed) else 0
 
 
-def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list[FileJob]:
-    # Device-specific rules (ADV8xx) offer no fixes and need the whole project to scope them: `scan` reports them.
-    rules = [r for r in project.rules if r.device is None]
-    options = project.scan_options(rules=rules)
-    no_fix = tuple(project.unfixable_codes(rules))
+def _jobs(project: Project, errors: list[tuple[str, str]]) -> list[FileJob]:
+    options = project.scan_options("fix")
     jobs = []
     for path in project.files:
         try:
@@ -83,9 +80,9 @@ def _jobs(project: Project, unsafe: bool, errors: list[tuple[str, str]]) -> list
         except OSError as e:
             errors.append((path, cannot_read(path, e).message))
             continue
-        job = options.job(path, data, unsafe)
+        job = options.job(path, data)
         if job is not None:
-            jobs.append(replace(job, no_fix=no_fix) if no_fix else job)
+            jobs.append(job)
     return jobs
 
 
@@ -102,15 +99,14 @@ def _write(path: str, outcome: FixOutcome, root: str) -> str | None:
     return None
 
 
-def fix_project(
-    project: Project, unsafe: bool, diff: bool = False, show: Callable[[str], object] | None = None
-) -> FixRun:
-    """Fix the project's files; with `diff`, write nothing and pass each file's diff to `show`."""
+def fix_project(project: Project, diff: bool = False, show: Callable[[str], object] | None = None) -> FixRun:
+    """Fix the project's files (unsafe fixes too with its `unsafe_fixes`); with `diff`, write nothing and pass
+    each file's diff to `show`."""
     run = FixRun(diff=diff, errors=list(project.discovery_errors), fails=project.fails_on)
     # advisor.interrupt turns SIGINT and SIGTERM into KeyboardInterrupt: files are written whole or not at all.
     try:
         # Outcomes are computed in parallel; files are written here, one at a time, in order.
-        for outcome in fix_many(_jobs(project, unsafe, run.errors), project.jobs):
+        for outcome in fix_many(_jobs(project, run.errors), project.settings.jobs):
             if outcome.error:
                 run.errors.append((outcome.path, outcome.error))
             run.held_back += outcome.held_back
@@ -125,7 +121,7 @@ def fix_project(
                 if show is not None:
                     show(outcome.diff())
             else:
-                why = _write(outcome.path, outcome, project.config.project_root)
+                why = _write(outcome.path, outcome, project.root)
                 if why is not None:
                     run.remaining.extend(on_disk)
                     run.errors.append((outcome.path, why))
@@ -140,15 +136,13 @@ def fix_project(
     return run
 
 
-def fix_text(project: Project, path: str, data: bytes, unsafe: bool) -> tuple[FixRun, bytes]:
+def fix_text(project: Project, path: str, data: bytes) -> tuple[FixRun, bytes]:
     """`advisor fix -`: the text read from stdin, fixed as `path` would be; the run and the fixed bytes (never written)."""
     run = FixRun(diff=False, fails=project.fails_on)
-    rules = [r for r in project.rules if r.device is None]
-    job = project.scan_options(rules=rules).job(path, data, unsafe)
+    job = project.scan_options("fix").job(path, data)
     if job is None:  # no rule can match it: the text comes back as it went in
         return run, data
-    no_fix = tuple(project.unfixable_codes(rules))
-    outcome = next(iter(fix_many([replace(job, no_fix=no_fix) if no_fix else job], 1)))
+    outcome = next(iter(fix_many([job], 1)))
     if outcome.error:
         run.errors.append((path, outcome.error))
     run.held_back, run.remaining = outcome.held_back, sorted(outcome.remaining, key=Finding.sort_key)

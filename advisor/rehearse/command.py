@@ -10,7 +10,7 @@ import typer
 from advisor.cli_support import fail, write_scan_report
 from advisor.rehearse.runner import RehearseError
 from advisor.rehearse.session import Request, rehearse
-from advisor.run.project import Project, ProjectError, ProjectOptions, cache_root
+from advisor.run.project import Project, ProjectError, cache_root
 
 __all__ = ["Request", "run_command"]
 
@@ -30,13 +30,11 @@ def run_command(request: Request, target_version: str | None, config: str | None
     try:
         # The static side: advisor's own scan of the project, as `advisor scan PATH` would see it.
         project = Project.load(
-            ProjectOptions(
-                [request.root],
-                target_version=target_version,
-                cache_dir=cache_dir,
-                config_path=config,
-                report=bool(request.report),
-            )
+            [request.root],
+            config=config,
+            target_version=target_version,
+            cache_dir=cache_dir,
+            report=bool(request.report),
         )
         result = project.scan()
     except ProjectError as e:
@@ -52,7 +50,7 @@ def run_command(request: Request, target_version: str | None, config: str | None
             result.findings,
             project.target,
             project.companion_targets,
-            cache_root(cache_dir, project.config.project_root),
+            cache_root(cache_dir, project.root),
             say=_say,
             emit=lambda text: typer.echo(text, nl=False),
         )

@@ -22,23 +22,18 @@ from advisor.core.findings import Finding, fix_counts, kind_counts
 from advisor.core.versions import NEWEST, OLDEST
 from advisor.report.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
 from advisor.run.discovery import REPORT_MARKER, file_digest, manifest_text, read_manifest
-from advisor.analysis.registry import rule_by_code
+from advisor.analysis.registry import family_of, rule_by_code
 from advisor.analysis.textfiles import is_text_file
 from advisor.report.sources import collect as collect_sources, key as source_key
 from advisor.report.upgrade_path import hops
 from advisor.report.validation import CHECKS, write_scripts
 
-FAMILIES = {
-    "ADV1": "Superseded device-specific APIs",
-    "ADV2": "Linear algebra: MAGMA and cuSOLVER",
-    "ADV3": "Graph capture",
-    "ADV4": "Export and serialization",
-    "ADV5": "Compiled numerics",
-    "ADV6": "Profiler",
-    "ADV7": "Deprecation catalogue",
-    "ADV8": "ROCm",
-    "ADV9": "Limits of static analysis",
-}
+
+def family_title(code: str) -> str:
+    """The title of the family rule `code` belongs to, as its `rules/<family>/__init__.py` declares it."""
+    return family_of(code).title
+
+
 # One section per kind, in the order to act on them; their counts are advisor.core.findings.kind_counts'.
 SECTIONS = (
     ("breaking", "Breaking on the target", "Fails on the target torch: fix these first."),
@@ -50,7 +45,6 @@ SECTIONS = (
     ),
     ("compat", "Compat fallbacks", "Old API in code that runs only on old torch: correct as it is, never fixed."),
 )
-DYNAMIC_RULE = "ADV900"
 ROCM_CHECK = "rocm_runtime"
 
 # What a ROCm project gets on upgrade with no code change (rocm-2.12-facts.md §4-§6): listed
@@ -90,8 +84,9 @@ def build_context(
     results, sources = results or {}, sources or {}
     device = meta.get("device") or {"rocm": False, "source": "not recorded", "markers": []}
     by_check = {c["name"]: c for c in results.get("checks", [])}
-    real = [f for f in findings if f.rule != DYNAMIC_RULE]
-    dynamic = [f for f in findings if f.rule == DYNAMIC_RULE]
+    listed_apart = {f.rule for f in findings if rule_by_code(f.rule).report_only}  # "could not be analysed"
+    real = [f for f in findings if f.rule not in listed_apart]
+    dynamic = [f for f in findings if f.rule in listed_apart]
     items: list[dict[str, Any]] = [
         {
             "f": f,
@@ -109,7 +104,7 @@ def build_context(
         checks.setdefault(ROCM_CHECK, 0)
     python = [i for i in items if not i["text_file"]]
     kinds = kind_counts(i["f"] for i in python)  # the one count per kind: cards, summary and section titles
-    families = Counter(f.rule[:4] for f in real)
+    families = Counter(family_of(f.rule) for f in real)
     return {
         "version": __version__,
         "meta": meta,
@@ -124,7 +119,10 @@ def build_context(
             for key, title, intro in SECTIONS
         ],
         "total": len(real),
-        "families": [(FAMILIES.get(k, k), k + "xx", n) for k, n in sorted(families.items())],
+        "families": [
+            (family.title, ", ".join(family.codes.patterns), n)
+            for family, n in sorted(families.items(), key=lambda kv: kv[0].codes.patterns)
+        ],
         "files": Counter(f.path for f in real).most_common(),
         **{f"fixable_{kind}": n for kind, n in fix_counts(real).items()},
         "checks": [

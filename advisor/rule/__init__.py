@@ -5,7 +5,8 @@ Rules import nothing else from `advisor`. What is here:
 - the bases: `Rule` (a rule with its own visit methods), `ReferenceRule` (flag
   references to a set of qualified names; calls and other references dispatched
   once each), `SymbolRule` (a table of `Symbol`s: renames and advice), and the
-  table generator in `advisor.rule.table` (one `Row` per generated rule);
+  table generator (`generate`: one `Row` of `Entry`s per generated rule; `calls`,
+  and `SAFE`/`UNSAFE`/`NONE` for its fixes);
 - what a rule declares and reports: `Example`, `Severity`, `Applicability`, `Kind`, `Window`, `Safety`,
   `Context`, `Report`, `CHECKS` (the validation check names);
 - the name resolver's public lookup (`NameResolver`, `Scope`, `dotted_name`,
@@ -40,10 +41,18 @@ from advisor.rule.helpers import (
 )
 from advisor.rule.reference import ReferenceRule, Symbol, SymbolRule
 from advisor.rule.style import line_length
+from advisor.rule.table import NONE, SAFE, UNSAFE, Entry, Row, calls, generate
 from advisor.syntax.walk import nodes_of
 
 __all__ = [
     "CHECKS",
+    "NONE",
+    "SAFE",
+    "UNSAFE",
+    "Entry",
+    "Row",
+    "calls",
+    "generate",
     "Applicability",
     "Context",
     "Example",

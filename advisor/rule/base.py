@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
 from advisor.core.lazy import cst
 from advisor.core.releases import OLDEST
+from advisor.core.settings import Settings
 from advisor.syntax.names import NameResolver, any_match
 from advisor.core.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
 
@@ -88,19 +89,13 @@ class Report:
 class Context:
     """What a rule can see of the file under analysis."""
 
-    def __init__(
-        self,
-        path: str,
-        module: Any,
-        resolver: NameResolver,
-        target: tuple[int, int],
-        min_version: tuple[int, int] | None,
-    ):
+    def __init__(self, path: str, module: Any, resolver: NameResolver, settings: Settings):
         self.path = path
         self.module = module
         self.resolver = resolver
-        self.target = target
-        self.min_version = min_version
+        self.settings = settings  # the run's (advisor.core.settings)
+        self.target = settings.versions.target_tuple  # the torch upgraded to, (2, 15)
+        self.lowest = settings.versions.lowest_tuple  # the lowest torch the project supports; None: unbounded
         self.reports: list[Report] = []
 
     def code_for(self, node: Any) -> str:
@@ -143,6 +138,9 @@ class Rule:
     said_once_in_tests: ClassVar[str | None] = None
     # Off unless selected explicitly (by code or a prefix naming it, e.g. ADV9), or needed by --report.
     default_enabled: ClassVar[bool] = True
+    # Listed by the report ("could not be analysed"), never a finding to act on: the rule joins every `--report`
+    # run, and its findings stay in the other outputs only where it was selected (advisor.run.postprocess).
+    report_only: ClassVar[bool] = False
     # For tests/test_release_windows.py, which checks the window against the wheels' API index:
     # the names it is about where `names` / a table's entries do not say ({"old": (...), "new": (...)}),
     # and the fields the index cannot settle ("field" or "old-name field" -> why, stated in the docs).

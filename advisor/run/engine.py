@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from advisor.run.cache import Cache, content_hash, options_key
-from advisor.core.config import per_file_ignored_codes
 from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
 from advisor.core.jobs import FileJob
+from advisor.core.settings import Settings
 from advisor.core.lazy import cst
 from advisor.core.markers import find_markers
 from advisor.core.reading import read_bytes, source_limit
-from advisor.core.versions import parse_version
 from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.rule import Rule
@@ -53,21 +52,18 @@ _TRANSIENT = (
 @dataclass
 class ScanOptions:
     rules: Sequence[type[Rule]]
-    target: str
-    min_version: str | None = None
+    settings: Settings  # the run's (per-file-ignores, the torch versions): every job carries them
     cache_dir: str | None = None  # None: no cache
     shared_cache_dir: str | None = None  # results shared with other repositories (advisor.run.cache); needs cache_dir
     jobs: int | None = None  # None: one per CPU
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
-    project_root: str = "."
     progress: Callable[[int, int], None] | None = None  # (files analysed, files to analyse)
     _prefilter: Prefilter | None = field(default=None, init=False, repr=False, compare=False)
 
     def rules_for(self, path: str, rules: Sequence[type[Rule]] | None = None) -> list[type[Rule]]:
         """`rules` (default: all of them) less those `per-file-ignores` switches off for `path`."""
         rules = self.rules if rules is None else rules
-        off = per_file_ignored_codes(path, self.per_file_ignores, self.project_root)
-        return [r for r in rules if not any(r.code.startswith(c) for c in off)] if off else list(rules)
+        off = self.settings.ignored_for(path)
+        return [r for r in rules if not off.matches(r.code)] if off else list(rules)
 
     def candidates(self, path: str, data: bytes) -> tuple[str, ...]:
         """Codes of the rules that can match `data`, less those `per-file-ignores` switches off for `path`.
@@ -78,10 +74,10 @@ class ScanOptions:
             self._prefilter = Prefilter(self.rules)
         return tuple(r.code for r in self.rules_for(path, self._prefilter.candidates(data)))
 
-    def job(self, path: str, data: bytes, unsafe: bool = False) -> FileJob | None:
+    def job(self, path: str, data: bytes) -> FileJob | None:
         """The job for one file, or None when no rule can match it."""
         codes = self.candidates(path, data)
-        return FileJob(path, data, codes, self.target, self.min_version, unsafe) if codes else None
+        return FileJob(path, data, codes, self.settings) if codes else None
 
 
 def _analyse_job(job: FileJob) -> dict:
@@ -99,7 +95,7 @@ def _analyse_job(job: FileJob) -> dict:
         # [0]: the tree (the second item) must be garbage when the young collection below runs; held
         # in a local it would survive into an older generation, which a long-lived process (the
         # language server, a worker's thousandth file) then never collects.
-        result = analyse(job.data, path, rules, job.target, job.min_version, sliced=True)[0]
+        result = analyse(job.data, path, rules, job.settings, sliced=True)[0]
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
     except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
@@ -132,10 +128,9 @@ def _salt(path: str, options: ScanOptions) -> bytes:
     parts = []
     if path.endswith(".ipynb"):
         parts.append(b"notebook")
-    if options.per_file_ignores:
-        off = per_file_ignored_codes(path, options.per_file_ignores, options.project_root)
-        if off:
-            parts.append(",".join(sorted(off)).encode())
+    off = options.settings.ignored_for(path)
+    if off:
+        parts.append(",".join(sorted(off.patterns)).encode())
     return b"advisor salt\0" + b"\0".join(parts) + b"\0" if parts else b""
 
 
@@ -176,8 +171,9 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     """`paths`: Python files and notebooks; `text_paths`: Dockerfiles, shell scripts, .env (advisor.analysis.textfiles)."""
     codes = [r.code for r in options.rules]
     cache = None
+    versions = options.settings.versions
     key = options.cache_dir and options_key(
-        codes, options.target, options.min_version, repr(sorted(options.per_file_ignores.items()))
+        codes, versions.target, versions.lowest, repr(sorted(options.settings.per_file_ignores))
     )
     if key and options.cache_dir:  # no key without a machine key (no writable home): nothing to trust, so no cache
         cache = Cache(options.cache_dir, key, options.shared_cache_dir)
@@ -202,7 +198,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
             done[path] = known
             out.files_cached += bool(digest)
             continue
-        done[path] = scan_text(path, data, options.rules_for(path), parse_version(options.target))
+        done[path] = scan_text(path, data, options.rules_for(path), versions.target_tuple)
         if cache is not None:
             cache.put(digest, done[path].to_dict())
     for path in paths:
@@ -267,6 +263,13 @@ def _analyse_alone(job: FileJob) -> dict:
     from advisor.run.workers import isolated
 
     return isolated(_analyse_job, job, _failed_analysis, ISOLATED_TIMEOUT)
+
+
+def warm() -> None:
+    """Import and run what the first analysis needs (LibCST, the rules): an editor calls it off the critical path."""
+    _warm_worker()
+    options = ScanOptions(all_rules(), Settings())
+    scan_bytes("warm.py", b"import torch\nwith torch.cuda.amp.autocast():\n    pass\n", options)
 
 
 def _warm_worker() -> None:

@@ -26,12 +26,10 @@ from advisor.run import tests_summary
 from advisor.run.baseline import apply_baseline, find_baseline
 from advisor.run.device import DeviceContext, apply_scope
 from advisor.core.findings import ScanResult
+from advisor.core.selector import Selector
+from advisor.analysis.registry import all_rules
 from advisor.core.findings import FileError, FileResult
 from advisor.rule import Rule
-
-# Dynamic torch access: listed by the report under "could not be analysed", not a finding to act on.
-DYNAMIC_ACCESS = "ADV900"
-REPORT_ONLY = frozenset({DYNAMIC_ACCESS})
 
 
 class PostprocessError(ValueError):
@@ -54,9 +52,10 @@ def report_rules(
     rules: Sequence[type[Rule]], ignored: Sequence[str], by_code
 ) -> tuple[list[type[Rule]], frozenset[str]]:
     """The rules a `--report` run needs (report-only ones added unless ignored), and the report-only codes selected."""
-    codes = {r.code for r in rules}
-    listed = frozenset(REPORT_ONLY & codes)
-    extra = [by_code(c) for c in sorted(REPORT_ONLY - codes) if not any(c.startswith(i.upper()) for i in ignored)]
+    codes, report_only = {r.code for r in rules}, report_only_codes()
+    listed = frozenset(report_only & codes)
+    off = Selector.of(ignored)
+    extra = [by_code(c) for c in sorted(report_only - codes) if not off.matches(c)]
     return [*rules, *extra], listed
 
 
@@ -76,7 +75,13 @@ def shape(result: ScanResult, how: Shaping) -> DeviceContext:
     return context
 
 
+def report_only_codes() -> frozenset[str]:
+    """The codes of the rules whose findings the report lists apart (`Rule.report_only`)."""
+    return frozenset(r.code for r in all_rules() if r.report_only)
+
+
 def drop_report_only(result: ScanResult, listed: frozenset[str]) -> None:
     """Step 5, after the report took its share: report-only findings stay only where selected."""
+    report_only = report_only_codes()
     for r in result.results:
-        r.findings = [f for f in r.findings if f.rule not in REPORT_ONLY or f.rule in listed]
+        r.findings = [f for f in r.findings if f.rule not in report_only or f.rule in listed]

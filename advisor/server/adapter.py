@@ -5,7 +5,7 @@ disk. This module turns one into the other and runs the same steps as `advisor s
 and `advisor fix` on one file: the project's `[tool.advisor]` config and target
 version (`Project`), the prefilter and per-file ignores, the engine's per-file job
 (suppressions, slicing of big files), ROCm scoping and the baseline (`Project.finish`),
-and the fixer. It returns plain `Issue`s, so the protocol side never sees a `Finding`.
+and the fixer, through the project's doors (advisor.run.project). It returns plain `Issue`s, so the protocol side never sees a `Finding`.
 
 Nothing here imports libcst at module level; `warm()` pays for it in the background.
 """
@@ -22,16 +22,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.analysis.analyse import SourceError, analyse_source, parse
-from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.core.config import find_project_root
-from advisor.core.findings import FileResult, ScanResult
-from advisor.core.markers import find_markers
-from advisor.core.versions import NEWEST, parse_version
-from advisor.fix.fixer import apply_reports, fix_bytes
-from advisor.run.discovery import Discovered
-from advisor.run.engine import ScanOptions, _analyse_job
-from advisor.run.project import Project, ProjectError, ProjectOptions
+from advisor.core.versions import parse_version
+from advisor.run.project import Project, ProjectError, rule_by_code, warm  # noqa: F401  (warm: lsp.py calls it here)
 
 # A rule's documentation is its docstring, in its own file: the link points there, at the line naming its code.
 SOURCE_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/"
@@ -74,16 +67,14 @@ class Analysis:
 
 @dataclass
 class Settings:
-    """One project's options, as `advisor scan` resolves them."""
+    """One project, as `advisor scan` resolves it, and what it was read from."""
 
     project: Project
     stamp: tuple
-    options: ScanOptions  # the scan's rules
-    fix_options: ScanOptions  # `advisor fix`'s: device-specific rules (ADV8xx) offer no fixes
 
     @property
     def root(self) -> str:
-        return self.project.config.project_root
+        return self.project.root
 
     @property
     def target(self) -> str:
@@ -91,7 +82,7 @@ class Settings:
 
     @property
     def unsafe_fixes(self) -> bool:
-        return self.project.config.unsafe_fixes
+        return self.project.settings.unsafe_fixes
 
 
 _settings: dict[str, Settings] = {}
@@ -124,12 +115,10 @@ def settings_for(path: str) -> Settings:
         if cached is not None and cached.stamp == stamp:
             return cached
     try:
-        # found=: the buffer is the file list; nothing is discovered on disk.
-        project = Project.load(ProjectOptions(paths=[path], no_cache=True), found=Discovered())
+        project = Project.for_editor(path)  # the buffer is the one file: nothing is discovered on disk
     except ProjectError as e:
         raise SettingsError(str(e)) from None
-    fix_options = project.scan_options(rules=[r for r in project.rules if r.device is None])
-    settings = Settings(project, stamp, project.scan_options(), fix_options)
+    settings = Settings(project, stamp)
     with _lock:
         _settings[root] = settings
     return settings
@@ -184,10 +173,7 @@ def analyse_buffer(text: str, path: str, settings: Settings) -> Analysis:
     """Findings for `text` as `advisor scan path` would report them if `text` were on disk."""
     project = settings.project
     data, _ = encode(text)
-    job = settings.options.job(path, data)  # the prefilter and per-file-ignores choose the rules
-    result = FileResult(path) if job is None else FileResult.from_dict(path, _analyse_job(job))
-    result.markers = find_markers(data)
-    scanned = project.shape(ScanResult(results=[result], files_scanned=1))  # ROCm scoping, baseline
+    scanned = project.shape(project.analyse_bytes(path, data))  # ROCm scoping, baseline
     out = Analysis(error="; ".join(e.message for e in scanned.errors) or None)
     for f in scanned.findings:
         rule = _rule(f.rule)
@@ -212,47 +198,21 @@ def analyse_buffer(text: str, path: str, settings: Settings) -> Analysis:
     return out
 
 
-def _fix_rules(data: bytes, path: str, settings: Settings) -> list:
-    return [rule_by_code(c) for c in settings.fix_options.candidates(path, data)]
-
-
 def fix_all(text: str, path: str, settings: Settings) -> str | None:
     """`text` with every safe fix applied (as `advisor fix` without unsafe fixes), or None if nothing changes."""
     data, encoding = encode(text)
-    rules = _fix_rules(data, path, settings)
-    if not rules:
-        return None
-    project = settings.project
-    outcome = fix_bytes(data, path, rules, project.target, project.min_version, unsafe=False)
+    outcome = settings.project.fix_bytes(path, data, unsafe=False)
     if outcome.error or not outcome.changed:
         return None
     return outcome.fixed.decode(encoding)
 
 
 def fix_one(text: str, path: str, settings: Settings, key: list) -> str | None:
-    """`text` with only the finding `key` (`Issue.key`) fixed, or None if it has no fix here.
-
-    One pass of the fixer's edit for one report: the node swapped, imports added and
-    removed, and the result checked to parse, as `advisor fix` does.
-    """
-    code, line, column = key
+    """`text` with only the finding `key` (`Issue.key`) fixed, or None if it has no fix here (as `advisor fix`
+    would make it: the node swapped, imports added and removed, the result checked to parse)."""
     data, encoding = encode(text)
-    rules = [r for r in _fix_rules(data, path, settings) if r.code == code]
-    if not rules:
-        return None
-    project = settings.project
-    _, analysed = analyse_source(data, path, rules, project.target, project.min_version)
-    if analysed is None:
-        return None
-    for rep, finding in analysed.items:
-        if (finding.rule, finding.line - 1, finding.column - 1) == (code, line, column) and rep.replacement is not None:
-            new = apply_reports(analysed.module, analysed.resolver, [rep], path)  # the fixer's own edit step
-            try:
-                parse(new, path)
-            except SourceError:
-                return None
-            return new.decode(encoding) if new != data else None
-    return None
+    new = settings.project.fix_bytes(path, data, at=key)
+    return None if new is None else new.decode(encoding)
 
 
 @dataclass(frozen=True)
@@ -303,9 +263,3 @@ def docs_location(code: str) -> tuple[str, int]:
 def docs_url(code: str) -> str:
     path, line = docs_location(code)
     return f"{SOURCE_URL}{path}#L{line}"
-
-
-def warm() -> None:
-    """Import and run what the first analysis needs (libcst, the rules), off the critical path."""
-    rules = all_rules()
-    analyse_source(b"import torch\nwith torch.cuda.amp.autocast():\n    pass\n", "warm.py", list(rules), NEWEST)

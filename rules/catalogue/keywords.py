@@ -8,8 +8,7 @@ becomes a rule. Each row's `deprecated_in` is the first release whose wheel sour
 
 from __future__ import annotations
 
-from advisor.rule import Safety, Severity
-from advisor.rule.table import NONE, UNSAFE, Row, calls, generate
+from advisor.rule import NONE, UNSAFE, Row, Safety, Severity, calls, generate
 
 # The 2.14 warning is raised by torch.autograd.profiler.profile (the index has it there), which
 # torch.profiler.profile / _KinetoProfile construct with the same flag: the index cannot follow that call.

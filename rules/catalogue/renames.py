@@ -14,8 +14,7 @@ C++: its string is in `torch/lib/libtorch_python.dylib` of 2.1.0 and not of 2.0.
 
 from __future__ import annotations
 
-from advisor.rule import Example, Kind, Severity
-from advisor.rule.table import NONE, UNSAFE, Entry, Row, generate
+from advisor.rule import NONE, UNSAFE, Entry, Example, Kind, Row, Severity, generate
 
 TABLE: tuple[Row, ...] = (
     Row(

@@ -10,8 +10,7 @@ decided centrally, never here.
 
 from __future__ import annotations
 
-from advisor.rule import Severity
-from advisor.rule.table import NONE, UNSAFE, Entry, Row, generate
+from advisor.rule import NONE, UNSAFE, Entry, Row, Severity, generate
 
 _OPAQUE = "torch._library.opaque_object"
 _DCP = "torch.distributed.checkpoint"

@@ -8,8 +8,7 @@ own files (`autocast_device_type.py`, `typed_storage.py`, ...).
 
 from __future__ import annotations
 
-from advisor.rule import Example, Severity
-from advisor.rule.table import NONE, Entry, Row, calls, generate
+from advisor.rule import NONE, Entry, Example, Row, Severity, calls, generate
 
 _C10D = "torch.distributed.distributed_c10d"
 _FSDP = "torch.distributed.fsdp.FullyShardedDataParallel"

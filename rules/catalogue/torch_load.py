@@ -168,7 +168,7 @@ class TorchLoadWeightsOnly(Rule):
         # configured line length; without one, over 88 (their default) in a file that writes trailing
         # commas the way they do, else over the file's longest line.
         limit = line_length(self.ctx.path) or (88 if magic else max(88, longest_line(code)))
-        lowest = self.ctx.min_version
+        lowest = self.ctx.lowest
         for call, stmt, indent, chosen in self._loads:
             if call in whole:
                 self.report(call, WHOLE_OBJECT.format(why=whole[call]), window=BREAKS_IN_2_6)

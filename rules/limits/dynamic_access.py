@@ -29,6 +29,7 @@ class DynamicTorchAccess(Rule):
     since = "2.0"
     fix = Applicability.NONE
     default_enabled = False
+    report_only = True
     triggers = ("getattr",)
 
     @classmethod
