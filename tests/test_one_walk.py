@@ -12,6 +12,7 @@ import pytest
 
 from advisor.analysis.analyse import analyse
 from advisor.analysis.registry import all_rules
+from advisor.core.settings import settings_at
 from advisor.core.versions import NEWEST
 from advisor.syntax import walk as walk_module
 from advisor.syntax.names import NameResolver
@@ -73,7 +74,7 @@ late = torch.ones(2)
 
 def _walks(data: bytes, path: str) -> tuple[int, list]:
     before = walk_module.MODULE_WALKS[0]
-    result, analysed = analyse(data, path, RULES, NEWEST)
+    result, analysed = analyse(data, path, RULES, settings_at(NEWEST))
     assert analysed is not None, "the file must reach the rules"
     return walk_module.MODULE_WALKS[0] - before, result.findings
 
@@ -111,8 +112,8 @@ def test_an_answer_changed_by_a_later_binding_runs_the_rules_again(monkeypatch):
 
     monkeypatch.setattr(NameResolver, "finish", counted_finish)
     source = b"import torch\n\ndef f():\n    torch.cuda.amp.autocast()\n    print(torch := None)\n"
-    result, _ = analyse(source, "late.py", RULES, NEWEST)
+    result, _ = analyse(source, "late.py", RULES, settings_at(NEWEST))
     assert checks == [False]
     assert not [f for f in result.findings if "autocast" in f.message]
     with_global = b"import torch\n\ndef f():\n    torch.cuda.amp.autocast()\n"
-    assert [f for f in analyse(with_global, "early.py", RULES, NEWEST)[0].findings if "autocast" in f.message]
+    assert [f for f in analyse(with_global, "early.py", RULES, settings_at(NEWEST))[0].findings if "autocast" in f.message]

@@ -170,13 +170,12 @@ def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tupl
 def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] = ()) -> ScanResult:
     """`paths`: Python files and notebooks; `text_paths`: Dockerfiles, shell scripts, .env (advisor.analysis.textfiles)."""
     codes = [r.code for r in options.rules]
-    cache = None
     versions = options.settings.versions
     key = options.cache_dir and options_key(
         codes, versions.target, versions.lowest, repr(sorted(options.settings.per_file_ignores))
     )
-    if key and options.cache_dir:  # no key without a machine key (no writable home): nothing to trust, so no cache
-        cache = Cache(options.cache_dir, key, options.shared_cache_dir)
+    # No key without a machine key (no writable home): nothing to trust, so no cache.
+    cache = Cache(options.cache_dir, key, options.shared_cache_dir) if key and options.cache_dir else None
     out = ScanResult(files_scanned=len(paths) + len(text_paths))
     done: dict[str, FileResult] = {}
     jobs: list[FileJob] = []
