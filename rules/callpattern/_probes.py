@@ -3,7 +3,10 @@
 - `try: f(..., kw=v) except TypeError: f(...)` (and a bare `except:` or `except Exception:`): the handler
   runs where the keyword does not exist;
 - a test that reads the signature: `"indexing" in torch.meshgrid.__kwdefaults__`,
-  `inspect.signature(f).parameters`, or a name assigned such a test: both branches are chosen on purpose.
+  `inspect.signature(f).parameters`, or a name assigned such a test: both branches are chosen on purpose;
+- an `if` (or `x if c else y`) one of whose branches passes the keyword to the same API: the other branch
+  leaves it out on purpose, whatever the test (mmengine's `if _torch_version_meshgrid_indexing:` is an
+  `and` of a torch version test and a non-torch test, which the generic compat gates do not read).
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class Probes:
         self.handlers: set[int] = set()
         self.tests: set[int] = set()
         self.flags: set[str] = set()  # names assigned a signature test
+        self.ifs: list[Any] = []  # the enclosing If / IfExp nodes
 
     def assign(self, node: Any) -> None:
         if _probe(node.value):
@@ -68,6 +72,8 @@ class Probes:
 
     def enter(self, node: Any) -> None:
         """An ExceptHandler, If or IfExp."""
+        if isinstance(node, (cst.If, cst.IfExp)):
+            self.ifs.append(node)
         if id(node) in self.handlers:
             self.depth += 1
         elif isinstance(node, (cst.If, cst.IfExp)) and _reads_signature(node.test, self.keyword, self.flags):
@@ -75,5 +81,15 @@ class Probes:
             self.depth += 1
 
     def leave(self, node: Any) -> None:
+        if isinstance(node, (cst.If, cst.IfExp)):
+            self.ifs.pop()
         if id(node) in self.handlers or id(node) in self.tests:
             self.depth -= 1
+
+    def chosen(self) -> bool:
+        """Is the call being visited under an `if` that passes the keyword in a branch? (Asked per finding only.)"""
+        return any(
+            self.is_target(c) and get_arg(c, self.keyword) is not None
+            for branch in self.ifs
+            for c in nodes_of(branch, cst.Call)
+        )

@@ -16,7 +16,8 @@ class MeshgridWithoutIndexing(Rule):
     in them), and the known compat shapes: the fallback of `try: torch.meshgrid(..., indexing=...)
     except TypeError:`, and both branches of a test that reads the signature
     (`"indexing" in torch.meshgrid.__kwdefaults__`, `inspect.signature(torch.meshgrid).parameters`,
-    or a name assigned such a test).
+    or a name assigned such a test), and an `if` one of whose branches passes `indexing=` (the other
+    leaves it out on purpose, e.g. mmengine's `if _torch_version_meshgrid_indexing:`).
 
     Why: UserWarning from C++ (TensorShape.cpp, once per process): "torch.meshgrid: in an
     upcoming release, it will be required to pass the indexing argument." Without it the
@@ -56,6 +57,8 @@ class MeshgridWithoutIndexing(Rule):
         "import torch\ngx, gy = torch.meshgrid(x, y, **kw)\n",
         "import torch\ntry:\n    g = torch.meshgrid(x, y, indexing='ij')\nexcept TypeError:\n    g = torch.meshgrid(x, y)\n",
         "import torch\nif 'indexing' in torch.meshgrid.__kwdefaults__:\n    g = torch.meshgrid(x, y, indexing='ij')\n"
+        "else:\n    g = torch.meshgrid(x, y)\n",
+        "import torch\nif OK and torch.__version__ >= '1.10':\n    g = torch.meshgrid(x, y, indexing='ij')\n"
         "else:\n    g = torch.meshgrid(x, y)\n",
         "import inspect, torch\nNEW = 'indexing' in inspect.signature(torch.meshgrid).parameters\n"
         "def grid(x, y):\n    return torch.meshgrid(x, y, indexing='ij') if NEW else torch.meshgrid(x, y)\n",
@@ -104,7 +107,7 @@ class MeshgridWithoutIndexing(Rule):
     def visit_Call(self, node) -> None:
         if self._probes.depth or self.match(node.func, TARGETS) is None:
             return
-        if any(a.star == "**" for a in node.args):
+        if any(a.star == "**" for a in node.args) or self._probes.chosen():
             return
         given = get_arg(node, "indexing")
         if given is None:

@@ -28,7 +28,8 @@ class SparseWithoutCheckInvariants(Rule):
     `with torch.sparse.check_sparse_tensor_invariants(...):` or a function decorated with it,
     every call in a file that switches the checks globally
     (`torch.sparse.check_sparse_tensor_invariants.enable()` / `.disable()`), calls with
-    `**kwargs`, and the fallback of `try: ...(check_invariants=...) except TypeError:`.
+    `**kwargs`, the fallback of `try: ...(check_invariants=...) except TypeError:`, and an `if` one of
+    whose branches passes `check_invariants=` (the other leaves it out on purpose).
 
     Why: UserWarning from C++, once per process, from torch 2.11: "Sparse invariant checks are
     implicitly disabled. Memory errors (e.g. SEGFAULT) will occur when operating on a sparse
@@ -140,6 +141,8 @@ class SparseWithoutCheckInvariants(Rule):
             return
         given = get_arg(node, "check_invariants")
         if given is not None and not (isinstance(given.value, cst.Name) and given.value.value == "None"):
+            return
+        if self._probes.chosen():
             return
         if self._switched is None:  # one look at the whole file, only once a call is found
             calls = nodes_of(self.ctx.module, cst.Call)
