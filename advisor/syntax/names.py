@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from advisor.core.lazy import cst
-from advisor.syntax.references import IMPORTING_CALLS, STAR_MODULES
+from advisor.syntax.references import FIRST_ARG_ONLY, IMPORTING_CALLS, STAR_MODULES
 from advisor.syntax.walk import walk
 
 LOCAL = "<local>"  # prefix for names bound by something other than an import
@@ -73,6 +73,13 @@ class NameResolver:
             base = self.qualnames(node.value)
             attr = node.attr.value
             return {f"{q}.{attr}" for q in base}
+        if isinstance(node, cst.Call):  # `getattr(torch.cuda, "memory_cached")`, the builtin with a literal name
+            obj, attr = _getattr_parts(node)
+            return (
+                {f"{q}.{attr}" for q in self.qualnames(obj)}
+                if obj is not None and not self.qualnames(node.func)
+                else set()
+            )
         return set()
 
     def scope_of(self, node: object) -> Scope | None:
@@ -310,17 +317,38 @@ def _dotted(node) -> str:
 
 
 def _imported_module(value, calls: tuple[str, ...] = IMPORTING_CALLS) -> str | None:
-    """`pytest.importorskip("torch")` / `importlib.import_module("torch.cuda")` -> the module."""
+    """`pytest.importorskip("torch")` / `importlib.import_module("torch.cuda")` -> the module;
+    MONAI's `optional_import("torchvision", name="models")` -> `torchvision.models` (its `name=` attribute)."""
     if not isinstance(value, cst.Call) or not value.args:
         return None
     func = value.func
     name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
     if name not in calls:
         return None
-    first = value.args[0].value
-    if isinstance(first, cst.SimpleString) and first.value[-1:] in "\"'" and first.prefix.lower() in ("", "u"):
-        return first.evaluated_value if isinstance(first.evaluated_value, str) else None
+    module = _plain_string(value.args[0].value)
+    if module is None or name in FIRST_ARG_ONLY or value.args[0].keyword is not None:
+        return module
+    attr = next(
+        (_plain_string(a.value) for a in value.args if a.keyword is not None and a.keyword.value == "name"), None
+    )
+    return f"{module}.{attr}" if attr else module
+
+
+def _plain_string(node) -> str | None:
+    if isinstance(node, cst.SimpleString) and node.value[-1:] in "\"'" and node.prefix.lower() in ("", "u"):
+        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
     return None
+
+
+def _getattr_parts(node) -> tuple:
+    """(object, attribute) of `getattr(obj, "attr")` (two arguments, a literal identifier); (None, None) otherwise."""
+    func, args = node.func, node.args
+    if not (isinstance(func, cst.Name) and func.value == "getattr") or len(args) != 2:
+        return None, None
+    if any(a.keyword is not None or a.star for a in args):
+        return None, None
+    attr = _plain_string(args[1].value)
+    return (args[0].value, attr) if attr and attr.isidentifier() else (None, None)
 
 
 def dotted_name(node) -> str:

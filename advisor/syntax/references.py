@@ -23,6 +23,9 @@ STAR_MODULES = frozenset({"torch"})
 # (`models, _ = optional_import("torchvision.models")` binds the first name); one list for this pass
 # and advisor.syntax.names. A project adds its own: `[tool.advisor] lazy-import-helpers`.
 IMPORTING_CALLS = ("importorskip", "import_module", "__import__", "optional_import", "lazy_import")
+# Of those, the ones whose `name=` keyword is not an attribute of the module (`import_module(name, package)`);
+# for the others, MONAI's `optional_import("torchvision", name="models")` binds `torchvision.models`.
+FIRST_ARG_ONLY = ("importorskip", "import_module", "__import__")
 _AST = ast.AST
 _INDEX_EVIDENCE = frozenset({ast.Subscript, ast.List, ast.ListComp, ast.Call})
 
@@ -134,8 +137,11 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             if len(node.value) < 200:
                 refs.qualnames.add(node.value)
             continue
-        elif type(node) in _INDEX_EVIDENCE and not refs.index_lists:
-            refs.index_lists = _index_evidence(node)
+        elif type(node) in _INDEX_EVIDENCE:
+            if not refs.index_lists:
+                refs.index_lists = _index_evidence(node)
+            if type(node) is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
+                _getattr_chain(node, chains)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             if not refs.index_lists and _slice_call(node.value):  # `idx[d] = slice(a, b)`
                 refs.index_lists = any(isinstance(t, ast.Subscript) for t in node.targets)
@@ -197,11 +203,26 @@ def _identifiers_into(node: ast.AST, out: set[str]) -> None:
             out.add(sub.attr)
 
 
+def _getattr_chain(call: ast.Call, chains: list[list[str]]) -> None:
+    func, args = call.func, call.args
+    if type(func) is ast.Name and func.id == "getattr" and len(args) == 2 and not call.keywords:
+        attr = args[1]
+        if type(attr) is ast.Constant and isinstance(attr.value, str):
+            chain = _chain(args[0])
+            if chain is not None:
+                chains.append([*chain, attr.value])
+
+
 def _imported_module(call: ast.Call, calls: tuple[str, ...]) -> str | None:
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
     if name in calls and call.args:
         first = call.args[0]
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            attr = (
+                next((k.value for k in call.keywords if k.arg == "name"), None) if name not in FIRST_ARG_ONLY else None
+            )
+            if isinstance(attr, ast.Constant) and isinstance(attr.value, str):  # `optional_import("m", name="a")`
+                return f"{first.value}.{attr.value}"
             return first.value
     return None
