@@ -151,17 +151,22 @@ class Bindings:
                 self._unknown(n)
 
     def _collect(self, root: Any) -> None:
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            if node is not root and isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-                self._unknown(node.name)
-                stack.extend(d.decorator for d in node.decorators)
-                continue  # its own scope
-            if isinstance(node, (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
-                continue
-            self._binding(node)
-            stack.extend(node.children)
+        # nodes_of is the fast read-only walk (LibCST's `children` rebuilds them); nested scopes are cut out after
+        comprehensions = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+        nested = nodes_of(root, cst.FunctionDef, cst.ClassDef, cst.Lambda, *comprehensions)
+        inner: set[int] = set()
+        for scope in nested:
+            named = isinstance(scope, (cst.FunctionDef, cst.ClassDef))
+            parts = [scope.body, *([scope.params] if isinstance(scope, cst.FunctionDef) else [])] if named else [scope]
+            inner.update(id(n) for part in parts for n in nodes_of(part))
+        for scope in nested:
+            if isinstance(scope, (cst.FunctionDef, cst.ClassDef)) and id(scope) not in inner:
+                self._unknown(scope.name)  # a def or class of this scope binds its name here
+        kinds = (cst.Assign, cst.AnnAssign, cst.NamedExpr, cst.AugAssign, cst.For, cst.AsName, cst.Global, cst.Nonlocal)
+        kinds += (cst.Del, cst.Import, cst.ImportFrom, cst.Call, cst.MatchAs, cst.MatchStar)
+        for node in nodes_of(root, *kinds):
+            if id(node) not in inner:
+                self._binding(node)
 
     def _binding(self, node: Any) -> None:
         if isinstance(node, cst.Assign):

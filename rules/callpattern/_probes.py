@@ -4,7 +4,7 @@
   runs where the keyword does not exist;
 - a test that reads the signature: `"indexing" in torch.meshgrid.__kwdefaults__`,
   `inspect.signature(f).parameters`, or a name assigned such a test: both branches are chosen on purpose;
-- an `if` (or `x if c else y`) one of whose branches passes the keyword to the same API: the other branch
+- the innermost `if` (or `x if c else y`) around a call, one of whose branches passes the keyword to the same API: the other branch
   leaves it out on purpose, whatever the test (mmengine's `if _torch_version_meshgrid_indexing:` is an
   `and` of a torch version test and a non-torch test, which the generic compat gates do not read).
 """
@@ -50,46 +50,53 @@ def _reads_signature(node: Any, keyword: str, flags: set[str]) -> bool:
 
 
 class Probes:
-    """Counts how deep the walk is inside probing code; a rule forwards its visit/leave calls here."""
+    """The probing code around the node being visited; a rule forwards its visit/leave calls here and asks
+    `around()` per finding only (the look at branches and try bodies costs a walk)."""
 
     def __init__(self, keyword: str, is_target: Callable[[Any], bool]) -> None:
         self.keyword = keyword
         self.is_target = is_target  # does this Call call the API the keyword belongs to?
-        self.depth = 0
-        self.handlers: set[int] = set()
-        self.tests: set[int] = set()
         self.flags: set[str] = set()  # names assigned a signature test
-        self.ifs: list[Any] = []  # the enclosing If / IfExp nodes
+        self.trys: list[Any] = []  # the enclosing Try nodes
+        self.blocks: list[tuple[Any, Any]] = []  # enclosing If / IfExp (node, None) and handlers (handler, its Try)
 
     def assign(self, node: Any) -> None:
         if _probe(node.value):
             self.flags.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
 
-    def enter_try(self, node: Any) -> None:
-        tried = [c for c in nodes_of(node.body, cst.Call) if self.is_target(c) and get_arg(c, self.keyword)]
-        if tried:
-            self.handlers.update(id(h) for h in node.handlers if _caught(h))
-
     def enter(self, node: Any) -> None:
-        """An ExceptHandler, If or IfExp."""
-        if isinstance(node, (cst.If, cst.IfExp)):
-            self.ifs.append(node)
-        if id(node) in self.handlers:
-            self.depth += 1
-        elif isinstance(node, (cst.If, cst.IfExp)) and _reads_signature(node.test, self.keyword, self.flags):
-            self.tests.add(id(node))
-            self.depth += 1
+        """A Try, ExceptHandler, If or IfExp."""
+        if isinstance(node, cst.Try):
+            self.trys.append(node)
+        else:
+            self.blocks.append((node, self.trys[-1] if isinstance(node, cst.ExceptHandler) and self.trys else None))
 
     def leave(self, node: Any) -> None:
-        if isinstance(node, (cst.If, cst.IfExp)):
-            self.ifs.pop()
-        if id(node) in self.handlers or id(node) in self.tests:
-            self.depth -= 1
+        (self.trys if isinstance(node, cst.Try) else self.blocks).pop()
 
-    def chosen(self) -> bool:
-        """Is the call being visited under an `if` that passes the keyword in a branch? (Asked per finding only.)"""
-        return any(
-            self.is_target(c) and get_arg(c, self.keyword) is not None
-            for branch in self.ifs
-            for c in nodes_of(branch, cst.Call)
-        )
+    def _passes(self, node: Any) -> bool:
+        return any(self.is_target(c) and get_arg(c, self.keyword) is not None for c in nodes_of(node, cst.Call))
+
+    def around(self) -> bool:
+        """Is the node being visited the fallback of a `try` that passes the keyword, under a test that reads
+        the signature, or in the innermost `if` one of whose branches passes the keyword?"""
+        for node, tried in self.blocks:
+            if tried is not None and _caught(node) and self._passes(tried.body):
+                return True
+            if tried is None and _reads_signature(node.test, self.keyword, self.flags):
+                return True
+        ifs = [node for node, tried in self.blocks if tried is None]
+        return bool(ifs) and self._passes(_branches(ifs[-1]))
+
+
+def _branches(node: Any) -> Any:
+    """What to look for the keyword in: an IfExp whole; an If's own simple statements (not nested blocks)."""
+    if isinstance(node, cst.IfExp):
+        return node
+    lines = []
+    while isinstance(node, cst.If):
+        lines += [s for s in getattr(node.body, "body", ()) if isinstance(s, cst.SimpleStatementLine)]
+        node = node.orelse
+    if isinstance(node, cst.Else):
+        lines += [s for s in getattr(node.body, "body", ()) if isinstance(s, cst.SimpleStatementLine)]
+    return cst.Module(body=lines)

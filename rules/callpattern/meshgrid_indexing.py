@@ -93,25 +93,24 @@ class MeshgridWithoutIndexing(Rule):
         self._probes.assign(node)
 
     def visit_Try(self, node) -> None:
-        self._probes.enter_try(node)
-
-    def visit_ExceptHandler(self, node) -> None:
         self._probes.enter(node)
 
-    def leave_ExceptHandler(self, node) -> None:
+    def leave_Try(self, node) -> None:
         self._probes.leave(node)
 
-    visit_If = visit_IfExp = visit_ExceptHandler
-    leave_If = leave_IfExp = leave_ExceptHandler
+    visit_If = visit_IfExp = visit_ExceptHandler = visit_Try
+    leave_If = leave_IfExp = leave_ExceptHandler = leave_Try
 
     def visit_Call(self, node) -> None:
-        if self._probes.depth or self.match(node.func, TARGETS) is None:
-            return
-        if any(a.star == "**" for a in node.args) or self._probes.chosen():
+        if self.match(node.func, TARGETS) is None or any(a.star == "**" for a in node.args):
             return
         given = get_arg(node, "indexing")
+        if given is not None and not (isinstance(given.value, cst.Name) and given.value.value == "None"):
+            return
+        if self._probes.around():
+            return
         if given is None:
             magic = uses_magic_commas(self.ctx.code_for(node))
             self.report(node, replacement=append_args(node, [kwarg("indexing", '"ij"')], magic))
-        elif isinstance(given.value, cst.Name) and given.value.value == "None":
+        else:
             self.report(node, replacement=node.deep_replace(given.value, cst.SimpleString('"ij"')))

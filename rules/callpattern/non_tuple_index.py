@@ -11,6 +11,11 @@ MESSAGE = (
 WHAT = {"warn": "a slice, None or Ellipsis", "nested": "sequences"}
 
 
+def _listy(value) -> bool:
+    """A list display, comprehension, sum or product, or a call (`list(...)`): what may bind a list index."""
+    return isinstance(value, (cst.List, cst.ListComp, cst.BinaryOperation, cst.Call))
+
+
 class NonTupleIndex(Rule):
     """Indexing a tensor with a list of slices (`x[[slice(0, n)] * 2]`): a non-tuple sequence index.
 
@@ -115,16 +120,27 @@ class NonTupleIndex(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._frames: list[tuple[Judge, list]] = []  # one per enclosing function: its subscripts to judge
+        # one per enclosing function: its subscripts to judge, and the names assigned something list-like
+        self._frames: list[tuple[Judge, list, set[str]]] = []
         self._module: Judge | None = None
 
     def visit_FunctionDef(self, node) -> None:
-        self._frames.append((Judge(node, self.qualnames), []))
+        self._frames.append((Judge(node, self.qualnames), [], set()))
 
     def leave_FunctionDef(self, node) -> None:
-        judge, found = self._frames.pop()
+        judge, found, listy = self._frames.pop()
         for subscript, index in found:
-            self._judge(judge, subscript, index)
+            # a name is followed (its function's bindings built) only if something list-like was assigned to it
+            if not isinstance(index, cst.Name) or index.value in listy:
+                self._judge(judge, subscript, index)
+
+    def visit_Assign(self, node) -> None:
+        if self._frames and _listy(node.value):
+            self._frames[-1][2].update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+
+    def visit_AnnAssign(self, node) -> None:
+        if self._frames and _listy(node.value) and isinstance(node.target, cst.Name):
+            self._frames[-1][2].add(node.target.value)
 
     visit_Lambda = visit_FunctionDef
     leave_Lambda = leave_FunctionDef

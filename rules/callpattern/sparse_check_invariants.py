@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Example, Rule, Severity, cst, get_arg, nodes_of
+from advisor.rule import Example, Rule, Severity, cst, get_arg
 
 from ._probes import Probes
 
@@ -16,7 +16,7 @@ FACTORIES = tuple(
     )
 )
 CHECKER = "torch.sparse.check_sparse_tensor_invariants"
-SWITCHES = (f"{CHECKER}.enable", f"{CHECKER}.disable")
+SWITCHES = ("enable", "disable")
 
 
 class SparseWithoutCheckInvariants(Rule):
@@ -26,8 +26,9 @@ class SparseWithoutCheckInvariants(Rule):
     `sparse_bsr_tensor`, `sparse_bsc_tensor` and `sparse_compressed_tensor` that pass no
     `check_invariants=` (or pass `None`), through aliases and imports. Left alone: calls inside
     `with torch.sparse.check_sparse_tensor_invariants(...):` or a function decorated with it,
-    every call in a file that switches the checks globally
-    (`torch.sparse.check_sparse_tensor_invariants.enable()` / `.disable()`), calls with
+    every call in a file that switches the checks for the process
+    (`torch.sparse.check_sparse_tensor_invariants.enable()` / `.disable()`: a file that uses that name
+    and an `.enable` or `.disable` attribute), calls with
     `**kwargs`, the fallback of `try: ...(check_invariants=...) except TypeError:`, and an `if` one of
     whose branches passes `check_invariants=` (the other leaves it out on purpose).
 
@@ -58,6 +59,13 @@ class SparseWithoutCheckInvariants(Rule):
 
     Validation: none.
     """
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        """Not in a file that switches the checks for the process (`check_sparse_tensor_invariants.enable()` or
+        `.disable()`): read from the attributes the file uses, so no walk is needed."""
+        switches = "check_sparse_tensor_invariants" in refs.attributes and not refs.attributes.isdisjoint(SWITCHES)
+        return not switches and super().may_match(refs)
 
     code = "ADV132"
     name = "sparse-without-check-invariants"
@@ -99,7 +107,6 @@ class SparseWithoutCheckInvariants(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._checked = 0  # inside `with check_sparse_tensor_invariants(...)` or a function it decorates
-        self._switched: bool | None = None  # the file calls enable() / disable(); found on first need
         self._probes = Probes("check_invariants", lambda call: self.match(call.func, FACTORIES) is not None)
 
     def _checker(self, node) -> bool:
@@ -122,19 +129,16 @@ class SparseWithoutCheckInvariants(Rule):
             self._checked -= 1
 
     def visit_Try(self, node) -> None:
-        self._probes.enter_try(node)
-
-    def visit_ExceptHandler(self, node) -> None:
         self._probes.enter(node)
 
-    def leave_ExceptHandler(self, node) -> None:
+    def leave_Try(self, node) -> None:
         self._probes.leave(node)
 
-    visit_If = visit_IfExp = visit_ExceptHandler
-    leave_If = leave_IfExp = leave_ExceptHandler
+    visit_If = visit_IfExp = visit_ExceptHandler = visit_Try
+    leave_If = leave_IfExp = leave_ExceptHandler = leave_Try
 
     def visit_Call(self, node) -> None:
-        if self._checked or self._probes.depth:
+        if self._checked:
             return
         old = self.match(node.func, FACTORIES)
         if old is None or any(a.star == "**" for a in node.args):
@@ -142,10 +146,5 @@ class SparseWithoutCheckInvariants(Rule):
         given = get_arg(node, "check_invariants")
         if given is not None and not (isinstance(given.value, cst.Name) and given.value.value == "None"):
             return
-        if self._probes.chosen():
-            return
-        if self._switched is None:  # one look at the whole file, only once a call is found
-            calls = nodes_of(self.ctx.module, cst.Call)
-            self._switched = any(self.match(c.func, SWITCHES) for c in calls)
-        if not self._switched:
+        if not self._probes.around():
             self.report(node, self.message.format(old=old))
