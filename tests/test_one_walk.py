@@ -116,4 +116,6 @@ def test_an_answer_changed_by_a_later_binding_runs_the_rules_again(monkeypatch):
     assert checks == [False]
     assert not [f for f in result.findings if "autocast" in f.message]
     with_global = b"import torch\n\ndef f():\n    torch.cuda.amp.autocast()\n"
-    assert [f for f in analyse(with_global, "early.py", RULES, settings_at(NEWEST))[0].findings if "autocast" in f.message]
+    assert [
+        f for f in analyse(with_global, "early.py", RULES, settings_at(NEWEST))[0].findings if "autocast" in f.message
+    ]

@@ -77,3 +77,40 @@ def test_rocm_scope_from_the_scanned_root_not_the_working_directory(cli, tmp_pat
     here = [(f["rule"], f["line"]) for f in _findings(cli, ".", root)]
     there = [(f["rule"], f["line"]) for f in _findings(cli, root, other)]
     assert here == there == [("ADV802", 4)]
+
+
+def test_the_folded_finding_lists_every_site_in_json_and_sarif(cli, tmp_path):
+    """One line in text output; every site (path, line, column) in JSON `sites` and SARIF `relatedLocations`."""
+    root = tmp_path / "proj"
+    _write(root, FILES)
+    want = [
+        ("pkg/helpers.py", 4, 5),
+        ("tests/conftest.py", 2, 12),
+        ("tests/test_jit.py", 4, 5),
+        ("tests/test_jit.py", 5, 5),
+    ]
+    (summary,) = [f for f in _findings(cli, root, root) if "times in tests" in f["message"]]
+    assert [(s["path"].split("proj/")[-1], s["line"], s["column"]) for s in summary["sites"]] == want
+    # every site is really there: the text at (line, column) is the call
+    for s in summary["sites"]:
+        line = (root / s["path"].split("proj/")[-1]).read_text().splitlines()[s["line"] - 1]
+        assert line[s["column"] - 1 :].startswith("torch.jit.script(")
+
+    proc = cli("scan", str(root), "--no-cache", "--output-format", "sarif", cwd=root)
+    results = json.loads(proc.stdout)["runs"][0]["results"]
+    (folded,) = [r for r in results if "times in tests" in r["message"]["text"]]
+    related = [
+        (
+            loc["physicalLocation"]["artifactLocation"]["uri"].split("proj/")[-1],
+            loc["physicalLocation"]["region"]["startLine"],
+            loc["physicalLocation"]["region"]["startColumn"],
+        )
+        for loc in folded["relatedLocations"]
+    ]
+    assert related == want
+    assert [r["message"]["text"] for r in folded["relatedLocations"]][-1] == "site 4 of 4"
+    assert not any("relatedLocations" in r for r in results if r is not folded)  # per-site findings have none
+
+    text = cli("scan", str(root), "--no-cache", cwd=root).stdout
+    assert sum("times in tests" in line for line in text.splitlines()) == 1
+    assert "tests/test_jit.py:5" not in text  # the sites are not printed one by one

@@ -130,7 +130,18 @@ class Finding:
     def sort_key(self) -> tuple[Any, ...]:
         return (self.path, self.cell or 0, self.line, self.column, self.rule, self.message)
 
+    @property
+    def sites(self) -> list[dict[str, Any]]:
+        """Every call site a folded finding stands for (advisor.run.tests_summary); [] for others."""
+        return list(self.data.get("summary", {}).get("sites", ()))
+
     def to_json(self) -> dict[str, Any]:
+        out = self._json()
+        if self.sites:
+            out["sites"] = self.sites
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "rule": self.rule,
             "name": self.name,

@@ -243,8 +243,8 @@ class Rule:
         return self.ctx.resolver.qualnames(node)
 
     def match(self, node: Any, targets: Iterable[str]) -> str | None:
-        """The qualified name in `targets` that `node` refers to, or None."""
-        if not isinstance(node, (cst.Name, cst.Attribute)):
+        """The qualified name in `targets` that `node` refers to, or None (`getattr(mod, "name")` too)."""
+        if not isinstance(node, (cst.Name, cst.Attribute, cst.Call)):
             return None
         return any_match(self.qualnames(node), targets)
 

@@ -9,7 +9,9 @@ when the warning becomes visible and what to change. A rule opts in with
 - folds the rule's sites in tests (test files: `test_*.py`, `*_test.py`, `conftest.py`, `testing.py`,
   files under `tests/`, `test/`, `testing/` below the project root; elsewhere, `test*`
   functions and `Test*` classes) into one finding at the first site, with the count and
-  the files in its message and in `data["summary"]`;
+  the files in its message and in `data["summary"]`, and every site (path, line, column; a
+  notebook's cell too) in `data["summary"]["sites"]`: one line in text output, every site in
+  JSON (`sites`) and SARIF (`relatedLocations`), so a consumer can locate each;
 - ranks the sites that run at import time in library code first: severity error (the kind
   stays what the policy decided), and the message says that every user of the library sees
   the warning. Sites inside functions keep their severity.
@@ -48,6 +50,15 @@ def _rel(path: str, root: str) -> str:
     return path if rel.startswith("..") else rel
 
 
+def _site(f: Finding) -> dict:
+    """Where one folded site is: as a finding says it, and for a notebook where its cell's line is in the file."""
+    site = {"path": f.path, "line": f.line, "column": f.column}
+    if f.cell:
+        line, column, _, _ = f.file_region
+        site.update(cell=f.cell, file_line=line, file_column=column)
+    return site
+
+
 def _summary(template: str, sites: list[Finding], root: str) -> Finding:
     first = min(sites, key=Finding.sort_key)
     files = sorted({_rel(f.path, root) for f in sites})
@@ -55,7 +66,14 @@ def _summary(template: str, sites: list[Finding], root: str) -> Finding:
         f" and {len(files) - _FILES_SHOWN} more" if len(files) > _FILES_SHOWN else ""
     )
     message = template.format(count=len(sites), files=len(files), shown=shown)
-    data = {"summary": {"count": len(sites), "files": files}, "scope": "test"}
+    data = {
+        "summary": {
+            "count": len(sites),
+            "files": files,
+            "sites": [_site(f) for f in sorted(sites, key=Finding.sort_key)],
+        },
+        "scope": "test",
+    }
     return replace(
         first,
         message=message,

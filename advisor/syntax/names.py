@@ -24,7 +24,7 @@ from typing import Iterable
 
 from advisor.core.lazy import cst
 from advisor.syntax.references import IMPORTING_CALLS, STAR_MODULES
-from advisor.syntax.scopes import LOCAL, Scope, _dotted, _ScopeBuilder
+from advisor.syntax.scopes import LOCAL, Scope, _dotted, _ScopeBuilder, plain_string
 from advisor.syntax.walk import walk
 
 __all__ = ["LOCAL", "NameResolver", "Scope", "any_match", "dotted_name"]
@@ -113,6 +113,13 @@ class NameResolver:
             base = self._qualnames(node.value)
             attr = node.attr.value
             return {f"{q}.{attr}" for q in base}
+        if isinstance(node, cst.Call):  # `getattr(torch.cuda, "memory_cached")`, the builtin with a literal name
+            obj, attr = _getattr_parts(node)
+            return (
+                {f"{q}.{attr}" for q in self._qualnames(obj)}
+                if obj is not None and not self._qualnames(node.func)
+                else set()
+            )
         return set()
 
     def scope_of(self, node: object) -> Scope | None:
@@ -166,6 +173,17 @@ def _frozen(answer):
     if isinstance(answer, list):
         return tuple(answer)
     return answer
+
+
+def _getattr_parts(node) -> tuple:
+    """(object, attribute) of `getattr(obj, "attr")` (two arguments, a literal identifier); (None, None) otherwise."""
+    func, args = node.func, node.args
+    if not (isinstance(func, cst.Name) and func.value == "getattr") or len(args) != 2:
+        return None, None
+    if any(a.keyword is not None or a.star for a in args):
+        return None, None
+    attr = plain_string(args[1].value)
+    return (args[0].value, attr) if attr and attr.isidentifier() else (None, None)
 
 
 def dotted_name(node) -> str:

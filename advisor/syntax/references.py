@@ -23,7 +23,11 @@ STAR_MODULES = frozenset({"torch"})
 # (`models, _ = optional_import("torchvision.models")` binds the first name); one list for this pass
 # and advisor.syntax.names. A project adds its own: `[tool.advisor] lazy-import-helpers`.
 IMPORTING_CALLS = ("importorskip", "import_module", "__import__", "optional_import", "lazy_import")
+# Of those, the ones whose `name=` keyword is not an attribute of the module (`import_module(name, package)`);
+# for the others, MONAI's `optional_import("torchvision", name="models")` binds `torchvision.models`.
+FIRST_ARG_ONLY = ("importorskip", "import_module", "__import__")
 _AST = ast.AST
+_INDEX_EVIDENCE = frozenset({ast.Subscript, ast.List, ast.ListComp, ast.Call})
 
 
 class References:
@@ -34,6 +38,9 @@ class References:
         self.guard_identifiers: set[str] = set()  # names and attributes in `if` tests and decorators
         self.imports: set[str] = set()  # every imported module/symbol
         self.max_depth = 0  # deepest expression nesting
+        # A list that may index with a non-tuple sequence (ADV130): a subscript whose index is a list
+        # display, comprehension or sum/product of one, or a `slice(...)` put into a list.
+        self.index_lists = False
 
     def identifiers(self) -> set[str]:
         """Every name, keyword and attribute identifier, and the last part of every import."""
@@ -130,7 +137,14 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             if len(node.value) < 200:
                 refs.qualnames.add(node.value)
             continue
+        elif type(node) in _INDEX_EVIDENCE:
+            if not refs.index_lists:
+                refs.index_lists = _index_evidence(node)
+            if type(node) is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
+                _getattr_chain(node, chains)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            if not refs.index_lists and _slice_call(node.value):  # `idx[d] = slice(a, b)`
+                refs.index_lists = any(isinstance(t, ast.Subscript) for t in node.targets)
             mod = _imported_module(node.value, importing_calls)
             if mod:
                 for t in node.targets:
@@ -162,6 +176,25 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
     return refs
 
 
+def _slice_call(node: ast.AST) -> bool:
+    return type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "slice"  # type: ignore[attr-defined]
+
+
+def _index_evidence(node: ast.AST) -> bool:
+    """Is `node` a sign of a list index (ADV130)? A subscript by a list, or a `slice(...)` put into a list."""
+    if type(node) is ast.Subscript:
+        index = node.slice  # type: ignore[attr-defined]
+        if type(index) is ast.BinOp:
+            return type(index.left) is ast.List or type(index.right) is ast.List
+        return type(index) in (ast.List, ast.ListComp)
+    if type(node) is ast.List:
+        return any(_slice_call(e) for e in node.elts)  # type: ignore[attr-defined]
+    if type(node) is ast.ListComp:
+        return _slice_call(node.elt)  # type: ignore[attr-defined]
+    args = node.args  # type: ignore[attr-defined]  # a Call: `idx.append(slice(a, b))`
+    return bool(args) and _slice_call(args[-1]) and type(node.func) is ast.Attribute  # type: ignore[attr-defined]
+
+
 def _identifiers_into(node: ast.AST, out: set[str]) -> None:
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name):
@@ -170,11 +203,26 @@ def _identifiers_into(node: ast.AST, out: set[str]) -> None:
             out.add(sub.attr)
 
 
+def _getattr_chain(call: ast.Call, chains: list[list[str]]) -> None:
+    func, args = call.func, call.args
+    if type(func) is ast.Name and func.id == "getattr" and len(args) == 2 and not call.keywords:
+        attr = args[1]
+        if type(attr) is ast.Constant and isinstance(attr.value, str):
+            chain = _chain(args[0])
+            if chain is not None:
+                chains.append([*chain, attr.value])
+
+
 def _imported_module(call: ast.Call, calls: tuple[str, ...]) -> str | None:
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
     if name in calls and call.args:
         first = call.args[0]
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            attr = (
+                next((k.value for k in call.keywords if k.arg == "name"), None) if name not in FIRST_ARG_ONLY else None
+            )
+            if isinstance(attr, ast.Constant) and isinstance(attr.value, str):  # `optional_import("m", name="a")`
+                return f"{first.value}.{attr.value}"
             return first.value
     return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from advisor.core.lazy import cst
-from advisor.syntax.references import IMPORTING_CALLS
+from advisor.syntax.references import FIRST_ARG_ONLY, IMPORTING_CALLS
 
 if TYPE_CHECKING:
     from advisor.syntax.names import NameResolver
@@ -313,14 +313,24 @@ def _dotted(node) -> str:
 
 
 def _imported_module(value, calls: tuple[str, ...] = IMPORTING_CALLS) -> str | None:
-    """`pytest.importorskip("torch")` / `importlib.import_module("torch.cuda")` -> the module."""
+    """`pytest.importorskip("torch")` / `importlib.import_module("torch.cuda")` -> the module;
+    MONAI's `optional_import("torchvision", name="models")` -> `torchvision.models` (its `name=` attribute)."""
     if not isinstance(value, cst.Call) or not value.args:
         return None
     func = value.func
     name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
     if name not in calls:
         return None
-    first = value.args[0].value
-    if isinstance(first, cst.SimpleString) and first.value[-1:] in "\"'" and first.prefix.lower() in ("", "u"):
-        return first.evaluated_value if isinstance(first.evaluated_value, str) else None
+    module = plain_string(value.args[0].value)
+    if module is None or name in FIRST_ARG_ONLY or value.args[0].keyword is not None:
+        return module
+    attr = next(
+        (plain_string(a.value) for a in value.args if a.keyword is not None and a.keyword.value == "name"), None
+    )
+    return f"{module}.{attr}" if attr else module
+
+
+def plain_string(node) -> str | None:
+    if isinstance(node, cst.SimpleString) and node.value[-1:] in "\"'" and node.prefix.lower() in ("", "u"):
+        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
     return None

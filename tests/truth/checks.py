@@ -1514,6 +1514,11 @@ from tests.truth.checks_known import KNOWN  # noqa: E402  (it imports this modul
 
 CHECKS += KNOWN
 
+# The call-pattern rules (ADV130-ADV132): warnings raised from C++.
+from tests.truth.checks_callpattern import CALLPATTERN  # noqa: E402
+
+CHECKS += CALLPATTERN
+
 # The rule each check backs, where the check itself says None: by full id, else by facts item.
 # Items with no static pattern (docs/coverage-2.14-2.15.md) keep None.
 RULES = {

@@ -39,6 +39,19 @@ def _fix(f) -> dict[str, Any]:
     }
 
 
+def _related(i: int, site: dict[str, Any], count: int) -> dict[str, Any]:
+    line, column = site.get("file_line", site["line"]), site.get("file_column", site["column"])
+    text = f"site {i + 1} of {count}" + (f" (cell {site['cell']}, line {site['line']})" if site.get("cell") else "")
+    return {
+        "id": i,
+        "physicalLocation": {
+            "artifactLocation": {"uri": _uri(site["path"])},
+            "region": {"startLine": line, "startColumn": column},
+        },
+        "message": {"text": text},
+    }
+
+
 def as_dict(result: ScanResult, rules: list[type[Rule]]) -> dict[str, Any]:
     used = sorted({f.rule for f in result.findings} | {r.code for r in rules})
     descriptors = []
@@ -83,6 +96,8 @@ def as_dict(result: ScanResult, rules: list[type[Rule]]) -> dict[str, Any]:
             entry["properties"].update(
                 cell=f.cell, cellLine=f.line, cellColumn=f.column, cellEndLine=f.end_line, cellEndColumn=f.end_column
             )
+        if f.sites:  # a folded finding: every site it stands for, so that each can be located
+            entry["relatedLocations"] = [_related(i, site, len(f.sites)) for i, site in enumerate(f.sites)]
         if f.fix and f.replacement is not None and f.data.get("fix_range"):
             entry["fixes"] = [_fix(f)]
         results.append(entry)
