@@ -138,7 +138,8 @@ def scan(
         )
     if output_format not in opt.FORMATS:
         raise _fail(f"unknown --output-format {output_format!r} (expected {', '.join(opt.FORMATS)})")
-    if add_noqa and "-" in (paths := paths or ["."]):
+    paths = paths or ["."]
+    if add_noqa and "-" in paths:
         raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
     stdin = read_stdin(paths, stdin_filename)
     stdin_path = stdin_filename or "stdin.py"
