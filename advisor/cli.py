@@ -138,8 +138,7 @@ def scan(
         )
     if output_format not in opt.FORMATS:
         raise _fail(f"unknown --output-format {output_format!r} (expected {', '.join(opt.FORMATS)})")
-    paths = paths or ["."]
-    if add_noqa and "-" in paths:
+    if "-" in (paths := paths or ["."]) and add_noqa:  # paths first: it is needed whether or not --add-noqa
         raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
     stdin = read_stdin(paths, stdin_filename)
     stdin_path = stdin_filename or "stdin.py"

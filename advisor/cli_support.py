@@ -67,17 +67,21 @@ def render(
         for e in result.errors:  # not part of the table, but never hidden
             typer.echo(f"{e.location}: error: {e.message}", err=True)
     elif fmt == "json":
+        from advisor.fix.edits import with_edits
         from advisor.report.output import json_format
 
-        json_format.render(
+        out = json_format.as_dict(
             result,
-            stream,
-            target=setup.target,
-            target_source=setup.target_source,
-            device=setup.device_context,
-            min_torch=setup.min_version,
-            min_torch_source=setup.min_torch_source,
+            setup.target,
+            setup.target_source,
+            setup.device_context,
+            setup.min_version,
+            setup.min_torch_source,
         )
+        # stdin's text is not on disk: its fixes keep their range's one edit
+        with_edits(out["findings"], result.findings, setup if source is None else None)
+        json.dump(out, stream, indent=2)
+        stream.write("\n")
     elif fmt == "sarif":
         from advisor.report.output import sarif
 

@@ -49,8 +49,11 @@ def collect(findings: list[Finding], report_dir: str) -> dict[str, dict[str, Any
         if lines and 0 < f.line <= f.end_line <= len(lines):
             before = lines[f.line - 1 : f.end_line]
             entry["before"] = before[:MAX_LINES]
-            if f.replacement is not None and f.fix:
-                fixed = before[0][: f.column - 1] + f.replacement + before[-1][f.end_column - 1 :]
-                entry["after"] = fixed.split("\n")[:MAX_LINES]
+            span = f.data.get("fix_range")  # the replacement's own range, which may be narrower than the finding's
+            if f.replacement is not None and f.fix and span and f.line <= span[0] <= span[2] <= f.end_line:
+                first, last = lines[span[0] - 1], lines[span[2] - 1]
+                fixed = first[: span[1] - 1] + f.replacement + last[span[3] - 1 :]
+                after = lines[f.line - 1 : span[0] - 1] + fixed.split("\n") + lines[span[2] : f.end_line]
+                entry["after"] = after[:MAX_LINES]
         out[key(f)] = entry
     return out

@@ -80,7 +80,7 @@ def as_dict(result: ScanResult, rules: list[type]) -> dict[str, Any]:
             entry["properties"].update(
                 cell=f.cell, cellLine=f.line, cellColumn=f.column, cellEndLine=f.end_line, cellEndColumn=f.end_column
             )
-        if f.fix and f.replacement is not None and f.data.get("fix_range"):
+        if f.fix and f.replacement is not None and f.data.get("fix_range") and not f.cell:  # SARIF has no cells
             entry["fixes"] = [_fix(f)]
         results.append(entry)
     notifications = [
