@@ -30,8 +30,6 @@ from advisor.cli_support import (
     add_suppressions,
     fix_stdin,
     print_fix_run,
-    probe_device,
-    validation_exit,
     codes,
     explain_rules,
     fail,
@@ -40,6 +38,7 @@ from advisor.cli_support import (
     warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
+from advisor.cli_show import check_scan_flags, default_paths, probe_device, show, validation_exit
 
 # Imported inside the commands that need them, to keep start-up fast: advisor.report.render,
 # advisor.report.validation and advisor.audit.runner (Jinja), advisor.audit.executors (Dask), rich (progress bars),
@@ -72,15 +71,15 @@ def _root(
     pass
 
 
-def _load(options: "ProjectOptions", found: "Discovered | None" = None) -> "Project":
-    """The project, or exit 2 with the reason. Says, in one line, when no lower bound was found."""
+def _load(options: "ProjectOptions", found: "Discovered | None" = None, quiet: bool = False) -> "Project":
+    """The project, or exit 2 with the reason. Says, in one line, when no lower bound was found (not under -q)."""
     try:
         project = Project.load(options, found)
     except ProjectError as e:
         raise _fail(str(e))
     for note in project.warnings:
         typer.echo(f"advisor: warning: {note}", err=True)
-    if project.lower_bound_note:
+    if project.lower_bound_note and not quiet:
         typer.echo(project.lower_bound_note, err=True)
     return project
 
@@ -130,15 +129,12 @@ def scan(
     min_torch: Optional[str] = opt.MIN_TORCH,
     fail_on: Optional[str] = opt.FAIL_ON,
     fix_flag: bool = opt.FIX_FLAG,  # Ruff's `check --fix`: point to `advisor fix`
+    show_settings: bool = opt.SHOW_SETTINGS,
+    show_files: bool = opt.SHOW_FILES,
 ) -> None:
     """Report every place the PyTorch upgrade touches."""
-    if fix_flag:
-        raise _fail(
-            "`scan` only reports; fixes are `advisor fix` (add --diff to preview them, --unsafe-fixes for the rest)"
-        )
-    if output_format not in opt.FORMATS:
-        raise _fail(f"unknown --output-format {output_format!r} (expected {', '.join(opt.FORMATS)})")
-    if "-" in (paths := paths or ["."]) and add_noqa:  # paths first: it is needed whether or not --add-noqa
+    check_scan_flags(fix_flag, output_format)
+    if "-" in (paths := default_paths(paths, stdin_filename)) and add_noqa:
         raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
     stdin = read_stdin(paths, stdin_filename)
     stdin_path = stdin_filename or "stdin.py"
@@ -163,8 +159,11 @@ def scan(
             min_torch=min_torch,
             fail_on=fail_on,
         ),
-        found=Discovered() if stdin is not None else None,
+        Discovered() if stdin is not None else None,
+        quiet,
     )
+    if show_settings or show_files:
+        raise typer.Exit(show(setup, settings=show_settings))
     if stdin is not None:
         if stdin_excluded(setup, stdin_path, codes(exclude), force_exclude):
             raise typer.Exit(0)
@@ -206,11 +205,12 @@ def fix(
     min_torch: Optional[str] = opt.MIN_TORCH,
     fail_on: Optional[str] = opt.FAIL_ON,
     stdin_filename: Optional[str] = opt.STDIN_FILENAME,
+    statistics: bool = opt.FIX_STATISTICS,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes). `-`: fix stdin onto stdout."""
     from advisor.fix.fixrun import fix_project
 
-    stdin = read_stdin(paths := paths or ["."], stdin_filename)
+    stdin = read_stdin(paths := default_paths(paths, stdin_filename), stdin_filename)
     named = [stdin_filename or "stdin.py"] if stdin is not None else paths
     project = _load(
         ProjectOptions(
@@ -232,16 +232,17 @@ def fix(
             min_torch=min_torch,
             fail_on=fail_on,
         ),
-        found=Discovered() if stdin is not None else None,
+        Discovered() if stdin is not None else None,
+        quiet,
     )
     unsafe = project.config.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
-    shown = {"diff": diff, "show_fixes": show_fixes, "quiet": quiet, "exit_zero": exit_zero}
+    shown = {"diff": diff, "show_fixes": show_fixes, "quiet": quiet, "exit_zero": exit_zero, "statistics": statistics}
     if stdin is not None:
         excluded = stdin_excluded(project, named[0], codes(exclude), force_exclude)
         raise typer.Exit(fix_stdin(project, named[0], stdin, unsafe, excluded, **shown))
     if not quiet:
         warn_if_nothing_to_scan(project, paths)
-    raise typer.Exit(print_fix_run(fix_project(project, unsafe, diff, show=sys.stdout.write), **shown))
+    raise typer.Exit(print_fix_run(fix_project(project, unsafe, diff, show=sys.stdout.buffer.write), **shown))
 
 
 @app.command()
