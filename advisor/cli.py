@@ -30,8 +30,6 @@ from advisor.cli_support import (
     add_suppressions,
     fix_stdin,
     print_fix_run,
-    probe_device,
-    validation_exit,
     explain_rules,
     fail,
     read_stdin,
@@ -39,6 +37,7 @@ from advisor.cli_support import (
     warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
+from advisor.cli_show import check_scan_flags, default_paths, probe_device, show, validation_exit
 
 # Imported inside the commands that need them, for start-up: report.render, report.validation and audit.runner
 # (Jinja), audit.executors (Dask), rich (progress bars), the output formats (JUnit: urllib, ssl) and the fixer.
@@ -70,16 +69,16 @@ def _root(
     pass
 
 
-def _load(paths: List[str], config: Optional[str], stdin: Optional[bytes], **flags) -> "Project":
+def _load(paths: List[str], config: Optional[str], stdin: Optional[bytes], quiet: bool = False, **flags) -> "Project":
     """The project, with the flags (by the `Settings` field each sets), or exit 2 with the reason.
-    Says, in one line, when no lower bound was found. With `stdin`, nothing is discovered."""
+    Says, in one line, when no lower bound was found (not under -q). With `stdin`, nothing is discovered."""
     try:
         project = Project.load(paths, config=config, found=Discovered() if stdin is not None else None, **flags)
     except ProjectError as e:
         raise _fail(str(e))
     for note in project.warnings:
         typer.echo(f"advisor: warning: {note}", err=True)
-    if project.lower_bound_note:
+    if project.lower_bound_note and not quiet:
         typer.echo(project.lower_bound_note, err=True)
     return project
 
@@ -129,22 +128,20 @@ def scan(
     min_torch: Optional[str] = opt.MIN_TORCH,
     fail_on: Optional[str] = opt.FAIL_ON,
     fix_flag: bool = opt.FIX_FLAG,  # Ruff's `check --fix`: point to `advisor fix`
+    show_settings: bool = opt.SHOW_SETTINGS,
+    show_files: bool = opt.SHOW_FILES,
 ) -> None:
     """Report every place the PyTorch upgrade touches."""
-    if fix_flag:
-        raise _fail(
-            "`scan` only reports; fixes are `advisor fix` (add --diff to preview them, --unsafe-fixes for the rest)"
-        )
-    if output_format not in opt.FORMATS:
-        raise _fail(f"unknown --output-format {output_format!r} (expected {', '.join(opt.FORMATS)})")
-    if add_noqa and "-" in (paths or []):
+    check_scan_flags(fix_flag, output_format)
+    if "-" in (paths := default_paths(paths, stdin_filename)) and add_noqa:
         raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
-    stdin = read_stdin(paths := paths or ["."], stdin_filename)  # no path: the current directory
+    stdin = read_stdin(paths, stdin_filename)
     stdin_path = stdin_filename or "stdin.py"
     setup = _load(
         [stdin_path] if stdin is not None else paths,
         config,
         stdin,
+        quiet,
         select=select,
         extend_select=extend_select,
         ignore=ignore,
@@ -162,6 +159,8 @@ def scan(
         report=bool(report),
         fail_on=fail_on,
     )
+    if show_settings or show_files:
+        raise typer.Exit(show(setup, settings=show_settings))
     if stdin is not None:
         if stdin_excluded(setup, stdin_path):
             raise typer.Exit(0)
@@ -203,16 +202,18 @@ def fix(
     min_torch: Optional[str] = opt.MIN_TORCH,
     fail_on: Optional[str] = opt.FAIL_ON,
     stdin_filename: Optional[str] = opt.STDIN_FILENAME,
+    statistics: bool = opt.FIX_STATISTICS,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes). `-`: fix stdin onto stdout."""
     from advisor.fix.fixrun import fix_project
 
-    stdin = read_stdin(paths := paths or ["."], stdin_filename)
+    stdin = read_stdin(paths := default_paths(paths, stdin_filename), stdin_filename)
     named = [stdin_filename or "stdin.py"] if stdin is not None else paths
     project = _load(
         named,
         config,
         stdin,
+        quiet,
         select=select,
         extend_select=extend_select,
         ignore=ignore,
@@ -229,13 +230,13 @@ def fix(
         force_exclude=force_exclude,
         fail_on=fail_on,
     )
-    shown = {"diff": diff, "show_fixes": show_fixes, "quiet": quiet, "exit_zero": exit_zero}
+    shown = {"diff": diff, "show_fixes": show_fixes, "quiet": quiet, "exit_zero": exit_zero, "statistics": statistics}
     if stdin is not None:
         excluded = stdin_excluded(project, named[0])
         raise typer.Exit(fix_stdin(project, named[0], stdin, excluded, **shown))
     if not quiet:
         warn_if_nothing_to_scan(project, paths)
-    raise typer.Exit(print_fix_run(fix_project(project, diff, show=sys.stdout.write), **shown))
+    raise typer.Exit(print_fix_run(fix_project(project, diff, show=sys.stdout.buffer.write), **shown))
 
 
 @app.command()

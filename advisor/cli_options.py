@@ -18,99 +18,192 @@ SELECT = typer.Option(
     None,
     "--select",
     help="Rule codes or prefixes to run instead of the default set (e.g. ADV1,ADV201); ALL: every rule, opt-in ones too.",
+    rich_help_panel="Rule selection",
 )
 EXTEND_SELECT = typer.Option(
-    None, "--extend-select", help="Rule codes or prefixes to run on top of the selection (e.g. opt-in rules)."
+    None,
+    "--extend-select",
+    help="Rule codes or prefixes to run on top of the selection (e.g. opt-in rules).",
+    rich_help_panel="Rule selection",
 )
 # --extend-ignore (Ruff's older spelling) is the same: --ignore adds to the config's `ignore`.
 IGNORE = typer.Option(
-    None, "--ignore", "--extend-ignore", help="Rule codes or prefixes to skip (added to the config's)."
+    None,
+    "--ignore",
+    "--extend-ignore",
+    help="Rule codes or prefixes to skip (added to the config's).",
+    rich_help_panel="Rule selection",
 )
 TARGET = typer.Option(
     None,
     "--target-version",
     help=f"Torch release you upgrade to, {RANGE} (default: from the project's pin, else {NEWEST}).",
+    rich_help_panel="Versions",
 )
 MIN_TORCH = typer.Option(
-    None, "--min-torch", help="The lowest torch the project supports (default: from its pins, else 2.0)."
+    None,
+    "--min-torch",
+    help="The lowest torch the project supports (default: from its pins, else 2.0).",
+    rich_help_panel="Versions",
 )
 FAIL_ON = typer.Option(
     None,
     "--fail-on",
     help="Kinds that fail the run, comma-separated: breaking, deprecated, advice, compat (default breaking,deprecated); or a severity.",
+    rich_help_panel="Rule selection",
 )
 TARGETS = typer.Option(
-    None, "--target", help="Per-library target, e.g. torchvision=0.29 (default: what the torch target brings)."
+    None,
+    "--target",
+    help="Per-library target, e.g. torchvision=0.29 (default: what the torch target brings).",
+    rich_help_panel="Versions",
 )
-CACHE_DIR = typer.Option(None, "--cache-dir", help="Cache directory (default .advisor_cache at the project root).")
-NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.")
-JOBS = typer.Option(None, "--jobs", "-j", help="Worker processes (default: one per CPU).")
-EXCLUDE = typer.Option(None, "--exclude", help="Glob patterns of paths to skip (added to config).")
+CACHE_DIR = typer.Option(
+    None,
+    "--cache-dir",
+    help="Cache directory (default .advisor_cache at the project root).",
+    rich_help_panel="Cache and speed",
+)
+NO_CACHE = typer.Option(False, "--no-cache", help="Do not read or write the cache.", rich_help_panel="Cache and speed")
+JOBS = typer.Option(
+    None, "--jobs", "-j", help="Worker processes (default: one per CPU).", rich_help_panel="Cache and speed"
+)
+EXCLUDE = typer.Option(
+    None, "--exclude", help="Glob patterns of paths to skip (added to config).", rich_help_panel="Files"
+)
 FORCE_EXCLUDE = typer.Option(
     False,
     "--force-exclude",
     help="Apply `exclude` to files named on the command line too, as Ruff does (the pre-commit hooks pass it).",
+    rich_help_panel="Files",
 )
 EXTEND_INCLUDE = typer.Option(
-    None, "--extend-include", help="Glob patterns of extra files to scan as Python (e.g. '*.pyw')."
+    None,
+    "--extend-include",
+    help="Glob patterns of extra files to scan as Python (e.g. '*.pyw').",
+    rich_help_panel="Files",
 )
 DEVICE = typer.Option(
-    None, "--device", help="rocm, cuda, xpu or cpu: the device the code targets (default: detected from ROCm markers)."
+    None,
+    "--device",
+    help="rocm, cuda, xpu or cpu: the device the code targets (default: detected from ROCm markers).",
+    rich_help_panel="Versions",
 )
 CONFIG = typer.Option(
-    None, "--config", help=r"pyproject.toml to read \[tool.advisor] from (default: found from the paths upwards)."
+    None,
+    "--config",
+    help=r"pyproject.toml to read \[tool.advisor] from (default: found from the paths upwards).",
+    rich_help_panel="Files",
 )
-QUIET = typer.Option(False, "--quiet", "-q", help="Print the findings and errors, nothing else.")
+QUIET = typer.Option(
+    False, "--quiet", "-q", help="Print the findings and errors, nothing else.", rich_help_panel="Output"
+)
 STDIN_FILENAME = typer.Option(
     None,
     "--stdin-filename",
-    help="With `-`: the path the text read from stdin stands for (config, per-file-ignores, messages).",
+    help="The path the text read from stdin stands for (config, per-file-ignores, messages); alone, it reads stdin.",
+    rich_help_panel="Files",
 )
 # Ruff's name first; --format is kept for the scripts already written with it.
 OUTPUT_FORMAT = typer.Option(
     "text",
     "--output-format",
     "--format",
-    help="text (= concise: one line per finding), full (with the source line), json, sarif, github or junit.",
+    help="text (= concise: one short line per finding), full (the whole message, release windows and source line), json, sarif, github or junit.",
+    rich_help_panel="Output",
 )
 FORMATS = ("text", "concise", "full", "json", "sarif", "github", "junit")
 
 
 # `advisor scan`.
-OUTPUT = typer.Option(None, "--output", "-o", "--output-file", help="Write the output to this file.")
-EXIT_ZERO = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings.")
+OUTPUT = typer.Option(
+    None, "--output", "-o", "--output-file", help="Write the output to this file.", rich_help_panel="Output"
+)
+EXIT_ZERO = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings.", rich_help_panel="Output")
 STATISTICS = typer.Option(
-    False, "--statistics", help="Print only the count of findings per rule, the most frequent first."
+    False,
+    "--statistics",
+    help="Print only the count of findings per rule, the most frequent first.",
+    rich_help_panel="Output",
 )
 REPORT = typer.Option(
-    None, "--report", help="Also write report.md, report.html and validation scripts to this directory."
+    None,
+    "--report",
+    help="Also write report.md, report.html and validation scripts to this directory.",
+    rich_help_panel="Output",
 )
 BASELINE = typer.Option(
     None,
     "--baseline",
     help="Report only findings not in this baseline (default: advisor-baseline.json at the project root, if present).",
+    rich_help_panel="Baseline and suppressions",
 )
-NO_BASELINE = typer.Option(False, "--no-baseline", help="Report every finding, ignoring any baseline.")
+NO_BASELINE = typer.Option(
+    False,
+    "--no-baseline",
+    help="Report every finding, ignoring any baseline.",
+    rich_help_panel="Baseline and suppressions",
+)
 WRITE_BASELINE = typer.Option(
-    None, "--write-baseline", help="Record the current findings in this baseline file and exit 0."
+    None,
+    "--write-baseline",
+    help="Record the current findings in this baseline file and exit 0.",
+    rich_help_panel="Baseline and suppressions",
 )
 ADD_NOQA = typer.Option(
-    False, "--add-noqa", help="Add `# advisor: ignore[CODE]` to every line with a finding, and exit 0."
+    False,
+    "--add-noqa",
+    help="Add `# advisor: ignore[CODE]` to every line with a finding, and exit 0.",
+    rich_help_panel="Baseline and suppressions",
+)
+
+SHOW_SETTINGS = typer.Option(
+    False,
+    "--show-settings",
+    help="Print the config, target, lowest torch and rules a scan would use, and where each comes from; scan nothing.",
+    rich_help_panel="Output",
+)
+SHOW_FILES = typer.Option(
+    False, "--show-files", help="Print the files a scan would read, and scan nothing.", rich_help_panel="Output"
 )
 
 # `advisor fix`.
 FIX_FLAG = typer.Option(False, "--fix", hidden=True)
 FIX_UNSAFE_FIXES = typer.Option(
-    None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes that may change behaviour."
+    None,
+    "--unsafe-fixes/--no-unsafe-fixes",
+    help="Also apply fixes that may change behaviour.",
+    rich_help_panel="Output",
 )
-FIX_DIFF = typer.Option(False, "--diff", help="Print a unified diff of what would change; write nothing.")
+FIX_DIFF = typer.Option(
+    False, "--diff", help="Print a unified diff of what would change; write nothing.", rich_help_panel="Output"
+)
 FIX_SHOW_FIXES = typer.Option(
-    False, "--show-fixes", help="List each fix applied (or that --diff would apply), by file and rule."
+    False,
+    "--show-fixes",
+    help="List each fix applied (or that --diff would apply), by file and rule.",
+    rich_help_panel="Output",
 )
-FIX_FIXABLE = typer.Option(None, "--fixable", help="Only these codes or prefixes are fixed (others are reported).")
-FIX_UNFIXABLE = typer.Option(None, "--unfixable", help="Codes or prefixes reported but never fixed.")
+FIX_STATISTICS = typer.Option(
+    False,
+    "--statistics",
+    help="Count the findings left per rule instead of listing them.",
+    rich_help_panel="Output",
+)
+FIX_FIXABLE = typer.Option(
+    None,
+    "--fixable",
+    help="Only these codes or prefixes are fixed (others are reported).",
+    rich_help_panel="Rule selection",
+)
+FIX_UNFIXABLE = typer.Option(
+    None, "--unfixable", help="Codes or prefixes reported but never fixed.", rich_help_panel="Rule selection"
+)
 FIX_EXIT_ZERO = typer.Option(
-    False, "--exit-zero", help="Exit 0 even when findings remain (or, with --diff, would change)."
+    False,
+    "--exit-zero",
+    help="Exit 0 even when findings remain (or, with --diff, would change).",
+    rich_help_panel="Output",
 )
 
 # `advisor rules`.

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
 import sys
 from typing import Callable, List, Optional, TextIO
 
@@ -21,6 +20,7 @@ from advisor.core.findings import ScanResult, Severity
 from advisor.core.textlines import split_lines
 from advisor.interrupt import announce
 from advisor.report.output.markdown_rules import rules_table
+from advisor.report.output.concise import short
 from advisor.report.output.printable import printable
 
 
@@ -67,17 +67,21 @@ def render(
         for e in result.errors:  # not part of the table, but never hidden
             typer.echo(f"{e.location}: error: {e.message}", err=True)
     elif fmt == "json":
+        from advisor.fix.edits import with_edits
         from advisor.report.output import json_format
 
-        json_format.render(
+        out = json_format.as_dict(
             result,
-            stream,
             target=setup.target,
             target_source=setup.target_source,
             device=setup.device_context,
             min_torch=setup.lowest,
             min_torch_source=setup.lowest_source,
         )
+        # stdin's text is not on disk: its fixes keep their range's one edit
+        with_edits(out["findings"], result.findings, setup if source is None else None)
+        json.dump(out, stream, indent=2)
+        stream.write("\n")
     elif fmt == "sarif":
         from advisor.report.output import sarif
 
@@ -180,20 +184,25 @@ def stdin_excluded(setup, stdin_path: str) -> bool:
     return excluded(os.path.normpath(stdin_path), [*settings.exclude, *settings.extend_exclude])
 
 
-def print_fix_run(run, *, diff: bool, show_fixes: bool, quiet: bool, exit_zero: bool, err: bool = False) -> int:
-    """What `advisor fix` prints about its run; the exit code.
-
-    Findings left go to stdout, the rest to stderr with --diff (whose stdout is the diff); `err`: all of it
-    to stderr (`fix -`, whose stdout is the fixed source).
-    """
+def print_fix_run(
+    run, *, diff: bool, show_fixes: bool, quiet: bool, exit_zero: bool, statistics: bool = False, err: bool = False
+) -> int:
+    """What `advisor fix` prints about its run; the exit code. Findings left go to stdout, and with --diff to stderr
+    like the rest (stdout is the diff alone); `err`: all of it to stderr (`fix -`, whose stdout is the fixed source)."""
     if run.interrupted:
         # One line, and advisor.interrupt says nothing more (SIGTERM is routed here too).
         announce(
             f"advisor: interrupted; {len(run.changed)} file(s) were fixed completely, every other file is untouched."
         )
         return 130
-    for f in run.remaining:  # names and messages from the scanned tree: no raw terminal escapes
-        typer.echo(f"{printable(f.location)}: {f.rule} {printable(f.message)}", err=err)
+    if statistics:  # Ruff's `check --fix --statistics`: what is left, counted per rule
+        from types import SimpleNamespace
+
+        from advisor.report.output.statistics import render as table
+
+        table(SimpleNamespace(findings=run.remaining), sys.stderr if err or diff else sys.stdout)  # type: ignore[arg-type]
+    for f in [] if statistics else run.remaining:  # names and messages from the scanned tree: no raw escapes
+        typer.echo(f"{printable(f.location)}: {f.rule} {printable(short(f.message))}", err=err or diff)
     for path, message in run.errors:
         typer.echo(f"{printable(path)}: error: {printable(message)}", err=True)
     if show_fixes:
@@ -219,6 +228,7 @@ def fix_stdin(
     show_fixes: bool,
     quiet: bool,
     exit_zero: bool,
+    statistics: bool = False,
 ) -> int:
     """`advisor fix - --stdin-filename P` (Ruff's `check --fix -`): the fixed text on stdout (or, with --diff, the
     diff), the findings left and the summary on stderr; the exit code. An excluded P comes back unchanged."""
@@ -228,58 +238,12 @@ def fix_stdin(
     run, fixed = (FixRun(diff=diff), data) if excluded else fix_text(project, path, data)
     run.diff = diff
     if diff:
-        sys.stdout.write(FixOutcome(path, data, fixed).diff())
+        sys.stdout.buffer.write(FixOutcome(path, data, fixed).diff_bytes())
     else:
         sys.stdout.buffer.write(fixed)
     sys.stdout.flush()
-    return print_fix_run(run, diff=diff, show_fixes=show_fixes, quiet=quiet, exit_zero=exit_zero, err=True)
-
-
-def probe_device(python: Optional[str], device: str, timeout: int = 300) -> None:
-    """`validate --device cuda|xpu`: InterpreterError unless `python`'s torch sees that device. Without one every
-    script would only SKIP, and the run would overwrite earlier results while checking nothing."""
-    from advisor.report.validation import InterpreterError
-
-    code = (
-        "import sys, torch\n"
-        "mod = getattr(torch, sys.argv[1], None)\n"
-        "ok = mod is not None and hasattr(mod, 'is_available') and mod.is_available()\n"
-        "built = torch.version.cuda or getattr(torch.version, 'hip', None) or getattr(torch.version, 'xpu', None)\n"
-        "sys.stdout.write(f'{int(bool(ok))} {torch.__version__} {built or \"-\"}')"
-    )
-    python = python or sys.executable
-    try:
-        out = subprocess.run(
-            # -I: a `torch/` or `sitecustomize.py` in the current folder (a checkout under test) is never imported
-            [python, "-I", "-c", code, device],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        ).stdout.split()
-    except (OSError, subprocess.TimeoutExpired) as e:
-        raise InterpreterError(f"{python}: cannot ask torch for a {device} device ({e})") from None
-    if out[:1] == ["1"]:
-        return
-    version, built = (out[1:3] + ["?", "-"])[:2] if len(out) >= 3 else ("?", "-")
-    build = (
-        f"a build without {device.upper()}"
-        if built == "-"
-        else f"built for {built}, but no {device.upper()} device is visible"
-    )
-    raise InterpreterError(
-        f"--device {device}: {python} has torch {version}, {build}; nothing was run and earlier "
-        f"results are kept (run on the machine with the {device.upper()} device, or drop --device)"
-    )
-
-
-def validation_exit(checks: List[dict]) -> int:
-    """`advisor validate`'s exit status: 0 only if nothing failed and something ran (a check PASSed)."""
-    if any(c["status"] in ("FAIL", "ERROR") for c in checks):
-        return 1
-    if not any(c["status"] == "PASS" for c in checks):
-        typer.echo("advisor: exit 1: no check ran here (every one was SKIPped), so nothing was validated", err=True)
-        return 1
-    return 0
+    shown = {"diff": diff, "show_fixes": show_fixes, "quiet": quiet, "exit_zero": exit_zero, "statistics": statistics}
+    return print_fix_run(run, **shown, err=True)
 
 
 def write_scan_report(report: str, setup, result: ScanResult) -> None:

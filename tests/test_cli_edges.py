@@ -32,7 +32,8 @@ y = F.softmax(torch.ones(3))
 def test_fix_diff_reports_remaining_findings_at_lines_on_disk(cli, tmp_path):
     (tmp_path / "a.py").write_text(SHIFTING)
     proc = cli("fix", "a.py", "--min-torch", "2.4", "--diff", cwd=tmp_path)
-    assert "a.py:13:5: ADV717" in proc.stdout, proc.stdout  # line 13 on disk (12 in the never-written text)
+    # Line 13 on disk (12 in the never-written text); on stderr, as the summary: stdout is the diff alone.
+    assert "a.py:13:5: ADV717" in proc.stderr and "ADV717" not in proc.stdout, proc.stderr
     assert (tmp_path / "a.py").read_text() == SHIFTING
     scan = cli("scan", "a.py", "--no-cache", "--select", "ADV717", cwd=tmp_path)
     assert "a.py:13:5: ADV717" in scan.stdout
@@ -112,6 +113,19 @@ def test_both_pre_commit_hooks_pass_force_exclude():
     with open(os.path.join(root, ".pre-commit-hooks.yaml")) as f:
         entries = [line.split(":", 1)[1].split() for line in f if line.strip().startswith("entry:")]
     assert len(entries) == 2 and all("--force-exclude" in e for e in entries)
+
+
+def test_pre_commit_fixes_first_quietly_and_scans_the_project_files():
+    """The fix hook comes first (the scan then sees fixed files); -q: no footer per batch; the scan hook takes
+    pyproject.toml and setup.cfg (ini), where the Python floor (ADV781) is declared."""
+    import yaml
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, ".pre-commit-hooks.yaml")) as f:
+        hooks = yaml.safe_load(f)
+    assert [h["id"] for h in hooks] == ["advisor-fix", "advisor"]
+    assert all("-q" in h["entry"].split() for h in hooks)
+    assert {"pyproject", "ini"} <= set(hooks[1]["types_or"])
 
 
 # --- bug 6: the rough edges --------------------------------------------------------

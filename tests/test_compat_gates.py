@@ -176,3 +176,22 @@ def test_a_branch_that_reads_the_name_keeps_the_earlier_value():
             sd = convert(sd)
         """)
     assert not _is_compat(found[2])
+
+
+def test_a_branch_the_lowest_torch_never_runs_is_dead_code_now():
+    """Under a lowest supported torch at or above the gate, the message says so (not "delete it when ...")."""
+    code = textwrap.dedent("""\
+        import torch
+        from packaging import version
+        if version.parse(torch.__version__) >= version.parse("2.4"):
+            ctx = torch.amp.autocast("cuda")
+        else:
+            ctx = torch.cuda.amp.autocast()
+        """).encode()
+    messages = {}
+    for lowest in ("2.1", "2.4", "2.8"):
+        result, _ = analyse(code, "m.py", all_rules(), "2.13", lowest)
+        (messages[lowest],) = [f.message for f in result.findings if f.line == 6 and f.kind == "compat"]
+    assert "when your lowest supported torch is >= 2.4" in messages["2.1"] and "dead code" not in messages["2.1"]
+    assert messages["2.4"].startswith("compat fallback, dead code now: your lowest supported torch 2.4 is >= 2.4")
+    assert "your lowest supported torch 2.8 is >= 2.4, so this branch never runs" in messages["2.8"]

@@ -193,7 +193,18 @@ def test_min_torch_flag_and_config(proj):
 
 def test_text_says_when_it_warns_and_breaks(tmp_path):
     (tmp_path / "m.py").write_text("import torch\ntorch.export.export_for_training(m, a)\n")
-    out = _advisor("scan", ".", "--no-cache", "--target-version", "2.10", "--min-torch", "2.0", cwd=tmp_path).stdout
+    out = _advisor(
+        "scan",
+        ".",
+        "--no-cache",
+        "--target-version",
+        "2.10",
+        "--min-torch",
+        "2.0",
+        "--output-format",
+        "full",
+        cwd=tmp_path,
+    ).stdout
     assert "(warns from 2.9, breaks in 2.11)" in out and "1 deprecated" in out
     out = _advisor("scan", ".", "--no-cache", "--min-torch", "2.0", cwd=tmp_path).stdout
     assert "breaks in 2.11: `torch.export.export_for_training`" in out and "1 breaking" in out

@@ -141,6 +141,8 @@ def _fix_text(module: Any, node: Any) -> str:
     if isinstance(node, cst.FlattenSentinel):
         return _code(module, node)
     changes: dict[str, Any] = {}
+    if isinstance(node, cst.Arg):  # an argument's range ends before its comma: so does its text
+        changes.update(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace(""))
     if hasattr(node, "leading_lines"):
         changes["leading_lines"] = ()
     if isinstance(getattr(node, "trailing_whitespace", None), cst.TrailingWhitespace):
@@ -180,8 +182,7 @@ def _analyse_notebook(data, path, rules, settings) -> tuple[FileResult, Analysed
     for f in result.findings:
         cell, line = virtual.line_map.get(f.line, (0, f.line))
         _, end_line = virtual.line_map.get(f.end_line, (cell, f.end_line))
-        data_ = {k: v for k, v in f.data.items() if k != "fix_range"}  # SARIF fixes address .py files only
-        mapped.append(replace(f, line=line, end_line=end_line, data={**data_, "cell": cell}))
+        mapped.append(replace(f, line=line, end_line=end_line, data=notebooks.in_cell(f.data, virtual.line_map, cell)))
     result.findings = notebook_text.locate(mapped, data.decode("utf-8"))  # read() decoded it: it is UTF-8
     result.errors = [FileError(path, e.message) for e in result.errors]
     result.errors += [FileError(path, message) for message in virtual.errors]  # cells left out, by cell and line

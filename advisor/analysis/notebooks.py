@@ -271,9 +271,20 @@ def place(findings: list, source: str) -> list:
     for f in findings:
         cell, line = mapping.get(f.line, (0, f.line))
         _, end_line = mapping.get(f.end_line, (cell, f.end_line))
-        data = {k: x for k, x in f.data.items() if k != "fix_range"}  # SARIF fixes address .py files only
-        placed.append(replace(f, line=line, end_line=end_line, data={**data, "cell": cell}))
+        placed.append(replace(f, line=line, end_line=end_line, data=in_cell(f.data, mapping, cell)))
     return placed
+
+
+def in_cell(data: dict, mapping: dict, cell: int) -> dict:
+    """A notebook finding's data: its cell, and its fix range moved to the cell's lines (JSON's `fix.range`);
+    a range that leaves the cell has no place there and is dropped."""
+    out = {k: x for k, x in data.items() if k != "fix_range"}
+    if data.get("fix_range"):
+        start_line, start_column, end_line, end_column = data["fix_range"]
+        (start_cell, start), (end_cell, end) = mapping.get(start_line, (0, 0)), mapping.get(end_line, (0, 0))
+        if start_cell == end_cell == cell:
+            out["fix_range"] = [start, start_column, end, end_column]
+    return {**out, "cell": cell}
 
 
 def from_virtual(nb, v: Virtual, new_source: str) -> dict[int, str]:

@@ -152,13 +152,22 @@ class Finding:
             "end_line": self.end_line,
             "end_column": self.end_column,
             "message": self.message,
-            "fix": {"applicability": self.fix, "replacement": self.replacement} if self.fix else None,
+            "fix": self.fix_json(),
             "validation": self.validation,
             "cell": self.cell,
             "kind": self.kind,
             "warns_from": self.warns_from,
             "breaks_in": self.breaks_in,
         }
+
+    def fix_json(self) -> dict[str, Any] | None:
+        """The fix with the range its replacement covers (a cell's lines in a notebook), which may be narrower
+        than the finding's: replacing exactly that range with `replacement` is the fix's edit."""
+        if not self.fix:
+            return None
+        span = self.data.get("fix_range")
+        where = dict(zip(("line", "column", "end_line", "end_column"), span)) if span else None
+        return {"applicability": self.fix, "replacement": self.replacement, "range": where}
 
     @property
     def when(self) -> str:

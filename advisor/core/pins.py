@@ -232,5 +232,20 @@ def parse_target_overrides(values: list[str] | None) -> dict[str, str]:
 def resolve_companions(torch_target: str, overrides: dict[str, str] | None = None) -> dict[str, str]:
     """Each companion's target: an explicit override, else the one the torch target brings."""
     targets = companion_targets(torch_target)
-    targets.update({k: v for k, v in (overrides or {}).items() if k != "torch"})
+    for library, version in (overrides or {}).items():
+        if library == "torch":
+            continue
+        known = sorted(
+            {pair[COMPANION_NAMES.index(library)] for pair in COMPANIONS.values()}, key=lambda v: _minor(v) or (0, 0)
+        )
+        v = _minor(version)
+        if v is None or f"{v[0]}.{v[1]}" not in known:  # as --target-version 2.16 is: no windows to judge it by
+            raise ValueError(
+                f"unknown --target {library}={version}: the catalogue knows {library} {known[0]} to {known[-1]} "
+                f"({', '.join(known)})"
+            )
+        targets[library] = version
     return targets
+
+
+COMPANION_NAMES = ("torchvision", "torchaudio")  # the order of COMPANIONS' pairs

@@ -47,6 +47,11 @@ COMPAT_MESSAGE = (
     "compat fallback: delete this branch when your lowest supported torch is >= {until}; "
     "not fixed: this is a version-gated branch ({message})"
 )
+# The lowest supported torch already has what the branch waits for: it never runs.
+COMPAT_DEAD = (
+    "compat fallback, dead code now: your lowest supported torch {lowest} is >= {until}, so this branch never "
+    "runs; delete it ({message})"
+)
 COMPAT_UNKNOWN = (
     "compat fallback: delete this branch when your lowest supported torch no longer needs it; "
     "not fixed: this is a version-gated branch ({message})"
@@ -123,8 +128,9 @@ def decide(
     """
     warns, breaks = window.deprecated_in, window.removed_in
     if compat or compat_until is not None:
-        template = COMPAT_MESSAGE if compat_until else COMPAT_UNKNOWN
-        text = template.format(until=compat_until, message=message)
+        dead = compat_until is not None and lowest is not None and lowest >= parse_version(compat_until)
+        template = COMPAT_DEAD if dead else COMPAT_MESSAGE if compat_until else COMPAT_UNKNOWN
+        text = template.format(until=compat_until, message=message, lowest=_short(lowest))
         return Decision(Kind.COMPAT, Severity.INFO, Applicability.NONE, text, warns, breaks)
     decided = kind_for(window, kind, severity, target)
     if decided is None:
@@ -182,3 +188,8 @@ def rule_kind(windows: "list[Window]", kind: Kind | None, severity: Severity, ta
     kinds = [k for w in windows if (k := kind_for(w, kind, severity, target)) is not None]
     order = (Kind.BREAKING, Kind.DEPRECATED, Kind.ADVICE, Kind.COMPAT)
     return min(kinds, key=order.index) if kinds else None
+
+
+def _short(version: Version | None) -> str:
+    """`2.4` for the Version 2.4.0 (as the project's pins and flags spell it)."""
+    return "" if version is None else f"{version[0]}.{version[1]}"

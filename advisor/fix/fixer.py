@@ -48,13 +48,21 @@ class FixOutcome:
     def changed(self) -> bool:
         return self.fixed != self.original
 
-    def diff(self) -> str:
-        try:
-            a = split_lines(self.original.decode("utf-8", "replace"), keepends=True)
-            b = split_lines(self.fixed.decode("utf-8", "replace"), keepends=True)
-        except Exception:  # pragma: no cover - decode with replace cannot fail
-            return ""
-        return "".join(difflib.unified_diff(a, b, f"a/{self.path}", f"b/{self.path}"))
+    def diff(self, errors: str = "replace") -> str:
+        """The unified diff; `errors="surrogateescape"` keeps bytes that are not UTF-8 (a latin-1 file) as they
+        are, for `diff_bytes`."""
+        a = split_lines(self.original.decode("utf-8", errors), keepends=True)
+        b = split_lines(self.fixed.decode("utf-8", errors), keepends=True)
+        out = []
+        for line in difflib.unified_diff(a, b, f"a/{self.path}", f"b/{self.path}"):
+            out.append(line)
+            if not line.endswith(("\n", "\r")):  # a last line without its newline: say so, as `diff` and git do
+                out.append("\n\\ No newline at end of file\n")
+        return "".join(out)
+
+    def diff_bytes(self) -> bytes:
+        """The diff as `git apply` reads it: the file's own bytes on its lines, whatever their encoding."""
+        return self.diff("surrogateescape").encode("utf-8", "surrogateescape")
 
 
 def map_back(findings: list[Finding], fixed: str, original: str) -> list[Finding]:

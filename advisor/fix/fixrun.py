@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from advisor.run.engine import cannot_read, read_file
+from advisor.run.engine import cannot_read, read_file, scan
 from advisor.core.findings import Finding
 from advisor.core.atomic import LinkError
 from advisor.fix.fixer import ConcurrentEditError, FixOutcome, fix_many, write_atomic
@@ -99,7 +99,7 @@ def _write(path: str, outcome: FixOutcome, root: str) -> str | None:
     return None
 
 
-def fix_project(project: Project, diff: bool = False, show: Callable[[str], object] | None = None) -> FixRun:
+def fix_project(project: Project, diff: bool = False, show: Callable[[bytes], object] | None = None) -> FixRun:
     """Fix the project's files (unsafe fixes too with its `unsafe_fixes`); with `diff`, write nothing and pass
     each file's diff to `show`."""
     run = FixRun(diff=diff, errors=list(project.discovery_errors), fails=project.fails_on)
@@ -119,7 +119,7 @@ def fix_project(project: Project, diff: bool = False, show: Callable[[str], obje
             if diff:
                 run.remaining.extend(on_disk)
                 if show is not None:
-                    show(outcome.diff())
+                    show(outcome.diff_bytes())
             else:
                 why = _write(outcome.path, outcome, project.root)
                 if why is not None:
@@ -130,10 +130,21 @@ def fix_project(project: Project, diff: bool = False, show: Callable[[str], obje
             run.applied.update(outcome.applied)
             run.changed.append(outcome.path)
             run.per_file.append((outcome.path, outcome.applied))
+        run.remaining.extend(_text_findings(project, run.errors))
     except KeyboardInterrupt:
         run.interrupted = True
     run.remaining.sort(key=Finding.sort_key)
     return run
+
+
+def _text_findings(project: Project, errors: list[tuple[str, str]]) -> list[Finding]:
+    """What `scan` finds in pyproject.toml, setup.cfg, Dockerfiles and shell scripts (the Python floor, allocator
+    settings): no fix rewrites them, but they are left, so they count and fail the run as in `scan`."""
+    if not project.text_files:
+        return []
+    found = scan([], project.scan_options("fix"), project.text_files)  # device rules: `scan` scopes them
+    errors.extend((e.path, e.message) for e in found.errors)
+    return found.findings
 
 
 def fix_text(project: Project, path: str, data: bytes) -> tuple[FixRun, bytes]:

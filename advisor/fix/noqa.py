@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import tokenize
 from dataclasses import dataclass, field
 
@@ -59,11 +60,37 @@ def _add_to_file(path: str, findings: list[Finding], run: NoqaRun, root: str | N
     for n, rules in codes.items():
         body = lines[n - 1]
         stripped = body.rstrip("\r\n")
-        lines[n - 1] = f"{stripped}  # advisor: ignore[{', '.join(sorted(rules))}]" + body[len(stripped) :]
+        lines[n - 1] = _with_codes(stripped, sorted(rules)) + body[len(stripped) :]
     if codes:
         new = "".join(lines).encode(encoding)
         replace_file(path, new, mode=os.stat(path).st_mode & 0o7777, durable=True, root=root)
         run.added += len(codes)  # counted once written: a refused file adds nothing
+
+
+_NOQA_CODES = re.compile(r"#\s*noqa:\s*[A-Z]+\d*(?:[\s,]+[A-Z]+\d*)*", re.IGNORECASE)
+
+
+def _with_codes(line: str, codes: list[str]) -> str:
+    """`line` with a comment that silences `codes`: added to its `# noqa: CODES` when it has one (as Ruff's
+    --add-noqa merges), else a new `# advisor: ignore[CODES]`."""
+    found = None
+    if "#" in line:
+        comment_at = _comment_start(line)
+        found = _NOQA_CODES.search(line, comment_at) if comment_at is not None else None
+    if found is None:
+        return f"{line}  # advisor: ignore[{', '.join(codes)}]"
+    return line[: found.end()] + "".join(f", {c}" for c in codes) + line[found.end() :]
+
+
+def _comment_start(line: str) -> int | None:
+    """Where the line's comment starts (its `#` outside any string), or None."""
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(line + "\n").readline):
+            if tok.type == tokenize.COMMENT:
+                return tok.start[1]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return None
 
 
 def add_noqa(findings: list[Finding], root: str | None = None) -> NoqaRun:

@@ -78,6 +78,14 @@ ROCM_SILENT_CHANGES = (
 )
 
 
+PROJECT_FILES = ("pyproject.toml", "setup.cfg")  # the project's own declarations (Python floor, pins)
+
+
+def is_project_level(f: Finding) -> bool:
+    """A finding about the project as a whole: in its metadata, or its Python floor wherever declared (setup.py)."""
+    return os.path.basename(f.path) in PROJECT_FILES or f.name == "python-floor"
+
+
 def build_context(
     findings: list[Finding], errors: list[dict], meta: dict, results: dict | None, sources: dict | None = None
 ) -> dict:
@@ -102,8 +110,8 @@ def build_context(
     checks = Counter(f.validation for f in real if f.validation)
     if device["rocm"]:
         checks.setdefault(ROCM_CHECK, 0)
-    python = [i for i in items if not i["text_file"]]
-    kinds = kind_counts(i["f"] for i in python)  # the one count per kind: cards, summary and section titles
+    # The one count per kind, every file alike (as the CLI, JSON, SARIF and the audit count): cards, summary, titles.
+    kinds = kind_counts(real)
     families = Counter(family_of(f.rule) for f in real)
     return {
         "version": __version__,
@@ -114,7 +122,7 @@ def build_context(
                 "title": title,
                 "intro": intro,
                 "count": kinds[key],
-                "entries": [i for i in python if i["f"].kind == key],
+                "entries": [i for i in items if i["f"].kind == key],
             }
             for key, title, intro in SECTIONS
         ],
@@ -134,12 +142,13 @@ def build_context(
         "results": results,
         "rules": sorted({f.rule for f in findings}),
         "device": device,
-        "text_entries": [i for i in items if i["text_file"]],
+        # By place, beside the kinds: what blocks the install first, then the shell, Docker and env files.
+        "project_entries": [i for i in items if is_project_level(i["f"])],
+        "text_entries": [i for i in items if i["text_file"] and not is_project_level(i["f"])],
         "silent_changes": ROCM_SILENT_CHANGES if device["rocm"] else (),
         "kinds": kinds,
         "lowest": meta.get("min_torch") or OLDEST,
-        # Shell/Docker/env findings have their own section, after the Python ones.
-        "hops": hops([i["f"] for i in python], meta.get("min_torch") or OLDEST, meta.get("target") or NEWEST),
+        "hops": hops(real, meta.get("min_torch") or OLDEST, meta.get("target") or NEWEST),
     }
 
 

@@ -33,6 +33,24 @@ def _lines(path: str, cache: dict[str, list[str] | None]) -> list[str] | None:
     return cache[path]
 
 
+def _cell_lines(f: Finding, cache: dict[str, list[str] | None]) -> list[str] | None:
+    """The lines of the notebook cell `f` is in, from the file's JSON text (None when it cannot be read)."""
+    from advisor.analysis.notebook_text import NotebookTextError, scan
+
+    key = f"{f.path}\0cells"
+    if key not in cache:
+        try:
+            cells = scan("\n".join(_lines(f.path, cache) or [])).cells
+            cache[key] = [f"{index + 1}\0{span.text}" for index, span in cells.items()]
+        except NotebookTextError:
+            cache[key] = None
+    for cell in cache[key] or []:
+        number, _, text = cell.partition("\0")
+        if int(number) == f.cell:
+            return text.split("\n")
+    return None
+
+
 def collect(findings: list[Finding], report_dir: str) -> dict[str, dict[str, Any]]:
     """{key(f): {"first": line number, "before": [lines], "after": [lines] or None, "link": relative URL}}."""
     out: dict[str, dict[str, Any]] = {}
@@ -44,13 +62,17 @@ def collect(findings: list[Finding], report_dir: str) -> dict[str, dict[str, Any
             )
         except ValueError:  # another drive (Windows): no relative path; the location stays plain text
             link = None
-        entry: dict[str, Any] = {"link": link, "first": f.line, "before": [], "after": None}
-        lines = None if f.cell else _lines(f.path, cache)  # a notebook's lines are its cells', not the file's
+        # A notebook's finding: its lines are its cell's; the link goes to the cell's line in the .ipynb JSON.
+        entry: dict[str, Any] = {"link": link, "first": f.file_region[0], "before": [], "after": None}
+        lines = _cell_lines(f, cache) if f.cell else _lines(f.path, cache)
         if lines and 0 < f.line <= f.end_line <= len(lines):
             before = lines[f.line - 1 : f.end_line]
             entry["before"] = before[:MAX_LINES]
-            if f.replacement is not None and f.fix:
-                fixed = before[0][: f.column - 1] + f.replacement + before[-1][f.end_column - 1 :]
-                entry["after"] = fixed.split("\n")[:MAX_LINES]
+            span = f.data.get("fix_range")  # the replacement's own range, which may be narrower than the finding's
+            if f.replacement is not None and f.fix and span and f.line <= span[0] <= span[2] <= f.end_line:
+                first, last = lines[span[0] - 1], lines[span[2] - 1]
+                fixed = first[: span[1] - 1] + f.replacement + last[span[3] - 1 :]
+                after = lines[f.line - 1 : span[0] - 1] + fixed.split("\n") + lines[span[2] : f.end_line]
+                entry["after"] = after[:MAX_LINES]
         out[key(f)] = entry
     return out

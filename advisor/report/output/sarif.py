@@ -98,7 +98,7 @@ def as_dict(result: ScanResult, rules: list[type[Rule]]) -> dict[str, Any]:
             )
         if f.sites:  # a folded finding: every site it stands for, so that each can be located
             entry["relatedLocations"] = [_related(i, site, len(f.sites)) for i, site in enumerate(f.sites)]
-        if f.fix and f.replacement is not None and f.data.get("fix_range"):
+        if f.fix and f.replacement is not None and f.data.get("fix_range") and not f.cell:  # SARIF has no cells
             entry["fixes"] = [_fix(f)]
         results.append(entry)
     notifications = [

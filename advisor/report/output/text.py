@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable, TextIO
 
 from advisor.core.findings import Applicability, ScanResult, fix_counts, kind_counts
+from advisor.report.output.concise import short
 from advisor.report.output.printable import printable
 from advisor.core.reading import read_bytes
 from advisor.core.textlines import split_lines
@@ -68,9 +69,10 @@ def render(
     cells: dict[str, dict[int, list[str]] | None] = {}
     for f in result.findings:
         fix = " [*]" if f.fix == Applicability.SAFE else " [unsafe fix]" if f.fix == Applicability.UNSAFE else ""
-        when = f" ({f.when})" if f.when else ""
+        # Concise: what and the replacement; `full` adds the windows and the evidence, then the source.
+        message = f"{f.message} ({f.when})" if full and f.when else f.message if full else short(f.message)
         stream.write(
-            f"{c(printable(f.location), _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {printable(f.message)}{when}\n"
+            f"{c(printable(f.location), _BOLD)}: {c(f.rule, _COLOURS[f.severity])}{fix} {printable(message)}\n"
         )
         if full and f.cell is not None:  # a notebook's lines are its cells'
             if f.path not in cells:
@@ -92,7 +94,8 @@ def render(
     fixable = fix_counts(findings)
     safe, unsafe = fixable["safe"], fixable["unsafe"]
     parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}"]
-    parts.append(f"in {result.files_scanned} file{'s' if result.files_scanned != 1 else ''}")
+    scanned = f"{result.files_scanned} file{'s' if result.files_scanned != 1 else ''}"
+    parts.append(f"in {len({f.path for f in findings})} of {scanned}" if findings else f"in {scanned}")
     line = " ".join(parts) + "."
     kinds = kind_counts(findings)
     if findings:
