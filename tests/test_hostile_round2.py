@@ -16,7 +16,7 @@ import pytest
 from advisor.analysis.registry import rule_by_code
 from advisor.analysis.suppressions import Suppressions
 from advisor.analysis.textfiles import scan_text
-from advisor.cli_support import probe_device
+from advisor.cli_show import probe_device
 from advisor.report.validation import InterpreterError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -72,7 +72,7 @@ def fix_edits(findings: list[Finding], project: Any) -> dict[tuple, list[dict[st
         except Exception:  # unreadable now: those fixes keep their range, without edits
             continue
         rules = [rule_by_code(code) for code in sorted({f.rule for f in fixable})]
-        _, analysed = analyse_source(data, path, rules, project.target, project.min_version)
+        _, analysed = analyse_source(data, path, rules, project.settings)
         if analysed is None:
             continue
         keys = {_key(f) for f in fixable}
