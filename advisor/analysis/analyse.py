@@ -119,12 +119,33 @@ def run_rules(
         parse_version(target),
         parse_version(min_version) if min_version else None,
     )
-    walk(module, [r(ctx) for r in rules])
+    walk(module, [r(ctx) for r in rules], on_error=lambda fn, node, e: _rule_failed(ctx, fn, node, e))
     ctx.reports = own_attributes.drop(module, ctx.reports)  # `.cuda_time` on the user's own class is theirs
     compat.mark(module, ctx.resolver, ctx.reports, path)  # old-torch-only branches: kind compat, never fixed
     sites.annotations_to_advice(module, ctx.reports)  # a name in an annotation never warns
     sites.mark_scopes(module, ctx.reports)  # test / import time / call: for deprecations said once in tests
     return ctx
+
+
+def _rule_failed(ctx: Context, fn: Any, node: Any, e: Exception) -> None:
+    """A rule raised on one node: keep the first error per rule, lose only that node."""
+    code = getattr(type(getattr(fn, "__self__", None)), "code", "") or getattr(fn, "__qualname__", "?")
+    ctx.rule_errors.setdefault(code, (node, e))
+
+
+def rule_errors(ctx: Context, positions: dict | None = None) -> list[FileError]:
+    """One error per failing rule, naming the rule and the first line it failed on."""
+    if not ctx.rule_errors:
+        return []
+    positions = positions or compute_positions(ctx.module)
+    return [
+        FileError(
+            ctx.path,
+            f"internal error in rule {code} at line {positions[id(node)][0]} ({type(e).__name__}: {e}); "
+            "only what this rule would have reported there is missing; please report it",
+        )
+        for code, (node, e) in sorted(ctx.rule_errors.items())
+    ]
 
 
 def _code(module: Any, node: Any) -> str:
@@ -225,6 +246,7 @@ def analyse_source(
         result.errors.append(FileError(path, str(e)))
         return result, None
     ctx = run_rules(module, path, rules, target, min_version)
+    result.errors += rule_errors(ctx)
     analysed = Analysed(module, ctx.resolver)
     _place(ctx, result, Suppressions(text), min_version, analysed)
     result.findings.sort(key=Finding.sort_key)
@@ -241,6 +263,7 @@ def _analyse_slices(parts, text, path, rules, target, min_version, result: FileR
             result.errors.append(FileError(path, str(e)))
             return result
         ctx = run_rules(module, path, rules, target, min_version)
+        result.errors += rule_errors(ctx)
         if ctx.reports:
             positions = compute_positions(module)
             ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]

@@ -102,6 +102,8 @@ class Context:
         self.target = target
         self.min_version = min_version
         self.reports: list[Report] = []
+        # rule code -> (node, exception): the first error each rule raised (that node is lost, not the file)
+        self.rule_errors: dict[str, tuple[Any, Exception]] = {}
 
     def code_for(self, node: Any) -> str:
         return self.module.code_for_node(node)
@@ -221,12 +223,13 @@ class Rule:
 
     @classmethod
     def check_text(
-        cls, path: str, text: str, target: tuple[int, int]
+        cls, path: str, text: str, target: tuple[int, int], lowest: tuple[int, int] | None = None
     ) -> Iterable[tuple[int, int, int, str, Window | None]]:
         """Findings in a non-Python file (advisor.analysis.textfiles: Dockerfiles, scripts, pyproject.toml, setup.cfg).
 
         Yield (line, column, length, message, window); window None: the rule's. What the
         window means for the target is decided by the policy, as for Python findings.
+        `lowest`: the project's lowest supported torch (None outside a project).
         """
         return ()
 

@@ -202,7 +202,8 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
             done[path] = known
             out.files_cached += bool(digest)
             continue
-        done[path] = scan_text(path, data, options.rules_for(path), parse_version(options.target))
+        lowest = parse_version(options.min_version) if options.min_version else None
+        done[path] = scan_text(path, data, options.rules_for(path), parse_version(options.target), lowest)
         if cache is not None:
             cache.put(digest, done[path].to_dict())
     for path in paths:

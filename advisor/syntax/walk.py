@@ -9,6 +9,10 @@ returns `visit_<Node>`, `leave_<Node>`, `visit_<Node>_<field>` and
 `leave_<Node>_<field>` methods. A `visit_<Node>` returning False skips the
 node's children (for every visitor in the batch). Optional `before_visit` /
 `after_leave` hooks see every node.
+
+`on_error(fn, node, exc)`, when given, receives what a visitor method raises, and the walk goes
+on (an error in one rule loses that rule's view of one node, never the file). Without it the
+exception propagates. Try blocks cost nothing until they catch (CPython 3.11+).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ def walk(
     visitors: Iterable[Any],
     before_visit: Callable[[Any], None] | None = None,
     after_leave: Callable[[Any], None] | None = None,
+    on_error: Callable[[Any, Any, Exception], None] | None = None,
 ) -> None:
     CSTNode = cst.CSTNode  # libcst is imported on first use (see advisor.core.lazy)
 
@@ -68,8 +73,13 @@ def walk(
                 before_visit(node)
             descend = True
             for fn in visit.get(cls, ()):
-                if fn(node) is False:
-                    descend = False
+                try:
+                    if fn(node) is False:
+                        descend = False
+                except Exception as e:
+                    if on_error is None:
+                        raise
+                    on_error(fn, node, e)
             push((_LEAVE, node, None))
             if not descend:
                 continue
@@ -88,15 +98,29 @@ def walk(
                     push((_ENTER_FIELD, node, name))
         elif kind == _LEAVE:
             for fn in leave.get(type(node).__name__, ()):
-                fn(node)
+                try:
+                    fn(node)
+                except Exception as e:
+                    if on_error is None:
+                        raise
+                    on_error(fn, node, e)
             if after_leave is not None:
                 after_leave(node)
         elif kind == _ENTER_FIELD:
-            for fn in visit.get(f"{type(node).__name__}_{field}", ()):
-                fn(node)
+            # (field hooks are rare: one helper call each is cheap)
+            _call(visit.get(f"{type(node).__name__}_{field}", ()), node, on_error)
         else:
-            for fn in leave.get(f"{type(node).__name__}_{field}", ()):
-                fn(node)
+            _call(leave.get(f"{type(node).__name__}_{field}", ()), node, on_error)
+
+
+def _call(fns: Iterable[Callable[[Any], Any]], node: Any, on_error: Callable | None) -> None:
+    for fn in fns:
+        try:
+            fn(node)
+        except Exception as e:
+            if on_error is None:
+                raise
+            on_error(fn, node, e)
 
 
 def nodes_of(root: Any, *types: type) -> list[Any]:

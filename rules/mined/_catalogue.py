@@ -68,7 +68,9 @@ def symbols(section: str, message: Any) -> dict[str, Symbol]:
     """One `Symbol` per API of a catalogue section, under its name and each alias."""
     out: dict[str, Symbol] = {}
     for api, entry in DATA[section].items():
-        symbol = Symbol(message(api, entry), None, window=window(entry))
+        # `Symbol.message` is a format string ({old}, {new}); a wheel's quoted text may hold braces
+        text = message(api, entry).replace("{", "{{").replace("}", "}}")
+        symbol = Symbol(text, None, window=window(entry))
         for name in (api, *entry["aka"]):
             out[name] = symbol
     return out
