@@ -290,7 +290,7 @@ def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision 
         lowest,
         rep.compat_until,
         rep.compat,
-        rule.safety,
+        rep.safety or rule.safety,
     )
 
 

@@ -75,6 +75,7 @@ class Report:
     data: dict | None = None  # facts for the report and validation scripts (JSON-able)
     window: Window | None = None  # overrides the rule's (a table entry's own window)
     kind: Kind | None = None  # overrides the rule's
+    safety: Safety | None = None  # overrides the rule's (a fix that keeps the old behaviour on every release)
     # Set by analysis when the node sits in code that runs only on old torch: kind compat,
     # never fixed. `compat_until`: the release from which that branch is dead (None: unknown).
     compat: bool = False
@@ -271,10 +272,11 @@ class Rule:
         data: dict | None = None,
         window: Window | None = None,
         kind: Kind | None = None,
+        safety: Safety | None = None,
     ) -> None:
         """Record a finding at `node`. A `replacement` (for `fix_node`, default `node`) makes it fixable.
 
-        `window` / `kind` override the rule's for this report (e.g. one table entry's release window).
+        `window` / `kind` / `safety` override the rule's for this report (e.g. one table entry's release window).
         """
         if replacement is None:
             applicability = Applicability.NONE
@@ -292,5 +294,6 @@ class Rule:
                 data=data,
                 window=window,
                 kind=kind,
+                safety=safety,
             )
         )
