@@ -2,7 +2,10 @@
 
 - An early return: `if new_gate: return new(...)` followed by `return old(...)`. The
   statements after an `if` whose body always leaves the block (return, raise, break,
-  continue) run only when the test is false: on old torch, for a new-side gate.
+  continue) run only when the test is false: on old torch, for a new-side gate. A body
+  that ends in `try: ... return new(...)` / `except ...: pass` (or a `with` that returns)
+  counts too: what follows is the old path, and on new torch only the fallback of a
+  failed new path; either way it is there for the old releases.
 - A name assigned and then reassigned under a version test:
   `fwd = torch.cuda.amp.custom_fwd` then `if new_gate: fwd = torch.amp.custom_fwd`.
   The first assignment's value survives only where the test is false.
@@ -31,6 +34,14 @@ def _leaves(block: Any) -> bool:
     if not body or not isinstance(body[-1], cst.SimpleStatementLine):
         return False
     return type(body[-1].body[-1]).__name__ in _LEAVES
+
+
+def _leaves_or_falls_back(block: Any) -> bool:
+    """The block leaves, or ends in a `try` / `with` whose own body leaves (the rest is the fallback)."""
+    if _leaves(block):
+        return True
+    last = getattr(block, "body", ())[-1:] if isinstance(block, cst.IndentedBlock) else ()
+    return bool(last) and isinstance(last[0], (cst.Try, cst.With)) and _leaves_or_falls_back(last[0].body)
 
 
 def _assigned(stmt: Any) -> set[str]:
@@ -73,7 +84,7 @@ def block_gates(module: Any, gates: Any) -> list[tuple[Any, Any]]:
             until = gates.old_when(stmt.test, False)  # what runs when the test is false is old-only
             if until is None:
                 continue
-            if stmt.orelse is None and _leaves(stmt.body):
+            if stmt.orelse is None and _leaves_or_falls_back(stmt.body):
                 found += [(later, until) for later in body[i + 1 :]]
             names = _branch_assigns(stmt.body)
             if names and stmt.orelse is None:
