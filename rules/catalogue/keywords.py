@@ -44,10 +44,14 @@ TABLE: tuple[Row, ...] = (
         "ADV727",
         "grad-only-inputs",
         calls("torch.autograd.grad"),
-        'Documented as "deprecated and is ignored now (defaults to True)".',
+        'Documented as "deprecated and is ignored now (defaults to True)"; it warns (`if not only_inputs:`, '
+        "UserWarning in 2.0-2.3, FutureWarning from 2.4: `2.0.0 autograd/__init__.py:282`, "
+        "`2.4.0 autograd/__init__.py:399-405`) only when the value is falsy, so a literal `True` is not reported.",
         keyword="only_inputs",
+        only_falsy=True,
+        extra_valid=("import torch\ng = torch.autograd.grad(y, x, only_inputs=True)\n",),
         fix_note="the argument is ignored, so dropping it changes nothing.",
-        example_call="(y, x, {kw}=True)",
+        example_call="(y, x, {kw}=False)",
         deprecated_in="2.0",
     ),
     Row(
