@@ -128,11 +128,12 @@ TABLE: tuple[Row, ...] = (
         "nn-init-alias",
         tuple(Entry(f"torch.nn.init.{n}", f"torch.nn.init.{n}_") for n in _INIT),
         "`torch.nn.init.<name>` without the trailing underscore is `_make_deprecate(<name>_)`: it warns, then calls the "
-        'in-place function with the same arguments. UserWarning in 2.0 ("nn.init.xavier_uniform is now deprecated in '
-        'favor of nn.init.xavier_uniform_."), FutureWarning ("`nn.init.xavier_uniform` is now deprecated in favor of '
-        '`nn.init.xavier_uniform_`.") in 2.13. Checked: torch/nn/init.py of the 2.0.0, 2.9.0 and 2.15.0 wheels (11 '
+        'in-place function with the same arguments. UserWarning in 2.0-2.3 ("nn.init.xavier_uniform is now deprecated in '
+        'favor of nn.init.xavier_uniform_.", `2.0.0 nn/init.py:536`), FutureWarning from 2.4 ("`nn.init.xavier_uniform` '
+        'is now deprecated in favor of `nn.init.xavier_uniform_`."). Checked: torch/nn/init.py of the 2.0.0, 2.9.0 and 2.15.0 wheels (11 '
         "aliases in each). Truth: K-772/nn.init.xavier_uniform.",
-        message="`{old}` is deprecated (FutureWarning); use `{new}` (the alias just calls it)",
+        message="`{old}` is deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use `{new}` (the alias just "
+        "calls it)",
         deprecated_in="2.0",
         fix_note="the alias calls the underscore function with the same arguments and returns its result.",
         extra_valid=(
@@ -367,19 +368,20 @@ TABLE: tuple[Row, ...] = (
         (
             Entry(
                 "functorch.make_functional",
-                message="`{old}` is deprecated (FutureWarning); use `torch.func.functional_call(model, params, args)`",
+                message="`{old}` is deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use `torch.func.functional_call(model, params, args)`",
             ),
             Entry(
                 "functorch.make_functional_with_buffers",
-                message="`{old}` is deprecated (FutureWarning); use "
+                message="`{old}` is deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use "
                 "`torch.func.functional_call(model, (params, buffers), args)`",
             ),
             Entry(
                 "functorch.combine_state_for_ensemble",
-                message="`{old}` is deprecated (FutureWarning); use `torch.func.stack_module_state(models)`",
+                message="`{old}` is deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use `torch.func.stack_module_state(models)`",
             ),
         ),
-        "FutureWarning in every 2.x: \"We've integrated functorch into PyTorch. As the final step of the integration, "
+        "UserWarning in 2.0-2.3 (`2.0.0 _functorch/deprecated.py:38`, no category), FutureWarning from 2.4 "
+        "(`2.4.0 _functorch/deprecated.py:41`): \"We've integrated functorch into PyTorch. As the final step of the integration, "
         "`functorch.make_functional` is deprecated as of PyTorch 2.0 and will be deleted in a future version of PyTorch "
         '>= 2.3. Please use `torch.func.functional_call` instead" (`combine_state_for_ensemble`: '
         "`torch.func.stack_module_state`). Checked: torch/_functorch/deprecated.py of the 2.0.0, 2.13.0 and 2.15.0 "
