@@ -30,19 +30,35 @@ SILENT = {
 }
 
 
+# Entries the catalogue calls "un-deprecated" whose API in fact started to raise then (the miner reads the
+# warning's disappearance as a withdrawal): release -> the wheel's evidence. Treated as removed there.
+RAISES = {
+    "torch.jit.quantized.QuantizedGRUCell": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:48-54"),
+    "torch.jit.quantized.QuantizedLSTMCell": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:39-45"),
+    "torch.jit.quantized.QuantizedLinearFP16": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:13-19"),
+    "torch.autograd.gradcheck(check_sparse_nnz=)": ("2.3", "TypeError: no such parameter in 2.3.0 gradcheck.py"),
+    "torch.utils.data.Sampler(data_source=)": ("2.10", "TypeError: Sampler.__init__ is gone in 2.10.0 sampler.py"),
+}
+
+
 def window(entry: dict) -> Window:
     return Window("2.0", entry["deprecated_in"], entry["removed_in"], entry["undeprecated_in"])
 
 
 def silent(api: str, entry: dict) -> dict:
-    """The entry as it behaves at run time: a `category=None` deprecation never warns (no `deprecated_in`)."""
+    """The entry as it behaves at run time: a `category=None` deprecation never warns (no `deprecated_in`); an
+    "un-deprecated" API that started to raise is removed from that release."""
+    if api in RAISES:
+        release, evidence = RAISES[api]
+        return {**entry, "undeprecated_in": None, "removed_in": release, "raises": evidence}
     return {**entry, "deprecated_in": None, "category": None} if api in SILENT else entry
 
 
 def quote(entry: dict) -> str:
-    """The wheel's own words, when they say more than the API's name."""
+    """The wheel's own words, when they say more than the API's name (and, for an API that started to raise, that)."""
     text = entry["message"]
-    return f': "{text}"' if " " in text.strip() else ""
+    raises = f"; from torch {entry['removed_in']} it raises ({entry['raises']})" if entry.get("raises") else ""
+    return (f': "{text}"' if " " in text.strip() else "") + raises
 
 
 def how(entry: dict) -> str:
@@ -211,7 +227,7 @@ class MinedKeywords(Rule):
         params = self.calls[func]
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value in params:
-                entry = params[arg.keyword.value]
+                entry = silent(f"{func}({arg.keyword.value}=)", params[arg.keyword.value])
                 self.report(
                     arg,
                     f"`{arg.keyword.value}=` of `{func}` is deprecated ({how(entry)}){quote(entry)}",

@@ -58,6 +58,11 @@ class MinedDeprecated(MinedNames):
             message="is deprecated",
             target="2.15",
         ),
+        Example(  # "un-deprecated" in the catalogue, but it raises from 2.3
+            "import torch\nc = torch.jit.quantized.QuantizedGRUCell(m)\n",
+            message="from torch 2.3 it raises (RuntimeError",
+            target="2.15",
+        ),
         Example(
             "import torch\nwith torch.autograd.profiler_legacy.profile() as p:\n    pass\n",
             message="documented as deprecated, but never warns",
