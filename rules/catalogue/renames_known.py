@@ -78,6 +78,8 @@ _QUANT = tuple(
     for ns in ("ao.quantization", "ao.quantization.quantize", "quantization", "quantization.quantize")
 ) + tuple((f"torch.{ns}.quantize_fx", _FX) for ns in ("ao.quantization", "quantization"))
 _Q = "torch.ao.quantization"
+# Which of them warned before the removal, and from when (the others never did).
+_PT2E_WARNS = {"prepare_pt2e": "2.8", "prepare_qat_pt2e": "2.8", "convert_pt2e": "2.8", "XNNPACKQuantizer": "2.7"}
 _PT2E = (
     f"{_Q}.quantize_pt2e.prepare_pt2e",
     f"{_Q}.quantize_pt2e.prepare_qat_pt2e",
@@ -273,17 +275,15 @@ TABLE: tuple[Row, ...] = (
     Row(
         "ADV786",
         "pt2e-quantization-removed",
-        tuple(Entry(name) for name in _PT2E),
-        "The PT2E quantization modules `torch.ao.quantization.quantize_pt2e` and `torch.ao.quantization.quantizer` "
-        '(`XNNPACKQuantizer`, `X86InductorQuantizer`, ...) warned DeprecationWarning in 2.8-2.10 ("pt2e quantization '
-        'has been migrated to torchao") and are gone in 2.11 (ModuleNotFoundError). Checked: the folder listing of '
-        "torch/ao/quantization in the 2.10.0 wheel (quantize_pt2e.py, quantizer/) and the 2.11.0 and 2.15.0 wheels "
-        "(neither). Truth: K-786/modules-gone.",
+        tuple(Entry(name, deprecated_in=_PT2E_WARNS.get(name.rpartition(".")[2])) for name in _PT2E),
+        "The PT2E modules `torch.ao.quantization.quantize_pt2e` / `quantizer` are gone in 2.11 (ModuleNotFoundError; "
+        "in the 2.10.0 wheel, not in 2.11.0 / 2.15.0). `prepare_pt2e` & co warned DeprecationWarning in 2.8-2.10 "
+        "(`2.9.0 quantize_pt2e.py:34`), `XNNPACKQuantizer` from 2.7 (`2.7.0 quantizer/xnnpack_quantizer.py:281`); "
+        "`Quantizer`, `X86InductorQuantizer`, `get_symmetric_quantization_config` never warned. Truth: K-786/modules-gone.",
         message="`{old}` was removed in 2.11 (the PT2E quantization modules moved to torchao): import it from "
         "`torchao.quantization.pt2e`",
         advice="import it from `torchao.quantization.pt2e`",
         fix=NONE,
-        deprecated_in="2.8",
         removed_in="2.11",
         severity=Severity.ERROR,
         fix_note="no automatic fix: torchao is another package, with its own release cycle and names.",
