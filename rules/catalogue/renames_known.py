@@ -297,14 +297,15 @@ TABLE: tuple[Row, ...] = (
             Entry("torch.distributed.pipeline.sync.pipe.Pipe", is_call=True),
             Entry("torch.distributed.pipeline.sync.WithDevice", is_call=True),
         ),
-        "`torch.distributed.pipeline` (the `Pipe` of torchgpipe) exists in 2.0-2.3 and is gone from 2.4 "
-        "(ModuleNotFoundError), where `torch.distributed.pipelining` first appears. Checked: the folders "
-        "torch/distributed/pipeline/sync (2.0.0-2.3.0 wheels only) and torch/distributed/pipelining (2.4.0 on). Truth: "
-        "K-787/pipeline-gone.",
+        "`torch.distributed.pipeline` (the `Pipe` of torchgpipe) exists in 2.0-2.3 (2.3 warns on import, "
+        "`2.3.0 distributed/pipeline/__init__.py:1-7`) and is gone from 2.4 (ModuleNotFoundError), where "
+        "`torch.distributed.pipelining` first appears. Checked: the folders torch/distributed/pipeline/sync "
+        "(2.0.0-2.3.0 wheels only) and torch/distributed/pipelining (2.4.0 on). Truth: K-787/pipeline-gone.",
         message="`{old}` was removed in 2.4 (`torch.distributed.pipeline` is gone); use `torch.distributed.pipelining` "
         "(new in 2.4, another API: `pipeline()` and `PipelineStage` / schedules)",
         advice="use `torch.distributed.pipelining`",
         fix=NONE,
+        deprecated_in="2.3",
         removed_in="2.4",
         severity=Severity.ERROR,
         fix_note="no automatic fix: `torch.distributed.pipelining` splits and schedules a model differently.",
