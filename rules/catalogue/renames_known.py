@@ -55,20 +55,21 @@ _DIST_NN = {
     "all_to_all_single": "all_to_all_single",
     "all_reduce": "all_reduce",
 }
-# (name, first release without it, is it called): `torch/onnx/__init__.py` of the 2.0.0 ... 2.15.0 wheels.
+# (name, first release without it, is it called, first warning): `torch/onnx/__init__.py` of the 2.0.0 ... 2.15.0
+# wheels; the warnings: 2.7.0 onnx/_internal/_exporter_legacy.py:83,455, 2.5.0 onnx/utils.py:1208.
 _ONNX_GONE = (
-    ("dynamo_export", "2.9", True),
-    ("ExportOptions", "2.9", True),
-    ("is_onnxrt_backend_supported", "2.9", True),
-    ("OnnxRegistry", "2.8", True),
-    ("ONNXRuntimeOptions", "2.8", True),
-    ("enable_log", "2.6", True),
-    ("disable_log", "2.6", True),
-    ("export_to_pretty_string", "2.6", True),
-    ("CheckerError", "2.5", False),
-    ("ONNXProgramSerializer", "2.5", False),
-    ("InvalidExportOptionsError", "2.5", False),
-    ("ExportOutput", "2.2", False),
+    ("dynamo_export", "2.9", True, "2.7"),
+    ("ExportOptions", "2.9", True, None),
+    ("is_onnxrt_backend_supported", "2.9", True, None),
+    ("OnnxRegistry", "2.8", True, "2.7"),
+    ("ONNXRuntimeOptions", "2.8", True, "2.7"),
+    ("enable_log", "2.6", True, None),
+    ("disable_log", "2.6", True, None),
+    ("export_to_pretty_string", "2.6", True, "2.5"),
+    ("CheckerError", "2.5", False, None),
+    ("ONNXProgramSerializer", "2.5", False, None),
+    ("InvalidExportOptionsError", "2.5", False, None),
+    ("ExportOutput", "2.2", False, None),
 )
 # The functions `@deprecated(DEPRECATION_WARNING)` decorates in 2.8-2.15, where each module defines or re-exports them.
 _EAGER = ("prepare", "quantize", "quantize_dynamic", "prepare_qat", "quantize_qat", "convert")
@@ -225,14 +226,15 @@ TABLE: tuple[Row, ...] = (
                 f"torch.onnx.{name}",
                 removed_in=gone,
                 is_call=call,
-                **({"deprecated_in": "2.7"} if name == "dynamo_export" else {}),
+                deprecated_in=warns,
             )
-            for name, gone, call in _ONNX_GONE
+            for name, gone, call, warns in _ONNX_GONE
         ),
         "Names of `torch.onnx` that later releases deleted (AttributeError / ImportError): `dynamo_export` (2.1-2.8, "
         'deprecated 2.7: "torch.onnx.dynamo_export is deprecated since 2.6.0. Please use torch.onnx.export(..., '
         'dynamo=True) instead."), `ExportOptions` and `is_onnxrt_backend_supported` (gone 2.9), `OnnxRegistry` and '
-        "`ONNXRuntimeOptions` (gone 2.8), `enable_log`, `disable_log`, `export_to_pretty_string` (gone 2.6), "
+        "`ONNXRuntimeOptions` (DeprecationWarning 2.7, gone 2.8), `enable_log`, `disable_log`, `export_to_pretty_string` "
+        "(FutureWarning 2.5, gone 2.6), "
         "`CheckerError`, `ONNXProgramSerializer`, `InvalidExportOptionsError` (gone 2.5), `ExportOutput` (gone 2.2). "
         "Checked: the names in torch/onnx/__init__.py of every wheel from 2.0.0 to 2.15.0, and `hasattr(torch.onnx, "
         "name)` is False for all of them on 2.13. Truth: K-783/removed-names.",
