@@ -11,6 +11,7 @@ import textwrap
 from advisor.analysis.analyse import analyse
 from advisor.analysis.registry import all_rules
 from advisor.core.settings import settings_at
+from advisor.fix.fixer import fix_bytes
 
 
 def _scan(code: str, path: str = "m.py"):
@@ -35,6 +36,39 @@ def test_early_return_gate():
         """)
     assert _is_compat(found[5]) and found[5].data["compat_until"] == "2.4"
     assert found[7].kind == "deprecated" and found[7].fix == "safe"
+
+
+def test_a_gate_whose_new_path_is_a_try_that_returns():
+    code = """\
+        import torch
+        NEW_TORCH = torch.__version__ >= "2.4"
+        def scaler():
+            if NEW_TORCH:
+                try:
+                    return torch.amp.GradScaler("cuda")
+                except (AttributeError, TypeError):
+                    pass
+            return torch.cuda.amp.GradScaler()
+        def autocast():
+            if NEW_TORCH:
+                with nullcontext():
+                    try:
+                        return torch.amp.autocast("cuda")
+                    except Exception:
+                        pass
+            return torch.cuda.amp.autocast()
+        def plain():
+            return torch.cuda.amp.GradScaler()
+        """
+    found = _scan(code)
+    assert _is_compat(found[9]) and found[9].data["compat_until"] == "2.4"
+    assert _is_compat(found[17])
+    assert found[19].kind == "deprecated" and found[19].fix == "safe"
+    out = fix_bytes(textwrap.dedent(code).encode(), "m.py", all_rules(), settings_at("2.13", unsafe_fixes=True))
+    fixed = out.fixed.decode()
+    assert "    return torch.cuda.amp.GradScaler()\ndef autocast" in fixed  # the old path, kept
+    assert "    return torch.cuda.amp.autocast()\ndef plain" in fixed
+    assert fixed.endswith('return torch.amp.GradScaler("cuda")\n')  # outside any gate: fixed
 
 
 def test_name_assigned_then_reassigned_under_a_version_test():
@@ -190,7 +224,7 @@ def test_a_branch_the_lowest_torch_never_runs_is_dead_code_now():
         """).encode()
     messages = {}
     for lowest in ("2.1", "2.4", "2.8"):
-        result, _ = analyse(code, "m.py", all_rules(), "2.13", lowest)
+        result, _ = analyse(code, "m.py", all_rules(), settings_at("2.13", lowest))
         (messages[lowest],) = [f.message for f in result.findings if f.line == 6 and f.kind == "compat"]
     assert "when your lowest supported torch is >= 2.4" in messages["2.1"] and "dead code" not in messages["2.1"]
     assert messages["2.4"].startswith("compat fallback, dead code now: your lowest supported torch 2.4 is >= 2.4")

@@ -63,8 +63,8 @@ def test_fixed_project_stays_ruff_clean(cli, tmp_path):
     )
     assert "F.sigmoid" not in models and "functional" not in models  # the alias a fix made unused is gone
     export = (root / "src/app/export.py").read_text()
-    assert 'torch.load(path, map_location="cpu")\n' in export  # whole-object load: reported, never fixed
-    assert "whole pickled object" in proc.stdout
+    # whole-object load: never `weights_only=True`; the unsafe fix keeps what it did (False)
+    assert 'torch.load(path, map_location="cpu", weights_only=False)\n' in export
 
 
 def _py_files(root):
@@ -182,10 +182,12 @@ NOT_WHOLE = [
 
 
 @pytest.mark.parametrize("code", WHOLE)
-def test_whole_object_load_is_breaking_without_a_fix(code):
+def test_whole_object_load_is_breaking_and_only_weights_only_false_is_offered(code):
     (f,) = _scan(code)
     assert "whole pickled object" in f.message and "add_safe_globals" in f.message and "weights_only=False" in f.message
-    assert f.fix is None and f.severity == "error"
+    assert f.fix == "unsafe" and f.severity == "error"
+    fixed = _fix(code, "ADV716")
+    assert "weights_only=False" in fixed and "weights_only=True" not in fixed
 
 
 @pytest.mark.parametrize("code", NOT_WHOLE)

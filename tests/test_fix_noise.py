@@ -26,7 +26,9 @@ def test_an_entry_read_like_an_object_is_a_whole_object_load():
         sd = torch.load(q)
         n = sd["weight"].shape
         """)
-    assert found[2].fix is None and found[2].kind == "breaking" and '`ckpt["cfg"].model`' in found[2].message
+    # the only fix is the one that keeps what the load does: `weights_only=False`, unsafe (it runs the pickle)
+    assert found[2].fix == "unsafe" and found[2].kind == "breaking" and '`ckpt["cfg"].model`' in found[2].message
+    assert "unsafe fix: `weights_only=False`" in found[2].message and "behaves differently" not in found[2].message
     assert found[4].fix == "safe"  # a tensor's own attribute is no evidence
 
 
@@ -116,10 +118,45 @@ def test_a_load_whose_name_is_otherwise_bound_to_a_model_is_a_whole_object():
             sd = dict(a=1)
         sd.eval()
         """)
-    assert found[4].fix is None and found[4].kind == "breaking"
+    assert found[4].fix == "unsafe" and found[4].kind == "breaking"
     assert found[9].fix == "safe"  # the other binding is a plain container
 
 
 def test_rebinding_the_loaded_object_to_itself_keeps_the_evidence():
     found = _loads("import torch\nmodel = torch.load(p)\nif cuda:\n    model = model.cuda()\nout = model(x)\n")
-    assert found[2].fix is None and found[2].kind == "breaking"
+    assert found[2].fix == "unsafe" and found[2].kind == "breaking"
+
+
+def test_items_used_as_more_than_tensors_never_get_weights_only_true():
+    # A resume function in the shape of detection / GAN training code: the checkpoint's `args` and `opts`
+    # build the model or land on attributes; a Namespace there fails under `weights_only=True`.
+    code = """\
+        import torch
+
+        def resume(self, path):
+            ckpt = torch.load(path, map_location="cpu")
+            self.model = build_model(ckpt["args"])
+            self.model.load_state_dict(ckpt["model"])
+            self.optimizer.load_state_dict(ckpt["optimizer"])
+            self.epoch = ckpt["epoch"]
+
+        def load_config(path):
+            cfg = torch.load(path).get("config")
+            return Config(**cfg)
+
+        def plain(path, model, opt):
+            ckpt = torch.load(path)
+            model.load_state_dict(ckpt["model"])
+            opt.load_state_dict(ckpt["opt"])
+            start = int(ckpt["epoch"]) + 1
+            print(ckpt["loss"])
+            return start
+        """
+    found = _loads(code)
+    assert found[4].fix is None and '`ckpt["args"]` passed to `build_model(...)`' in found[4].message
+    assert found[11].fix is None and "`cfg` passed to `Config(...)`" in found[11].message
+    assert found[15].fix == "safe"  # state dicts, a number and a print: tensors and plain data only
+    out = fix_bytes(
+        textwrap.dedent(code).encode(), "m.py", [rule_by_code("ADV716")], settings_at("2.13", unsafe_fixes=True)
+    )
+    assert out.fixed.decode().count("weights_only=True") == 1

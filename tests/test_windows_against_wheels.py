@@ -62,8 +62,6 @@ UNRECONCILED = frozenset(
         "ADV777",
         "ADV783",
         "ADV785",
-        "ADV786",
-        "ADV787",
         "ADV794",
     }
 )

@@ -7,6 +7,8 @@ for the fixer, the parsed module and the live reports.
 
 from __future__ import annotations
 
+from functools import partial
+
 import ast
 import os
 import re
@@ -110,20 +112,49 @@ def parse_cst(data: bytes) -> Any:
 def run_rules(module: Any, path: str, rules: Sequence[type[Rule]], settings: Settings) -> tuple[Context, Facts]:
     resolver = NameResolver.sharing(module, lazy_helpers.importing_calls(path))
     ctx = Context(path, module, resolver, settings)
+    failed = partial(_rule_failed, ctx)  # a rule that raises loses one node, never the file
     # The rules' walk is the one walk over the tree: the scope builder runs first in it, and it records
     # parents and the nodes the passes below need; they go upward from each report's node (advisor.analysis.facts).
     facts = Facts()
     scopes = resolver.builder
     visitors = [scopes, *(r(ctx) for r in rules), facts]
-    walk(module, visitors, before_visit=scopes.before_visit, after_leave=scopes.after_leave, parents=facts.parents)
+    walk(
+        module,
+        visitors,
+        before_visit=scopes.before_visit,
+        after_leave=scopes.after_leave,
+        parents=facts.parents,
+        on_error=failed,
+    )
     if not resolver.finish():  # a rule was answered before a later binding changed the answer: run them again
-        ctx.reports = []
-        walk(module, [r(ctx) for r in rules])
+        ctx.reports, ctx.rule_errors = [], {}
+        walk(module, [r(ctx) for r in rules], on_error=failed)
     ctx.reports = own_attributes.drop(ctx.reports, facts)  # `.cuda_time` on the user's own class is theirs
     compat_marks.mark(module, ctx.resolver, ctx.reports, path, facts)  # old-torch-only branches: compat, never fixed
     sites.annotations_to_advice(ctx.reports, facts)  # a name in an annotation never warns
     sites.mark_scopes(ctx.reports, facts)  # test / import time / call: for deprecations said once in tests
     return ctx, facts
+
+
+def _rule_failed(ctx: Context, fn: Any, node: Any, e: Exception) -> None:
+    """A rule raised on one node: keep the first error per rule, lose only that node."""
+    code = getattr(type(getattr(fn, "__self__", None)), "code", "") or getattr(fn, "__qualname__", "?")
+    ctx.rule_errors.setdefault(code, (node, e))
+
+
+def rule_errors(ctx: Context, positions: dict | None = None) -> list[FileError]:
+    """One error per failing rule, naming the rule and the first line it failed on."""
+    if not ctx.rule_errors:
+        return []
+    positions = positions or compute_positions(ctx.module)
+    return [
+        FileError(
+            ctx.path,
+            f"internal error in rule {code} at line {positions[id(node)][0]} ({type(e).__name__}: {e}); "
+            "only what this rule would have reported there is missing; please report it",
+        )
+        for code, (node, e) in sorted(ctx.rule_errors.items())
+    ]
 
 
 def _code(module: Any, node: Any) -> str:
@@ -216,6 +247,7 @@ def analyse_source(
         result.errors.append(FileError(path, str(e)))
         return result, None
     ctx, facts = run_rules(module, path, rules, settings)
+    result.errors += rule_errors(ctx)
     analysed = Analysed(module, ctx.resolver)
     # positions of the statements that hold a report only, not a second pass over the whole module
     positions = StatementPositions(module, starts, facts)
@@ -238,6 +270,7 @@ def _analyse_slices(parts, text, path, rules, settings, result: FileResult) -> F
             result.errors.append(FileError(path, str(e)))
             return result
         ctx, _ = run_rules(module, path, rules, settings)
+        result.errors += rule_errors(ctx)
         if ctx.reports:
             positions = compute_positions(module)
             ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
@@ -264,7 +297,7 @@ def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision 
         lowest,
         rep.compat_until,
         rep.compat,
-        rule.safety,
+        rep.safety or rule.safety,
     )
 
 

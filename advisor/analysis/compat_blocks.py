@@ -2,7 +2,10 @@
 
 - An early return: `if new_gate: return new(...)` followed by `return old(...)`. The
   statements after an `if` whose body always leaves the block (return, raise, break,
-  continue) run only when the test is false: on old torch, for a new-side gate.
+  continue) run only when the test is false: on old torch, for a new-side gate. A body
+  that ends in `try: ... return new(...)` / `except ...: pass` (or a `with` that returns)
+  counts too: what follows is the old path, and on new torch only the fallback of a
+  failed new path; either way it is there for the old releases.
 - A name assigned and then reassigned under a version test:
   `fwd = torch.cuda.amp.custom_fwd` then `if new_gate: fwd = torch.amp.custom_fwd`.
   The first assignment's value survives only where the test is false.
@@ -31,6 +34,14 @@ def _leaves(block: Any) -> bool:
     if not body or not isinstance(body[-1], cst.SimpleStatementLine):
         return False
     return type(body[-1].body[-1]).__name__ in _LEAVES
+
+
+def _leaves_or_falls_back(block: Any) -> bool:
+    """The block leaves, or ends in a `try` / `with` whose own body leaves (the rest is the fallback)."""
+    if _leaves(block):
+        return True
+    last = list(block.body[-1:]) if isinstance(block, cst.IndentedBlock) else []
+    return bool(last) and isinstance(last[0], (cst.Try, cst.With)) and _leaves_or_falls_back(last[0].body)
 
 
 def _assigned(stmt: Any) -> set[str]:
@@ -73,7 +84,7 @@ class BlockGates:
                 continue
             until = gates.old_when(other.test, False)  # what runs when the test is false is old-only
             if until is not None:
-                self.gates.append((i, until, _leaves(other.body), _branch_assigns(other.body)))
+                self.gates.append((i, until, _leaves_or_falls_back(other.body), _branch_assigns(other.body)))
 
     def until(self, stmt: Any) -> Any:
         """The release from which `stmt` (a statement of the block) is dead by its place in the block, or None.

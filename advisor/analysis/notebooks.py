@@ -76,6 +76,8 @@ def _check_shape(nb) -> None:
     wrong shape is a clear error for this file, not an AttributeError. Converting 3 to 4 would rewrite the
     whole file on a fix, so format 3 is reported, not read."""
     version = nb.get("nbformat") if isinstance(nb, dict) else None
+    if version is None and isinstance(nb, dict) and isinstance(nb.get("cells"), list):
+        version = 4  # no `nbformat` key (written by hand or by a tool): a `cells` list is the format 4 shape
     if version != 4:
         raise NotebookError(
             f"notebook format {version!r} is not supported (advisor reads format 4; "

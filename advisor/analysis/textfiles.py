@@ -86,9 +86,15 @@ def _assignments(text: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]], target: tuple[int, int] | None = None) -> FileResult:
+def scan_text(
+    path: str,
+    data: bytes,
+    rules: Sequence[type[Rule]],
+    target: tuple[int, int] | None = None,
+    lowest: tuple[int, int] | None = None,
+) -> FileResult:
     """Markers, and the findings of the rules that read env assignments (`Rule.check_env`) or, given the
-    target torch, the whole text (`Rule.check_text`), of one file."""
+    target torch (and the project's lowest supported torch), the whole text (`Rule.check_text`), of one file."""
     result = FileResult(path)
     if b"\x00" in data:
         result.errors.append(FileError(path, "binary file (contains NUL bytes); not analysed"))
@@ -107,7 +113,7 @@ def scan_text(path: str, data: bytes, rules: Sequence[type[Rule]], target: tuple
             (line, column, len(var), message, None) for line, column, var, message in rule.check_env(assignments)
         ]
         if target is not None:
-            found += list(rule.check_text(path, text, target))
+            found += list(rule.check_text(path, text, target, lowest))
         for line, column, length, message, window in found:
             if suppressions.is_suppressed(rule.code, line):
                 result.suppressed += 1

@@ -76,6 +76,7 @@ class Report:
     data: dict | None = None  # facts for the report and validation scripts (JSON-able)
     window: Window | None = None  # overrides the rule's (a table entry's own window)
     kind: Kind | None = None  # overrides the rule's
+    safety: Safety | None = None  # overrides the rule's (a fix that keeps the old behaviour on every release)
     # Set by analysis when the node sits in code that runs only on old torch: kind compat,
     # never fixed. `compat_until`: the release from which that branch is dead (None: unknown).
     compat: bool = False
@@ -97,6 +98,8 @@ class Context:
         self.target = settings.versions.target_tuple  # the torch upgraded to, (2, 15)
         self.lowest = settings.versions.lowest_tuple  # the lowest torch the project supports; None: unbounded
         self.reports: list[Report] = []
+        # rule code -> (node, exception): the first error each rule raised (that node is lost, not the file)
+        self.rule_errors: dict[str, tuple[Any, Exception]] = {}
 
     def code_for(self, node: Any) -> str:
         return self.module.code_for_node(node)
@@ -219,12 +222,13 @@ class Rule:
 
     @classmethod
     def check_text(
-        cls, path: str, text: str, target: tuple[int, int]
+        cls, path: str, text: str, target: tuple[int, int], lowest: tuple[int, int] | None = None
     ) -> Iterable[tuple[int, int, int, str, Window | None]]:
         """Findings in a non-Python file (advisor.analysis.textfiles: Dockerfiles, scripts, pyproject.toml, setup.cfg).
 
         Yield (line, column, length, message, window); window None: the rule's. What the
         window means for the target is decided by the policy, as for Python findings.
+        `lowest`: the project's lowest supported torch (None outside a project).
         """
         return ()
 
@@ -266,10 +270,11 @@ class Rule:
         data: dict | None = None,
         window: Window | None = None,
         kind: Kind | None = None,
+        safety: Safety | None = None,
     ) -> None:
         """Record a finding at `node`. A `replacement` (for `fix_node`, default `node`) makes it fixable.
 
-        `window` / `kind` override the rule's for this report (e.g. one table entry's release window).
+        `window` / `kind` / `safety` override the rule's for this report (e.g. one table entry's release window).
         """
         if replacement is None:
             applicability = Applicability.NONE
@@ -287,5 +292,6 @@ class Rule:
                 data=data,
                 window=window,
                 kind=kind,
+                safety=safety,
             )
         )

@@ -86,6 +86,7 @@ class Row:
     keyword: str | None = None  # set: a keyword change of the calls in `entries`
     new_keyword: str | None = None  # its new name; None drops it (or advises, when fix is NONE)
     only_truthy: bool = False  # keyword changes: a literal False / None / 0 is not reported (torch ignores it)
+    only_falsy: bool = False  # keyword changes: a literal True / non-zero number is not reported (torch warns on falsy)
     example_call: str = "(x, {kw}=v)"  # keyword changes: the arguments the examples pass
     extra_valid: tuple[str, ...] = ()
     extra_invalid: tuple[Example, ...] = field(default_factory=tuple)
@@ -162,7 +163,7 @@ class KeywordChange(Rule):
         if qualname is None:
             return
         arg = get_arg(node, row.keyword)
-        if arg is None or (row.only_truthy and _falsy_literal(arg.value)):
+        if arg is None or (row.only_truthy and _falsy_literal(arg.value)) or (row.only_falsy and _truthy(arg.value)):
             return
         if row.message:
             what = ""
@@ -197,6 +198,12 @@ class KeywordChange(Rule):
     @classmethod
     def windows(cls) -> list[Window]:
         return [e.window(cls.row) for e in cls.row.entries]
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value == "True"
+    return isinstance(value, (cst.Integer, cst.Float)) and value.evaluated_value != 0
 
 
 def _falsy_literal(value: Any) -> bool:

@@ -197,7 +197,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
             done[path] = known
             out.files_cached += bool(digest)
             continue
-        done[path] = scan_text(path, data, options.rules_for(path), versions.target_tuple)
+        done[path] = scan_text(path, data, options.rules_for(path), versions.target_tuple, versions.lowest_tuple)
         if cache is not None:
             cache.put(digest, done[path].to_dict())
     for path in paths:

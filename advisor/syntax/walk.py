@@ -9,6 +9,10 @@ returns `visit_<Node>`, `leave_<Node>`, `visit_<Node>_<field>` and
 `leave_<Node>_<field>` methods. A `visit_<Node>` returning False skips the
 node's children (for every visitor in the batch). Optional `before_visit` /
 `after_leave` hooks see every node.
+
+`on_error(fn, node, exc)`, when given, receives what a visitor method raises, and the walk goes
+on (an error in one rule loses that rule's view of one node, never the file). Without it the
+exception propagates. Try blocks cost nothing until they catch (CPython 3.11+).
 """
 
 from __future__ import annotations
@@ -52,21 +56,11 @@ def _fields(cls: type) -> tuple[str, ...]:
     return names
 
 
-def walk(
-    root: Any,
-    visitors: Iterable[Any],
-    before_visit: Callable[[Any], None] | None = None,
-    after_leave: Callable[[Any], None] | None = None,
-    parents: dict[int, Any] | None = None,
-) -> None:
-    """`parents`, when given, receives id(child) -> parent for every node entered (advisor.analysis.facts)."""
-    CSTNode = cst.CSTNode  # libcst is imported on first use (see advisor.core.lazy)
-    if type(root) is cst.Module:
-        MODULE_WALKS[0] += 1
-
+def _dispatch(visitors: Iterable[Any]) -> tuple[dict[str, list], dict[str, list], dict[str, set[str]]]:
+    """The visitors' methods by node class (`visit`, `leave`), and the fields each node class has hooks on."""
     visit: dict[str, list] = defaultdict(list)
     leave: dict[str, list] = defaultdict(list)
-    field_hooks: dict[str, set[str]] = defaultdict(set)  # node class -> fields with hooks
+    field_hooks: dict[str, set[str]] = defaultdict(set)
     for v in visitors:
         for name, fn in v.get_visitors().items():
             kind, _, rest = name.partition("_")
@@ -74,7 +68,23 @@ def walk(
             if "_" in rest:
                 cls, _, field = rest.partition("_")
                 field_hooks[cls].add(field)
+    return visit, leave, field_hooks
 
+
+def walk(
+    root: Any,
+    visitors: Iterable[Any],
+    before_visit: Callable[[Any], None] | None = None,
+    after_leave: Callable[[Any], None] | None = None,
+    parents: dict[int, Any] | None = None,
+    on_error: Callable[[Any, Any, Exception], None] | None = None,
+) -> None:
+    """`parents`, when given, receives id(child) -> parent for every node entered (advisor.analysis.facts)."""
+    CSTNode = cst.CSTNode  # libcst is imported on first use (see advisor.core.lazy)
+    if type(root) is cst.Module:
+        MODULE_WALKS[0] += 1
+
+    visit, leave, field_hooks = _dispatch(visitors)
     subscribed = set(visit) | set(leave)
     entered: dict[type, bool] = {}  # node class -> entered by this walk (a node, and not an unwatched token)
 
@@ -98,8 +108,13 @@ def walk(
                 before_visit(node)
             descend = True
             for fn in visit.get(cls, ()):
-                if fn(node) is False:
-                    descend = False
+                try:
+                    if fn(node) is False:
+                        descend = False
+                except Exception as e:
+                    if on_error is None:
+                        raise
+                    on_error(fn, node, e)
             push((_LEAVE, node, None))
             if not descend:
                 continue
@@ -122,15 +137,29 @@ def walk(
                     push((_ENTER_FIELD, node, name))
         elif kind == _LEAVE:
             for fn in leave.get(type(node).__name__, ()):
-                fn(node)
+                try:
+                    fn(node)
+                except Exception as e:
+                    if on_error is None:
+                        raise
+                    on_error(fn, node, e)
             if after_leave is not None:
                 after_leave(node)
         elif kind == _ENTER_FIELD:
-            for fn in visit.get(f"{type(node).__name__}_{field}", ()):
-                fn(node)
+            # (field hooks are rare: one helper call each is cheap)
+            _call(visit.get(f"{type(node).__name__}_{field}", ()), node, on_error)
         else:
-            for fn in leave.get(f"{type(node).__name__}_{field}", ()):
-                fn(node)
+            _call(leave.get(f"{type(node).__name__}_{field}", ()), node, on_error)
+
+
+def _call(fns: Iterable[Callable[[Any], Any]], node: Any, on_error: Callable | None) -> None:
+    for fn in fns:
+        try:
+            fn(node)
+        except Exception as e:
+            if on_error is None:
+                raise
+            on_error(fn, node, e)
 
 
 def nodes_of(root: Any, *types: type) -> list[Any]:

@@ -25,10 +25,17 @@ A name assigned more than once in the scope (but where its other bindings are ne
 `model = torch.load(p)` / `else: model = Net(cfg)`, or the same object again: `model = model.cuda()`),
 or (but for the entry evidence) a value that is
 subscripted, `.items()`/`.keys()`/`.values()`/`.get()`-ed, is never a whole-object load.
+
+Weaker evidence (`item_use_loads`): an item of the loaded value (`ckpt["args"]`, `ckpt.get("cfg")`, or a
+name bound to one) is used as more than a tensor: assigned to an attribute (`self.args = ckpt["args"]`)
+or passed to a call that builds something (`build_model(ckpt["cfg"])`, `Net(**ckpt["config"])`), other
+than `load_state_dict`, a builtin or a torch/numpy/math function. It may be a pickled object (a
+`Namespace`, a config class) or plain data; ADV716 then writes no `weights_only=True`.
 """
 
 from __future__ import annotations
 
+import builtins
 import sys
 from typing import Any
 
@@ -88,6 +95,9 @@ TENSOR_ATTRIBUTES = frozenset(
     }
 )
 OBJECT_FACTORIES = ("torch.nn.", "torch.optim.", "argparse.Namespace")
+# Calls an item of a checkpoint may go to without saying it is more than tensors and plain data.
+ITEM_SINKS = frozenset({"load_state_dict", "copy_", "to", "append", "extend", "info", "debug", "warning", "log"})
+BUILTINS = frozenset(dir(builtins))
 SAVE = {"torch.save", "torch.serialization.save"}
 BYTES_IO = {"io.BytesIO"}
 
@@ -105,10 +115,12 @@ class _Scope:
         self.buffers: set[str] = set()  # names bound to io.BytesIO(...)
         self.roundtrips: set[str] = set()  # buffer names a parameter was saved into
         self.loads: list[tuple[str, Any]] = []  # (first argument text, load call)
+        self.item_of: dict[str, Any] = {}  # name -> the load call whose item it is bound to (`cfg = ckpt["cfg"]`)
 
 
-def whole_object_loads(module: Any, qualnames: Any, loads: list[Any]) -> dict[Any, str]:
-    """{load call: why it loads a whole object} for the `loads` of `module` that certainly do.
+def pickled_loads(module: Any, qualnames: Any, loads: list[Any]) -> tuple[dict[Any, str], dict[Any, str]]:
+    """({load call: why it loads a whole object}, {load call: how an item of its value is used as more than a
+    tensor}) for the `loads` of `module`: the certain evidence, and the weaker one (see the module doc).
 
     `qualnames(node)` resolves a name to its qualified names (the file's resolver).
     """
@@ -116,7 +128,7 @@ def whole_object_loads(module: Any, qualnames: Any, loads: list[Any]) -> dict[An
     module.visit(finder)
     # A file that allow-lists classes (`torch.serialization.add_safe_globals` / `safe_globals`) has
     # taken one of the two ways out: its loads of those objects work on >= 2.6.
-    return {} if finder.allow_lists else finder.result
+    return ({}, {}) if finder.allow_lists else (finder.result, finder.item_use)
 
 
 def _rebinds_itself(value: Any, name: str) -> bool:
@@ -163,6 +175,7 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
         self.loads_by_path: list[tuple[str, Any]] = []
         self.called: set[int] = set()  # ids of the nodes that are called (`x.f` in `x.f()`)
         self.allow_lists = False  # the file calls torch.serialization.add_safe_globals / safe_globals
+        self.item_use: dict[Any, str] = {}  # load call -> an item used as more than a tensor
 
     # -- scopes ----------------------------------------------------------
 
@@ -208,6 +221,13 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
 
     def visit_Assign(self, node: Any) -> None:
         scope = self.stack[-1]
+        load = self._item_load(node.value)
+        if load is not None:
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    scope.item_of[t.target.value] = load
+                elif isinstance(t.target, cst.Attribute):
+                    self._item_used(load, node.value, "assigned to an attribute")
         for t in node.targets:
             for name in _bound_names(t.target):
                 scope.assigned[name] = scope.assigned.get(name, 0) + 1
@@ -264,10 +284,45 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
         elif isinstance(func, cst.Attribute):
             self._method_call(scope, func)
         names = self.qualnames(func)
+        self._item_args(node, names)
         if names & SAVE:
             self._save(node)
         if names & ALLOW_LISTS:
             self.allow_lists = True
+
+    def _item_load(self, value: Any) -> Any:
+        """The load call whose item `value` is (`ckpt["k"]`, `ckpt.get("k")`, `torch.load(p)["k"]`, `cfg` bound
+        to one), or None."""
+        scope = self.stack[-1]
+        if isinstance(value, cst.Name):
+            return scope.item_of.get(value.value)
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get":
+            value = value.func.value
+        elif isinstance(value, cst.Subscript):
+            value = value.value
+        else:
+            return None
+        if isinstance(value, cst.Call) and id(value) in self.load_ids:
+            return value
+        return scope.load_of.get(value.value) if isinstance(value, cst.Name) else None
+
+    def _item_args(self, call: Any, names: set[str]) -> None:
+        """An item passed to a call that builds something (not a sink of tensors or plain data)."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ITEM_SINKS:
+            return
+        if isinstance(func, cst.Name) and func.value in BUILTINS:
+            return
+        if any(q.startswith(("torch.", "numpy.", "math.", "logging.")) for q in names) or id(call) in self.load_ids:
+            return
+        for arg in call.args:
+            load = self._item_load(arg.value)
+            if load is not None:
+                shown = cst.Module([]).code_for_node(func)
+                self._item_used(load, arg.value, f"passed to `{shown}(...)`")
+
+    def _item_used(self, load: Any, value: Any, how: str) -> None:
+        self.item_use.setdefault(load, f"`{cst.Module([]).code_for_node(value)}` {how}")
 
     def _method_call(self, scope: _Scope, func: Any) -> None:
         method, owner = func.attr.value, func.value

@@ -14,11 +14,14 @@ class CheckpointUseReentrant(Rule):
     Why: UserWarning from 2.1 (2.0 takes `use_reentrant: bool = True` and does not
     warn; checked in `torch/utils/checkpoint.py` of the 2.0.0 and 2.1.0 wheels). 2.1 and
     2.2 say "torch.utils.checkpoint: please pass in use_reentrant=True or
-    use_reentrant=False explicitly"; 2.3 to 2.14 `checkpoint` says
+    use_reentrant=False explicitly"; from 2.3 `checkpoint` says
     "torch.utils.checkpoint: the use_reentrant parameter should be passed
-    explicitly. Starting in PyTorch 2.9, calling checkpoint without
-    use_reentrant will raise an exception. ..." and `checkpoint_sequential` "In
-    version 2.9 we will raise an exception if use_reentrant is not passed"; 2.15
+    explicitly." followed by a date that moved: "In version 2.4 we will raise an
+    exception if use_reentrant is not passed" in 2.3-2.4 (`2.3.0 utils/checkpoint.py:465-467`),
+    "In version 2.5 ..." in 2.5-2.8 (`2.5.0 :466-468`), "Starting in PyTorch 2.9, calling
+    checkpoint without use_reentrant will raise an exception" in 2.9-2.14
+    (`2.9.0 :473-475`); `checkpoint_sequential` names the same releases ("In version 2.4 /
+    2.5 / 2.9 we will raise an exception if use_reentrant is not passed"); 2.15
     drops the date: "In a future release, calling checkpoint without
     use_reentrant will raise an exception" / "In a future release, we will raise
     an exception if use_reentrant is not passed". The default is still

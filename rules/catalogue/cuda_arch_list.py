@@ -138,7 +138,7 @@ class CudaArchList(Rule):
             self.report(strings[0], message(found, f"`{key}`"))
 
     @classmethod
-    def check_text(cls, path, text, target):
+    def check_text(cls, path, text, target, lowest=None):
         for lineno, line in enumerate(text.splitlines(), 1):
             if line.lstrip().startswith("#"):
                 continue

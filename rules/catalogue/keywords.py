@@ -22,7 +22,9 @@ TABLE: tuple[Row, ...] = (
         "ADV715",
         "jit-trace-optimize",
         calls("torch.jit.trace"),
-        'FutureWarning: "`optimize` is deprecated and has no effect. Use `with torch.jit.optimized_execution()` instead"',
+        'UserWarning in 2.0-2.3 ("`optimize` is deprecated and has no effect. Use `with '
+        'torch.jit.optimized_execution() instead", `2.0.0 jit/_trace.py:775-777`, no category), FutureWarning from 2.4 '
+        '("... `with torch.jit.optimized_execution()` instead", `2.4.0 jit/_trace.py:987-989`)',
         keyword="optimize",
         fix_note="the argument has no effect, so dropping it changes nothing.",
         example_call="(m, x, {kw}=True)",
@@ -43,10 +45,14 @@ TABLE: tuple[Row, ...] = (
         "ADV727",
         "grad-only-inputs",
         calls("torch.autograd.grad"),
-        'Documented as "deprecated and is ignored now (defaults to True)".',
+        'Documented as "deprecated and is ignored now (defaults to True)"; it warns (`if not only_inputs:`, '
+        "UserWarning in 2.0-2.3, FutureWarning from 2.4: `2.0.0 autograd/__init__.py:282`, "
+        "`2.4.0 autograd/__init__.py:399-405`) only when the value is falsy, so a literal `True` is not reported.",
         keyword="only_inputs",
+        only_falsy=True,
+        extra_valid=("import torch\ng = torch.autograd.grad(y, x, only_inputs=True)\n",),
         fix_note="the argument is ignored, so dropping it changes nothing.",
-        example_call="(y, x, {kw}=True)",
+        example_call="(y, x, {kw}=False)",
         deprecated_in="2.0",
     ),
     Row(
@@ -71,7 +77,9 @@ TABLE: tuple[Row, ...] = (
         "ADV738",
         "hardtanh-min-value",
         calls("torch.nn.Hardtanh"),
-        'FutureWarning: "keyword argument `min_value` is deprecated and renamed to `min_val`"',
+        'UserWarning in 2.0-2.3 ("keyword argument min_value is deprecated and rename to min_val", '
+        '`2.0.0 nn/modules/activation.py:223`), FutureWarning from 2.4 ("keyword argument `min_value` is deprecated '
+        'and rename to `min_val`", `2.4.0 nn/modules/activation.py:224-225`)',
         keyword="min_value",
         new_keyword="min_val",
         fix_note="a pure keyword rename.",
@@ -82,7 +90,9 @@ TABLE: tuple[Row, ...] = (
         "ADV745",
         "hardtanh-max-value",
         calls("torch.nn.Hardtanh"),
-        'FutureWarning: "keyword argument `max_value` is deprecated and renamed to `max_val`"',
+        'UserWarning in 2.0-2.3 ("keyword argument max_value is deprecated and rename to max_val", '
+        '`2.0.0 nn/modules/activation.py:226`), FutureWarning from 2.4 ("keyword argument `max_value` is deprecated '
+        'and rename to `max_val`", `2.4.0 nn/modules/activation.py:231-232`)',
         keyword="max_value",
         new_keyword="max_val",
         fix_note="a pure keyword rename.",

@@ -3,7 +3,7 @@ from __future__ import annotations
 import os
 import re
 
-from advisor.rule import Example, Kind, Rule, Severity, Window, get_arg, string_value
+from advisor.rule import Example, Rule, Severity, Window, get_arg, string_value
 
 # The first torch release that raised the Python floor, and that floor: `Requires-Python` of the wheels'
 # METADATA (2.0.0-2.5.0: >=3.8.0; 2.6.0: >=3.9.0; 2.9.0: >=3.10; 2.15.0: >=3.11).
@@ -17,6 +17,7 @@ _REQUIRES = {
 }
 _POETRY = re.compile(r"^\s*python\s*=\s*[\"']([^\"']*)[\"']")
 _SETUP = ("setuptools.setup", "distutils.core.setup")
+_TORCH_BOUND = re.compile(r"^\s*torch\s*(?:\[[^]]*\])?\s*(?:>=|~=|==)\s*(\d+)\.(\d+)")
 
 
 def lowest_minor(spec: str) -> int | None:
@@ -29,20 +30,37 @@ def floor(target: tuple[int, int]) -> int:
     return max([minor for release, minor in FLOORS if release <= target], default=_OLDEST)
 
 
-def window(minor: int) -> Window | None:
-    """Breaking from the first torch release whose floor is above Python 3.<minor>."""
-    for release, need in FLOORS:
-        if need > minor:
-            version = f"{release[0]}.{release[1]}"
-            return Window(since=version, removed_in=version)  # since: nothing to say on older targets
-    return None
+def _raised_above(minor: int) -> tuple[int, int] | None:
+    """The first torch release whose wheels need a Python newer than 3.<minor>."""
+    return next((release for release, need in FLOORS if need > minor), None)
 
 
-def message(declared: str, minor: int, target: tuple[int, int]) -> str:
+def window(minor: int, lowest: tuple[int, int] | None) -> Window | None:
+    """From the first torch release whose floor is above Python 3.<minor>: breaking when even the project's lowest
+    torch needs a newer Python (nothing it accepts installs there), else advice (pip picks an older torch)."""
+    release = _raised_above(minor)
+    if release is None:
+        return None
+    version = f"{release[0]}.{release[1]}"
+    if lowest is not None and floor(lowest) > minor:
+        return Window(since=version, removed_in=version)  # since: nothing to say on older targets
+    return Window(since=version)
+
+
+def message(declared: str, minor: int, target: tuple[int, int], lowest: tuple[int, int] | None) -> str:
+    need = floor(target)
+    if lowest is not None and floor(lowest) > minor:
+        return (
+            f"`{declared}` allows Python 3.{minor}, but every torch the project accepts (>= {lowest[0]}.{lowest[1]}) "
+            f"requires Python >= 3.{floor(lowest)} (the wheel's Requires-Python), so it does not install there; "
+            f"raise the project's Python floor to 3.{floor(lowest)}"
+        )
+    release = _raised_above(minor) or target
     return (
-        f"`{declared}` allows Python 3.{minor}, but torch {target[0]}.{target[1]} requires Python >= "
-        f"3.{floor(target)} (the wheel's Requires-Python), so it does not install there; raise the project's "
-        f"Python floor to 3.{floor(target)}"
+        f"`{declared}` allows Python 3.{minor}: there pip installs torch <= {release[0]}.{release[1] - 1} "
+        f"(torch {target[0]}.{target[1]} requires Python >= 3.{need}, the wheel's Requires-Python), so on "
+        f"Python < 3.{need} your users stay on the older torch; raise the Python floor to 3.{need} when you need "
+        f"{target[0]}.{target[1]} everywhere"
     )
 
 
@@ -57,9 +75,18 @@ class PythonFloor(Rule):
     CI matrices are not read.
 
     Why: pip installs torch only where the wheel's `Requires-Python` holds: ">=3.8.0"
-    for 2.0-2.5, ">=3.9.0" for 2.6-2.8, ">=3.10" for 2.9-2.14, ">=3.11" for 2.15. A
-    project that promises Python 3.9 cannot get torch 2.9 there (pip falls back to an
-    old torch, or fails), so it is breaking from the release that raised the floor.
+    for 2.0-2.5, ">=3.9.0" for 2.6-2.8, ">=3.10" for 2.9-2.14, ">=3.11" for 2.15. On an
+    older Python pip picks the newest torch that still supports it, so what the finding
+    means depends on the torch the project accepts:
+
+    - advice (the usual case): some torch the project accepts installs on every Python it
+      allows. A project with `torch>=2.7` and `requires-python = ">=3.10"` works on 3.10 with
+      torch 2.14; it is a planning fact ("on Python < 3.11 your users stay on torch <= 2.14"),
+      nothing breaks, and a default scan does not fail on it.
+    - breaking: even the project's lowest supported torch (its lower bound, or
+      `install_requires` of the same `setup()` call) needs a newer Python than the project
+      allows, e.g. `torch>=2.15` with `requires-python = ">=3.10"`: on Python 3.10 no torch
+      the project accepts installs.
 
     Example:
         requires-python = ">=3.9"
@@ -77,8 +104,7 @@ class PythonFloor(Rule):
     code = "ADV781"
     name = "python-floor"
     message = "the project allows a Python older than the target torch supports"
-    severity = Severity.ERROR
-    kind = Kind.BREAKING
+    severity = Severity.INFO  # advice, unless no torch the project accepts installs there (window)
     triggers = ("python_requires",)
     targets = _SETUP
 
@@ -91,15 +117,20 @@ class PythonFloor(Rule):
     invalid = [
         Example(
             "from setuptools import setup\nsetup(name='p', python_requires='>=3.9')\n",
-            message="breaks in 2.9: `python_requires='>=3.9'` allows Python 3.9, but torch 2.15 requires Python >= 3.11",
+            message="`python_requires='>=3.9'` allows Python 3.9: there pip installs torch <= 2.8 (torch 2.15 requires",
             line=2,
             column=17,
         ),
-        Example("import setuptools\nsetuptools.setup(python_requires='>=3.10')\n", message="allows Python 3.10"),
+        Example("import setuptools\nsetuptools.setup(python_requires='>=3.10')\n", message="stay on the older torch"),
         Example(
             "from setuptools import setup\nsetup(python_requires='>=3.9')\n",
             target="2.9",
             message="torch 2.9 requires Python >= 3.10",
+        ),
+        Example(
+            "from setuptools import setup\nsetup(python_requires='>=3.10', install_requires=['torch>=2.15'])\n",
+            message="breaks in 2.15: `python_requires='>=3.10'` allows Python 3.10, but every torch the project "
+            "accepts (>= 2.15) requires Python >= 3.11",
         ),
     ]
 
@@ -109,13 +140,16 @@ class PythonFloor(Rule):
         arg = get_arg(node, "python_requires")
         spec = string_value(arg.value) if arg is not None else None
         minor = lowest_minor(spec) if spec else None
-        found = window(minor) if minor is not None else None
+        if minor is None:
+            return
+        lowest = self.ctx.min_version or _torch_bound(node)
+        found = window(minor, lowest)
         if found is not None:
             declared = self.ctx.code_for(arg).strip().rstrip(",")
-            self.report(arg, message(declared, minor, self.ctx.target), window=found)
+            self.report(arg, message(declared, minor, self.ctx.target, lowest), window=found)
 
     @classmethod
-    def check_text(cls, path, text, target):
+    def check_text(cls, path, text, target, lowest=None):
         name = os.path.basename(path)
         if name not in _REQUIRES:
             return
@@ -123,9 +157,19 @@ class PythonFloor(Rule):
         if declared is None:
             return
         line, column, length, snippet, minor = declared
-        found = window(minor)
+        found = window(minor, lowest)
         if found is not None:
-            yield line, column, length, message(snippet, minor, target), found
+            yield line, column, length, message(snippet, minor, target, lowest), found
+
+
+def _torch_bound(node) -> tuple[int, int] | None:
+    """The torch lower bound in `install_requires=[...]` of the same `setup()` call (`torch>=2.15` -> (2, 15))."""
+    arg = get_arg(node, "install_requires")
+    for element in getattr(arg.value if arg is not None else None, "elements", ()):
+        m = _TORCH_BOUND.match(string_value(element.value) or "")
+        if m:
+            return int(m.group(1)), int(m.group(2))
+    return None
 
 
 def _declaration(name: str, text: str) -> tuple[int, int, int, str, int] | None:

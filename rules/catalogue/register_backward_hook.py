@@ -16,7 +16,8 @@ class RegisterBackwardHook(Rule):
 
     Why: documented as "deprecated in favor of register_full_backward_hook ... the
     behavior of this function will change in future versions". Registering does not
-    warn; the forward pass does, FutureWarning, when the hook would be wrong: "Using a
+    warn; the forward pass does (a UserWarning in 2.0-2.3, `2.0.0 nn/modules/module.py:1309-1344`,
+    no category; a FutureWarning from 2.4), when the hook would be wrong: "Using a
     non-full backward hook when the forward contains multiple autograd Nodes is
     deprecated and will be removed in future versions. This hook will be missing some
     grad_input. Please use register_full_backward_hook to get the documented behavior."
@@ -46,7 +47,7 @@ class RegisterBackwardHook(Rule):
     name = "register-backward-hook"
     message = (
         "`{what}` is deprecated: the hook misses part of `grad_input` when the forward has several autograd "
-        "Nodes (FutureWarning at forward); use `{new}`, whose `grad_input` is the gradient of the inputs"
+        "Nodes (at forward: UserWarning in 2.0-2.3, FutureWarning from 2.4); use `{new}`, whose `grad_input` is the gradient of the inputs"
     )
     severity = Severity.INFO
     kind = Kind.ADVICE

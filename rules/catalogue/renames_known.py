@@ -54,20 +54,21 @@ _DIST_NN = {
     "all_to_all_single": "all_to_all_single",
     "all_reduce": "all_reduce",
 }
-# (name, first release without it, is it called): `torch/onnx/__init__.py` of the 2.0.0 ... 2.15.0 wheels.
+# (name, first release without it, is it called, first warning): `torch/onnx/__init__.py` of the 2.0.0 ... 2.15.0
+# wheels; the warnings: 2.7.0 onnx/_internal/_exporter_legacy.py:83,455, 2.5.0 onnx/utils.py:1208.
 _ONNX_GONE = (
-    ("dynamo_export", "2.9", True),
-    ("ExportOptions", "2.9", True),
-    ("is_onnxrt_backend_supported", "2.9", True),
-    ("OnnxRegistry", "2.8", True),
-    ("ONNXRuntimeOptions", "2.8", True),
-    ("enable_log", "2.6", True),
-    ("disable_log", "2.6", True),
-    ("export_to_pretty_string", "2.6", True),
-    ("CheckerError", "2.5", False),
-    ("ONNXProgramSerializer", "2.5", False),
-    ("InvalidExportOptionsError", "2.5", False),
-    ("ExportOutput", "2.2", False),
+    ("dynamo_export", "2.9", True, "2.7"),
+    ("ExportOptions", "2.9", True, None),
+    ("is_onnxrt_backend_supported", "2.9", True, None),
+    ("OnnxRegistry", "2.8", True, "2.7"),
+    ("ONNXRuntimeOptions", "2.8", True, "2.7"),
+    ("enable_log", "2.6", True, None),
+    ("disable_log", "2.6", True, None),
+    ("export_to_pretty_string", "2.6", True, "2.5"),
+    ("CheckerError", "2.5", False, None),
+    ("ONNXProgramSerializer", "2.5", False, None),
+    ("InvalidExportOptionsError", "2.5", False, None),
+    ("ExportOutput", "2.2", False, None),
 )
 # The functions `@deprecated(DEPRECATION_WARNING)` decorates in 2.8-2.15, where each module defines or re-exports them.
 _EAGER = ("prepare", "quantize", "quantize_dynamic", "prepare_qat", "quantize_qat", "convert")
@@ -77,6 +78,8 @@ _QUANT = tuple(
     for ns in ("ao.quantization", "ao.quantization.quantize", "quantization", "quantization.quantize")
 ) + tuple((f"torch.{ns}.quantize_fx", _FX) for ns in ("ao.quantization", "quantization"))
 _Q = "torch.ao.quantization"
+# Which of them warned before the removal, and from when (the others never did).
+_PT2E_WARNS = {"prepare_pt2e": "2.8", "prepare_qat_pt2e": "2.8", "convert_pt2e": "2.8", "XNNPACKQuantizer": "2.7"}
 _PT2E = (
     f"{_Q}.quantize_pt2e.prepare_pt2e",
     f"{_Q}.quantize_pt2e.prepare_qat_pt2e",
@@ -127,11 +130,12 @@ TABLE: tuple[Row, ...] = (
         "nn-init-alias",
         tuple(Entry(f"torch.nn.init.{n}", f"torch.nn.init.{n}_") for n in _INIT),
         "`torch.nn.init.<name>` without the trailing underscore is `_make_deprecate(<name>_)`: it warns, then calls the "
-        'in-place function with the same arguments. UserWarning in 2.0 ("nn.init.xavier_uniform is now deprecated in '
-        'favor of nn.init.xavier_uniform_."), FutureWarning ("`nn.init.xavier_uniform` is now deprecated in favor of '
-        '`nn.init.xavier_uniform_`.") in 2.13. Checked: torch/nn/init.py of the 2.0.0, 2.9.0 and 2.15.0 wheels (11 '
+        'in-place function with the same arguments. UserWarning in 2.0-2.3 ("nn.init.xavier_uniform is now deprecated in '
+        'favor of nn.init.xavier_uniform_.", `2.0.0 nn/init.py:536`), FutureWarning from 2.4 ("`nn.init.xavier_uniform` '
+        'is now deprecated in favor of `nn.init.xavier_uniform_`."). Checked: torch/nn/init.py of the 2.0.0, 2.9.0 and 2.15.0 wheels (11 '
         "aliases in each). Truth: K-772/nn.init.xavier_uniform.",
-        message="`{old}` is deprecated (FutureWarning); use `{new}` (the alias just calls it)",
+        message="`{old}` is deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use `{new}` (the alias just "
+        "calls it)",
         deprecated_in="2.0",
         fix_note="the alias calls the underscore function with the same arguments and returns its result.",
         extra_valid=(
@@ -221,14 +225,15 @@ TABLE: tuple[Row, ...] = (
                 f"torch.onnx.{name}",
                 removed_in=gone,
                 is_call=call,
-                **({"deprecated_in": "2.7"} if name == "dynamo_export" else {}),
+                deprecated_in=warns,
             )
-            for name, gone, call in _ONNX_GONE
+            for name, gone, call, warns in _ONNX_GONE
         ),
         "Names of `torch.onnx` that later releases deleted (AttributeError / ImportError): `dynamo_export` (2.1-2.8, "
         'deprecated 2.7: "torch.onnx.dynamo_export is deprecated since 2.6.0. Please use torch.onnx.export(..., '
         'dynamo=True) instead."), `ExportOptions` and `is_onnxrt_backend_supported` (gone 2.9), `OnnxRegistry` and '
-        "`ONNXRuntimeOptions` (gone 2.8), `enable_log`, `disable_log`, `export_to_pretty_string` (gone 2.6), "
+        "`ONNXRuntimeOptions` (DeprecationWarning 2.7, gone 2.8), `enable_log`, `disable_log`, `export_to_pretty_string` "
+        "(FutureWarning 2.5, gone 2.6), "
         "`CheckerError`, `ONNXProgramSerializer`, `InvalidExportOptionsError` (gone 2.5), `ExportOutput` (gone 2.2). "
         "Checked: the names in torch/onnx/__init__.py of every wheel from 2.0.0 to 2.15.0, and `hasattr(torch.onnx, "
         "name)` is False for all of them on 2.13. Truth: K-783/removed-names.",
@@ -271,17 +276,15 @@ TABLE: tuple[Row, ...] = (
     Row(
         "ADV786",
         "pt2e-quantization-removed",
-        tuple(Entry(name) for name in _PT2E),
-        "The PT2E quantization modules `torch.ao.quantization.quantize_pt2e` and `torch.ao.quantization.quantizer` "
-        '(`XNNPACKQuantizer`, `X86InductorQuantizer`, ...) warned DeprecationWarning in 2.8-2.10 ("pt2e quantization '
-        'has been migrated to torchao") and are gone in 2.11 (ModuleNotFoundError). Checked: the folder listing of '
-        "torch/ao/quantization in the 2.10.0 wheel (quantize_pt2e.py, quantizer/) and the 2.11.0 and 2.15.0 wheels "
-        "(neither). Truth: K-786/modules-gone.",
+        tuple(Entry(name, deprecated_in=_PT2E_WARNS.get(name.rpartition(".")[2])) for name in _PT2E),
+        "The PT2E modules `torch.ao.quantization.quantize_pt2e` / `quantizer` are gone in 2.11 (ModuleNotFoundError; "
+        "in the 2.10.0 wheel, not in 2.11.0 / 2.15.0). `prepare_pt2e` & co warned DeprecationWarning in 2.8-2.10 "
+        "(`2.9.0 quantize_pt2e.py:34`), `XNNPACKQuantizer` from 2.7 (`2.7.0 quantizer/xnnpack_quantizer.py:281`); "
+        "`Quantizer`, `X86InductorQuantizer`, `get_symmetric_quantization_config` never warned. Truth: K-786/modules-gone.",
         message="`{old}` was removed in 2.11 (the PT2E quantization modules moved to torchao): import it from "
         "`torchao.quantization.pt2e`",
         advice="import it from `torchao.quantization.pt2e`",
         fix=NONE,
-        deprecated_in="2.8",
         removed_in="2.11",
         severity=Severity.ERROR,
         fix_note="no automatic fix: torchao is another package, with its own release cycle and names.",
@@ -295,14 +298,15 @@ TABLE: tuple[Row, ...] = (
             Entry("torch.distributed.pipeline.sync.pipe.Pipe", is_call=True),
             Entry("torch.distributed.pipeline.sync.WithDevice", is_call=True),
         ),
-        "`torch.distributed.pipeline` (the `Pipe` of torchgpipe) exists in 2.0-2.3 and is gone from 2.4 "
-        "(ModuleNotFoundError), where `torch.distributed.pipelining` first appears. Checked: the folders "
-        "torch/distributed/pipeline/sync (2.0.0-2.3.0 wheels only) and torch/distributed/pipelining (2.4.0 on). Truth: "
-        "K-787/pipeline-gone.",
+        "`torch.distributed.pipeline` (the `Pipe` of torchgpipe) exists in 2.0-2.3 (2.3 warns on import, "
+        "`2.3.0 distributed/pipeline/__init__.py:1-7`) and is gone from 2.4 (ModuleNotFoundError), where "
+        "`torch.distributed.pipelining` first appears. Checked: the folders torch/distributed/pipeline/sync "
+        "(2.0.0-2.3.0 wheels only) and torch/distributed/pipelining (2.4.0 on). Truth: K-787/pipeline-gone.",
         message="`{old}` was removed in 2.4 (`torch.distributed.pipeline` is gone); use `torch.distributed.pipelining` "
         "(new in 2.4, another API: `pipeline()` and `PipelineStage` / schedules)",
         advice="use `torch.distributed.pipelining`",
         fix=NONE,
+        deprecated_in="2.3",
         removed_in="2.4",
         severity=Severity.ERROR,
         fix_note="no automatic fix: `torch.distributed.pipelining` splits and schedules a model differently.",
@@ -366,19 +370,20 @@ TABLE: tuple[Row, ...] = (
         (
             Entry(
                 "functorch.make_functional",
-                message="`{old}` is deprecated (FutureWarning); use `torch.func.functional_call(model, params, args)`",
+                message="`{old}` is deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use `torch.func.functional_call(model, params, args)`",
             ),
             Entry(
                 "functorch.make_functional_with_buffers",
-                message="`{old}` is deprecated (FutureWarning); use "
+                message="`{old}` is deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use "
                 "`torch.func.functional_call(model, (params, buffers), args)`",
             ),
             Entry(
                 "functorch.combine_state_for_ensemble",
-                message="`{old}` is deprecated (FutureWarning); use `torch.func.stack_module_state(models)`",
+                message="`{old}` is deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use `torch.func.stack_module_state(models)`",
             ),
         ),
-        "FutureWarning in every 2.x: \"We've integrated functorch into PyTorch. As the final step of the integration, "
+        "UserWarning in 2.0-2.3 (`2.0.0 _functorch/deprecated.py:38`, no category), FutureWarning from 2.4 "
+        "(`2.4.0 _functorch/deprecated.py:41`): \"We've integrated functorch into PyTorch. As the final step of the integration, "
         "`functorch.make_functional` is deprecated as of PyTorch 2.0 and will be deleted in a future version of PyTorch "
         '>= 2.3. Please use `torch.func.functional_call` instead" (`combine_state_for_ensemble`: '
         "`torch.func.stack_module_state`). Checked: torch/_functorch/deprecated.py of the 2.0.0, 2.13.0 and 2.15.0 "

@@ -37,16 +37,18 @@ class SdpKernel(ReferenceRule):
     Validation: `amp_migration` compares which SDPA backends are enabled inside
     the old and new context managers.
 
-    Release window (checked in the wheels): the `@deprecated` on
-    `torch.backends.cuda.sdp_kernel` first appears in `torch/backends/cuda/__init__.py`
-    of the 2.4.0 wheel (`torch.nn.attention.sdpa_kernel` exists from 2.3.0).
+    Release window (checked in the wheels): `torch.nn.attention.sdpa_kernel` and
+    `SDPBackend.CUDNN_ATTENTION` exist from 2.3.0 (`2.3.0 nn/attention/__init__.py:68`,
+    `_C/__init__.pyi:10586`), and the 2.3.0 `sdp_kernel` already warns FutureWarning and
+    is the same shim over `sdpa_kernel` (`2.3.0 backends/cuda/__init__.py:330-366`); the
+    `@deprecated` decorator replaces the call in 2.4.0. So it is reported, and fixed, from 2.3.
     """
 
     code = "ADV704"
     name = "sdp-kernel"
     message = "`torch.backends.cuda.sdp_kernel` is deprecated (FutureWarning); use `torch.nn.attention.sdpa_kernel([SDPBackend...])`"
     severity = Severity.WARNING
-    since = "2.4"
+    since = "2.3"  # sdpa_kernel and the FutureWarning are both in the 2.3.0 wheel
     deprecated_in = "2.3"  # warnings.warn(FutureWarning) in the 2.3.0 wheel, @deprecated from 2.4.0
     fix = Applicability.SAFE
     validation = "amp_migration"

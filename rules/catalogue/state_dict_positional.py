@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from advisor.rule import Applicability, Example, Rule, Severity, cst
 
 ORDER = (
@@ -7,6 +9,8 @@ ORDER = (
     "prefix",
     "keep_vars",
 )  # `Module.state_dict(*args, destination=None, prefix="", keep_vars=False)`
+# Receivers that are data pipelines, not modules (a stateful dataset or loader has its own `state_dict`).
+_DATA = re.compile(r"(data|dataset|loader|sampler|iterator|datamodule|pipe)s?$", re.I)
 
 
 class StateDictPositional(Rule):
@@ -15,13 +19,19 @@ class StateDictPositional(Rule):
     What it finds: calls of a `.state_dict(...)` method with positional arguments
     (one to three, no `*args`) in files that import torch, unless the receiver is a
     module or an imported object. Optimizers and schedulers take no arguments, so a
-    positional one means `nn.Module.state_dict`.
+    positional one means `nn.Module.state_dict`. Not reported: positional forwarding
+    inside an override (`def state_dict(self, destination, prefix, keep_vars)` calling
+    `self.inner.state_dict(destination, prefix, keep_vars)`: the callee overrides it
+    too, and nothing warns; `super().state_dict(...)` there is still reported, it is
+    `nn.Module`'s), and receivers named like data pipelines (`dataset`, `train_loader`,
+    `sampler`, ...), whose `state_dict` is their own.
 
     Why: `nn.Module.state_dict` warns when given positional arguments: "Positional args
     are being deprecated, use kwargs instead. Refer to
     https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict
-    for details." (UserWarning in 2.0, FutureWarning in 2.5 and later), and reads them
-    as `destination, prefix, keep_vars`.
+    for details." (a UserWarning in 2.0-2.3, `2.0.0 nn/modules/module.py:1802`; a
+    FutureWarning from 2.4, `2.4.0 nn/modules/module.py:1912-1916`), and reads them as
+    `destination, prefix, keep_vars`.
 
     Example:
         sd = model.state_dict(None, "encoder.")
@@ -42,7 +52,8 @@ class StateDictPositional(Rule):
     code = "ADV796"
     name = "state-dict-positional"
     message = (
-        "positional arguments to `Module.state_dict` are deprecated (FutureWarning); pass `destination=`, "
+        "positional arguments to `Module.state_dict` are deprecated (UserWarning in 2.0-2.3, FutureWarning from "
+        "2.4); pass `destination=`, "
         "`prefix=`, `keep_vars=` by name"
     )
     severity = Severity.WARNING
@@ -56,6 +67,11 @@ class StateDictPositional(Rule):
         "import torch\nsd = opt.state_dict()\n",
         "sd = model.state_dict(None, 'a.')\n",  # no torch here
         "import torch\nimport flax.serialization as fs\nsd = fs.state_dict(None, 'a.')\n",
+        # forwarding inside an override, to a submodule that overrides it too
+        "import torch\nclass Wrapper(torch.nn.Module):\n"
+        "    def state_dict(self, destination=None, prefix='', keep_vars=False):\n"
+        "        return self.inner.state_dict(destination, prefix, keep_vars)\n",
+        "import torch\nstate = self.train_dataset.state_dict(epoch)\n",  # a stateful dataset's own method
     ]
     invalid = [
         Example(
@@ -69,7 +85,21 @@ class StateDictPositional(Rule):
             "import torch\nsd = self.encoder.state_dict(dest, 'enc.', True)\n",
             fixed="import torch\nsd = self.encoder.state_dict(destination=dest, prefix='enc.', keep_vars=True)\n",
         ),
+        Example(  # `nn.Module.state_dict` itself, from an override: it warns
+            "import torch\nclass M(torch.nn.Module):\n    def state_dict(self, destination=None, prefix='', keep_vars=False):\n"
+            "        return super().state_dict(destination, prefix, keep_vars)\n",
+            message="positional arguments",
+        ),
     ]
+
+    def visit_Module(self, node) -> None:
+        self._overrides = 0  # inside `def state_dict(...)`
+
+    def visit_FunctionDef(self, node) -> None:
+        self._overrides += node.name.value == "state_dict"
+
+    def leave_FunctionDef(self, node) -> None:
+        self._overrides -= node.name.value == "state_dict"
 
     def visit_Call(self, node) -> None:
         func = node.func
@@ -79,6 +109,14 @@ class StateDictPositional(Rule):
         if not positional or len(positional) > len(ORDER) or any(a.star for a in node.args):
             return
         receiver = func.value
+        is_super = isinstance(receiver, cst.Call) and getattr(receiver.func, "value", None) == "super"
+        if self._overrides and not is_super:
+            return  # forwarding to a callee that overrides `state_dict` too
+        last = (
+            receiver.value if isinstance(receiver, cst.Name) else getattr(getattr(receiver, "attr", None), "value", "")
+        )
+        if _DATA.search(last or ""):
+            return
         if isinstance(receiver, (cst.Name, cst.Attribute)) and any(
             not q.startswith("<") for q in self.qualnames(receiver)
         ):

@@ -19,7 +19,7 @@ from advisor.rule import (
     uses_magic_commas,
 )
 
-from ._pickled import whole_object_loads
+from ._pickled import pickled_loads
 
 LOAD = {"torch.load", "torch.serialization.load"}
 
@@ -60,15 +60,25 @@ class TorchLoadWeightsOnly(Rule):
     whose path this file `torch.save`s an object (`self`, an `nn`/`optim`
     object, a `Namespace`, an instance of a class of the file) to, loads more
     than tensors and containers; `weights_only=True` would break it. Such a load
-    is reported as breaking from 2.6 (the default flip makes it fail there) with
-    no fix: pass `weights_only=False` for files you trust, or allow-list the
-    classes with `torch.serialization.add_safe_globals`. The evidence is local
-    and conservative (see `rules/catalogue/_pickled.py`): a value indexed or
-    iterated like a dict, or a name bound twice, is never called a whole
-    object, and `.to()`/`.cuda()` are not evidence (a loaded tensor has them).
-    What a checkpoint dict holds (a list of classes, an optimizer object under
-    a key) is beyond a static look, so such loads still get `weights_only=True`:
-    review loads of checkpoints you did not write as plain `state_dict`s.
+    is reported as breaking from 2.6 (the default flip makes it fail there), and
+    its only fix is unsafe: `weights_only=False`, which is the default below 2.6
+    and keeps what the load did on every release, but runs the file's pickle
+    (for files you trust; else allow-list the classes with
+    `torch.serialization.add_safe_globals`). It is offered only on this strong
+    evidence, which is local and conservative (see `rules/catalogue/_pickled.py`):
+    a value indexed or iterated like a dict, or a name bound twice, is never
+    called a whole object, and `.to()`/`.cuda()` are not evidence (a loaded
+    tensor has them).
+
+    Items used as more than tensors: where an item of the loaded checkpoint is
+    assigned to an attribute (`self.args = ckpt["args"]`) or passed to a call
+    that builds something (`build_model(ckpt["cfg"])`, `Net(**ckpt["config"])`;
+    not `load_state_dict`, builtins or torch functions), that item may be a
+    pickled object, so no `weights_only=True` is written, not even with
+    `--unsafe-fixes`: the load is reported without a fix (nor `False`: the
+    evidence is too weak to run a pickle). Other checkpoint dicts still get
+    `weights_only=True`; review loads of checkpoints you did not write as plain
+    `state_dict`s.
 
     Validation: none; load each of your checkpoints once under the new torch.
     """
@@ -122,6 +132,31 @@ class TorchLoadWeightsOnly(Rule):
             "torch.save(args, ARGS)\nargs2 = torch.load(ARGS)\n",
             message="add_safe_globals",
         ),
+        # The strong evidence gets the behaviour-preserving unsafe edit.
+        Example(
+            "import torch\nmodel = torch.load(path)\nmodel.eval()\n",
+            fixed="import torch\nmodel = torch.load(path, weights_only=False)\nmodel.eval()\n",
+            message="unsafe fix: `weights_only=False`",
+        ),
+        # Checkpoint items that feed a builder or an attribute (modelled on detection and GAN training
+        # scripts): no `weights_only=True`, and no fix at all.
+        Example(
+            "import torch\nckpt = torch.load(path, map_location='cpu')\nmodel = build_model(ckpt['args'])\n"
+            "model.load_state_dict(ckpt['model'])\n",
+            fixed="import torch\nckpt = torch.load(path, map_location='cpu')\nmodel = build_model(ckpt['args'])\n"
+            "model.load_state_dict(ckpt['model'])\n",
+            message="`ckpt['args']` passed to `build_model(...)`",
+        ),
+        Example(
+            "import torch\nclass Trainer:\n    def resume(self, p):\n        state = torch.load(p)\n"
+            "        self.net.load_state_dict(state['net'])\n        self.opts = state['opts']\n",
+            message="`state['opts']` assigned to an attribute",
+        ),
+        Example(
+            "import torch\ncfg = torch.load(p)['config']\nnet = Net(**cfg)\n",
+            fixed="import torch\ncfg = torch.load(p)['config']\nnet = Net(**cfg)\n",
+            message="`cfg` passed to `Net(...)`",
+        ),
     ]
 
     def visit_Module(self, node) -> None:
@@ -160,7 +195,7 @@ class TorchLoadWeightsOnly(Rule):
     def leave_Module(self, node) -> None:
         if not self._loads:
             return
-        whole = whole_object_loads(node, self.qualnames, [c for c, _, _, _ in self._loads])
+        whole, items = pickled_loads(node, self.qualnames, [c for c, _, _, _ in self._loads])
         code = node.code
         magic = uses_magic_commas(code)
         # A line the fix makes too long is wrapped as a formatter would: one argument a line, with a
@@ -171,7 +206,16 @@ class TorchLoadWeightsOnly(Rule):
         lowest = self.ctx.lowest
         for call, stmt, indent, chosen in self._loads:
             if call in whole:
-                self.report(call, WHOLE_OBJECT.format(why=whole[call]), window=BREAKS_IN_2_6)
+                self.report(
+                    call,
+                    WHOLE_OBJECT.format(why=whole[call]),
+                    window=BREAKS_IN_2_6,
+                    replacement=append_args(call, [kwarg("weights_only", "False")], magic),
+                    applicability=Applicability.UNSAFE,
+                    safety=SAME_EVERYWHERE,
+                )
+            elif call in items:
+                self.report(call, self.message + ITEMS_NO_FIX.format(why=items[call]))
             elif lowest is not None and lowest >= (2, 6):
                 self.report(call, self.message + AT_LEAST_2_6)  # no fix: True is the default on every supported torch
             elif get_arg(call, "pickle_module") is not None or has_star_args(call) or chosen:
@@ -210,5 +254,12 @@ BREAKS_IN_2_6 = Window(since="2.0", removed_in="2.6")
 WHOLE_OBJECT = (
     "`torch.load` loads a whole pickled object ({why}): since torch 2.6 (default `weights_only=True`) it fails "
     "unless you pass `weights_only=False` (trusted files only) or allow-list the object's classes with "
-    "`torch.serialization.add_safe_globals`"
+    "`torch.serialization.add_safe_globals`; unsafe fix: `weights_only=False`, what the load did before 2.6 "
+    "(it runs the file's pickle: only for files you trust)"
+)
+# `weights_only=False` is the default below 2.6 and the old behaviour after: the same on every release.
+SAME_EVERYWHERE = Safety("2.0", "", exists_from="2.0")
+ITEMS_NO_FIX = (
+    " (no fix: an item of the loaded value is used as more than a tensor ({why}); if it is a pickled object "
+    "(a Namespace, a config class) `weights_only=True` fails: pass `weights_only=False` for files you trust)"
 )

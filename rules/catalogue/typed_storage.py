@@ -38,7 +38,9 @@ class TypedStorage(ReferenceRule):
     you are using storages directly.  To access UntypedStorage directly, use
     tensor.untyped_storage() instead of tensor.storage()". Constructing a class
     (`torch.FloatStorage(3)`, `torch.ByteStorage.from_buffer(b)`) warns; an
-    `isinstance` check or an annotation does not, so those are advice.
+    `isinstance` check, an annotation or a private classmethod does not, so those are
+    advice: `torch.ByteStorage._from_buffer(b, "native")` is silent (it never calls
+    `_warn_typed_storage_removal`: `2.0.0 storage.py:779`, `2.15.0 storage.py:1295`; run on 2.13).
 
     Example:
         same = a.storage().data_ptr() == b.storage().data_ptr()
@@ -95,6 +97,7 @@ class TypedStorage(ReferenceRule):
         Example("import torch\ns = torch.FloatStorage(3)\n", message="`torch.FloatStorage(...)` is deprecated"),
         Example("from torch import ByteStorage\ns = ByteStorage.from_buffer(b'ab')\n"),
         Example("import torch\nok = isinstance(s, torch.cuda.HalfStorage)\n", message="does not warn"),
+        Example("import torch\ns = torch.ByteStorage._from_buffer(b, 'native')\n", message="private classmethod"),
         Example("import torch\nkind = torch.ones(2).storage_type()\n", message="use `tensor.dtype`"),
         Example(
             "import torch\nif torch.__version__ < '2.0':\n    p = t.storage().data_ptr()\n",
@@ -111,7 +114,8 @@ class TypedStorage(ReferenceRule):
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, (cst.Name, cst.Attribute)):
             owner = self.match(func.value, self.names)
-            if owner is not None:  # `torch.ByteStorage.from_buffer(...)`: makes a typed storage
+            private = func.attr.value.startswith("_") and not func.attr.value.startswith("__")
+            if owner is not None and not private:  # `torch.ByteStorage.from_buffer(...)`: makes a typed storage
                 self._seen.add(func.value)
                 self.report(
                     node, self.message.format(what=f"{owner}.{func.attr.value}(...)", new="torch.UntypedStorage")
@@ -144,8 +148,9 @@ class TypedStorage(ReferenceRule):
 
     def on_reference(self, node, qualname) -> None:
         message = (
-            f"`{qualname}` is a deprecated TypedStorage class; an `isinstance` check or annotation does not "
-            "warn, but making one does (use `torch.UntypedStorage` / `tensor.untyped_storage()`)"
+            f"`{qualname}` is a deprecated TypedStorage class; an `isinstance` check, an annotation or a private "
+            "classmethod (`_from_buffer`) does not warn, but making one does (use `torch.UntypedStorage` / "
+            "`tensor.untyped_storage()`)"
         )
         self.report(node, message, kind=Kind.ADVICE, window=_UNKNOWN_RECEIVER)
 

@@ -7,8 +7,19 @@ _CATEGORY = (
     "no longer hides it and `-W error::FutureWarning` fails; "
 )
 _COMPILE = _CATEGORY + "switch to `torch.compile` or `torch.export` (not removed: it still works in 2.15)"
+# freeze / optimize_for_inference / fork / wait / interface first warn in 2.11 (`2.11.0 jit/_freeze.py:108,232`,
+# `jit/_async.py:105,125`, `jit/_script.py:1641`; none in 2.10.0), set_fusion_strategy too (`jit/_fuser.py:170`).
+_COMPILE_2_11 = (
+    "`{old}` is deprecated: FutureWarning since 2.14 (DeprecationWarning 2.11-2.13), so ignoring DeprecationWarning "
+    "no longer hides it and `-W error::FutureWarning` fails; switch to `torch.compile` (not removed: it still "
+    "works in 2.15)"
+)
+_FROM_2_11 = Window(deprecated_in="2.11")
 _EXPORT = _CATEGORY + "switch to `{new}` (not removed: it still works in 2.15)"
-_FUSER = "`torch.jit.set_fusion_strategy` is deprecated (DeprecationWarning; unchanged in 2.14 and 2.15); use `torch.compile`"
+_FUSER = (
+    "`torch.jit.set_fusion_strategy` is deprecated (DeprecationWarning from 2.11; unchanged in 2.14 and 2.15); "
+    "use `torch.compile`"
+)
 _LITE = (
     "`{method}` is deprecated (DeprecationWarning 2.10-2.13, FutureWarning since 2.14; 'Lite Interpreter is "
     "deprecated. Please consider switching to ExecuTorch.')"
@@ -19,12 +30,14 @@ _NAMES = {
     "script": _COMPILE,
     "trace": _COMPILE,
     "trace_module": _COMPILE,
-    "freeze": _COMPILE,
-    "optimize_for_inference": _COMPILE,
-    "fork": _COMPILE,
-    "wait": _COMPILE,
-    "interface": _COMPILE,
     "script_method": _COMPILE,
+}
+_NAMES_2_11 = {
+    "freeze": _COMPILE_2_11,
+    "optimize_for_inference": _COMPILE_2_11,
+    "fork": _COMPILE_2_11,
+    "wait": _COMPILE_2_11,
+    "interface": _COMPILE_2_11,
     "set_fusion_strategy": _FUSER,
 }
 
@@ -41,7 +54,11 @@ class TorchScriptEntryPoint(SymbolRule):
     from 2.0.0-2.9.0), e.g. "`torch.jit.script` is deprecated.
     Please switch to `torch.compile` or `torch.export`." (save/load: "Please
     switch to `torch.export`."; freeze, optimize_for_inference, fork, wait,
-    interface: "Please use `torch.compile` instead."). From 2.14 the category is
+    interface: "Please use `torch.compile` instead."). `freeze`, `optimize_for_inference`,
+    `fork`, `wait`, `interface` and `set_fusion_strategy` first warn in 2.11, not 2.10
+    (`2.11.0 jit/_freeze.py:108,232`, `jit/_async.py:105,125`, `jit/_script.py:1641`,
+    `jit/_fuser.py:170`; no such warning in the 2.10.0 wheel), so they are reported from
+    2.11. From 2.14 the category is
     FutureWarning (visible by default; PR #189914), so filtering
     DeprecationWarning no longer hides it and `-W error::FutureWarning` test
     suites fail; `torch.jit.set_fusion_strategy` stays DeprecationWarning. The
@@ -92,13 +109,14 @@ class TorchScriptEntryPoint(SymbolRule):
     triggers = ("jit", *_LITE_METHODS)  # every spelling of torch.jit.X contains "jit"
     names = {
         **{f"torch.jit.{n}": Symbol(m) for n, m in _NAMES.items()},
+        **{f"torch.jit.{n}": Symbol(m, window=_FROM_2_11) for n, m in _NAMES_2_11.items()},
         "torch.jit.save": Symbol(_EXPORT, "torch.export.save"),
         "torch.jit.load": Symbol(_EXPORT, "torch.export.load"),
     }
 
     def on_reference(self, node, qualname) -> None:
         symbol = self.names[qualname]
-        self.report(node, symbol.message.format(old=qualname, new=symbol.replacement))
+        self.report(node, symbol.message.format(old=qualname, new=symbol.replacement), window=symbol.window)
 
     def visit_Call(self, node) -> None:
         super().visit_Call(node)
@@ -122,4 +140,5 @@ class TorchScriptEntryPoint(SymbolRule):
             target="2.10",
         ),
         Example("import torch\ntorch.jit.set_fusion_strategy([('STATIC', 2)])\n", message="unchanged in 2.14"),
+        Example("import torch\nm = torch.jit.freeze(sm)\n", message="DeprecationWarning 2.11-2.13", target="2.11"),
     ]

@@ -15,19 +15,50 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
-from advisor.rule import Rule, Symbol, SymbolRule, Window, cst, dotted_name, nodes_of
+from advisor.rule import Kind, Rule, Symbol, SymbolRule, Window, cst, dotted_name, nodes_of
 
 DATA = json.loads((Path(__file__).with_name("catalogue.json")).read_text(encoding="utf-8"))
+# `@deprecated(..., category=None)`: documented deprecated, but no warning at run time (checked in the wheels,
+# and on 2.13 for profiler_legacy.profile and select_model_mode_for_export). The catalogue does not say so yet
+# (its miner counts the decorator as a warning): these APIs are advice, and "warns from" is never claimed.
+SILENT = {
+    "torch.autograd.profiler_legacy.profile": "2.15.0 autograd/profiler_legacy.py:28-33",
+    "torch.onnx.select_model_mode_for_export": "2.15.0 onnx/_internal/torchscript_exporter/utils.py:91",
+    "torch.onnx.utils.disable_apex_o2_state_dict_hook": "2.15.0 onnx/_internal/torchscript_exporter/utils.py:144-146",
+    "torch.onnx.utils.exporter_context": "2.15.0 onnx/_internal/torchscript_exporter/utils.py:203-205",
+    "torch.onnx.verification.verify": "2.7.0 onnx/verification.py:808-810",
+}
+
+
+# Entries the catalogue calls "un-deprecated" whose API in fact started to raise then (the miner reads the
+# warning's disappearance as a withdrawal): release -> the wheel's evidence. Treated as removed there.
+RAISES = {
+    "torch.jit.quantized.QuantizedGRUCell": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:48-54"),
+    "torch.jit.quantized.QuantizedLSTMCell": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:39-45"),
+    "torch.jit.quantized.QuantizedLinearFP16": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:13-19"),
+    "torch.autograd.gradcheck(check_sparse_nnz=)": ("2.3", "TypeError: no such parameter in 2.3.0 gradcheck.py"),
+    "torch.utils.data.Sampler(data_source=)": ("2.10", "TypeError: Sampler.__init__ is gone in 2.10.0 sampler.py"),
+}
 
 
 def window(entry: dict) -> Window:
     return Window("2.0", entry["deprecated_in"], entry["removed_in"], entry["undeprecated_in"])
 
 
+def silent(api: str, entry: dict) -> dict:
+    """The entry as it behaves at run time: a `category=None` deprecation never warns (no `deprecated_in`); an
+    "un-deprecated" API that started to raise is removed from that release."""
+    if api in RAISES:
+        release, evidence = RAISES[api]
+        return {**entry, "undeprecated_in": None, "removed_in": release, "raises": evidence}
+    return {**entry, "deprecated_in": None, "category": None} if api in SILENT else entry
+
+
 def quote(entry: dict) -> str:
-    """The wheel's own words, when they say more than the API's name."""
+    """The wheel's own words, when they say more than the API's name (and, for an API that started to raise, that)."""
     text = entry["message"]
-    return f': "{text}"' if " " in text.strip() else ""
+    raises = f"; from torch {entry['removed_in']} it raises ({entry['raises']})" if entry.get("raises") else ""
+    return (f': "{text}"' if " " in text.strip() else "") + raises
 
 
 def how(entry: dict) -> str:
@@ -68,7 +99,10 @@ def symbols(section: str, message: Any) -> dict[str, Symbol]:
     """One `Symbol` per API of a catalogue section, under its name and each alias."""
     out: dict[str, Symbol] = {}
     for api, entry in DATA[section].items():
-        symbol = Symbol(message(api, entry), None, window=window(entry))
+        entry = silent(api, entry)
+        # `Symbol.message` is a format string ({old}, {new}); a wheel's quoted text may hold braces
+        text = message(api, entry).replace("{", "{{").replace("}", "}}")
+        symbol = Symbol(text, None, window=window(entry))
         for name in (api, *entry["aka"]):
             out[name] = symbol
     return out
@@ -136,6 +170,13 @@ class MinedNames(SymbolRule):
             if name in self.names:
                 self.on_reference(alias, name)
 
+    def on_reference(self, node: Any, qualname: str) -> None:
+        symbol = type(self).names[qualname]
+        if symbol.window is not None and symbol.window.deprecated_in is None and symbol.window.removed_in is None:
+            self.report(node, symbol.message.format(), kind=Kind.ADVICE)  # documented deprecated, silent
+            return
+        super().on_reference(node, qualname)
+
     def match(self, node: Any, targets: Any) -> str | None:
         if not isinstance(node, (cst.Name, cst.Attribute)):
             return None
@@ -186,7 +227,7 @@ class MinedKeywords(Rule):
         params = self.calls[func]
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value in params:
-                entry = params[arg.keyword.value]
+                entry = silent(f"{func}({arg.keyword.value}=)", params[arg.keyword.value])
                 self.report(
                     arg,
                     f"`{arg.keyword.value}=` of `{func}` is deprecated ({how(entry)}){quote(entry)}",

@@ -2,10 +2,15 @@ from __future__ import annotations
 
 from advisor.rule import Example, Severity
 
-from advisor.rules.mined._catalogue import MinedNames, how, quote, symbols
+from advisor.rules.mined._catalogue import SILENT, MinedNames, how, quote, symbols
 
 
 def _message(api: str, entry: dict) -> str:
+    if api in SILENT:
+        return (
+            f"`{api}` is documented as deprecated, but never warns (`@deprecated(..., category=None)`, "
+            f"{SILENT[api]}){quote(entry)}"
+        )
     return f"`{api}` is deprecated ({how(entry)}){quote(entry)}"
 
 
@@ -22,7 +27,9 @@ class MinedDeprecated(MinedNames):
 
     Why: the message quotes the wheel's own warning, which names the replacement where there is one;
     kind and severity follow the API's window for the target (`deprecated_in`, and `removed_in` or
-    `undeprecated_in` where the wheels show one).
+    `undeprecated_in` where the wheels show one). An API decorated `@deprecated(..., category=None)`
+    (`autograd.profiler_legacy.profile`, `onnx.select_model_mode_for_export`, ...) never warns at run
+    time: it is advice, "documented as deprecated, but never warns", never "warns from".
 
     Fix safety: no automatic fix (the hand rules have the fixes). Ignore the family with
     `--ignore ADV0`.
@@ -49,6 +56,16 @@ class MinedDeprecated(MinedNames):
         Example(
             "from torch.distributed import all_reduce_coalesced as arc\narc(ts)\n",
             message="is deprecated",
+            target="2.15",
+        ),
+        Example(  # "un-deprecated" in the catalogue, but it raises from 2.3
+            "import torch\nc = torch.jit.quantized.QuantizedGRUCell(m)\n",
+            message="from torch 2.3 it raises (RuntimeError",
+            target="2.15",
+        ),
+        Example(
+            "import torch\nwith torch.autograd.profiler_legacy.profile() as p:\n    pass\n",
+            message="documented as deprecated, but never warns",
             target="2.15",
         ),
     ]

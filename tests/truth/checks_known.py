@@ -652,4 +652,51 @@ KNOWN: list[Check] = [
         (warns(ALL, _DEP, "'saved_variables' is deprecated; use 'saved_tensors'", result=[2.0, 2.0]),),
         rule="ADV797",
     ),
+    Check(
+        "K-796/override-forwarding-silent",
+        "positional forwarding inside a state_dict override, to a submodule that overrides it too, warns nothing",
+        _c(
+            """
+            import torch
+            class Inner(torch.nn.Linear):
+                def state_dict(self, destination=None, prefix="", keep_vars=False):
+                    return super().state_dict(destination=destination, prefix=prefix, keep_vars=keep_vars)
+            class Outer(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.inner = Inner(1, 1)
+                def state_dict(self, destination=None, prefix="", keep_vars=False):
+                    return self.inner.state_dict(destination, prefix, keep_vars)
+            result = sorted(Outer().state_dict(prefix="p."))
+            """
+        ),
+        (silent(ALL, "Positional args are being deprecated", result=["p.bias", "p.weight"]),),
+        rule="ADV796",
+    ),
+    Check(
+        "K-777/_from_buffer-silent",
+        "the private classmethod ByteStorage._from_buffer makes a typed storage without the TypedStorage warning",
+        _c('import torch\nresult = isinstance(torch.ByteStorage._from_buffer(b"abcd", "native"), torch.TypedStorage)'),
+        (silent(ALL, "TypedStorage", result=True),),
+        isolate=True,
+        rule="ADV777",
+    ),
+    Check(
+        "K-727/only_inputs",
+        "autograd.grad(only_inputs=True) is silent; only a falsy value warns (FutureWarning)",
+        _c(
+            """
+            import warnings, torch
+            x = torch.ones(1, requires_grad=True)
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                torch.autograd.grad((x * 2).sum(), x, only_inputs=True)
+            quiet = not any("only_inputs" in str(w.message) for w in seen)
+            torch.autograd.grad((x * 2).sum(), x, only_inputs=False)
+            result = quiet
+            """
+        ),
+        (warns(ALL, _FUT, "only_inputs argument is deprecated and is ignored now", result=True),),
+        rule="ADV727",
+    ),
 ]
