@@ -371,3 +371,47 @@ def test_junit_text_keeps_no_raw_carriage_return():
     stream = io.StringIO()
     junit.render(ScanResult(results=[FileResult(path="a.py", findings=[f])]), stream)
     assert "\r" not in stream.getvalue() and "&#13;" in stream.getvalue()
+
+
+# -- item 12: an unreadable JSON-RPC body gets a parse error, and the server goes on ---------------------
+
+
+def _lsp_read(proc):
+    import json
+
+    length = None
+    while (line := proc.stdout.readline()) not in (b"\r\n", b""):
+        if line.lower().startswith(b"content-length"):
+            length = int(line.split(b":")[1])
+    return json.loads(proc.stdout.read(length))
+
+
+def test_a_body_nested_too_deeply_or_not_json_gets_a_parse_error_reply():
+    import json
+    import subprocess
+
+    pytest.importorskip("pygls")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "advisor", "server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+    def send(body: bytes) -> None:
+        proc.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        proc.stdin.flush()
+
+    try:
+        send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}).encode())
+        assert _lsp_read(proc)["id"] == 1
+        send(b'{"jsonrpc":"2.0","id":2,"method":"x","params":' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+        deep = _lsp_read(proc)
+        assert deep["error"]["code"] == -32700 and "id" in deep and deep["id"] is None
+        send(b"{not json")
+        assert _lsp_read(proc)["error"]["code"] == -32700
+        send(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}).encode())
+        assert _lsp_read(proc) == {"jsonrpc": "2.0", "id": 3, "result": None}  # still serving
+    finally:
+        proc.kill()
+        proc.wait()

@@ -22,7 +22,7 @@ from pygls.uris import to_fs_path
 from advisor import __version__
 from advisor.interrupt import exit_on_first_signal
 from advisor.server import adapter, convert
-from advisor.server.protocol import AdvisorProtocol
+from advisor.server.protocol import AdvisorProtocol, ParseErrorReply
 
 DEBOUNCE_S = 0.25  # after the last keystroke; `initializationOptions.debounceMs` changes it
 FIX_ALL = "source.fixAll.advisor"
@@ -39,7 +39,7 @@ class _State:
     good: tuple[str, list] | None = None  # (text, issues) of the last analysis that succeeded
 
 
-class AdvisorServer(LanguageServer):
+class AdvisorServer(ParseErrorReply, LanguageServer):
     def __init__(self) -> None:
         super().__init__(
             "advisor",
