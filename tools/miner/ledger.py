@@ -88,7 +88,8 @@ def snippets(item: dict) -> list[str]:
     param = param.rstrip("=)")
     top = base.split(".")[0]
     mod, _, name = base.rpartition(".")
-    args = f"x, {param}=1" if param else "x"
+    # `probe_value` (set by hand in the ledger): a keyword that warns only for some values (`only_inputs=False`)
+    args = f"x, {param}={item.get('probe_value', '1')}" if param else "x"
     out = []
     if item["kind"] == "removed" and item.get("message") == "module removed":
         out.append(f"import {base}\n")
@@ -219,8 +220,9 @@ def update(mined: list[dict], ledger: dict[str, dict], advisor: str | None = Non
             else:  # the same id mined from two runs: merge the version lists
                 prev["versions"] = sorted(set(prev["versions"]) | set(it["versions"]), key=_vkey)
     for iid, it in items.items():
-        if ledger.get(iid, {}).get("probe_target"):
-            it["probe_target"] = ledger[iid]["probe_target"]
+        for hand in ("probe_target", "probe_value"):  # set by hand: kept across refreshes
+            if ledger.get(iid, {}).get(hand):
+                it[hand] = ledger[iid][hand]
     fired = probe(list(items.values()), advisor)
     out = dict(ledger)
     for iid, it in items.items():
