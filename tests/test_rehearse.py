@@ -6,6 +6,7 @@ tests never import torch (exit codes, timeout, Ctrl-C, no tests, an interpreter 
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -28,9 +29,9 @@ UPGRADE_TESTS = """\
 import torch
 
 
-def test_meshgrid():
-    a = torch.arange(3.0)
-    torch.meshgrid(a, a)
+def test_transpose():
+    a = torch.ones(2, 3, 4)
+    a.T
 
 
 def test_autocast():
@@ -38,9 +39,9 @@ def test_autocast():
         pass
 
 
-def test_grad_only_inputs():
-    x = torch.ones(2, requires_grad=True)
-    (g,) = torch.autograd.grad((x * 2).sum(), x, only_inputs=True)
+def test_profile_modules():
+    with torch.autograd.profiler.profile(with_modules=True):
+        pass
 
 
 def test_chain_matmul():
@@ -98,10 +99,10 @@ def _at(data, line):
 def test_a_cpp_warning_no_rule_knows_is_a_miss(upgrade_run):
     proc, data, _ = upgrade_run
     assert proc.returncode == 1, proc.stderr
-    (meshgrid,) = _at(data, 6)  # TORCH_WARN from C++ (ATen), through torch/functional.py
-    assert meshgrid["status"] == "missed" and "rule" not in meshgrid
-    assert meshgrid["category"] == "UserWarning" and "indexing argument" in meshgrid["message"]
-    assert meshgrid["from_cpp"] is True and "Triggered internally" not in meshgrid["message"]
+    (transpose,) = _at(data, 6)  # TORCH_WARN_ONCE from C++ (ATen); no rule knows `x.T` on 3-D tensors yet
+    assert transpose["status"] == "missed" and "rule" not in transpose
+    assert transpose["category"] == "UserWarning" and "x.T" in transpose["message"]
+    assert transpose["from_cpp"] is True and "Triggered internally" not in transpose["message"]
 
 
 @needs_torch
@@ -120,8 +121,11 @@ def test_warnings_at_a_finding_are_confirmed_with_its_rule(upgrade_run):
 @needs_torch
 def test_a_finding_reached_that_stays_silent_is_reported(upgrade_run):
     _, data, _ = upgrade_run
-    # only_inputs= warns only when it is falsy: the line ran, torch said nothing.
-    assert [(s["path"], s["line"], s["rule"]) for s in data["silent"]] == [("tests/test_a.py", 16, "ADV727")]
+    if tuple(int(p) for p in importlib.metadata.version("torch").split(".")[:2]) >= (2, 14):
+        pytest.skip("profile(with_modules=) warns on this torch: the example needs a torch before 2.14")
+    # profile(with_modules=) warns from 2.14 (ADV748 reports it at the default target, 2.15); on the test
+    # environment's 2.13 the line ran and torch said nothing.
+    assert [(s["path"], s["line"], s["rule"]) for s in data["silent"]] == [("tests/test_a.py", 15, "ADV748")]
     assert data["summary"]["silent"] == 1
 
 
@@ -139,7 +143,7 @@ def test_report_gets_a_seen_at_run_time_section_and_nothing_is_left_behind(upgra
     assert "## Seen at run time" in report and "ADV701" in report
     entries = {line.split("**")[1]: line for line in report.splitlines() if line.startswith("- **ADV7")}
     assert "(warned at run time)" in entries["ADV701"] and "(warned at run time)" in entries["ADV720"]
-    assert "(reached at run time, silent)" in entries["ADV727"]
+    assert "(reached at run time, silent)" in entries["ADV748"]
     assert "Seen at run time" in (tmp_path / "report" / "report.html").read_text()
     assert json.loads((tmp_path / "report" / "rehearse.json").read_text())["records"] == data["records"]
     assert "runs the project's code" in proc.stderr

@@ -35,5 +35,5 @@ def test_adv206_finds_each_legacy_call_alone():
 
     (rule,) = [r for r in all_rules() if r.code == "ADV206"]
     for call in ("torch.lu_solve(b, lu, piv)", "torch.triangular_solve(b, a)", "torch.return_types.qr_out"):
-        result, _ = analyse("m.py", [rule], "2.15", settings_at(), f"import torch\nx = {call}\n".encode())
+        result, _ = analyse(f"import torch\nx = {call}\n".encode(), "m.py", [rule], settings_at("2.15"))
         assert [f.rule for f in result.findings] == ["ADV206"], call

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable
 
 from advisor.core.config import DEFAULT_FAIL_ON, DEVICES, ConfigError, parse_fail_on, read_section
-from advisor.core.releases import NEWEST
+from advisor.core.releases import NEWEST, OLDEST
 from advisor.core.selector import Selector
 from advisor.core.versions import parse_version
 
@@ -123,8 +123,8 @@ class Settings:
     extend_exclude: tuple[str, ...] = option((), "extend-exclude", _strings)
     extend_include: tuple[str, ...] = option((), "extend-include", _strings, EXTEND)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = option((), "per-file-ignores", _table)
-    target_version: str | None = option(None, "target-version", _version("2.12"), REPLACE, str)
-    min_torch: str | None = option(None, "min-torch", _version("2.4"), REPLACE, str)  # asked; resolved: versions
+    target_version: str | None = option(None, "target-version", _version(NEWEST), REPLACE, str)
+    min_torch: str | None = option(None, "min-torch", _version(OLDEST), REPLACE, str)  # asked; resolved: versions
     unsafe_fixes: bool = option(False, "unsafe-fixes", _bool, REPLACE, bool)
     force_exclude: bool = option(False, "force-exclude", _bool, EITHER, bool)  # Ruff's force-exclude
     fail_on: tuple[str, ...] = option(DEFAULT_FAIL_ON, "fail-on", parse_fail_on, REPLACE, parse_fail_on)

@@ -142,7 +142,7 @@ class PythonFloor(Rule):
         minor = lowest_minor(spec) if spec else None
         if minor is None:
             return
-        lowest = self.ctx.min_version or _torch_bound(node)
+        lowest = self.ctx.lowest or _torch_bound(node)
         found = window(minor, lowest)
         if found is not None:
             declared = self.ctx.code_for(arg).strip().rstrip(",")
