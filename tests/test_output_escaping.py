@@ -55,7 +55,7 @@ def test_text_formats_print_no_terminal_escape_and_no_forged_line(cli, hostile, 
     if fmt == "github":  # the workflow-command spec's escapes
         assert adv.startswith("::notice file=adv.py,") and f'"""%0A{FORGED}\\x1b[2J\\x9b31m%0A"""' in adv, adv
         assert all(line.startswith("::") for line in out.splitlines() if line), out
-    else:
+    elif fmt == "full":  # concise keeps what and the remedy only (issue 38): the quoted source is in `full`
         assert f'"""\\n{FORGED}\\x1b[2J\\x9b31m\\n"""' in adv, adv
 
 
@@ -88,8 +88,7 @@ def test_sarif_uris_are_percent_encoded_relative_references(cli, hostile):
 def test_fix_prints_what_is_left_without_raw_escapes(cli, hostile):
     proc = cli("fix", ".", cwd=hostile)
     assert "Fixed 4 findings" in proc.stdout, proc.stdout + proc.stderr
-    adv = next(line for line in proc.stdout.splitlines() if "ADV501" in line)
-    assert f'"""\\n{FORGED}\\x1b[2J\\x9b31m\\n"""' in adv, adv
+    assert any("ADV501" in line for line in proc.stdout.splitlines()), proc.stdout  # left, in concise form
     assert not any(c in proc.stdout + proc.stderr for c in "\x1b\x07\x9b\u202e"), repr(proc.stdout)
 
 
