@@ -15,6 +15,7 @@ from typing import Callable, List, Optional, TextIO
 import typer
 
 from advisor.analysis.registry import all_rules
+from advisor.cli_show import fail
 from advisor.core.atomic import write_output
 from advisor.core.findings import ScanResult, Severity
 from advisor.core.textlines import split_lines
@@ -22,11 +23,6 @@ from advisor.interrupt import announce
 from advisor.report.output.markdown_rules import rules_table
 from advisor.report.output.concise import short
 from advisor.report.output.printable import printable
-
-
-def fail(message: str) -> "typer.Exit":
-    typer.echo(f"advisor: error: {message}", err=True)
-    return typer.Exit(2)
 
 
 PROGRESS_MIN_FILES = 200  # a progress bar only for runs long enough to need one
