@@ -144,6 +144,10 @@ class Rule:
     # Listed by the report ("could not be analysed"), never a finding to act on: the rule joins every `--report`
     # run, and its findings stay in the other outputs only where it was selected (advisor.run.postprocess).
     report_only: ClassVar[bool] = False
+    # Does the rule judge the whole module at once (state gathered across statements, reported at
+    # `leave_Module`)? None: yes if it has `visit_Module`/`leave_Module`. A scan parses only the statements
+    # that can match (advisor.analysis.slices) when no candidate rule says yes.
+    whole_module: ClassVar[bool | None] = None
     # For tests/test_release_windows.py, which checks the window against the wheels' API index:
     # the names it is about where `names` / a table's entries do not say ({"old": (...), "new": (...)}),
     # and the fields the index cannot settle ("field" or "old-name field" -> why, stated in the docs).

@@ -92,6 +92,8 @@ class StateDictPositional(Rule):
         ),
     ]
 
+    whole_module = False  # `visit_Module` only resets the counter below: each statement is judged alone
+
     def visit_Module(self, node) -> None:
         self._overrides = 0  # inside `def state_dict(...)`
 
