@@ -228,6 +228,7 @@ def analyse_source(
         text, _ = decode(data)
         tree, refs = guard_tree(text, path)
         rules = [r for r in rules if r.may_match(refs)]
+        refs.forget_calls()  # they hold the `ast` tree, which goes before LibCST's is built
         if not rules:  # nothing here for any rule: skip the LibCST parse
             return result, None
         if len(data) > MAX_CST_BYTES:

@@ -41,13 +41,32 @@ class References:
         # A list that may index with a non-tuple sequence (ADV130): a subscript whose index is a list
         # display, comprehension or sum/product of one, or a `slice(...)` put into a list.
         self.index_lists = False
+        # Every call, by the last part of what it calls (`F.softmax(x)` under "softmax"; `getattr(m, "f")(x)`
+        # under "f"), for rules that can tell from a call's shape that nothing here is theirs. Dropped
+        # (`forget_calls`) before the LibCST parse, so the `ast` tree is not kept alive beside it.
+        self.calls: dict[str, list[ast.Call]] = {}
+        self.renamed: set[str] = set()  # imported names bound under another name (`import softmax as sm`)
+        self.long_strings: list[str] = []  # string constants too long for `qualnames`
 
     def identifiers(self) -> set[str]:
         """Every name, keyword and attribute identifier, and the last part of every import."""
         return self.names | self.attributes | {q.rsplit(".", 1)[-1] for q in self.imports}
 
     def has_string_containing(self, fragment: str) -> bool:
-        return any(fragment in q for q in self.qualnames)
+        return any(fragment in q for q in self.qualnames) or any(fragment in s for s in self.long_strings)
+
+    def calls_of(self, qualified: Iterable[str]) -> list[ast.Call] | None:
+        """The calls that may call one of `qualified` (by its last part); None when an import renames one of
+        them, so that any call could."""
+        names = set()
+        for q in qualified:
+            if q in self.renamed:
+                return None
+            names.add(q.rsplit(".", 1)[-1])
+        return [call for name in names for call in self.calls.get(name, ())]
+
+    def forget_calls(self) -> None:
+        self.calls = {}
 
     def refers_to_any(self, targets: Iterable[str]) -> bool:
         for t in targets:
@@ -80,6 +99,8 @@ def _record_import(
         for a in node.names:
             if a.asname:
                 aliases.setdefault(a.asname, set()).add(a.name)
+                if a.asname != a.name.rsplit(".", 1)[-1]:
+                    refs.renamed.add(a.name)
             else:
                 head = a.name.split(".")[0]
                 aliases.setdefault(head, set()).add(head)
@@ -93,6 +114,8 @@ def _record_import(
                 continue
             q = f"{node.module}.{a.name}"
             aliases.setdefault(a.asname or a.name, set()).add(q)
+            if a.asname and a.asname != a.name:
+                refs.renamed.add(q)
             refs.imports.add(q)
 
 
@@ -136,12 +159,15 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if len(node.value) < 200:
                 refs.qualnames.add(node.value)
+            else:
+                refs.long_strings.append(node.value)
             continue
         elif type(node) in _INDEX_EVIDENCE:
             if not refs.index_lists:
                 refs.index_lists = _index_evidence(node)
             if type(node) is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
                 _getattr_chain(node, chains)
+                _record_call(node, refs.calls)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             if not refs.index_lists and _slice_call(node.value):  # `idx[d] = slice(a, b)`
                 refs.index_lists = any(isinstance(t, ast.Subscript) for t in node.targets)
@@ -174,6 +200,17 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                 q = f"{q}.{part}"
                 refs.qualnames.add(q)
     return refs
+
+
+def _record_call(call: ast.Call, calls: dict[str, list[ast.Call]]) -> None:
+    func = call.func
+    if type(func) is ast.Call and type(func.func) is ast.Name and func.func.id == "getattr" and len(func.args) == 2:
+        name = func.args[1]  # `getattr(m, "f")(x)` calls `f`
+        key = name.value if type(name) is ast.Constant and isinstance(name.value, str) else None
+    else:
+        key = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
+    if key is not None:
+        calls.setdefault(key, []).append(call)
 
 
 def _slice_call(node: ast.AST) -> bool:
