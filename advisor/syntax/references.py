@@ -35,7 +35,7 @@ class References:
         self.qualnames: set[str] = set()  # resolved dotted references and string constants
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
         self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
-        self.guard_identifiers: set[str] = set()  # names and attributes in `if` tests and decorators
+        self.guard_identifiers: set[str] = set()  # names and attributes in `if`/`while` tests and decorators
         self.imports: set[str] = set()  # every imported module/symbol
         self.max_depth = 0  # deepest expression nesting
         # A list that may index with a non-tuple sequence (ADV130): a subscript whose index is a list
@@ -151,7 +151,7 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             continue
         elif isinstance(node, ast.keyword) and node.arg:
             refs.names.add(node.arg)
-        elif isinstance(node, (ast.If, ast.IfExp)):
+        elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
             _identifiers_into(node.test, refs.guard_identifiers)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for dec in node.decorator_list:
