@@ -45,6 +45,7 @@ class References:
         # under "f"), for rules that can tell from a call's shape that nothing here is theirs. Dropped
         # (`forget_calls`) before the LibCST parse, so the `ast` tree is not kept alive beside it.
         self.calls: dict[str, list[ast.Call]] = {}
+        self.defs: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # by name; dropped with `calls`
         self.renamed: set[str] = set()  # imported names bound under another name (`import softmax as sm`)
         self.long_strings: list[str] = []  # string constants too long for `qualnames`
 
@@ -66,7 +67,7 @@ class References:
         return [call for name in names for call in self.calls.get(name, ())]
 
     def forget_calls(self) -> None:
-        self.calls = {}
+        self.calls, self.defs = {}, {}
 
     def refers_to_any(self, targets: Iterable[str]) -> bool:
         for t in targets:
@@ -154,6 +155,8 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
         elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
             _identifiers_into(node.test, refs.guard_identifiers)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if not isinstance(node, ast.ClassDef):
+                refs.defs.setdefault(node.name, []).append(node)
             for dec in node.decorator_list:
                 _identifiers_into(dec, refs.guard_identifiers)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
