@@ -46,6 +46,7 @@ class References:
         # (`forget_calls`) before the LibCST parse, so the `ast` tree is not kept alive beside it.
         self.calls: dict[str, list[ast.Call]] = {}
         self.defs: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # by name; dropped with `calls`
+        self.minus_one: set[str] = set()  # calls a literal one is subtracted from (`exp(x) - 1`), by last name
         self.renamed: set[str] = set()  # imported names bound under another name (`import softmax as sm`)
         self.long_strings: list[str] = []  # string constants too long for `qualnames`
 
@@ -65,6 +66,13 @@ class References:
                 return None
             names.add(q.rsplit(".", 1)[-1])
         return [call for name in names for call in self.calls.get(name, ())]
+
+    def sole_args(self, qualified: Iterable[str]) -> list[ast.expr] | None:
+        """The argument of each call of `qualified` given exactly one, positional, not starred (None: renamed)."""
+        calls = self.calls_of(qualified)
+        if calls is None:
+            return None
+        return [c.args[0] for c in calls if len(c.args) == 1 and not c.keywords and type(c.args[0]) is not ast.Starred]
 
     def forget_calls(self) -> None:
         self.calls, self.defs = {}, {}
@@ -171,6 +179,9 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             if type(node) is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
                 _getattr_chain(node, chains)
                 _record_call(node, refs.calls)
+        elif type(node) is ast.BinOp and type(node.op) is ast.Sub and type(node.left) is ast.Call:
+            if _is_one(node.right):
+                _record_call(node.left, refs.calls, refs.minus_one)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             if not refs.index_lists and _slice_call(node.value):  # `idx[d] = slice(a, b)`
                 refs.index_lists = any(isinstance(t, ast.Subscript) for t in node.targets)
@@ -205,14 +216,23 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
     return refs
 
 
-def _record_call(call: ast.Call, calls: dict[str, list[ast.Call]]) -> None:
+def _is_one(node: ast.AST) -> bool:
+    """A literal 1 or 1.0 (not `True`)."""
+    return type(node) is ast.Constant and type(node.value) in (int, float) and node.value == 1  # type: ignore[attr-defined]
+
+
+def _record_call(call: ast.Call, calls: dict[str, list[ast.Call]], into: set[str] | None = None) -> None:
     func = call.func
     if type(func) is ast.Call and type(func.func) is ast.Name and func.func.id == "getattr" and len(func.args) == 2:
         name = func.args[1]  # `getattr(m, "f")(x)` calls `f`
         key = name.value if type(name) is ast.Constant and isinstance(name.value, str) else None
     else:
         key = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
-    if key is not None:
+    if key is None:
+        return
+    if into is not None:  # only the name, for the shape it was seen in
+        into.add(key)
+    else:
         calls.setdefault(key, []).append(call)
 
 
