@@ -238,7 +238,7 @@ def analyse_source(
             )
         starts = statement_starts(tree)
         if sliced:  # parse only the statements that can match (advisor.analysis.slices)
-            parts = slices.plan(text, tree, rules, frozenset(refs.guard_identifiers))
+            parts = slices.plan(text, tree, rules, refs)
             if parts is not None:
                 del tree
                 return _analyse_slices(parts, starts, text, path, rules, settings, result), None

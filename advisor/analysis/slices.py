@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import ast
 import bisect
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from advisor.analysis.prefilter import Prefilter
+from advisor.syntax.references import collect
 from advisor.core.textlines import split_lines
 
 SLICE_MIN_BYTES = 512 * 1024  # from here on, several slices (one slice's tree at a time in memory)
@@ -46,23 +47,42 @@ def _first_line(node: ast.stmt) -> int:
 
 
 def _stub(node: ast.stmt) -> str | None:
+    """The first line of a statement's stub (`def f(*args, **kwargs):`, `class C:`, `a = b = `), or None."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
-        return f"{prefix} {node.name}(*args, **kwargs): pass"
+        return f"{prefix} {node.name}(*args, **kwargs):"
     if isinstance(node, ast.ClassDef):
-        return f"class {node.name}: pass"
+        return f"class {node.name}:"
     targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
     names = [t.id for t in targets if isinstance(t, ast.Name)]
     if names and len(names) == len(targets):
-        return " = ".join(names) + " = None"
+        return " = ".join(names) + " = "
     return None  # anything else (a big `if`/`try`) is kept as it is
 
 
-def whole_module(rule: type) -> bool:
-    declared = getattr(rule, "whole_module", None)
-    if declared is not None:
-        return declared
-    return any(hasattr(rule, m) for m in ("visit_Module", "leave_Module"))
+def _ending(line: str) -> str:
+    return "\r\n" if line.endswith("\r\n") else line[-1:] if line.endswith(("\n", "\r")) else "\n"
+
+
+def _stub_lines(head: str, indent: str, old: list[str]) -> list[str]:
+    """A stub over exactly the statement's lines: its body one string spanning them, so that the lines after it
+    (blank lines, comments, an indented block's trailing comments) belong where they belong in the whole file,
+    and the statements after it keep their leading lines (fix texts and positions depend on them)."""
+    n, ends = len(old), [_ending(line) for line in old]
+    if head.endswith("= "):  # an assignment: `a = """ ... """`
+        if n == 1:
+            return [indent + head + "None" + ends[0]]
+        return [indent + head + '"""' + ends[0], *ends[1:-1], '"""' + ends[-1]]
+    if n == 1:
+        return [indent + head + " pass" + ends[0]]
+    if n == 2:
+        return [indent + head + ends[0], indent + " pass" + ends[1]]
+    return [indent + head + ends[0], indent + ' """' + ends[1], *ends[2:-1], indent + ' """' + ends[-1]]
+
+
+def whole_module(rule: type, refs: object = None) -> bool:
+    """Does `rule` need the whole module (`Rule.whole_module`, `Rule.needs_whole_module`)?"""
+    return rule.needs_whole_module(refs)  # type: ignore[attr-defined]
 
 
 def _imports_torch_at_top(tree: ast.Module) -> bool:
@@ -105,34 +125,35 @@ class _Renderer:
         )
         return any(isinstance(t, ast.Name) and t.id in self.guarded for t in targets)
 
-    def render(self, spans: list[Span], keep: set[int]) -> str:
-        """The file with only `keep` statements intact (their classes thinned); every line stays where it was."""
-        out = ["\n"] * len(self.lines)
+    def render(self, spans: list[Span], keep: set[int]) -> tuple[str, int]:
+        """(The file with only `keep` statements intact, their classes thinned, the bytes left out.) Every line
+        stays where it was; lines outside statements (comments, blank lines) are kept."""
+        out = list(self.lines)
+        self.left_out = 0
         for start, end, node in spans:
             if id(node) in keep:
-                self._keep(out, start, end, node)
-                continue
-            stub = _stub(node)
-            if stub is None:
-                out[start - 1 : end] = self.lines[start - 1 : end]
+                self._thin(out, start, end, node)
             else:
-                out[start - 1] = stub + "\n"
-        return "".join(out)
+                self._stub_out(out, start, end, node, "")
+        return "".join(out), self.left_out
 
-    def _keep(self, out: list[str], start: int, end: int, node: ast.stmt) -> None:
+    def _stub_out(self, out: list[str], start: int, end: int, node: ast.stmt, indent: str) -> None:
+        head = _stub(node)
+        if head is not None:
+            old = self.lines[start - 1 : end]
+            out[start - 1 : end] = _stub_lines(head, indent, old)
+            self.left_out += sum(map(len, old))
+
+    def _thin(self, out: list[str], start: int, end: int, node: ast.stmt) -> None:
         inner = _spans(node.body) if isinstance(node, ast.ClassDef) else None
         indent = self._indent(inner, node) if inner else None
         if inner is None or indent is None:
-            out[start - 1 : end] = self.lines[start - 1 : end]
             return
-        body_start = inner[0][0]
-        out[start - 1 : body_start - 1] = self.lines[start - 1 : body_start - 1]  # decorators and the header
         for s, e, child in inner:
-            stub = None if e - s + 1 <= SMALL_LINES or self.wanted(s, e) else _stub(child)
-            if stub is None:
-                self._keep(out, s, e, child)
+            if e - s + 1 <= SMALL_LINES or self.wanted(s, e):
+                self._thin(out, s, e, child)
             else:
-                out[s - 1] = indent + stub + "\n"
+                self._stub_out(out, s, e, child, indent)
 
     def _indent(self, inner: list[Span], node: ast.ClassDef) -> str | None:
         """The body's indentation, when every body statement starts its own line there (else None: keep it all)."""
@@ -149,20 +170,21 @@ class _Renderer:
         return indent
 
 
-def plan(
-    text: str, tree: ast.Module, rules: Sequence[type], guarded: frozenset[str] = frozenset()
-) -> list[tuple[str, "Owned"]] | None:
+def plan(text: str, tree: ast.Module, rules: Sequence[type], refs: Any = None) -> list[tuple[str, "Owned"]] | None:
     """[(slice source, the statements it owns)], or None to analyse the file whole.
 
-    `guarded`: names and attributes read in `if` tests and decorators (References.guard_identifiers).
+    `refs`: the file's `References` (the names read in `if` tests and decorators; what rules that may need
+    the whole module look at); None: computed here.
     """
-    if any(whole_module(r) for r in rules) or not _imports_torch_at_top(tree):
+    if refs is None:
+        refs = collect(tree, 10**9)
+    if any(whole_module(r, refs) for r in rules) or not _imports_torch_at_top(tree):
         return None
     lines = split_lines(text, keepends=True)  # indexed by ast's line numbers
     spans = _spans(tree.body)
     if spans is None:
         return None
-    renderer = _Renderer(lines, rules, guarded)
+    renderer = _Renderer(lines, rules, frozenset(refs.guard_identifiers))
     small, wanted = [], []
     for start, end, node in spans:
         if end - start + 1 <= SMALL_LINES or renderer.flag(node):
@@ -182,11 +204,10 @@ def plan(
         owned = [(start, end) for start, end, _ in group] + (
             [(start, end) for start, end, _ in small] if k == 0 else []
         )
-        out.append((renderer.render(spans, keep), Owned(owned)))
-    if len(out) == 1 and len(out[0][0].encode("utf-8", "surrogatepass")) - out[0][0].count("\n") > KEEP_MAX * len(
-        text.encode("utf-8", "surrogatepass")
-    ):
-        return None
+        source, left_out = renderer.render(spans, keep)
+        if len(groups) == 1 and left_out < (1 - KEEP_MAX) * len(text):
+            return None  # too little left out to pay for itself
+        out.append((source, Owned(owned)))
     return out
 
 

@@ -65,6 +65,7 @@ class NonTupleIndex(Rule):
     """
 
     code = "ADV130"
+    whole_module = True  # lists built anywhere in the module are judged (`Judge(ctx.module)`)
     name = "non-tuple-index"
     message = MESSAGE.format(what=WHAT["warn"])
     severity = Severity.WARNING
