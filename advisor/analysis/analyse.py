@@ -228,7 +228,6 @@ def analyse_source(
         text, _ = decode(data)
         tree, refs = guard_tree(text, path)
         rules = [r for r in rules if r.may_match(refs)]
-        refs.forget_calls()  # they hold the `ast` tree, which goes before LibCST's is built
         if not rules:  # nothing here for any rule: skip the LibCST parse
             return result, None
         if len(data) > MAX_CST_BYTES:
@@ -241,8 +240,10 @@ def analyse_source(
             parts = slices.plan(text, tree, rules, refs)
             if parts is not None:
                 del tree
+                refs.forget_calls()  # they hold the `ast` tree
                 return _analyse_slices(parts, starts, text, path, rules, settings, result), None
         del tree
+        refs.forget_calls()  # they hold the `ast` tree, which goes before LibCST's is built
         module = parse_cst(data)
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))

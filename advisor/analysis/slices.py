@@ -5,9 +5,8 @@ candidate file holds nothing any candidate rule looks for. For a scan (never for
 which needs the whole tree), the file is rendered again with only
 
 - the statements that contain a trigger of a candidate rule, verbatim;
-- small statements (imports, aliases, constants), and statements that assign a name
-  used in an `if` test or a decorator (version flags), verbatim, so names resolve and
-  compat gates read as in the whole file;
+- small statements (imports, aliases, constants) and every module-level assignment,
+  verbatim, so names resolve and compat gates (version flags) read as in the whole file;
 - every other statement blanked, except that a `def`/`class` leaves a stub and an
   assignment leaves `name = None`, so no name changes meaning;
 - inside a kept class, the same again for its body: methods without a trigger become
@@ -38,6 +37,9 @@ SMALL_LINES = 3  # statements this short are kept in every slice...
 SMALL_BYTES_MAX = 256 * 1024  # ...unless there are so many that every slice would be most of the file
 KEEP_MAX = 0.8  # a plan keeping more of the file than this parses it whole: rendering would not pay
 
+# Module-level assignments are always kept: what a name holds at module level is read by passes and rules
+# alike (version flags for compat gates, lists of slices for ADV130); functions and classes are what is big.
+_ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
 Span = tuple[int, int, ast.stmt]  # first line (decorators included), last line, statement
 
 
@@ -106,24 +108,16 @@ def _spans(body: list[ast.stmt]) -> list[Span] | None:
 class _Renderer:
     """Decides, statement by statement, what a slice keeps, and writes the slice."""
 
-    def __init__(self, lines: list[str], rules: Sequence[type], guarded: frozenset[str]) -> None:
+    def __init__(self, lines: list[str], rules: Sequence[type]) -> None:
         self.lines = lines
         prefilter = Prefilter(rules)
         self._matches: Callable[[bytes], list] = prefilter.candidates
-        self.guarded = guarded
 
     def text(self, start: int, end: int) -> str:
         return "".join(self.lines[start - 1 : end])
 
     def wanted(self, start: int, end: int) -> bool:
         return bool(self._matches(self.text(start, end).encode("utf-8", "surrogatepass")))
-
-    def flag(self, node: ast.stmt) -> bool:
-        """A module-level assignment of a name read in an `if` test or decorator: a version flag compat reads."""
-        targets = (
-            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        )
-        return any(isinstance(t, ast.Name) and t.id in self.guarded for t in targets)
 
     def render(self, spans: list[Span], keep: set[int]) -> tuple[str, int]:
         """(The file with only `keep` statements intact, their classes thinned, the bytes left out.) Every line
@@ -145,7 +139,9 @@ class _Renderer:
             self.left_out += sum(map(len, old))
 
     def _thin(self, out: list[str], start: int, end: int, node: ast.stmt) -> None:
-        inner = _spans(node.body) if isinstance(node, ast.ClassDef) else None
+        if not isinstance(node, ast.ClassDef):
+            return
+        inner = _spans(node.body)
         indent = self._indent(inner, node) if inner else None
         if inner is None or indent is None:
             return
@@ -173,8 +169,7 @@ class _Renderer:
 def plan(text: str, tree: ast.Module, rules: Sequence[type], refs: Any = None) -> list[tuple[str, "Owned"]] | None:
     """[(slice source, the statements it owns)], or None to analyse the file whole.
 
-    `refs`: the file's `References` (the names read in `if` tests and decorators; what rules that may need
-    the whole module look at); None: computed here.
+    `refs`: the file's `References` (what rules that may need the whole module look at); None: computed here.
     """
     if refs is None:
         refs = collect(tree, 10**9)
@@ -184,10 +179,10 @@ def plan(text: str, tree: ast.Module, rules: Sequence[type], refs: Any = None) -
     spans = _spans(tree.body)
     if spans is None:
         return None
-    renderer = _Renderer(lines, rules, frozenset(refs.guard_identifiers))
+    renderer = _Renderer(lines, rules)
     small, wanted = [], []
     for start, end, node in spans:
-        if end - start + 1 <= SMALL_LINES or renderer.flag(node):
+        if end - start + 1 <= SMALL_LINES or isinstance(node, _ASSIGNMENTS):
             small.append((start, end, node))
         elif renderer.wanted(start, end):
             wanted.append((start, end, node))

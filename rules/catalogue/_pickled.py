@@ -39,7 +39,7 @@ import builtins
 import sys
 from typing import Any
 
-from advisor.rule import cst, nodes_of, walk
+from advisor.rule import cst, walk
 
 # Methods only modules / optimizers / schedulers have (not tensors, not dicts).
 OBJECT_METHODS = frozenset(

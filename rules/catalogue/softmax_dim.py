@@ -85,6 +85,12 @@ class SoftmaxWithoutDim(Rule):
         calls = refs.calls_of(FUNCS)
         return super().may_match(refs) and (calls is None or any(_may_lack_dim(c) for c in calls))
 
+    @classmethod
+    def needs_whole_module(cls, refs) -> bool:
+        # Only a module built without `dim` is judged by where the file calls it; functional calls by themselves.
+        calls = refs.calls_of([q for q, position in FUNCS.items() if position == 0])
+        return calls is None or any(_may_lack_dim(c) for c in calls)
+
     def visit_Module(self, node) -> None:
         self._built: list = []  # (construction, qualified name)
         self._called: set[str] = set()  # source spelling of every called expression (`self.sm`, `sm`)
