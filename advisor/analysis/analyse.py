@@ -235,13 +235,15 @@ def analyse_source(
                 f"file is {len(data) / 2**20:.1f} MB, over the {MAX_CST_BYTES / 2**20:.0f} MB advisor parses "
                 "(raise ADVISOR_MAX_FILE_MB to analyse it)"
             )
-        if sliced:
-            parts = slices.plan(text, tree, rules)
+        starts = statement_starts(tree)
+        if sliced:  # parse only the statements that can match (advisor.analysis.slices)
+            parts = slices.plan(text, tree, rules, refs)
             if parts is not None:
                 del tree
-                return _analyse_slices(parts, text, path, rules, settings, result), None
-        starts = statement_starts(tree)
+                refs.forget_calls()  # they hold the `ast` tree
+                return _analyse_slices(parts, starts, text, path, rules, settings, result), None
         del tree
+        refs.forget_calls()  # they hold the `ast` tree, which goes before LibCST's is built
         module = parse_cst(data)
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))
@@ -260,8 +262,11 @@ def analyse_source(
     return result, analysed
 
 
-def _analyse_slices(parts, text, path, rules, settings, result: FileResult) -> FileResult:
-    """Each slice parsed and checked on its own; a finding counts in the slice that owns its statement."""
+def _analyse_slices(parts, starts, text, path, rules, settings, result: FileResult) -> FileResult:
+    """Each slice parsed and checked on its own; a finding counts in the slice that owns its statement.
+
+    A slice keeps every top-level statement on its line (whole, thinned or as a stub), so the file's
+    statement starts (`starts`) are the slice's too."""
     suppressions = Suppressions(text)
     for source, owned in parts:
         try:
@@ -269,13 +274,18 @@ def _analyse_slices(parts, text, path, rules, settings, result: FileResult) -> F
         except SourceError as e:
             result.errors.append(FileError(path, str(e)))
             return result
-        ctx, _ = run_rules(module, path, rules, settings)
+        ctx, facts = run_rules(module, path, rules, settings)
         result.errors += rule_errors(ctx)
         if ctx.reports:
-            positions = compute_positions(module)
+            positions = StatementPositions(module, starts, facts)
+            for rep in ctx.reports:
+                positions.cover(rep.node)
             ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
+            for rep in ctx.reports:
+                if rep.replacement is not None:
+                    positions.cover(rep.target_node)
             _place(ctx, result, suppressions, positions=positions)
-        del module, ctx  # one slice's tree at a time
+        del module, ctx, facts  # one slice's tree at a time
     result.findings.sort(key=Finding.sort_key)
     return result
 

@@ -1,36 +1,46 @@
-"""Very large files are scanned a slice of top-level statements at a time.
+"""A scan parses only the statements that can match, not the whole file.
 
-LibCST needs ~600 bytes of memory per source byte, so torch's 1.3 MB
-`common_methods_invocations.py` alone takes ~870 MB as one tree. For a scan
-(never for a fix, which needs the whole tree), a file over SLICE_MIN_BYTES is
-cut into slices: the top-level statements that contain a trigger of a candidate
-rule, grouped up to SLICE_BYTES. Each slice is parsed as its own module in which
+LibCST costs ~10x `ast.parse` and ~600 bytes of memory per source byte, and most of a
+candidate file holds nothing any candidate rule looks for. For a scan (never for a fix,
+which needs the whole tree), the file is rendered again with only
 
-- small top-level statements (imports, aliases, constants) are kept verbatim, so
-  names resolve as in the whole file;
-- every other statement is blanked, except that a `def`/`class` leaves a stub
-  and an assignment leaves `name = None`, so no module-level name changes meaning;
-- every line keeps its number and every kept statement its columns, so positions
+- the statements that contain a trigger of a candidate rule, verbatim;
+- small statements (imports, aliases, constants) and every module-level assignment,
+  verbatim, so names resolve and compat gates (version flags) read as in the whole file;
+- every other statement blanked, except that a `def`/`class` leaves a stub and an
+  assignment leaves `name = None`, so no name changes meaning;
+- inside a kept class, the same again for its body: methods without a trigger become
+  stubs at their own indentation;
+- every line keeping its number and every kept statement its columns, so positions
   and suppressions need no mapping.
 
-A finding counts only in the slice that owns its statement (small statements
-belong to the first slice). Rules that look at the whole module
-(`visit_Module`/`leave_Module`), files without a top-level torch import, and
-files with two statements on one line are never sliced.
+A file over SLICE_MIN_BYTES is cut into several such slices (top-level statements up
+to SLICE_BYTES each); a finding counts only in the slice that owns its statement (small
+statements belong to the first slice). Rules that judge the whole module at once
+(`Rule.whole_module`), files without a top-level torch import, files with two
+statements on one line, and plans that would keep most of the file are never sliced.
 """
 
 from __future__ import annotations
 
-import bisect
 import ast
-from typing import Sequence
+import bisect
+from typing import Any, Callable, Sequence
+
 from advisor.analysis.prefilter import Prefilter
+from advisor.syntax.references import collect
 from advisor.core.textlines import split_lines
 
-SLICE_MIN_BYTES = 512 * 1024
+SLICE_MIN_BYTES = 512 * 1024  # from here on, several slices (one slice's tree at a time in memory)
 SLICE_BYTES = 192 * 1024
 SMALL_LINES = 3  # statements this short are kept in every slice...
 SMALL_BYTES_MAX = 256 * 1024  # ...unless there are so many that every slice would be most of the file
+KEEP_MAX = 0.8  # a plan keeping more of the file than this parses it whole: rendering would not pay
+
+# Module-level assignments are always kept: what a name holds at module level is read by passes and rules
+# alike (version flags for compat gates, lists of slices for ADV130); functions and classes are what is big.
+_ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
+Span = tuple[int, int, ast.stmt]  # first line (decorators included), last line, statement
 
 
 def _first_line(node: ast.stmt) -> int:
@@ -39,20 +49,42 @@ def _first_line(node: ast.stmt) -> int:
 
 
 def _stub(node: ast.stmt) -> str | None:
+    """The first line of a statement's stub (`def f(*args, **kwargs):`, `class C:`, `a = b = `), or None."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
-        return f"{prefix} {node.name}(*args, **kwargs): pass"
+        return f"{prefix} {node.name}(*args, **kwargs):"
     if isinstance(node, ast.ClassDef):
-        return f"class {node.name}: pass"
+        return f"class {node.name}:"
     targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
     names = [t.id for t in targets if isinstance(t, ast.Name)]
     if names and len(names) == len(targets):
-        return " = ".join(names) + " = None"
-    return None  # anything else (a big `if`/`try` at top level) is kept as it is
+        return " = ".join(names) + " = "
+    return None  # anything else (a big `if`/`try`) is kept as it is
 
 
-def _module_wide(rule: type) -> bool:
-    return any(hasattr(rule, m) for m in ("visit_Module", "leave_Module"))
+def _ending(line: str) -> str:
+    return "\r\n" if line.endswith("\r\n") else line[-1:] if line.endswith(("\n", "\r")) else "\n"
+
+
+def _stub_lines(head: str, indent: str, old: list[str]) -> list[str]:
+    """A stub over exactly the statement's lines: its body one string spanning them, so that the lines after it
+    (blank lines, comments, an indented block's trailing comments) belong where they belong in the whole file,
+    and the statements after it keep their leading lines (fix texts and positions depend on them)."""
+    n, ends = len(old), [_ending(line) for line in old]
+    if head.endswith("= "):  # an assignment: `a = """ ... """`
+        if n == 1:
+            return [indent + head + "None" + ends[0]]
+        return [indent + head + '"""' + ends[0], *ends[1:-1], '"""' + ends[-1]]
+    if n == 1:
+        return [indent + head + " pass" + ends[0]]
+    if n == 2:
+        return [indent + head + ends[0], indent + " pass" + ends[1]]
+    return [indent + head + ends[0], indent + ' """' + ends[1], *ends[2:-1], indent + ' """' + ends[-1]]
+
+
+def whole_module(rule: type, refs: object = None) -> bool:
+    """Does `rule` need the whole module (`Rule.whole_module`, `Rule.needs_whole_module`)?"""
+    return rule.needs_whole_module(refs)  # type: ignore[attr-defined]
 
 
 def _imports_torch_at_top(tree: ast.Module) -> bool:
@@ -64,44 +96,127 @@ def _imports_torch_at_top(tree: ast.Module) -> bool:
     return False
 
 
-def plan(text: str, tree: ast.Module, rules: Sequence[type]) -> list[tuple[str, "Owned"]] | None:
-    """[(slice source, the statements it owns)], or None to analyse the file whole."""
-    if len(text) < SLICE_MIN_BYTES or any(_module_wide(r) for r in rules) or not _imports_torch_at_top(tree):
-        return None
-
-    lines = split_lines(text, keepends=True)  # indexed by ast's line numbers
-    spans = [(_first_line(n), n.end_lineno or n.lineno, n) for n in tree.body]
+def _spans(body: list[ast.stmt]) -> list[Span] | None:
+    """The statements' line spans, or None when two share a line (`a = 1; b = 2`)."""
+    spans = [(_first_line(n), n.end_lineno or n.lineno, n) for n in body]
     for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
-        if start <= end:  # `a = 1; b = 2`: statements share a line
+        if start <= end:
             return None
-    prefilter = Prefilter(rules)
+    return spans
+
+
+class _Renderer:
+    """Decides, statement by statement, what a slice keeps, and writes the slice."""
+
+    def __init__(self, lines: list[str], rules: Sequence[type]) -> None:
+        self.lines = lines
+        prefilter = Prefilter(rules)
+        self._matches: Callable[[bytes], list] = prefilter.candidates
+
+    def text(self, start: int, end: int) -> str:
+        return "".join(self.lines[start - 1 : end])
+
+    def wanted(self, start: int, end: int) -> bool:
+        return bool(self._matches(self.text(start, end).encode("utf-8", "surrogatepass")))
+
+    def render(self, spans: list[Span], keep: set[int]) -> tuple[str, int]:
+        """(The file with only `keep` statements intact, their classes thinned, the bytes left out.) Every line
+        stays where it was; lines outside statements (comments, blank lines) are kept."""
+        out = list(self.lines)
+        self.left_out = 0
+        for start, end, node in spans:
+            if id(node) in keep:
+                self._thin(out, start, end, node)
+            else:
+                self._stub_out(out, start, end, node, "")
+        return "".join(out), self.left_out
+
+    def _stub_out(self, out: list[str], start: int, end: int, node: ast.stmt, indent: str) -> None:
+        head = _stub(node)
+        if head is not None:
+            old = self.lines[start - 1 : end]
+            out[start - 1 : end] = _stub_lines(head, indent, old)
+            self.left_out += sum(map(len, old))
+
+    def _thin(self, out: list[str], start: int, end: int, node: ast.stmt) -> None:
+        if not isinstance(node, ast.ClassDef):
+            return
+        inner = _spans(node.body)
+        indent = self._indent(inner, node) if inner else None
+        if inner is None or indent is None:
+            return
+        for s, e, child in inner:
+            if e - s + 1 <= SMALL_LINES or self.wanted(s, e):
+                self._thin(out, s, e, child)
+            else:
+                self._stub_out(out, s, e, child, indent)
+
+    def _indent(self, inner: list[Span], node: ast.ClassDef) -> str | None:
+        """The body's indentation, when every body statement starts its own line there (else None: keep it all)."""
+        first = self.lines[inner[0][0] - 1]
+        indent = first[: len(first) - len(first.lstrip())]
+        if not indent or inner[0][0] <= node.lineno:
+            return None
+        for s, _, child in inner:
+            line = self.lines[s - 1]
+            if not line.startswith(indent) or line[len(indent) : len(indent) + 1].isspace():
+                return None
+            if s == child.lineno and line[: child.col_offset] != indent:
+                return None
+        return indent
+
+
+def plan(text: str, tree: ast.Module, rules: Sequence[type], refs: Any = None) -> list[tuple[str, "Owned"]] | None:
+    """[(slice source, the statements it owns)], or None to analyse the file whole.
+
+    `refs`: the file's `References` (what rules that may need the whole module look at); None: computed here.
+    """
+    if refs is None:
+        refs = collect(tree, 10**9)
+    if any(whole_module(r, refs) for r in rules) or not _imports_torch_at_top(tree):
+        return None
+    lines = split_lines(text, keepends=True)  # indexed by ast's line numbers
+    spans = _spans(tree.body)
+    if spans is None:
+        return None
+    renderer = _Renderer(lines, rules)
     small, wanted = [], []
     for start, end, node in spans:
-        if end - start + 1 <= SMALL_LINES:
+        if end - start + 1 <= SMALL_LINES or isinstance(node, _ASSIGNMENTS):
             small.append((start, end, node))
-        elif prefilter.candidates("".join(lines[start - 1 : end]).encode("utf-8", "surrogatepass")):
+        elif renderer.wanted(start, end):
             wanted.append((start, end, node))
-    if sum(len(lines[i]) for start, end, _ in small for i in range(start - 1, end)) > SMALL_BYTES_MAX:
+    small_bytes = sum(len(renderer.text(start, end)) for start, end, _ in small)
+    if len(text) < SLICE_MIN_BYTES:
+        groups = [wanted]
+    elif small_bytes > SMALL_BYTES_MAX:
         return None  # every slice would carry them all: no saving
-    groups: list[list[tuple[int, int, ast.stmt]]] = []
-    size = 0
-    for span in wanted:
-        n = sum(len(lines[i]) for i in range(span[0] - 1, span[1]))
-        if not groups or size + n > SLICE_BYTES:
-            groups.append([])
-            size = 0
-        groups[-1].append(span)
-        size += n
-    if not groups:
-        groups = [[]]
+    else:
+        groups = _groups(renderer, wanted)
     out = []
     for k, group in enumerate(groups):
         keep = {id(node) for _, _, node in group} | {id(node) for _, _, node in small}
         owned = [(start, end) for start, end, _ in group] + (
             [(start, end) for start, end, _ in small] if k == 0 else []
         )
-        out.append((_render(lines, spans, keep), Owned(owned)))
+        source, left_out = renderer.render(spans, keep)
+        if len(groups) == 1 and left_out < (1 - KEEP_MAX) * len(text):
+            return None  # too little left out to pay for itself
+        out.append((source, Owned(owned)))
     return out
+
+
+def _groups(renderer: _Renderer, wanted: list[Span]) -> list[list[Span]]:
+    groups: list[list[Span]] = []
+    size = 0
+    for span in wanted:
+        n = len(renderer.text(span[0], span[1]))
+        if not groups or size + n > SLICE_BYTES:
+            groups.append([])
+            size = 0
+        groups[-1].append(span)
+        size += n
+    return groups or [[]]
 
 
 class Owned:
@@ -114,18 +229,3 @@ class Owned:
     def __contains__(self, line: int) -> bool:
         i = bisect.bisect_right(self._starts, line) - 1
         return i >= 0 and line <= self._ranges[i][1]
-
-
-def _render(lines: list[str], spans: list[tuple[int, int, ast.stmt]], keep: set[int]) -> str:
-    """The file with only `keep` statements intact; every line stays where it was."""
-    out = ["\n"] * len(lines)
-    for start, end, node in spans:
-        if id(node) in keep:
-            out[start - 1 : end] = lines[start - 1 : end]
-            continue
-        stub = _stub(node)
-        if stub is None:
-            out[start - 1 : end] = lines[start - 1 : end]
-        else:
-            out[start - 1] = stub + "\n"
-    return "".join(out)

@@ -61,29 +61,43 @@ def suppressed_codes(line: str) -> set[str]:
 
 class Suppressions:
     def __init__(self, source: str, python: bool = True) -> None:
-        self._lines = split_lines(source)  # numbered as the tokenizer numbers them, as findings are
+        self._source = source
+        self._python = python
+        self._tokens: dict[int, str] | None = None
+        self._tokenized = False
         self._cache: dict[int, set[str]] = {}
         self._file: set[str] = set()  # what `# advisor: ignore-file` silences everywhere
         mentioned = _MENTION.search(source) is not None
-        # Python: only comment tokens count. Other text files (shell, Dockerfiles): the line, as before.
-        self._comments = _comment_tokens(source) if python and mentioned else None
-        if not mentioned:
-            self._lines = []  # nothing can be suppressed: no line needs reading
-        elif "ignore-file" in source:
+        # numbered as the tokenizer numbers them, as findings are; nothing to read when nothing is mentioned
+        self._lines = split_lines(source) if mentioned else []
+        if mentioned and "ignore-file" in source:
             for number, line in enumerate(self._lines, 1):
-                if self._comments is not None:  # the comment must stand alone on its line
-                    comment = self._comments.get(number)
+                if not _FILE.match(line):  # the raw line first: a comment that matches is on it
+                    continue
+                comments = self._comments()
+                if comments is not None:  # the comment must stand alone on its line
+                    comment = comments.get(number)
                     line = comment if comment is not None and line.strip() == comment.strip() else ""
                 if m := _FILE.match(line):
                     self._file |= _codes(m.group("codes"))
 
+    def _comments(self) -> dict[int, str] | None:
+        """Python: each line's comment token (tokenized once, and only when a line's text mentions a
+        suppression). Other text files (shell, Dockerfiles), or Python that does not tokenize: None, the line."""
+        if not self._tokenized:
+            self._tokenized = True
+            self._tokens = _comment_tokens(self._source) if self._python else None
+        return self._tokens
+
     def _for_line(self, line: int) -> set[str]:
         if line not in self._cache:
-            if self._comments is not None:
-                text = self._comments.get(line, "")
-            else:
-                text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
-            self._cache[line] = suppressed_codes(text)
+            text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+            codes = suppressed_codes(text)
+            if codes:  # the raw line mentions one; in Python only a real comment counts
+                comments = self._comments()
+                if comments is not None:
+                    codes = suppressed_codes(comments.get(line, ""))
+            self._cache[line] = codes
         return self._cache[line]
 
     def is_suppressed(self, code: str, line: int, end_line: int | None = None) -> bool:

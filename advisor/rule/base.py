@@ -144,6 +144,11 @@ class Rule:
     # Listed by the report ("could not be analysed"), never a finding to act on: the rule joins every `--report`
     # run, and its findings stay in the other outputs only where it was selected (advisor.run.postprocess).
     report_only: ClassVar[bool] = False
+    # Does the rule read beyond the statements that hold its triggers (state gathered across statements,
+    # reported at `leave_Module`, or a search of `ctx.module`)? None: yes if it has `visit_Module` or
+    # `leave_Module`. A scan parses only the statements that can match (advisor.analysis.slices) when no
+    # candidate rule says yes; tests/test_slices.py runs every rule's examples both ways.
+    whole_module: ClassVar[bool | None] = None
     # For tests/test_release_windows.py, which checks the window against the wheels' API index:
     # the names it is about where `names` / a table's entries do not say ({"old": (...), "new": (...)}),
     # and the fields the index cannot settle ("field" or "old-name field" -> why, stated in the docs).
@@ -203,6 +208,13 @@ class Rule:
             "opt_in": not cls.default_enabled,  # off unless selected by code, prefix or ALL
             "summary": cls.summary(),
         }
+
+    @classmethod
+    def needs_whole_module(cls, refs: Any) -> bool:
+        """Must a file with these references be parsed whole for this rule (see `whole_module`)?"""
+        if cls.whole_module is not None:
+            return cls.whole_module
+        return hasattr(cls, "visit_Module") or hasattr(cls, "leave_Module")
 
     @classmethod
     def may_match(cls, refs: Any) -> bool:

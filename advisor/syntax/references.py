@@ -35,19 +35,47 @@ class References:
         self.qualnames: set[str] = set()  # resolved dotted references and string constants
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
         self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
-        self.guard_identifiers: set[str] = set()  # names and attributes in `if` tests and decorators
+        self.guard_identifiers: set[str] = set()  # names and attributes in `if`/`while` tests and decorators
         self.imports: set[str] = set()  # every imported module/symbol
         self.max_depth = 0  # deepest expression nesting
         # A list that may index with a non-tuple sequence (ADV130): a subscript whose index is a list
         # display, comprehension or sum/product of one, or a `slice(...)` put into a list.
         self.index_lists = False
+        # Every call, by the last part of what it calls (`F.softmax(x)` under "softmax"; `getattr(m, "f")(x)`
+        # under "f"), for rules that can tell from a call's shape that nothing here is theirs. Dropped
+        # (`forget_calls`) before the LibCST parse, so the `ast` tree is not kept alive beside it.
+        self.calls: dict[str, list[ast.Call]] = {}
+        self.defs: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # by name; dropped with `calls`
+        self.minus_one: set[str] = set()  # calls a literal one is subtracted from (`exp(x) - 1`), by last name
+        self.renamed: set[str] = set()  # imported names bound under another name (`import softmax as sm`)
+        self.long_strings: list[str] = []  # string constants too long for `qualnames`
 
     def identifiers(self) -> set[str]:
         """Every name, keyword and attribute identifier, and the last part of every import."""
         return self.names | self.attributes | {q.rsplit(".", 1)[-1] for q in self.imports}
 
     def has_string_containing(self, fragment: str) -> bool:
-        return any(fragment in q for q in self.qualnames)
+        return any(fragment in q for q in self.qualnames) or any(fragment in s for s in self.long_strings)
+
+    def calls_of(self, qualified: Iterable[str]) -> list[ast.Call] | None:
+        """The calls that may call one of `qualified` (by its last part); None when an import renames one of
+        them, so that any call could."""
+        names = set()
+        for q in qualified:
+            if q in self.renamed:
+                return None
+            names.add(q.rsplit(".", 1)[-1])
+        return [call for name in names for call in self.calls.get(name, ())]
+
+    def sole_args(self, qualified: Iterable[str]) -> list[ast.expr] | None:
+        """The argument of each call of `qualified` given exactly one, positional, not starred (None: renamed)."""
+        calls = self.calls_of(qualified)
+        if calls is None:
+            return None
+        return [c.args[0] for c in calls if len(c.args) == 1 and not c.keywords and type(c.args[0]) is not ast.Starred]
+
+    def forget_calls(self) -> None:
+        self.calls, self.defs = {}, {}
 
     def refers_to_any(self, targets: Iterable[str]) -> bool:
         for t in targets:
@@ -80,6 +108,8 @@ def _record_import(
         for a in node.names:
             if a.asname:
                 aliases.setdefault(a.asname, set()).add(a.name)
+                if a.asname != a.name.rsplit(".", 1)[-1]:
+                    refs.renamed.add(a.name)
             else:
                 head = a.name.split(".")[0]
                 aliases.setdefault(head, set()).add(head)
@@ -93,6 +123,8 @@ def _record_import(
                 continue
             q = f"{node.module}.{a.name}"
             aliases.setdefault(a.asname or a.name, set()).add(q)
+            if a.asname and a.asname != a.name:
+                refs.renamed.add(q)
             refs.imports.add(q)
 
 
@@ -128,20 +160,28 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             continue
         elif isinstance(node, ast.keyword) and node.arg:
             refs.names.add(node.arg)
-        elif isinstance(node, (ast.If, ast.IfExp)):
+        elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
             _identifiers_into(node.test, refs.guard_identifiers)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if not isinstance(node, ast.ClassDef):
+                refs.defs.setdefault(node.name, []).append(node)
             for dec in node.decorator_list:
                 _identifiers_into(dec, refs.guard_identifiers)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if len(node.value) < 200:
                 refs.qualnames.add(node.value)
+            else:
+                refs.long_strings.append(node.value)
             continue
         elif type(node) in _INDEX_EVIDENCE:
             if not refs.index_lists:
                 refs.index_lists = _index_evidence(node)
             if type(node) is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
                 _getattr_chain(node, chains)
+                _record_call(node, refs.calls)
+        elif type(node) is ast.BinOp and type(node.op) is ast.Sub and type(node.left) is ast.Call:
+            if _is_one(node.right):
+                _record_call(node.left, refs.calls, refs.minus_one)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             if not refs.index_lists and _slice_call(node.value):  # `idx[d] = slice(a, b)`
                 refs.index_lists = any(isinstance(t, ast.Subscript) for t in node.targets)
@@ -174,6 +214,26 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                 q = f"{q}.{part}"
                 refs.qualnames.add(q)
     return refs
+
+
+def _is_one(node: ast.AST) -> bool:
+    """A literal 1 or 1.0 (not `True`)."""
+    return type(node) is ast.Constant and type(node.value) in (int, float) and node.value == 1  # type: ignore[attr-defined]
+
+
+def _record_call(call: ast.Call, calls: dict[str, list[ast.Call]], into: set[str] | None = None) -> None:
+    func = call.func
+    if type(func) is ast.Call and type(func.func) is ast.Name and func.func.id == "getattr" and len(func.args) == 2:
+        name = func.args[1]  # `getattr(m, "f")(x)` calls `f`
+        key = name.value if type(name) is ast.Constant and isinstance(name.value, str) else None
+    else:
+        key = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
+    if key is None:
+        return
+    if into is not None:  # only the name, for the shape it was seen in
+        into.add(key)
+    else:
+        calls.setdefault(key, []).append(call)
 
 
 def _slice_call(node: ast.AST) -> bool:

@@ -65,6 +65,7 @@ class NonTupleIndex(Rule):
     """
 
     code = "ADV130"
+    whole_module = False  # a function is judged in itself; module level by its own statements, kept in slices
     name = "non-tuple-index"
     message = MESSAGE.format(what=WHAT["warn"])
     severity = Severity.WARNING

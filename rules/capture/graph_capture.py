@@ -82,6 +82,13 @@ class DeviceSpecificGraphCapture(SymbolRule):
         "torch.cuda.graphs.graph_pool_handle": Symbol(_NO_EQUIV),
     }
 
+    @classmethod
+    def needs_whole_module(cls, refs) -> bool:
+        # The marker is searched in the whole module: parse it whole where one can be there at all.
+        return any(q.startswith(_GENERIC_APIS) for q in refs.qualnames) or any(
+            _OTHER_DEVICES.match(repr(q)) for q in refs.qualnames if len(q) < 20
+        )
+
     def _generic_marker(self) -> str | None:
         """What in this file makes it device-generic or multi-accelerator (computed once), or None."""
         if not hasattr(self, "_marker"):

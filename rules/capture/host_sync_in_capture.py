@@ -52,7 +52,9 @@ class HostSyncInCapture(CompiledFunctions):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        # Capture blocks, or compiled code that asks for CUDA graphs.
+        # Capture blocks, or compiled code that asks for CUDA graphs; and a host sync in some test.
+        if refs.guard_identifiers.isdisjoint((*SYNC_METHODS, "bool")):
+            return False
         return refs.refers_to_any(CAPTURE) or (
             "torch.compile" in refs.qualnames and "reduce-overhead" in refs.qualnames
         )

@@ -39,7 +39,7 @@ import builtins
 import sys
 from typing import Any
 
-from advisor.rule import cst
+from advisor.rule import cst, walk
 
 # Methods only modules / optimizers / schedulers have (not tensors, not dicts).
 OBJECT_METHODS = frozenset(
@@ -124,8 +124,8 @@ def pickled_loads(module: Any, qualnames: Any, loads: list[Any]) -> tuple[dict[A
 
     `qualnames(node)` resolves a name to its qualified names (the file's resolver).
     """
-    finder = _finder_class()(qualnames, {id(c) for c in loads})
-    module.visit(finder)
+    finder = _Finder(qualnames, {id(c) for c in loads})
+    walk(module, [finder])  # the read-only walk: LibCST's own `visit` rebuilds every node (~5x slower)
     # A file that allow-lists classes (`torch.serialization.add_safe_globals` / `safe_globals`) has
     # taken one of the two ways out: its loads of those objects work on >= 2.6.
     return ({}, {}) if finder.allow_lists else (finder.result, finder.item_use)
@@ -152,20 +152,8 @@ def _first_arg_text(call: Any) -> str | None:
 ALLOW_LISTS = frozenset({"torch.serialization.add_safe_globals", "torch.serialization.safe_globals"})
 
 
-_FINDER: list[type] = []
-
-
-def _finder_class() -> type:
-    """`_Finder` as a `cst.CSTVisitor`, built on first use: a base class at module level would import LibCST
-    whenever the rules are loaded, even for a file no trigger matches (0.125 s)."""
-    if not _FINDER:
-        _FINDER.append(type("_Finder", (_Finder, cst.CSTVisitor), {}))
-    return _FINDER[0]
-
-
-class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
+class _Finder:  # a visitor for `walk`
     def __init__(self, qualnames: Any, load_ids: set[int]) -> None:
-        super().__init__()
         self.qualnames = qualnames
         self.load_ids = load_ids
         self.stack = [_Scope()]
@@ -176,6 +164,9 @@ class _Finder:  # mixed into cst.CSTVisitor by _finder_class()
         self.called: set[int] = set()  # ids of the nodes that are called (`x.f` in `x.f()`)
         self.allow_lists = False  # the file calls torch.serialization.add_safe_globals / safe_globals
         self.item_use: dict[Any, str] = {}  # load call -> an item used as more than a tensor
+
+    def get_visitors(self) -> dict[str, Any]:
+        return {n: getattr(self, n) for n in dir(type(self)) if n.startswith(("visit_", "leave_"))}
 
     # -- scopes ----------------------------------------------------------
 

@@ -110,6 +110,14 @@ class CudaArchList(Rule):
         Example("CUDA_ARCH_LIST = ['6.1', '8.6']\n", message="(6.1)"),
     ]
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # The triggers ("arch", "architecture") are common words: look for an arch-list name or a flag string.
+        keys = ("torch_cuda_arch_list", "cuda_arch_list")
+        if any(n.lower() in keys for n in refs.names) or any(q.lower() in keys for q in refs.qualnames):
+            return True
+        return refs.has_string_containing("sm_") or refs.has_string_containing("compute_")
+
     def visit_Assign(self, node) -> None:
         for t in node.targets:
             target = t.target

@@ -40,6 +40,20 @@ MODULES = {
 TARGETS = tuple(f"torch.optim.{n}" for n in OPTIMIZERS) + tuple(f"torch.optim.{m}.{n}" for n, m in MODULES.items())
 
 
+def _set_params(call) -> bool:
+    """Could this `ast` call pass a set as its first argument or `params=`?"""
+    values = call.args[:1] + [k.value for k in call.keywords if k.arg == "params"]
+    if any(k.arg is None for k in call.keywords) or any(type(a).__name__ == "Starred" for a in call.args[:1]):
+        return True
+    for v in values:
+        kind = type(v).__name__
+        if kind in ("Set", "SetComp"):
+            return True
+        if kind == "Call" and type(v.func).__name__ == "Name" and v.func.id in ("set", "frozenset"):
+            return True
+    return False
+
+
 class OptimizerParamSet(Rule):
     """Optimizer parameters given as a set: their order changes between runs.
 
@@ -92,7 +106,14 @@ class OptimizerParamSet(Rule):
         Example("import torch\nopt = torch.optim.Adam(set(model.parameters()))\n"),
         Example("from torch.optim import Adam\nopt = Adam(params={p for p in ps})\n"),
         Example("import torch.optim.sgd as s\nopt = s.SGD(frozenset(ps))\n"),
+        Example("from torch.optim import SGD as Opt\nopt = Opt({w, b})\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # Only an optimizer given a set display, a set comprehension or `set(...)`/`frozenset(...)`.
+        calls = refs.calls_of(TARGETS)
+        return super().may_match(refs) and (calls is None or any(_set_params(c) for c in calls))
 
     def visit_Call(self, node) -> None:
         if self.match(node.func, TARGETS) is None:

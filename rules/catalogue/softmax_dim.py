@@ -15,6 +15,14 @@ CONTAINERS = {"torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict
 UNCALLED = " (built here, but this file never calls it: the warning comes only when it is called)"
 
 
+def _may_lack_dim(call) -> bool:
+    """Could this `ast` call of a softmax-like name pass no `dim`? (`F.softmax(x, 1)` passes it; `nn.Softmax(1)`
+    too, but the name alone does not say which of the two a call is, so a constructor's one argument counts.)"""
+    if any(k.arg is None or k.arg == "dim" for k in call.keywords):
+        return any(k.arg is None for k in call.keywords)  # `**kwargs` may hold it or not
+    return len(call.args) < 2 or any(type(a).__name__ == "Starred" for a in call.args)
+
+
 class SoftmaxWithoutDim(Rule):
     """`F.softmax` / `log_softmax` / `softmin` (and the `nn` modules) without `dim`.
 
@@ -67,7 +75,21 @@ class SoftmaxWithoutDim(Rule):
             line=4,
         ),
         Example("import torch.nn as nn\nhead = nn.Sequential(nn.Linear(2, 2), nn.LogSoftmax())\n"),
+        Example("from torch.nn.functional import softmax as sm\np = sm(logits)\n"),
+        Example("import torch.nn.functional as F\np = getattr(F, 'softmax')(logits)\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # Only a call that passes no `dim` (by keyword or position) can be reported: most files pass one.
+        calls = refs.calls_of(FUNCS)
+        return super().may_match(refs) and (calls is None or any(_may_lack_dim(c) for c in calls))
+
+    @classmethod
+    def needs_whole_module(cls, refs) -> bool:
+        # Only a module built without `dim` is judged by where the file calls it; functional calls by themselves.
+        calls = refs.calls_of([q for q, position in FUNCS.items() if position == 0])
+        return calls is None or any(_may_lack_dim(c) for c in calls)
 
     def visit_Module(self, node) -> None:
         self._built: list = []  # (construction, qualified name)

@@ -92,6 +92,19 @@ class StateDictPositional(Rule):
         ),
     ]
 
+    whole_module = False  # `visit_Module` only resets the counter below: each statement is judged alone
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # `.state_dict()` is everywhere; one given one to three positional arguments is rare.
+        return any(
+            type(c.func).__name__ == "Attribute"
+            and 1 <= len(c.args) <= len(ORDER)
+            and not any(type(a).__name__ == "Starred" for a in c.args)
+            and all(k.arg is not None for k in c.keywords)
+            for c in refs.calls.get("state_dict", ())
+        )
+
     def visit_Module(self, node) -> None:
         self._overrides = 0  # inside `def state_dict(...)`
 

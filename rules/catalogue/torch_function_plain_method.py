@@ -47,6 +47,14 @@ class TorchFunctionPlainMethod(Rule):
     fix = Applicability.UNSAFE
     triggers = ("__torch_function__",)
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # Most `__torch_function__` definitions are classmethods already.
+        return any(
+            not any(type(d).__name__ == "Name" and d.id in ("classmethod", "staticmethod") for d in f.decorator_list)
+            for f in refs.defs.get("__torch_function__", ())
+        )
+
     valid = [
         "import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(cls, func, types, args=(), kwargs=None):\n        pass\n",
         "class T:\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",  # no torch here

@@ -55,6 +55,7 @@ class WeightNorm(ReferenceRule):
     """
 
     code = "ADV709"
+    whole_module = True  # whether the file also removes weight norm is searched module-wide
     name = "weight-norm"
     message = "`{old}` is deprecated (UserWarning from 2.1, FutureWarning from 2.4); use `" + NEW + "`; " + COST
     severity = Severity.WARNING

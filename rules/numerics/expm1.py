@@ -48,6 +48,11 @@ class ExpMinusOne(Rule):
         ),
     ]
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # `torch.exp(x) - 1`: some call has a literal one subtracted from it.
+        return super().may_match(refs) and (bool(refs.renamed & set(cls.targets)) or "exp" in refs.minus_one)
+
     def visit_BinaryOperation(self, node) -> None:
         if not (isinstance(node.operator, cst.Subtract) and is_one(node.right) and isinstance(node.left, cst.Call)):
             return

@@ -5,6 +5,10 @@ from advisor.rule import Applicability, Example, Rule, Severity, cst, rewrite_re
 from ._numerics import bare, plus_one_operand
 
 
+def _one(node) -> bool:
+    return type(node).__name__ == "Constant" and type(node.value) in (int, float) and node.value == 1
+
+
 class LogOnePlus(Rule):
     """`torch.log(1 + x)` loses precision for small `x`; `torch.log1p(x)` does not.
 
@@ -49,6 +53,14 @@ class LogOnePlus(Rule):
         Example("import torch as th\ny = th.log((x * 2) + 1.0)\n", fixed="import torch as th\ny = th.log1p(x * 2)\n"),
         Example("from torch import log\ny = log(x + 1)\n", fixed="import torch\n\ny = torch.log1p(x)\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        args = refs.sole_args(cls.targets)  # `torch.log(1 + x)`: a sum with a literal one
+        return args is None or any(
+            type(a).__name__ == "BinOp" and type(a.op).__name__ == "Add" and (_one(a.left) or _one(a.right))
+            for a in args
+        )
 
     def visit_Call(self, node) -> None:
         if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:

@@ -53,6 +53,11 @@ class LogSumExp(Rule):
         ),
     ]
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        args = refs.sole_args(cls.targets)  # `torch.log(torch.sum(...))`
+        return args is None or any(type(a).__name__ == "Call" and a.args for a in args)
+
     def _sole_arg(self, call, target: str):
         if not isinstance(call, cst.Call) or self.match(call.func, (target,)) is None:
             return None
