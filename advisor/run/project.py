@@ -26,6 +26,7 @@ from advisor.core.settings import Settings, Versions, load_settings, split_codes
 from advisor.run.device import DeviceContext, project_markers
 from advisor.run.discovery import Discovered, DiscoveryError, discover
 from advisor.run.engine import ScanOptions, scan, scan_bytes, warm
+from advisor.run.hidden import config_turned_off, hidden_line
 from advisor.core.findings import KINDS, Finding, ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
 from advisor.analysis.registry import RuleSelectionError, all_rules, check_codes, rule_by_code, select_rules
@@ -104,6 +105,8 @@ class Project:
     cache_dir: str | None = None
     device_context: DeviceContext | None = None  # set by `scan`
     warnings: list[str] = field(default_factory=list)  # pin files skipped as unsafe or malformed (printed)
+    turned_off: list[str] = field(default_factory=list)  # the config's settings that switch rules off (hidden_note)
+    baseline_hid: tuple[str, int] | None = None  # set by `shape`: the baseline applied, and the findings it dropped
 
     @property
     def root(self) -> str:
@@ -137,6 +140,7 @@ class Project:
         paths = list(paths or ["."])
         try:
             asked = load_settings(paths, config)
+            turned_off = config_turned_off(asked)
             _check_codes(asked, flags)
             asked = asked.with_overrides(**flags)
             overrides = parse_target_overrides(list(asked.targets))
@@ -164,6 +168,7 @@ class Project:
             listed=listed,
             cache_dir=None if no_cache else cache_root(settings.cache_dir, settings.root),
             warnings=notes,
+            turned_off=turned_off,
         )
 
     @classmethod
@@ -222,7 +227,14 @@ class Project:
             self.device_context = shape(result, how)
         except PostprocessError as e:
             raise ProjectError(str(e)) from None
+        self.baseline_hid = how.baseline_hid
         return result
+
+    @property
+    def hidden_note(self) -> str | None:
+        """One line on what the config turned off, what discovery left out and what a baseline hid (None: nothing),
+        so that a config committed in a pull request cannot make "0 findings" silently (advisor.run.hidden)."""
+        return hidden_line(self.settings.config_path, self.turned_off, self.found.left_out, self.baseline_hid)
 
     def analyse_bytes(self, path: str, data: bytes, use: str = "scan") -> ScanResult:
         """One file's text that is not on disk (stdin, an editor's buffer), analysed as `path` with the rules of
