@@ -25,7 +25,8 @@ from advisor.core.textlines import split_lines
 from advisor.analysis.registry import rule_by_code
 from advisor.rule import Rule
 from advisor.syntax.walk import nodes_of
-from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
+from advisor.run.engine import big, crashed, out_of_memory
+from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, isolated, run, start_pool
 from advisor.analysis import notebook_text, notebooks
 from advisor.fix import parking
 from advisor.fix.imports import add_imports
@@ -262,6 +263,8 @@ def _fix_source(data: bytes, path: str, rules: Sequence[type[Rule]], settings: S
                 outcome.error = f"a fix produced code that does not parse ({e}); file left untouched"
                 outcome.fixed = data
             return outcome
+        except MemoryError:
+            raise  # over a worker's memory cap: `_fix_job` says so
         except Exception as e:  # a bug in a fix: never write anything for this file
             outcome.error = f"internal error while fixing ({type(e).__name__}: {e}); file left untouched"
             outcome.fixed = data
@@ -307,12 +310,38 @@ def write_atomic(path: str, original: bytes, new: bytes, root: str | None = None
 def _fix_job(job: FileJob) -> FixOutcome:
     """Worker entry point: a job in, its outcome (plain data) out."""
     rules = [rule_by_code(c) for c in job.codes]
-    return fix_bytes(job.data, job.path, rules, job.settings)
+    try:
+        return fix_bytes(job.data, job.path, rules, job.settings)
+    except MemoryError:
+        return FixOutcome(job.path, job.data, job.data, error=out_of_memory(len(job.data), "fixed"))
+
+
+def _fix_here_or_alone(job: FileJob) -> FixOutcome:
+    """A large file is fixed in a process of its own, its memory capped (advisor.run.engine.big); others here."""
+    return isolated(_fix_job, job, _failed_fix, ISOLATED_TIMEOUT) if big(job.data) else _fix_job(job)
+
+
+def _fix_one_job(job_and_key: tuple[FileJob, Sequence]) -> bytes | None:
+    job, key = job_and_key
+    try:
+        return fix_one(job.data, job.path, [rule_by_code(c) for c in job.codes], job.settings, key)
+    except MemoryError:
+        return None
+
+
+def fix_bounded(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, key: Sequence | None = None):
+    """`fix_bytes` (or, with `key`, `fix_one`) for an editor's buffer or stdin: a large one in a capped process."""
+    job = FileJob(path, data, tuple(r.code for r in rules), settings)
+    if key is None:
+        return _fix_here_or_alone(job)
+    if not big(data):
+        return fix_one(data, path, rules, settings, key)
+    return isolated(_fix_one_job, (job, key), lambda *_: None, ISOLATED_TIMEOUT)
 
 
 def _failed_fix(job: FileJob, why: str) -> FixOutcome:
     message = (
-        "the parser crashed on this file; not fixed"
+        (f"the parser crashed, or {out_of_memory(len(job.data), 'fixed')}" if big(job.data) else crashed("fixed"))
         if why == "crashed"
         else f"fixing timed out after {ISOLATED_TIMEOUT} s; not fixed"
     )
@@ -331,5 +360,14 @@ def fix_many(jobs: list[FileJob], workers: int | None = None):
         return start_pool(size)
 
     pool = new_pool() if size > 1 and len(jobs) >= PARALLEL_MIN_FILES else None
-    for _, outcome in run(_fix_job, jobs, pool, new_pool, _failed_fix, ISOLATED_TIMEOUT):
+    if pool is None:  # large files each in a capped process of its own (advisor.run.engine.big)
+        for _, outcome in run(_fix_here_or_alone, jobs, None, new_pool, _failed_fix, ISOLATED_TIMEOUT):
+            yield outcome
+        return
+    # Large files one at a time, each in its capped process, after the pool: never two side by side.
+    small = [job for job in jobs if not big(job.data)]
+    for _, outcome in run(_fix_job, small, pool, new_pool, _failed_fix, ISOLATED_TIMEOUT):
         yield outcome
+    for job in jobs:
+        if big(job.data):
+            yield _fix_here_or_alone(job)

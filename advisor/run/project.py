@@ -244,13 +244,13 @@ class Project:
     def fix_bytes(self, path: str, data: bytes, unsafe: bool | None = None, at: Sequence | None = None) -> Any:
         """One file's text fixed as `advisor fix` would fix `path` (`unsafe`: None, as the settings say): its
         `FixOutcome`. `at` ([code, 0-based line, 0-based column]): only that finding, the new bytes or None."""
-        from advisor.fix.fixer import FixOutcome, fix_bytes, fix_one  # lazy: LibCST's codemods load only to fix
+        from advisor.fix.fixer import FixOutcome, fix_bounded  # lazy: LibCST's codemods load only to fix
 
         settings = self.settings if unsafe is None else replace(self.settings, unsafe_fixes=unsafe)
         rules = [rule_by_code(c) for c in self.scan_options("fix").candidates(path, data)]
         if at is not None:
-            return fix_one(data, path, rules, settings, at) if rules else None
-        return fix_bytes(data, path, rules, settings) if rules else FixOutcome(path, data, data)
+            return fix_bounded(data, path, rules, settings, at) if rules else None
+        return fix_bounded(data, path, rules, settings) if rules else FixOutcome(path, data, data)
 
     def scan_stdin(self, path: str, data: bytes) -> ScanResult:
         """`advisor scan -`: the text read from stdin, analysed as `path` and post-processed as a scan."""
