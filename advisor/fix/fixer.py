@@ -204,24 +204,38 @@ def fix_bytes(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Set
 
 
 def fix_one(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, key: Sequence) -> bytes | None:
-    """`data` with only the finding `key` ([code, 0-based line, 0-based column]) fixed, or None if it has no fix.
+    """`data` with only the finding `key` ([code, 0-based line, 0-based column]) fixed, or None if it has no fix."""
+    return fix_each(data, path, rules, settings, [key])[tuple(key)]
+
+
+def fix_each(
+    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, keys: Sequence[Sequence]
+) -> dict[tuple, bytes | None]:
+    """Each finding of `keys` ([code, 0-based line, 0-based column]) fixed alone, from one analysis: {key: the
+    new bytes, or None if it has no fix}.
 
     One pass of the fixer's edit for one report (an editor's quick fix): the node swapped, imports added and
-    removed, and the result checked to parse.
+    removed, and the result checked to parse. One analysis serves them all: an editor that cannot resolve an
+    action's edit later asks for many at once.
     """
-    code, line, column = key
-    _, analysed = analyse_source(data, path, [r for r in rules if r.code == code], settings)
+    out: dict[tuple, bytes | None] = {tuple(k): None for k in keys}
+    codes = {k[0] for k in out}
+    _, analysed = analyse_source(data, path, [r for r in rules if r.code in codes], settings)
     if analysed is None:  # no rule can match this file
-        return None
+        return out
+    done: set[tuple] = set()
     for rep, finding in analysed.items:
-        if (finding.rule, finding.line - 1, finding.column - 1) == (code, line, column) and rep.replacement is not None:
-            new = apply_reports(analysed.module, analysed.resolver, [rep], path)
-            try:
-                parse(new, path)
-            except SourceError:
-                return None
-            return new if new != data else None
-    return None
+        key = (finding.rule, finding.line - 1, finding.column - 1)
+        if key not in out or key in done or rep.replacement is None:
+            continue
+        done.add(key)
+        new = apply_reports(analysed.module, analysed.resolver, [rep], path)
+        try:
+            parse(new, path)
+        except SourceError:
+            continue
+        out[key] = new if new != data else None
+    return out
 
 
 def _fix_notebook(data, path, rules, settings) -> FixOutcome:
@@ -321,22 +335,25 @@ def _fix_here_or_alone(job: FileJob) -> FixOutcome:
     return isolated(_fix_job, job, _failed_fix, ISOLATED_TIMEOUT) if big(job.data) else _fix_job(job)
 
 
-def _fix_one_job(job_and_key: tuple[FileJob, Sequence]) -> bytes | None:
-    job, key = job_and_key
+def _fix_each_job(job_and_keys: tuple[FileJob, Sequence[Sequence]]) -> dict[tuple, bytes | None]:
+    job, keys = job_and_keys
     try:
-        return fix_one(job.data, job.path, [rule_by_code(c) for c in job.codes], job.settings, key)
+        return fix_each(job.data, job.path, [rule_by_code(c) for c in job.codes], job.settings, keys)
     except MemoryError:
-        return None
+        return {tuple(k): None for k in keys}
 
 
-def fix_bounded(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, key: Sequence | None = None):
-    """`fix_bytes` (or, with `key`, `fix_one`) for an editor's buffer or stdin: a large one in a capped process."""
+def fix_bounded(
+    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, keys: Sequence[Sequence] | None = None
+):
+    """`fix_bytes` (or, with `keys`, `fix_each`) for an editor's buffer or stdin: a large one in a capped process."""
     job = FileJob(path, data, tuple(r.code for r in rules), settings)
-    if key is None:
+    if keys is None:
         return _fix_here_or_alone(job)
     if not big(data):
-        return fix_one(data, path, rules, settings, key)
-    return isolated(_fix_one_job, (job, key), lambda *_: None, ISOLATED_TIMEOUT)
+        return fix_each(data, path, rules, settings, keys)
+    nothing = {tuple(k): None for k in keys}
+    return isolated(_fix_each_job, (job, keys), lambda *_: nothing, ISOLATED_TIMEOUT)
 
 
 def _failed_fix(job: FileJob, why: str) -> FixOutcome:

@@ -241,15 +241,20 @@ class Project:
         `use` (`rules_for`): the engine's findings, before post-processing (`shape`)."""
         return scan_bytes(path, data, self.scan_options(use))
 
-    def fix_bytes(self, path: str, data: bytes, unsafe: bool | None = None, at: Sequence | None = None) -> Any:
+    def fix_bytes(
+        self, path: str, data: bytes, unsafe: bool | None = None, at: Sequence | None = None, each: Sequence = ()
+    ) -> Any:
         """One file's text fixed as `advisor fix` would fix `path` (`unsafe`: None, as the settings say): its
-        `FixOutcome`. `at` ([code, 0-based line, 0-based column]): only that finding, the new bytes or None."""
+        `FixOutcome`. `at` ([code, 0-based line, 0-based column]): only that finding, the new bytes or None.
+        `each` (such keys): each finding alone, from one analysis, {key: new bytes or None}."""
         from advisor.fix.fixer import FixOutcome, fix_bounded  # lazy: LibCST's codemods load only to fix
 
         settings = self.settings if unsafe is None else replace(self.settings, unsafe_fixes=unsafe)
         rules = [rule_by_code(c) for c in self.scan_options("fix").candidates(path, data)]
-        if at is not None:
-            return fix_bounded(data, path, rules, settings, at) if rules else None
+        keys = [at] if at is not None else list(each)
+        if keys:
+            fixed = fix_bounded(data, path, rules, settings, keys) if rules else {}
+            return fixed.get(tuple(at)) if at is not None else {tuple(k): fixed.get(tuple(k)) for k in keys}
         return fix_bounded(data, path, rules, settings) if rules else FixOutcome(path, data, data)
 
     def scan_stdin(self, path: str, data: bytes) -> ScanResult:
