@@ -33,6 +33,7 @@ from advisor.cli_support import (
     explain_rules,
     fail,
     read_stdin,
+    say_what_was_hidden,
     stdin_excluded,
     warn_if_nothing_to_scan,
 )
@@ -169,6 +170,7 @@ def scan(
         if not quiet:
             warn_if_nothing_to_scan(setup, paths)
         result = _scan(setup)
+        say_what_was_hidden(setup, quiet)
     if add_noqa:
         raise typer.Exit(add_suppressions(result, setup.root))
     emit_scan(setup, result, output_format, output, report, stdin, statistics=statistics, quiet=quiet)
@@ -236,6 +238,7 @@ def fix(
         raise typer.Exit(fix_stdin(project, named[0], stdin, excluded, **shown))
     if not quiet:
         warn_if_nothing_to_scan(project, paths)
+    say_what_was_hidden(project, quiet)
     raise typer.Exit(print_fix_run(fix_project(project, diff, show=sys.stdout.buffer.write), **shown))
 
 

@@ -125,6 +125,12 @@ def warn_if_nothing_to_scan(setup, paths: List[str]) -> None:
         )
 
 
+def say_what_was_hidden(setup, quiet: bool) -> None:
+    """The one stderr line on what the config, discovery and a baseline left out (advisor.run.hidden); not under -q."""
+    if not quiet and (note := setup.hidden_note):
+        typer.echo(printable(note), err=True)
+
+
 def explain_text(rule) -> str:
     """`advisor explain`: a rule's header and its documentation."""
     m = rule.metadata()

@@ -103,6 +103,8 @@ def parse(data: bytes, path: str) -> tuple[Any, str]:
 def parse_cst(data: bytes) -> Any:
     try:
         module = cst.parse_module(data)
+    except MemoryError:
+        raise  # a worker over its memory cap (advisor.run.workers): the caller says so
     except Exception as e:  # libcst.ParserSyntaxError and friends
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise SourceError(f"LibCST cannot parse this file: {msg}") from None
@@ -225,16 +227,16 @@ def analyse_source(
 ) -> tuple[FileResult, Analysed | None]:
     result = FileResult(path)
     try:
+        if len(data) > MAX_CST_BYTES:  # by size, before any parse: Python's own costs ~0.2 GB per MB too
+            raise SourceError(
+                f"file is {len(data) / 2**20:.1f} MB, over the {MAX_CST_BYTES / 2**20:.0f} MB advisor parses "
+                "(raise ADVISOR_MAX_FILE_MB to analyse it)"
+            )
         text, _ = decode(data)
         tree, refs = guard_tree(text, path)
         rules = [r for r in rules if r.may_match(refs)]
         if not rules:  # nothing here for any rule: skip the LibCST parse
             return result, None
-        if len(data) > MAX_CST_BYTES:
-            raise SourceError(
-                f"file is {len(data) / 2**20:.1f} MB, over the {MAX_CST_BYTES / 2**20:.0f} MB advisor parses "
-                "(raise ADVISOR_MAX_FILE_MB to analyse it)"
-            )
         starts = statement_starts(tree)
         if sliced:  # parse only the statements that can match (advisor.analysis.slices)
             parts = slices.plan(text, tree, rules, refs)

@@ -25,7 +25,8 @@ from advisor.core.textlines import split_lines
 from advisor.analysis.registry import rule_by_code
 from advisor.rule import Rule
 from advisor.syntax.walk import nodes_of
-from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, run, start_pool
+from advisor.run.engine import big, crashed, out_of_memory
+from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, isolated, run, start_pool
 from advisor.analysis import notebook_text, notebooks
 from advisor.fix import parking
 from advisor.fix.imports import add_imports
@@ -203,24 +204,38 @@ def fix_bytes(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Set
 
 
 def fix_one(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, key: Sequence) -> bytes | None:
-    """`data` with only the finding `key` ([code, 0-based line, 0-based column]) fixed, or None if it has no fix.
+    """`data` with only the finding `key` ([code, 0-based line, 0-based column]) fixed, or None if it has no fix."""
+    return fix_each(data, path, rules, settings, [key])[tuple(key)]
+
+
+def fix_each(
+    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, keys: Sequence[Sequence]
+) -> dict[tuple, bytes | None]:
+    """Each finding of `keys` ([code, 0-based line, 0-based column]) fixed alone, from one analysis: {key: the
+    new bytes, or None if it has no fix}.
 
     One pass of the fixer's edit for one report (an editor's quick fix): the node swapped, imports added and
-    removed, and the result checked to parse.
+    removed, and the result checked to parse. One analysis serves them all: an editor that cannot resolve an
+    action's edit later asks for many at once.
     """
-    code, line, column = key
-    _, analysed = analyse_source(data, path, [r for r in rules if r.code == code], settings)
+    out: dict[tuple, bytes | None] = {tuple(k): None for k in keys}
+    codes = {k[0] for k in out}
+    _, analysed = analyse_source(data, path, [r for r in rules if r.code in codes], settings)
     if analysed is None:  # no rule can match this file
-        return None
+        return out
+    done: set[tuple] = set()
     for rep, finding in analysed.items:
-        if (finding.rule, finding.line - 1, finding.column - 1) == (code, line, column) and rep.replacement is not None:
-            new = apply_reports(analysed.module, analysed.resolver, [rep], path)
-            try:
-                parse(new, path)
-            except SourceError:
-                return None
-            return new if new != data else None
-    return None
+        key = (finding.rule, finding.line - 1, finding.column - 1)
+        if key not in out or key in done or rep.replacement is None:
+            continue
+        done.add(key)
+        new = apply_reports(analysed.module, analysed.resolver, [rep], path)
+        try:
+            parse(new, path)
+        except SourceError:
+            continue
+        out[key] = new if new != data else None
+    return out
 
 
 def _fix_notebook(data, path, rules, settings) -> FixOutcome:
@@ -262,6 +277,8 @@ def _fix_source(data: bytes, path: str, rules: Sequence[type[Rule]], settings: S
                 outcome.error = f"a fix produced code that does not parse ({e}); file left untouched"
                 outcome.fixed = data
             return outcome
+        except MemoryError:
+            raise  # over a worker's memory cap: `_fix_job` says so
         except Exception as e:  # a bug in a fix: never write anything for this file
             outcome.error = f"internal error while fixing ({type(e).__name__}: {e}); file left untouched"
             outcome.fixed = data
@@ -307,12 +324,41 @@ def write_atomic(path: str, original: bytes, new: bytes, root: str | None = None
 def _fix_job(job: FileJob) -> FixOutcome:
     """Worker entry point: a job in, its outcome (plain data) out."""
     rules = [rule_by_code(c) for c in job.codes]
-    return fix_bytes(job.data, job.path, rules, job.settings)
+    try:
+        return fix_bytes(job.data, job.path, rules, job.settings)
+    except MemoryError:
+        return FixOutcome(job.path, job.data, job.data, error=out_of_memory(len(job.data), "fixed"))
+
+
+def _fix_here_or_alone(job: FileJob) -> FixOutcome:
+    """A large file is fixed in a process of its own, its memory capped (advisor.run.engine.big); others here."""
+    return isolated(_fix_job, job, _failed_fix, ISOLATED_TIMEOUT) if big(job.data) else _fix_job(job)
+
+
+def _fix_each_job(job_and_keys: tuple[FileJob, Sequence[Sequence]]) -> dict[tuple, bytes | None]:
+    job, keys = job_and_keys
+    try:
+        return fix_each(job.data, job.path, [rule_by_code(c) for c in job.codes], job.settings, keys)
+    except MemoryError:
+        return {tuple(k): None for k in keys}
+
+
+def fix_bounded(
+    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, keys: Sequence[Sequence] | None = None
+):
+    """`fix_bytes` (or, with `keys`, `fix_each`) for an editor's buffer or stdin: a large one in a capped process."""
+    job = FileJob(path, data, tuple(r.code for r in rules), settings)
+    if keys is None:
+        return _fix_here_or_alone(job)
+    if not big(data):
+        return fix_each(data, path, rules, settings, keys)
+    nothing = {tuple(k): None for k in keys}
+    return isolated(_fix_each_job, (job, keys), lambda *_: nothing, ISOLATED_TIMEOUT)
 
 
 def _failed_fix(job: FileJob, why: str) -> FixOutcome:
     message = (
-        "the parser crashed on this file; not fixed"
+        (f"the parser crashed, or {out_of_memory(len(job.data), 'fixed')}" if big(job.data) else crashed("fixed"))
         if why == "crashed"
         else f"fixing timed out after {ISOLATED_TIMEOUT} s; not fixed"
     )
@@ -331,5 +377,14 @@ def fix_many(jobs: list[FileJob], workers: int | None = None):
         return start_pool(size)
 
     pool = new_pool() if size > 1 and len(jobs) >= PARALLEL_MIN_FILES else None
-    for _, outcome in run(_fix_job, jobs, pool, new_pool, _failed_fix, ISOLATED_TIMEOUT):
+    if pool is None:  # large files each in a capped process of its own (advisor.run.engine.big)
+        for _, outcome in run(_fix_here_or_alone, jobs, None, new_pool, _failed_fix, ISOLATED_TIMEOUT):
+            yield outcome
+        return
+    # Large files one at a time, each in its capped process, after the pool: never two side by side.
+    small = [job for job in jobs if not big(job.data)]
+    for _, outcome in run(_fix_job, small, pool, new_pool, _failed_fix, ISOLATED_TIMEOUT):
         yield outcome
+    for job in jobs:
+        if big(job.data):
+            yield _fix_here_or_alone(job)

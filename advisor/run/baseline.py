@@ -52,13 +52,14 @@ def find_baseline(root: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
-def apply_baseline(result: Any, path: str, root: str) -> None:
-    """Drop findings recorded in the baseline (as a multiset), counting them as suppressed."""
+def apply_baseline(result: Any, path: str, root: str) -> int:
+    """Drop findings recorded in the baseline (as a multiset), counting them as suppressed; how many it dropped."""
     try:
         data = json.loads(read_text(path, SOURCE_LIMIT))  # a regular file, bounded: it is the tree's own
         known = Counter(e["fingerprint"] for e in data["findings"])
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
         raise ValueError(f"cannot read baseline {path}: {e}") from None
+    dropped = 0
     for file_result in result.results:
         if not file_result.findings:
             continue
@@ -68,6 +69,8 @@ def apply_baseline(result: Any, path: str, root: str) -> None:
             if known[fp] > 0:
                 known[fp] -= 1
                 file_result.suppressed += 1
+                dropped += 1
             else:
                 kept.append(f)
         file_result.findings = kept
+    return dropped

@@ -47,6 +47,8 @@ SKIP_DIRS = {
 # Written into every report directory (advisor.report.render): the manifest of the files advisor wrote there.
 REPORT_MARKER = ".advisor-report"
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
+# Skipped folders that never hold a project's code: leaving them out is not worth a word (advisor.run.hidden).
+QUIET_SKIPS = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".advisor_cache"}
 _MAX_MANIFEST_BYTES = 1 << 20
 
 
@@ -60,6 +62,8 @@ class Discovered:
     text_files: list[str] = field(default_factory=list)  # Dockerfiles, shell scripts, .env (advisor.analysis.textfiles)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     notes: list[str] = field(default_factory=list)  # warnings for the user (stderr), e.g. a forged report marker
+    # What the walk left out and why: (path, "exclude" | "skip" | the .gitignore's path); folders end in "/".
+    left_out: list[tuple[str, str]] = field(default_factory=list)
 
 
 def manifest_text(files: dict[str, str], version: str, signed: bool = True) -> str:
@@ -143,7 +147,8 @@ class _GitIgnores:
             self._specs[directory] = spec
         return self._specs[directory]
 
-    def ignored(self, path: str, is_dir: bool, ancestors: list[str]) -> bool:
+    def ignored(self, path: str, is_dir: bool, ancestors: list[str]) -> str | None:
+        """The .gitignore that ignores `path`, or None."""
         for d in ancestors:
             spec = self._spec(d)
             if spec is None:
@@ -152,8 +157,8 @@ class _GitIgnores:
             if is_dir:
                 rel += "/"
             if spec.match_file(rel):
-                return True
-        return False
+                return os.path.normpath(os.path.join(d, ".gitignore"))
+        return None
 
 
 def excluded(path: str, patterns: Iterable[str]) -> bool:
@@ -206,6 +211,25 @@ def _report_folder(directory: str, own: set[str], notes: list[str]) -> None:
         own.update(files)
 
 
+def _folder_left_out(
+    full: str, exclude: list[str], ignores: _GitIgnores, ancestors: list[str], own: set[str], out: Discovered
+) -> bool:
+    """Whether the walk leaves the folder `full` out; if it could hold code, it goes into `out.left_out` with why."""
+    name = os.path.basename(full)
+    if name in SKIP_DIRS or name.endswith(".egg-info"):
+        by: str | None = None if name in QUIET_SKIPS else "skip"
+    elif _excluded(full, exclude):
+        by = "exclude"
+    else:
+        if os.path.lexists(os.path.join(full, REPORT_MARKER)):
+            _report_folder(full, own, out.notes)
+        if not (by := ignores.ignored(full, True, ancestors)):
+            return False
+    if by:
+        out.left_out.append((os.path.normpath(full) + "/", by))
+    return True
+
+
 def discover(
     paths: list[str], exclude: Iterable[str] = (), extend_include: Iterable[str] = (), force_exclude: bool = False
 ) -> Discovered:
@@ -228,6 +252,7 @@ def discover(
         if not os.path.lexists(raw):
             raise DiscoveryError(f"path does not exist: {raw}")
         if force_exclude and _excluded(os.path.normpath(raw), exclude):
+            out.left_out.append((os.path.normpath(raw), "exclude"))
             continue
         if os.path.isfile(raw):
             add(raw, explicit=True)  # explicit files are always taken
@@ -246,11 +271,7 @@ def discover(
             keep = []
             for d in sorted(dirnames):
                 full = os.path.join(dirpath, d)
-                if d in SKIP_DIRS or d.endswith(".egg-info") or _excluded(full, exclude):
-                    continue
-                if os.path.lexists(os.path.join(full, REPORT_MARKER)):
-                    _report_folder(full, own, out.notes)
-                if ignores.ignored(full, True, ancestors):
+                if _folder_left_out(full, exclude, ignores, ancestors, own, out):
                     continue
                 ancestors_of[full] = ancestors + [full]
                 keep.append(d)
@@ -260,8 +281,10 @@ def discover(
                 if not name.endswith(SOURCE_SUFFIXES) and not _excluded(full, include) and not is_text_file(name):
                     continue
                 if _excluded(full, exclude):
+                    out.left_out.append((os.path.normpath(full), "exclude"))
                     continue
-                if ignores.ignored(full, False, ancestors):
+                if by := ignores.ignored(full, False, ancestors):
+                    out.left_out.append((os.path.normpath(full), by))
                     continue
                 if os.path.islink(full) and not os.path.exists(full):
                     out.errors.append((os.path.normpath(full), "dangling symbolic link"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+from itertools import chain
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
@@ -33,10 +34,12 @@ ISOLATED_TIMEOUT = 300  # = advisor.run.workers.ISOLATED_TIMEOUT (tests/test_poo
 # half a megabyte of candidates on. Bytes, not files: a dozen small files is no work at all.
 # ADVISOR_POOL_MIN_BYTES overrides it (tests of the pool with tiny files; benchmarks).
 POOL_MIN_BYTES = 512 * 1024
-# A candidate this large is analysed in a fresh process when no pool runs: the parser costs ~1.1 GiB
-# per MB (advisor.analysis.analyse.MAX_CST_BYTES), and if it aborts the process (out of memory) only
-# that file is lost ("the parser crashed"), not the run. ADVISOR_ISOLATE_MIN_BYTES overrides it (tests).
-ISOLATE_MIN_BYTES = 1024 * 1024
+# A candidate this large is analysed in a fresh process, whose memory is capped (advisor.run.workers),
+# when no pool runs (a pool's workers are capped too), and so is an editor's or stdin's buffer: the parser
+# costs ~1.1 GiB per MB (advisor.analysis.analyse.MAX_CST_BYTES), twice that on one long line, so a file this
+# size stays under ~0.6 GB in this process, and a bigger one costs only itself when it needs more than the
+# cap. ADVISOR_ISOLATE_MIN_BYTES overrides it (tests).
+ISOLATE_MIN_BYTES = 256 * 1024
 # Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
 # which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
 _TEXT_SALT = b"advisor text file\0"
@@ -46,6 +49,7 @@ _TRANSIENT = (
     "analysis timed out",
     "code too deeply nested to analyse",
     "file is ",
+    "its analysis needs more than",
 )
 
 
@@ -98,6 +102,8 @@ def _analyse_job(job: FileJob) -> dict:
         result = analyse(job.data, path, rules, job.settings, sliced=True)[0]
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
+    except MemoryError:
+        result = FileResult(path, errors=[FileError(path, out_of_memory(len(job.data)))])
     except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
         result = FileResult(
             path,
@@ -224,15 +230,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     out.files_parsed = len(jobs)  # on this run (run statistics); the JSON summary counts cached parses too
     # Largest first: one big file started last would leave the other workers idle.
     jobs.sort(key=lambda job: len(job.data), reverse=True)
-    if pool is None:
-        alone = int(os.environ.get("ADVISOR_ISOLATE_MIN_BYTES", ISOLATE_MIN_BYTES))
-        results: Iterator[tuple[FileJob, dict]] = (
-            (job, _analyse_alone(job) if len(job.data) >= alone else _analyse_job(job)) for job in jobs
-        )
-    else:
-        from advisor.run.workers import run
-
-        results = run(_analyse_job, jobs, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT)
+    results = _analysed(jobs, pool, new_pool)
     for count, (job, found) in enumerate(results, 1):
         path = job.path
         if options.progress is not None:
@@ -249,13 +247,46 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     return out
 
 
+def _analysed(jobs: list[FileJob], pool, new_pool) -> Iterator[tuple[FileJob, dict]]:
+    """(job, result) of each job: small ones here or in the pool; large ones each in a capped process of its own,
+    after the pool's, so that two are never parsed side by side."""
+    if pool is None:
+        return ((job, _analyse_alone(job) if big(job.data) else _analyse_job(job)) for job in jobs)
+    from advisor.run.workers import run
+
+    small = [job for job in jobs if not big(job.data)]
+    alone = ((job, _analyse_alone(job)) for job in jobs if big(job.data))
+    return chain(run(_analyse_job, small, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT), alone)
+
+
 def scan_bytes(path: str, data: bytes, options: ScanOptions) -> ScanResult:
-    """One file's text that is not on disk (`advisor scan -`, an editor's buffer), analysed as `path`."""
+    """One file's text that is not on disk (`advisor scan -`, an editor's buffer), analysed as `path`
+    (a large one in a process of its own, its memory capped)."""
     job = options.job(path, data)
-    result = FileResult.from_dict(path, _analyse_job(job)) if job is not None else FileResult(path)
+    found = None if job is None else _analyse_alone(job) if big(data) else _analyse_job(job)
+    result = FileResult.from_dict(path, found) if found is not None else FileResult(path)
     result.markers = find_markers(data)
     result.parsed = job is not None
     return ScanResult([result], files_scanned=1, files_parsed=int(job is not None))
+
+
+def big(data: bytes) -> bool:
+    """Whether `data` is parsed in a process of its own, its memory capped (ISOLATE_MIN_BYTES)."""
+    return len(data) >= int(os.environ.get("ADVISOR_ISOLATE_MIN_BYTES", ISOLATE_MIN_BYTES))
+
+
+def out_of_memory(size: int, verb: str = "analysed") -> str:
+    """The error of a file whose analysis needed more memory than a worker may use (advisor.run.workers)."""
+    from advisor.run.workers import memory_cap
+
+    return (
+        f"its analysis needs more than the {memory_cap() / 2**20:.0f} MB of memory advisor gives one file "
+        f"({size / 2**20:.1f} MB of source; raise ADVISOR_MAX_PARSE_MEMORY_MB to analyse it); not {verb}"
+    )
+
+
+def crashed(verb: str) -> str:
+    return f"the parser crashed on this file; not {verb}"
 
 
 def _analyse_alone(job: FileJob) -> dict:
@@ -281,13 +312,8 @@ def _warm_worker() -> None:
 
 def _failed_analysis(job: FileJob, why: str) -> dict:
     path = job.path
-    size = (
-        f" ({len(job.data) / 2**20:.1f} MB; the parser needs ~1.1 GB of memory per MB)"
-        if len(job.data) >= 2**20
-        else ""
-    )
     message = (
-        f"the parser crashed on this file{size}; not analysed"
+        (f"the parser crashed, or {out_of_memory(len(job.data))}" if big(job.data) else crashed("analysed"))
         if why == "crashed"
         else f"analysis timed out after {ISOLATED_TIMEOUT} s; not analysed"
     )

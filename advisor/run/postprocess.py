@@ -46,6 +46,7 @@ class Shaping:
     discovery_errors: Sequence[tuple[str, str]] = ()
     project_markers: list | None = None  # known already (an audit's plan); None: read at the project root
     listed: frozenset[str] = field(default_factory=frozenset)  # report-only codes the user selected
+    baseline_hid: tuple[str, int] | None = None  # set by `shape`: the baseline applied, and how many it dropped
 
 
 def report_rules(
@@ -69,7 +70,7 @@ def shape(result: ScanResult, how: Shaping) -> DeviceContext:
     path = how.baseline if how.baseline is not None else find_baseline(how.project_root)
     if path:
         try:
-            apply_baseline(result, path, how.project_root)
+            how.baseline_hid = (path, apply_baseline(result, path, how.project_root))
         except ValueError as e:
             raise PostprocessError(str(e)) from None
     return context

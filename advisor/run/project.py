@@ -26,6 +26,7 @@ from advisor.core.settings import Settings, Versions, load_settings, split_codes
 from advisor.run.device import DeviceContext, project_markers
 from advisor.run.discovery import Discovered, DiscoveryError, discover
 from advisor.run.engine import ScanOptions, scan, scan_bytes, warm
+from advisor.run.hidden import config_turned_off, hidden_line
 from advisor.core.findings import KINDS, Finding, ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
 from advisor.analysis.registry import RuleSelectionError, all_rules, check_codes, rule_by_code, select_rules
@@ -104,6 +105,8 @@ class Project:
     cache_dir: str | None = None
     device_context: DeviceContext | None = None  # set by `scan`
     warnings: list[str] = field(default_factory=list)  # pin files skipped as unsafe or malformed (printed)
+    turned_off: list[str] = field(default_factory=list)  # the config's settings that switch rules off (hidden_note)
+    baseline_hid: tuple[str, int] | None = None  # set by `shape`: the baseline applied, and the findings it dropped
 
     @property
     def root(self) -> str:
@@ -137,6 +140,7 @@ class Project:
         paths = list(paths or ["."])
         try:
             asked = load_settings(paths, config)
+            turned_off = config_turned_off(asked)
             _check_codes(asked, flags)
             asked = asked.with_overrides(**flags)
             overrides = parse_target_overrides(list(asked.targets))
@@ -164,6 +168,7 @@ class Project:
             listed=listed,
             cache_dir=None if no_cache else cache_root(settings.cache_dir, settings.root),
             warnings=notes,
+            turned_off=turned_off,
         )
 
     @classmethod
@@ -222,23 +227,35 @@ class Project:
             self.device_context = shape(result, how)
         except PostprocessError as e:
             raise ProjectError(str(e)) from None
+        self.baseline_hid = how.baseline_hid
         return result
+
+    @property
+    def hidden_note(self) -> str | None:
+        """One line on what the config turned off, what discovery left out and what a baseline hid (None: nothing),
+        so that a config committed in a pull request cannot make "0 findings" silently (advisor.run.hidden)."""
+        return hidden_line(self.settings.config_path, self.turned_off, self.found.left_out, self.baseline_hid)
 
     def analyse_bytes(self, path: str, data: bytes, use: str = "scan") -> ScanResult:
         """One file's text that is not on disk (stdin, an editor's buffer), analysed as `path` with the rules of
         `use` (`rules_for`): the engine's findings, before post-processing (`shape`)."""
         return scan_bytes(path, data, self.scan_options(use))
 
-    def fix_bytes(self, path: str, data: bytes, unsafe: bool | None = None, at: Sequence | None = None) -> Any:
+    def fix_bytes(
+        self, path: str, data: bytes, unsafe: bool | None = None, at: Sequence | None = None, each: Sequence = ()
+    ) -> Any:
         """One file's text fixed as `advisor fix` would fix `path` (`unsafe`: None, as the settings say): its
-        `FixOutcome`. `at` ([code, 0-based line, 0-based column]): only that finding, the new bytes or None."""
-        from advisor.fix.fixer import FixOutcome, fix_bytes, fix_one  # lazy: LibCST's codemods load only to fix
+        `FixOutcome`. `at` ([code, 0-based line, 0-based column]): only that finding, the new bytes or None.
+        `each` (such keys): each finding alone, from one analysis, {key: new bytes or None}."""
+        from advisor.fix.fixer import FixOutcome, fix_bounded  # lazy: LibCST's codemods load only to fix
 
         settings = self.settings if unsafe is None else replace(self.settings, unsafe_fixes=unsafe)
         rules = [rule_by_code(c) for c in self.scan_options("fix").candidates(path, data)]
-        if at is not None:
-            return fix_one(data, path, rules, settings, at) if rules else None
-        return fix_bytes(data, path, rules, settings) if rules else FixOutcome(path, data, data)
+        keys = [at] if at is not None else list(each)
+        if keys:
+            fixed = fix_bounded(data, path, rules, settings, keys) if rules else {}
+            return fixed.get(tuple(at)) if at is not None else {tuple(k): fixed.get(tuple(k)) for k in keys}
+        return fix_bounded(data, path, rules, settings) if rules else FixOutcome(path, data, data)
 
     def scan_stdin(self, path: str, data: bytes) -> ScanResult:
         """`advisor scan -`: the text read from stdin, analysed as `path` and post-processed as a scan."""

@@ -8,6 +8,11 @@ Workers ignore SIGINT: a Ctrl-C in a terminal reaches the whole process group, a
 the parent decides what it means (`advisor.interrupt`). On an interrupt the parent stops
 its pools itself (`stop_all`): it never waits for a worker to finish a file.
 
+Every worker's memory is capped (`RLIMIT_AS`, `ADVISOR_MAX_PARSE_MEMORY_MB`, default 800 MiB): LibCST
+costs about 1 GB per MB of source, and twice that on one very long line, so a hostile pull request's
+1.9 MB file took 4.2 GB. A worker over its cap loses that file ("needs more memory than ...") and the run
+goes on; two such files no longer exhaust a 4 GB CI container.
+
 Workers also die with their parent. A SIGKILL (an OOM kill, `timeout -s KILL`) gives the parent
 no chance to stop them, and a worker left alive holds the caller's stdout and stderr open, so
 `advisor ... | tee log` never ends. On Linux each worker asks for SIGKILL when its parent dies
@@ -38,6 +43,8 @@ _live: list = []  # pools started and not yet shut down, for stop_all()
 # until the worker has set its own handlers (it inherits the parent's until then).
 _MASKED = {signal.SIGINT, signal.SIGTERM}
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+MEMORY_MB = 800  # a worker's address space, in MiB (ADVISOR_MAX_PARSE_MEMORY_MB; 0: no cap)
+_HEADROOM = 64 * 2**20  # above what a worker maps when capped, whatever the cap says
 PARENT_POLL = 0.5  # seconds between two looks at os.getppid() where prctl is absent
 
 
@@ -68,8 +75,41 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def memory_cap() -> int:
+    """The bytes of address space a worker may use (0: no cap)."""
+    try:
+        mb = float(os.environ.get("ADVISOR_MAX_PARSE_MEMORY_MB", MEMORY_MB))
+    except ValueError:
+        mb = MEMORY_MB
+    return max(0, int(mb * 2**20))
+
+
+def limit_memory() -> None:
+    """Cap this process's address space: past it an allocation fails (MemoryError, or the parser aborts)."""
+    cap = memory_cap()
+    try:
+        import resource  # not on Windows
+    except ImportError:
+        return
+    if not cap or not hasattr(resource, "RLIMIT_AS"):
+        return
+    try:  # never below what the process maps already (a fork of a big parent) and a little more: it must answer
+        with open("/proc/self/statm", "rb") as f:
+            cap = max(cap, int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE") + _HEADROOM)
+    except (OSError, ValueError, IndexError):
+        pass
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ValueError, OSError):
+        pass  # below what the process already uses: it goes on uncapped rather than not at all
+
+
 def _init_worker(initializer: Callable[[], None] | None, parent: int | None = None) -> None:
     die_with_parent(os.getppid() if parent is None else parent)
+    limit_memory()
     # SIGINT and SIGTERM were blocked when this process was forked: none arrives before this.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler came along with fork
@@ -77,6 +117,7 @@ def _init_worker(initializer: Callable[[], None] | None, parent: int | None = No
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _MASKED)
     if initializer is not None:
         initializer()
+    _quiet()  # after the initializer: if it fails, its traceback is the only clue
 
 
 def start_pool(workers: int, initializer: Callable[[], None] | None = None):
@@ -192,15 +233,23 @@ def run(
             stop(pool)
 
 
+def _quiet() -> None:
+    """A worker's stderr goes nowhere: a parser out of memory aborts with a Rust backtrace there, and the file's
+    error says it instead (results, exceptions included, come back to the parent as data)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+
+
 def isolated(fn: Callable[[Any], Any], job: Any, failed: Callable[[Any, str], Any], timeout: int) -> Any:
-    """fn(job) alone in a fresh process."""
+    """fn(job) alone in a fresh process (its memory capped, as every worker's)."""
     pool = start_pool(1)
     finished = False
     try:
         result = pool.submit(fn, job).result(timeout=timeout)
         finished = True
         return result
-    except BrokenProcessPool:
+    except (BrokenProcessPool, MemoryError):  # MemoryError: raised where `fn` does not catch it, sent back
         finished = True
         return failed(job, "crashed")
     except TimeoutError:

@@ -215,6 +215,13 @@ def fix_one(text: str, path: str, settings: Settings, key: list) -> str | None:
     return None if new is None else new.decode(encoding)
 
 
+def fix_each(text: str, path: str, settings: Settings, keys: list) -> dict[tuple, str | None]:
+    """Each finding of `keys` fixed alone (as `fix_one`), from one analysis: {key: new text, or None}."""
+    data, encoding = encode(text)
+    fixed = settings.project.fix_bytes(path, data, each=keys)
+    return {key: None if new is None else new.decode(encoding) for key, new in fixed.items()}
+
+
 @dataclass(frozen=True)
 class RuleInfo:
     code: str

@@ -13,7 +13,7 @@ import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -21,11 +21,12 @@ from pygls.uris import to_fs_path
 
 from advisor import __version__
 from advisor.interrupt import exit_on_first_signal
-from advisor.server import adapter, convert
+from advisor.server import actions, adapter, convert
 from advisor.server.protocol import AdvisorProtocol, ParseErrorReply
 
 DEBOUNCE_S = 0.25  # after the last keystroke; `initializationOptions.debounceMs` changes it
-FIX_ALL = "source.fixAll.advisor"
+FIX_ALL = actions.FIX_ALL
+EDITS = actions.Edits()  # the edits computed for clients without codeAction/resolve, per buffer version
 STATUS = "advisor/status"  # a custom request: what the server holds (for benchmarks and debugging)
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 
@@ -235,6 +236,7 @@ def did_close(ls: AdvisorServer, params: types.DidCloseTextDocumentParams) -> No
     if task is not None:
         task.cancel()
     ls.analyses.pop(uri, None)
+    EDITS.forget(uri)
     if ls.state.pop(uri, None) is not None:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -255,10 +257,6 @@ async def _current(uri: str) -> tuple[Any, adapter.Analysis] | None:
     if server.workspace.text_documents.get(uri) is not doc or doc.version != version:
         return None
     return doc, analysis
-
-
-def _wants(only: Sequence[str] | None, kind: str) -> bool:
-    return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
 
 def _lazy(ls: AdvisorServer) -> bool:
@@ -306,39 +304,26 @@ async def code_action(ls: AdvisorServer, params: types.CodeActionParams) -> list
         settings = adapter.settings_for(path)
     except adapter.SettingsError:
         return None
-    only = params.context.only
-    lines = _lines(doc.source)
-    offers: list[tuple[types.CodeAction, dict]] = []
-    if _wants(only, types.CodeActionKind.QuickFix):
-        for issue in analysis.issues:
-            # Unsafe fixes are offered only where the project's config allows them (`unsafe-fixes = true`).
-            if issue.fix is None or (issue.fix == "unsafe" and not settings.unsafe_fixes):
-                continue
-            diag = convert.diagnostic(lines, issue)
-            if not convert.overlaps(diag.range, params.range):
-                continue
-            safety = "safe fix" if issue.fix == "safe" else "unsafe fix: may change behaviour, review it"
-            action = types.CodeAction(
-                title=f"advisor: fix {issue.code} {issue.name} ({safety})",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diag],
-                is_preferred=issue.fix == "safe",
-            )
-            offers.append((action, {"uri": uri, "version": doc.version, "key": issue.key}))
-    if (_wants(only, FIX_ALL) if only else True) and any(i.fix == "safe" for i in analysis.issues):
-        action = types.CodeAction(title="advisor: apply all safe fixes", kind=FIX_ALL)
-        offers.append((action, {"uri": uri, "version": doc.version, "all": True}))
-    actions = []
-    lazy = _lazy(ls)
-    for action, data in offers:
-        if lazy:
+    offered = actions.offers(analysis, settings, _lines(doc.source), params, doc.version)
+    if _lazy(ls):
+        for action, data in offered:
             action.data = data
-        else:
-            action.edit = await _fix_edit(ls, uri, data)
-            if action.edit is None:
-                continue
-        actions.append(action)
-    return actions
+        return [action for action, _ in offered]
+    return await _eager(ls, doc, path, settings, actions.eager(offered))
+
+
+async def _eager(ls: AdvisorServer, doc, path: str, settings, chosen: list) -> list[types.CodeAction]:
+    """Every edit in the reply (a client without codeAction/resolve): from one fixer run, kept for this version."""
+    uri, version, text = doc.uri, doc.version, doc.source
+    known = EDITS.of(uri, version)
+    keys, everything = actions.missing(known, chosen)
+    if keys:
+        known.update(await ls.run(adapter.fix_each, text, path, settings, keys))
+    if everything:
+        known["all"] = await ls.run(adapter.fix_all, text, path, settings)
+    if ls.workspace.text_documents.get(uri) is not doc or doc.version != version:
+        return []  # the buffer changed meanwhile
+    return actions.with_edits(chosen, known, uri, version, text, server.workspace.position_encoding)
 
 
 @server.feature(types.CODE_ACTION_RESOLVE)
