@@ -202,6 +202,12 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                 for item in value:
                     if isinstance(item, _AST):
                         stack.append((item, d))
+    _resolve(chains, aliases, stars, refs)
+    return refs
+
+
+def _resolve(chains: list[list[str]], aliases: dict[str, set[str]], stars: list[str], refs: References) -> None:
+    """Every dotted reference, through the file's import aliases and star imports, into `refs.qualnames`."""
     for chain in chains:
         bases = aliases.get(chain[0], set()) | {f"{m}.{chain[0]}" for m in stars}
         if stars and chain[0] in STAR_MODULES and chain[0] not in aliases:  # as names.NameResolver.lookup
@@ -213,7 +219,6 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             for part in rest:
                 q = f"{q}.{part}"
                 refs.qualnames.add(q)
-    return refs
 
 
 def _is_one(node: ast.AST) -> bool:
