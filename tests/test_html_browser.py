@@ -19,6 +19,7 @@ import urllib.parse
 import pytest
 
 from advisor.analysis.textfiles import is_text_file
+from advisor.core.docs_url import rule_docs_url
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
@@ -181,7 +182,9 @@ def test_report_html_in_a_browser(tmp_path, shots):
     assert not [e for e in page.elements if e["tag"] == "img"], "a scanned file name became markup"
     links = check_links(page, str(root / "rep" / "report.html"))
     hrefs = set(page.links)
-    assert {f"rules/{f['rule']}.md" for f in findings} <= hrefs
+    assert {f"rules/{f['rule']}.html" for f in findings} <= hrefs  # each rule's page, rendered, offline
+    rule = findings[0]["rule"]
+    assert rule_docs_url(rule) in Page((root / "rep" / "rules" / f"{rule}.html").read_text()).links  # then online
     assert {f"validation/{f['validation']}.py" for f in findings if f.get("validation")} <= hrefs
     print(f"report.html: {len(cards)} cards, {links} links checked")
 

@@ -20,3 +20,67 @@ def rules_table(rules: Sequence[type[Rule]]) -> str:
             f"| {r.code} | {r.name} | {r.severity.value} | {since} | {r.fix.value} | {r.validation or '-'} | {summary} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def rule_page(rule: type[Rule]) -> str:
+    """docs/rules/<CODE>.md: the rule's documentation (its docstring) as a Markdown page, what `docs-url` links to
+    by default (advisor.core.docs_url). Indented lines of the docstring (examples) become code blocks."""
+    m = rule.metadata()
+    lib = m["library"] or "torch"
+    header = ["severity", "since", "fix", "validation", "deprecated in", "removed in"]
+    row = [m["severity"], f"{lib} {m['since']}", m["fix"], m["validation"] or "-"]
+    row += [f"{lib} {v}" if v else "-" for v in (rule.deprecated_in, rule.removed_in)]
+    if rule.kind:
+        header.append("kind")
+        row.append(rule.kind.value)
+    out = [f"# {rule.code} {rule.name}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(row) + " |", ""]
+    out += _markdown(rule.doc())
+    out += ["", "---", "", f"[Every rule](../rules.md). `advisor explain {rule.code}` prints this page.", ""]
+    return "\n".join(out)
+
+
+def doc_blocks(doc: str) -> list[tuple[str, list[str]]]:
+    """A docstring as ("text", lines) paragraphs, ("list", items) and ("code", lines): its indented lines
+    (examples) are code; paragraphs of "- " lines are lists."""
+    blocks: list[tuple[str, list[str]]] = []
+    for line in doc.strip("\n").split("\n"):
+        kind = "code" if line.startswith("    ") else "blank" if not line.strip() else "text"
+        last = blocks[-1][0] if blocks else None
+        if kind == "code" or (kind == "blank" and last == "code"):
+            if last != "code":
+                blocks.append(("code", []))
+            blocks[-1][1].append(line[4:])
+        elif kind == "blank":
+            blocks.append(("blank", []))
+        elif line.startswith("- "):
+            if last != "list":
+                blocks.append(("list", []))
+            blocks[-1][1].append(line[2:])
+        elif last == "list":  # an item's next line
+            blocks[-1][1][-1] += " " + line.strip()
+        elif last == "text":
+            blocks[-1][1].append(line)
+        else:
+            blocks.append(("text", [line]))
+    out = []
+    for kind, lines in blocks:
+        while kind == "code" and lines and not lines[-1].strip():
+            lines.pop()
+        if kind != "blank":
+            out.append((kind, lines))
+    return out
+
+
+def _markdown(doc: str) -> list[str]:
+    """A docstring's paragraphs as they are; its indented lines (examples) fenced as code."""
+    out: list[str] = []
+    for kind, lines in doc_blocks(doc):
+        if kind == "code":
+            out += ["```python", *lines, "```"]
+        elif kind == "list":
+            out += [f"- {item}" for item in lines]
+        else:
+            out += lines
+        out.append("")
+    return out[:-1]
