@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from advisor.core.docs_url import rule_docs_url
-from advisor.report.output.markdown_rules import doc_blocks
+from advisor.rule.doc_blocks import doc_blocks
 
 if TYPE_CHECKING:
     from advisor.rule import Rule

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from advisor.rule.doc_blocks import doc_blocks
+
 if TYPE_CHECKING:
     from advisor.rule import Rule
 
@@ -38,38 +40,6 @@ def rule_page(rule: type[Rule]) -> str:
     out += _markdown(rule.doc())
     out += ["", "---", "", f"[Every rule](../rules.md). `advisor explain {rule.code}` prints this page.", ""]
     return "\n".join(out)
-
-
-def doc_blocks(doc: str) -> list[tuple[str, list[str]]]:
-    """A docstring as ("text", lines) paragraphs, ("list", items) and ("code", lines): its indented lines
-    (examples) are code; paragraphs of "- " lines are lists."""
-    blocks: list[tuple[str, list[str]]] = []
-    for line in doc.strip("\n").split("\n"):
-        kind = "code" if line.startswith("    ") else "blank" if not line.strip() else "text"
-        last = blocks[-1][0] if blocks else None
-        if kind == "code" or (kind == "blank" and last == "code"):
-            if last != "code":
-                blocks.append(("code", []))
-            blocks[-1][1].append(line[4:])
-        elif kind == "blank":
-            blocks.append(("blank", []))
-        elif line.startswith("- "):
-            if last != "list":
-                blocks.append(("list", []))
-            blocks[-1][1].append(line[2:])
-        elif last == "list":  # an item's next line
-            blocks[-1][1][-1] += " " + line.strip()
-        elif last == "text":
-            blocks[-1][1].append(line)
-        else:
-            blocks.append(("text", [line]))
-    out = []
-    for kind, lines in blocks:
-        while kind == "code" and lines and not lines[-1].strip():
-            lines.pop()
-        if kind != "blank":
-            out.append((kind, lines))
-    return out
 
 
 def _markdown(doc: str) -> list[str]:
