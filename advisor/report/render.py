@@ -135,6 +135,7 @@ def build_context(
             for family, n in sorted(families.items(), key=lambda kv: kv[0].codes.patterns)
         ],
         "files": Counter(f.path for f in real).most_common(),
+        "rule_counts": sorted(Counter((f.rule, f.name) for f in real).items()),  # the report's filter
         **{f"fixable_{kind}": n for kind, n in fix_counts(real).items()},
         "checks": [
             {"name": name, "count": n, "script": f"validation/{name}.py", "result": by_check.get(name)}
