@@ -205,6 +205,8 @@ def fix(
     fail_on: Optional[str] = opt.FAIL_ON,
     stdin_filename: Optional[str] = opt.STDIN_FILENAME,
     statistics: bool = opt.FIX_STATISTICS,
+    cache_dir: Optional[str] = opt.CACHE_DIR,
+    no_cache: bool = opt.NO_CACHE,
 ) -> None:
     """Apply the fixes the rules offer (safe ones; unsafe ones with --unsafe-fixes). `-`: fix stdin onto stdout."""
     from advisor.fix.fixrun import fix_project
@@ -225,7 +227,8 @@ def fix(
         target_version=target_version,
         targets=targets,
         min_torch=min_torch,
-        no_cache=True,
+        cache_dir=cache_dir,
+        no_cache=no_cache or stdin is not None,
         jobs=jobs,
         exclude=exclude,
         extend_include=extend_include,

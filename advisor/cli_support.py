@@ -81,7 +81,7 @@ def render(
     elif fmt == "sarif":
         from advisor.report.output import sarif
 
-        sarif.render(result, stream, setup.rules)
+        sarif.render(result, stream, setup.rules, setup.settings.docs_url)
     elif fmt == "github":
         from advisor.report.output import github
 
@@ -261,6 +261,7 @@ def write_scan_report(report: str, setup, result: ScanResult) -> None:
         "min_torch": setup.lowest,
         "min_torch_source": setup.lowest_source,
         "device": setup.device_context.to_json(),
+        "docs_url": setup.settings.docs_url,
     }
     write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
     typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)

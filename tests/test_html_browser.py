@@ -19,6 +19,7 @@ import urllib.parse
 import pytest
 
 from advisor.analysis.textfiles import is_text_file
+from advisor.core.docs_url import rule_docs_url
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
@@ -38,7 +39,14 @@ class Page(html.parser.HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        el = {"tag": tag, "class": (a.get("class") or "").split(), "id": a.get("id"), "text": "", "children": []}
+        el = {
+            "tag": tag,
+            "class": (a.get("class") or "").split(),
+            "id": a.get("id"),
+            "text": "",
+            "children": [],
+            "attrs": a,
+        }
         if a.get("id"):
             self.ids.add(a["id"])
         if tag == "a" and a.get("href") is not None:
@@ -86,6 +94,7 @@ def render(page: str, shots: str) -> tuple[Page, list[str]]:
         "--no-first-run",
         "--enable-logging=stderr",
         "--v=0",
+        "--virtual-time-budget=5000",  # the page's scripts have run when the DOM is dumped
     ]
     profile = os.path.join(shots, "chromium-profile")
     dom = subprocess.run(
@@ -181,7 +190,9 @@ def test_report_html_in_a_browser(tmp_path, shots):
     assert not [e for e in page.elements if e["tag"] == "img"], "a scanned file name became markup"
     links = check_links(page, str(root / "rep" / "report.html"))
     hrefs = set(page.links)
-    assert {f"rules/{f['rule']}.md" for f in findings} <= hrefs
+    assert {f"rules/{f['rule']}.html" for f in findings} <= hrefs  # each rule's page, rendered, offline
+    rule = findings[0]["rule"]
+    assert rule_docs_url(rule) in Page((root / "rep" / "rules" / f"{rule}.html").read_text()).links  # then online
     assert {f"validation/{f['validation']}.py" for f in findings if f.get("validation")} <= hrefs
     print(f"report.html: {len(cards)} cards, {links} links checked")
 
@@ -285,3 +296,46 @@ def test_audit_html_in_a_browser(tmp_path, shots):
         assert 0 < t["trackHeight"] < font, t  # one bar high (.9em), not two stacked
     assert figures["pageWidth"] <= 1280, figures["pageWidth"]  # nothing to scroll sideways
     print(f"audit.html: {len(rows)} repositories, {links} links checked")
+
+
+def test_the_report_filters_by_kind_rule_and_file_and_lists_everything_without_javascript(tmp_path, shots):
+    from tests.test_one_count_everywhere import MODEL, NOTEBOOK, PYPROJECT, TRAIN
+
+    for name, text in (("pyproject.toml", PYPROJECT), ("train.py", TRAIN), ("model.py", MODEL)):
+        (tmp_path / name).write_text(text)
+    (tmp_path / "explore.ipynb").write_text(json.dumps(NOTEBOOK))
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--report", "rep"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    report = tmp_path / "rep" / "report.html"
+    findings = json.loads((tmp_path / "rep" / "findings.json").read_text())["findings"]
+
+    def shown(page):
+        return [e["attrs"] for e in page.by_class("finding") if "hidden" not in e["attrs"]]
+
+    without_js = Page(report.read_text())  # what a browser with JavaScript off shows: the page as written
+    assert "hidden" in without_js.by_id("filter")["attrs"]  # no filter to offer: every card is there
+    cards = shown(without_js)
+    assert {c["data-rule"] for c in cards} == {f["rule"] for f in findings}
+    page, console = render(str(report), shots)
+    assert console == [] and "hidden" not in page.by_id("filter")["attrs"] and shown(page) == cards
+    # Chosen as a reader would: a rule, a kind and part of a path; the cards left are exactly those that match.
+    for choice, keep in (
+        ({"rule": "ADV701"}, lambda c: c["data-rule"] == "ADV701"),
+        ({"kind": "breaking"}, lambda c: c["data-kind"] == "breaking"),
+        ({"file": "TRAIN"}, lambda c: "train" in c["data-file"]),
+        ({"rule": "ADV701", "file": "explore"}, lambda c: c["data-rule"] == "ADV701" and "explore" in c["data-file"]),
+    ):
+        sets = "".join(f"form.{k}.value = {json.dumps(v)};" for k, v in choice.items())
+        script = f'<script>const form = document.getElementById("filter"); {sets} form.dispatchEvent(new Event("input"));</script>'
+        chosen = tmp_path / "rep" / "chosen.html"
+        chosen.write_text(report.read_text().replace("</body>", script + "</body>"))
+        page, console = render(str(chosen), shots)
+        expected = [c for c in cards if keep(c)]
+        assert console == [] and expected and shown(page) == expected, choice
+        assert f"{len(expected)} of {len(cards)}" in page.by_id("filter-count")["text"]

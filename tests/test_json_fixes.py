@@ -13,8 +13,9 @@ from tests.conftest import ROOT, run_cli
 TREES = ["examples/demo", "tests/fixtures/fix", "tests/fixtures/mixed", "tests/fixtures/ruffclean"]
 
 
-def _apply(text: str, fixes: list[list[dict]]) -> tuple[str, int]:
-    """`text` with each fix's edits made, a fix whole or not at all; a fix that overlaps one taken waits."""
+def _apply(text: str, fixes: list[dict]) -> tuple[str, int]:
+    """`text` with each fix's edits made, a fix whole or not at all; a fix that overlaps one taken waits. A fix's
+    `shared_edits` are made once every fix they name is made too (the import they all used, say)."""
     starts = [0]
     for line in text.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
@@ -22,22 +23,36 @@ def _apply(text: str, fixes: list[list[dict]]) -> tuple[str, int]:
     def offset(r: dict, end: bool = False) -> int:
         return starts[r["end_line" if end else "line"] - 1] + r["end_column" if end else "column"] - 1
 
+    def spans(edits: list[dict]) -> list[tuple[int, int, str]]:
+        return [(offset(e["range"]), offset(e["range"], True), e["content"]) for e in edits]
+
+    def free(edits: list[tuple[int, int, str]]) -> bool:
+        return not any(s < te and ts < e or s == e == ts for s, e, _ in edits for ts, te in taken)
+
     taken: list[tuple[int, int]] = []
     chosen: list[tuple[int, int, str]] = []
-    count = 0
-    for edits in fixes:
-        spans = [(offset(e["range"]), offset(e["range"], True), e["content"]) for e in edits]
-        if any(s < te and ts < e or s == e == ts for s, e, _ in spans for ts, te in taken):
-            continue
-        taken += [(s, e) for s, e, _ in spans]
-        chosen += spans
-        count += 1
+    made: list[dict] = []
+    for f in fixes:
+        own = spans(f["fix"]["edits"])
+        if free(own):
+            taken += [(s, e) for s, e, _ in own]
+            chosen += own
+            made.append(f)
+    ids = {(f["rule"], f["cell"], f["line"], f["column"]) for f in made}
+    for f in made:
+        shared = f["fix"].get("shared_edits")
+        if shared and all((o["rule"], o["cell"], o["line"], o["column"]) in ids for o in shared["with"]):
+            together = spans(shared["edits"])
+            assert free(together), shared  # never one of the fixes' own edits
+            chosen += together
     for s, e, content in sorted(chosen, reverse=True):
         text = text[:s] + content + text[e:]
-    return text, count
+    return text, len(made)
 
 
 def _encoding(raw: bytes) -> str:
+    if raw.lstrip().startswith(b"{"):  # a notebook: its edits are in the .ipynb file's text
+        return "utf-8"
     if raw.startswith(b"\xef\xbb\xbf"):
         return "utf-8-sig"
     return "latin-1" if b"latin-1" in raw[:200] else "utf-8"
@@ -48,13 +63,13 @@ def _apply_json_fixes(tree: str, unsafe: bool) -> int:
     applied = 0
     for _ in range(6):
         out = run_cli("scan", "--no-cache", "--output-format", "json", "--exit-zero", ".", cwd=tree)
-        by_path: dict[str, list[list[dict]]] = {}
+        by_path: dict[str, list[dict]] = {}
         for f in json.loads(out.stdout)["findings"]:
             fix = f["fix"]
-            if fix is None or f["cell"] or not (unsafe or fix["applicability"] == "safe"):
+            if fix is None or not (unsafe or fix["applicability"] == "safe"):
                 continue
             assert fix["range"] is not None and fix["edits"], f  # every fix has its own range and edits
-            by_path.setdefault(f["path"], []).append(fix["edits"])
+            by_path.setdefault(f["path"], []).append(f)
         if not by_path:
             return applied
         for path, fixes in by_path.items():
@@ -72,22 +87,79 @@ def _files(tree: str) -> dict[str, bytes]:
     for folder, dirs, names in os.walk(tree):
         dirs[:] = [d for d in dirs if d != ".advisor_cache"]
         for name in names:
-            if name.endswith(".py"):
+            if name.endswith((".py", ".ipynb")):
                 with open(os.path.join(folder, name), "rb") as fh:
                     out[os.path.relpath(os.path.join(folder, name), tree)] = fh.read()
     return out
 
 
+def _same_as_advisor_fix(tmp_path, tree: str, unsafe: bool) -> None:
+    by_json, by_fix = tmp_path / "json", tmp_path / "fix"
+    shutil.copytree(tree, by_json)
+    shutil.copytree(tree, by_fix)
+    applied = _apply_json_fixes(str(by_json), unsafe)
+    run_cli("fix", "--exit-zero", "--no-cache", *(["--unsafe-fixes"] if unsafe else []), ".", cwd=str(by_fix))
+    assert applied > 0
+    assert _files(str(by_json)) == _files(str(by_fix))
+
+
 @pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
 @pytest.mark.parametrize("tree", TREES)
 def test_json_fixes_give_advisor_fix_output(tmp_path, tree, unsafe):
-    by_json, by_fix = tmp_path / "json", tmp_path / "fix"
-    shutil.copytree(os.path.join(ROOT, tree), by_json)
-    shutil.copytree(os.path.join(ROOT, tree), by_fix)
-    applied = _apply_json_fixes(str(by_json), unsafe)
-    run_cli("fix", "--exit-zero", *(["--unsafe-fixes"] if unsafe else []), ".", cwd=str(by_fix))
-    assert applied > 0
-    assert _files(str(by_json)) == _files(str(by_fix))
+    _same_as_advisor_fix(tmp_path, os.path.join(ROOT, tree), unsafe)
+
+
+SHARED = """import torch
+
+
+def run(model, x):
+    from torch.cuda.amp import autocast
+
+    with autocast():
+        y = model(x)
+    with autocast(dtype=torch.bfloat16):
+        return model(y)
+"""
+NOTEBOOK = {
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Training"]},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "outputs": [],
+            "execution_count": None,
+            "source": ["from torch.cuda.amp import autocast, GradScaler\n", "scaler = GradScaler()"],
+        },
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["ok\n"]}],
+            "execution_count": 2,
+            "source": ["with autocast():\n", "    pass\n", "with autocast():\n", "    pass"],
+        },
+    ],
+    "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def test_fixes_that_share_an_import_and_notebook_fixes_compose(tmp_path):
+    """Two fixes of one function each leave its import used by the other: together they remove it, as `advisor fix`
+    does in one pass. A notebook's fixes add and remove imports in other cells: its edits are in the .ipynb text."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "shared.py").write_text(SHARED)
+    (tree / "explore.ipynb").write_text(json.dumps(NOTEBOOK, indent=1) + "\n")
+    out = run_cli("scan", "--no-cache", "--output-format", "json", "--exit-zero", ".", cwd=tree)
+    fixes = [f for f in json.loads(out.stdout)["findings"] if f["fix"]]
+    shared = [f["fix"]["shared_edits"] for f in fixes if f["path"] == "shared.py" and f["fix"].get("shared_edits")]
+    assert len(shared) == 1 and shared[0]["with"][0]["line"] == 7  # carried once, by the fix at line 9
+    cells = [f for f in fixes if f["cell"]]
+    assert len(cells) == 2 and all(f["fix"]["edits"] for f in cells)  # notebook fixes have edits too
+    _same_as_advisor_fix(tmp_path, str(tree), unsafe=False)
+    fixed = (tmp_path / "fix" / "shared.py").read_text()
+    assert "from torch.cuda.amp" not in fixed and fixed.count("torch.amp.autocast") == 2
 
 
 def test_fix_range_is_the_replacements_not_the_findings(tmp_path):

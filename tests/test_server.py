@@ -18,6 +18,9 @@ pytest_lsp = pytest.importorskip("pytest_lsp")
 from lsprotocol import types  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
 
+from advisor.core.docs_url import rule_docs_url  # noqa: E402
+from advisor.server.adapter import SettingsError  # noqa: E402
+
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "advisor", "server"])
 
 OLD = textwrap.dedent(
@@ -106,7 +109,7 @@ async def test_diagnostics_quick_fix_and_clear(client: LanguageClient, tmp_path)
     assert diag.code == "ADV701"
     assert diag.source == "advisor"
     assert diag.severity == types.DiagnosticSeverity.Warning
-    assert _docs_target(diag.code_description.href) == ("rules/catalogue/amp_autocast.py", 'code = "ADV701"')
+    assert diag.code_description.href == _docs_page("ADV701")
     assert diag.range.start == types.Position(line=3, character=9)
     assert diag.data["fix"] == "safe"
     assert "torch.amp.autocast" in diag.message
@@ -225,24 +228,27 @@ async def test_fix_all_applies_safe_fixes_and_hover_explains(client: LanguageCli
     assert await _diagnostics(client, uri) == []
 
 
-def _docs_target(href: str) -> tuple[str, str]:
-    """(the repository file a docs link names, the text of the line it points at); fails if either is missing."""
-    from advisor.server.adapter import SOURCE_URL
+def _docs_page(code: str) -> str:
+    """The rule's default documentation link, checked to name its page in this repository (docs/rules/<CODE>.md)."""
+    from advisor.core.docs_url import REPOSITORY_URL
 
-    assert href.startswith(SOURCE_URL), href
-    path, _, anchor = href[len(SOURCE_URL) :].partition("#L")
-    lines = (Path(__file__).parent.parent / path).read_text().split("\n")
-    assert anchor.isdigit() and 0 < int(anchor) <= len(lines), href
-    return path, lines[int(anchor) - 1].strip()
+    base = f"{REPOSITORY_URL}/blob/main/"
+    href = rule_docs_url(code)
+    assert href.startswith(base) and (Path(__file__).parent.parent / href[len(base) :]).is_file(), href
+    return href
 
 
-def test_every_rule_links_to_a_line_that_names_it():
-    from advisor.analysis.registry import all_rules
-    from advisor.server.adapter import docs_url
+def test_the_projects_docs_url_sets_the_editors_link(tmp_path):
+    from advisor.server.adapter import analyse_buffer, settings_for
 
-    for rule in all_rules():
-        path, line = _docs_target(docs_url(rule.code))
-        assert path.startswith("rules/") and path.endswith(".py") and rule.code in line, (rule.code, path, line)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.advisor]\ndocs-url = "https://docs.example.org/{code}-{name}.html"\n'
+    )
+    (issue,) = analyse_buffer(OLD, str(tmp_path / "train.py"), settings_for(str(tmp_path))).issues
+    assert issue.docs_url == "https://docs.example.org/ADV701-amp-autocast.html"
+    (tmp_path / "pyproject.toml").write_text('[tool.advisor]\ndocs-url = "https://docs.example.org/"\n')
+    with pytest.raises(SettingsError, match="docs-url: expected a template with [{]code[}]"):
+        settings_for(str(tmp_path))
 
 
 @pytest.mark.asyncio

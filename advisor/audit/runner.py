@@ -137,6 +137,7 @@ def finish(repo: dict, options: dict, plan_data: dict, chunks: list[dict]) -> di
             "device": project.device_context.to_json(),
             "min_torch": project.lowest,
             "min_torch_source": project.lowest_source,
+            "docs_url": project.settings.docs_url,
         }
         write_report(directory, findings, errors, meta)
         report = os.path.join(rel, "report.html")

@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable
 
+from advisor.core.docs_url import DEFAULT_DOCS_URL, parse_docs_url
 from advisor.core.config import DEFAULT_FAIL_ON, DEVICES, ConfigError, parse_fail_on, read_section
 from advisor.core.releases import NEWEST, OLDEST
 from advisor.core.selector import Selector
@@ -130,6 +131,7 @@ class Settings:
     fail_on: tuple[str, ...] = option(DEFAULT_FAIL_ON, "fail-on", parse_fail_on, REPLACE, parse_fail_on)
     device: str | None = option(None, "device", _device, REPLACE, _flag_device)  # overrides ROCm detection
     lazy_import_helpers: tuple[str, ...] = option((), "lazy-import-helpers", _strings)  # read per file, checked here
+    docs_url: str = option(DEFAULT_DOCS_URL, "docs-url", parse_docs_url)  # the rules' documentation, `{code}`
     # Flags only.
     targets: tuple[str, ...] = option((), merge=REPLACE)  # `--target torchvision=0.29` (advisor.core.pins)
     cache_dir: str | None = option(None, merge=REPLACE, flag_parse=str)

@@ -15,10 +15,6 @@ from typing import Any
 from advisor.core.findings import Finding
 
 
-def _key(f: Finding) -> tuple[str, int, int, str]:
-    return (f.rule, f.line, f.column, f.message)
-
-
 def _position(lines: list[str], first: int, offset: int) -> tuple[int, int]:
     """(line, column), 1-based, of `offset` characters into the text from line index `first` on."""
     line = first
@@ -50,46 +46,124 @@ def text_edits(old: str, new: str) -> list[dict[str, Any]]:
     return edits
 
 
-def fix_edits(findings: list[Finding], project: Any) -> dict[tuple, list[dict[str, Any]]]:
-    """{finding key: its fix's edits} for the fixable findings of .py files (a notebook's cells have no file lines).
+def _key(f: Finding) -> tuple:
+    return (f.rule, f.cell or 0, f.line, f.column, f.message)
+
+
+class _File:
+    """One file's text and the text one set of its reports' fixes makes of it (a notebook's: the .ipynb JSON)."""
+
+    def __init__(self, path: str, data: bytes, rules: list, settings: Any) -> None:
+        from advisor.analysis.analyse import analyse_source, decode
+        from advisor.analysis import notebooks
+
+        self.path, self.notebook = path, path.endswith(".ipynb")
+        if self.notebook:
+            self.text, self.encoding = data.decode("utf-8"), "utf-8"
+            self.nb = notebooks.read(data)
+            self.virtual = notebooks.to_virtual(self.nb)
+            _, self.analysed = analyse_source(self.virtual.source.encode("utf-8"), path, rules, settings)
+        else:
+            self.text, self.encoding = decode(data)
+            _, self.analysed = analyse_source(data, path, rules, settings)
+
+    def items(self) -> list[tuple[Any, tuple]]:
+        """(report, the key of its finding as the scan placed it) of each report with a replacement."""
+        from advisor.analysis import notebooks
+
+        if self.analysed is None:
+            return []
+        out = []
+        for rep, finding in self.analysed.items:
+            if rep.replacement is not None:
+                placed = notebooks.place([finding], self.virtual.source)[0] if self.notebook else finding
+                out.append((rep, _key(placed)))
+        return out
+
+    def fixed(self, reports: list) -> str:
+        from advisor.analysis import notebook_text, notebooks
+        from advisor.fix.fixer import apply_reports
+
+        assert self.analysed is not None  # asked only with its reports
+        new = apply_reports(self.analysed.module, self.analysed.resolver, reports, self.path).decode(self.encoding)
+        if not self.notebook:
+            return new
+        # Only the edited cells' JSON strings change, as `advisor fix` writes them (advisor.fix.fixer).
+        sources = notebooks.from_virtual(self.nb, self.virtual, new)
+        return notebook_text.splice(self.text, notebook_text.scan(self.text), sources)
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    ra, rb = a["range"], b["range"]
+    start_a, end_a = (ra["line"], ra["column"]), (ra["end_line"], ra["end_column"])
+    start_b, end_b = (rb["line"], rb["column"]), (rb["end_line"], rb["end_column"])
+    return start_a < end_b and start_b < end_a or start_a == start_b
+
+
+def _shared(file: _File, items: list[tuple[Any, tuple]], own: dict[tuple, list[dict]]) -> dict[tuple, dict]:
+    """{key: {"with": other keys, "edits": [...]}}: what fixes make only together, as `advisor fix` makes it in one
+    pass: an import that several fixes use, left unused once all of them are made, is removed by none alone."""
+    from advisor.fix.fixer import _imported_names
+
+    analysed = file.analysed
+    by_name: dict[tuple, list[tuple[Any, tuple]]] = defaultdict(list)
+    for rep, key in items:
+        for name in set(_imported_names(analysed.module, analysed.resolver, rep.target_node)):
+            by_name[name].append((rep, key))
+    out: dict[tuple, dict] = {}
+    for group in by_name.values():
+        keys = [key for _, key in group]
+        mine = [e for key in keys for e in own.get(key, [])]
+        if len(group) < 2 or any(_overlap(a, b) for i, a in enumerate(mine) for b in mine[i + 1 :]):
+            continue  # one fix alone, or fixes that `advisor fix` makes in different passes
+        extra = [e for e in text_edits(file.text, file.fixed([rep for rep, _ in group])) if e not in mine]
+        if extra and not any(_overlap(e, m) for e in extra for m in mine):
+            last = max(keys, key=lambda k: (k[1], k[2], k[3]))  # the fix that comes last in the file carries them
+            out[last] = {"with": [k for k in keys if k != last], "edits": extra}
+    return out
+
+
+def fix_edits(findings: list[Finding], project: Any) -> tuple[dict[tuple, list[dict]], dict[tuple, dict]]:
+    """({finding key: its fix's edits}, {finding key: the edits it makes together with others}) for the fixable
+    findings of .py files and notebooks (a notebook's edits are in the .ipynb file's text).
 
     Only files with a fix are analysed again, with the rules that reported there.
     """
-    from advisor.analysis.analyse import analyse_source, decode
-    from advisor.fix.fixer import apply_reports
     from advisor.run.engine import read_file
     from advisor.analysis.registry import rule_by_code
 
     wanted: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
-        if f.fix and f.replacement is not None and not f.cell and f.path.endswith(".py"):
+        if f.fix and f.replacement is not None and f.path.endswith((".py", ".ipynb")):
             wanted[f.path].append(f)
-    out: dict[tuple, list[dict[str, Any]]] = {}
+    own: dict[tuple, list[dict[str, Any]]] = {}
+    shared: dict[tuple, dict] = {}
     for path, fixable in wanted.items():
-        try:
-            data = read_file(path)
-            text, encoding = decode(data)
-        except Exception:  # unreadable now: those fixes keep their range, without edits
-            continue
         rules = [rule_by_code(code) for code in sorted({f.rule for f in fixable})]
-        _, analysed = analyse_source(data, path, rules, project.settings)
-        if analysed is None:
+        try:
+            file = _File(path, read_file(path), rules, project.settings)
+            keys = {_key(f) for f in fixable}
+            items = [(rep, key) for rep, key in file.items() if key in keys]
+            edits = {key: text_edits(file.text, file.fixed([rep])) for rep, key in items}
+            shared.update(_shared(file, items, edits))
+        except Exception:  # unreadable now, or a notebook whose cells cannot be rewritten: no edits
             continue
-        keys = {_key(f) for f in fixable}
-        for rep, finding in analysed.items:
-            if _key(finding) in keys and rep.replacement is not None:
-                new = apply_reports(analysed.module, analysed.resolver, [rep], path).decode(encoding)
-                out[_key(finding)] = text_edits(text, new)
-    return out
+        own.update(edits)
+    return own, shared
 
 
 def with_edits(entries: list[dict[str, Any]], findings: list[Finding], project: Any) -> None:
-    """Add `fix.edits` to the JSON `entries` of `findings` (same order); a fix without them gets its range's edit."""
-    edits = fix_edits(findings, project) if project is not None else {}
+    """Add `fix.edits` (and `fix.shared_edits`, where fixes share an edit) to the JSON `entries` of `findings`
+    (same order); a .py file's fix without them gets its range's edit."""
+    own, shared = fix_edits(findings, project) if project is not None else ({}, {})
     for entry, f in zip(entries, findings):
         if entry["fix"] is None:
             continue
-        own = edits.get(_key(f))
-        if own is None and entry["fix"]["range"] is not None:
-            own = [{"range": entry["fix"]["range"], "content": entry["fix"]["replacement"]}]
-        entry["fix"]["edits"] = own or []
+        edits = own.get(_key(f))
+        if edits is None and entry["fix"]["range"] is not None and not f.cell:  # a cell's range is not the file's
+            edits = [{"range": entry["fix"]["range"], "content": entry["fix"]["replacement"]}]
+        entry["fix"]["edits"] = edits or []
+        together = shared.get(_key(f))
+        if together is not None:
+            others = [{"rule": k[0], "cell": k[1] or None, "line": k[2], "column": k[3]} for k in together["with"]]
+            entry["fix"]["shared_edits"] = {"with": others, "edits": together["edits"]}

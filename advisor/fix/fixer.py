@@ -261,6 +261,8 @@ def _fix_notebook(data, path, rules, settings) -> FixOutcome:
             outcome.remaining = notebook_text.locate(outcome.remaining, outcome.fixed.decode("utf-8"))
         except (notebooks.NotebookError, notebook_text.NotebookTextError) as e:  # write nothing
             outcome.error, outcome.applied, outcome.held_back = str(e), Counter(), 0
+    elif not inner.changed:  # where each finding is in the .ipynb text, as `scan` says it
+        outcome.remaining = notebook_text.locate(outcome.remaining, data.decode("utf-8"))
     return outcome
 
 

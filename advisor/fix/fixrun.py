@@ -13,8 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from advisor.run.engine import cannot_read, read_file, scan
-from advisor.core.findings import Finding
+from advisor.run.engine import cached_result, cannot_read, open_cache, read_file, scan
+from advisor.core.findings import Applicability, Finding
+from advisor.core.settings import Settings
 from advisor.core.atomic import LinkError
 from advisor.fix.fixer import ConcurrentEditError, FixOutcome, fix_many, write_atomic
 from advisor.core.jobs import FileJob
@@ -71,14 +72,37 @@ class FixRun:
         return 1 if failed or (self.diff and self.changed) else 0
 
 
-def _jobs(project: Project, errors: list[tuple[str, str]]) -> list[FileJob]:
+def _applies(finding: Finding, settings: Settings) -> bool | None:
+    """Whether the fixer would apply `finding`'s fix (None: it has none, or the settings keep it off), as
+    `advisor.fix.fixer` decides it: False when it is an unsafe fix held back."""
+    if finding.replacement is None or finding.fix is None or not settings.may_fix(finding.rule):
+        return None
+    return finding.fix != Applicability.UNSAFE.value or settings.unsafe_fixes
+
+
+def _jobs(project: Project, run: FixRun) -> list[FileJob]:
     options = project.scan_options("fix")
+    fixing = {r.code for r in options.rules}
+    # A `scan` with the same rules and settings already knows which files hold nothing to fix: those are
+    # neither parsed nor (when unchanged since) read again. The scan's key, read only: its rules differ from these.
+    scanned = project.scan_options("scan")
+    cache = open_cache(scanned)
     jobs = []
     for path in project.files:
+        data = b""
+        if cache is not None:
+            known, data = cached_result(path, cache, scanned)
+            if known is not None and not known.errors:
+                found = [f for f in known.findings if f.rule in fixing]
+                decisions = [_applies(f, project.settings) for f in found]
+                if True not in decisions:
+                    run.remaining.extend(found)
+                    run.held_back += decisions.count(False)
+                    continue
         try:
-            data = read_file(path)
+            data = data or read_file(path)
         except OSError as e:
-            errors.append((path, cannot_read(path, e).message))
+            run.errors.append((path, cannot_read(path, e).message))
             continue
         job = options.job(path, data)
         if job is not None:
@@ -106,7 +130,7 @@ def fix_project(project: Project, diff: bool = False, show: Callable[[bytes], ob
     # advisor.interrupt turns SIGINT and SIGTERM into KeyboardInterrupt: files are written whole or not at all.
     try:
         # Outcomes are computed in parallel; files are written here, one at a time, in order.
-        for outcome in fix_many(_jobs(project, run.errors), project.settings.jobs):
+        for outcome in fix_many(_jobs(project, run), project.settings.jobs):
             if outcome.error:
                 run.errors.append((outcome.path, outcome.error))
             run.held_back += outcome.held_back

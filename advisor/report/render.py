@@ -18,6 +18,7 @@ from typing import Any
 
 from advisor import __version__
 from advisor.core.atomic import real_dir, real_dirs, write_output
+from advisor.core.docs_url import parse_docs_url
 from advisor.core.findings import Finding, fix_counts, kind_counts
 from advisor.core.versions import NEWEST, OLDEST
 from advisor.report.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
@@ -25,6 +26,7 @@ from advisor.run.discovery import REPORT_MARKER, file_digest, manifest_text, rea
 from advisor.analysis.registry import family_of, rule_by_code
 from advisor.analysis.textfiles import is_text_file
 from advisor.report.sources import collect as collect_sources, key as source_key
+from advisor.report.rule_pages import page_context
 from advisor.report.upgrade_path import hops
 from advisor.report.validation import CHECKS, write_scripts
 
@@ -99,7 +101,8 @@ def build_context(
         {
             "f": f,
             "summary": rule_by_code(f.rule).summary(),
-            "doc": f"rules/{f.rule}.md",
+            "doc": f"rules/{f.rule}.md",  # report.md's link; report.html's opens the rendered page
+            "page": f"rules/{f.rule}.html",
             "script": f"validation/{f.validation}.py" if f.validation else None,
             "result": by_check.get(f.validation) if f.validation else None,
             "text_file": is_text_file(f.path),
@@ -132,6 +135,7 @@ def build_context(
             for family, n in sorted(families.items(), key=lambda kv: kv[0].codes.patterns)
         ],
         "files": Counter(f.path for f in real).most_common(),
+        "rule_counts": sorted(Counter((f.rule, f.name) for f in real).items()),  # the report's filter
         **{f"fixable_{kind}": n for kind, n in fix_counts(real).items()},
         "checks": [
             {"name": name, "count": n, "script": f"validation/{name}.py", "result": by_check.get(name)}
@@ -163,6 +167,14 @@ def utf8_path(path: str) -> str:
         return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def _docs_url(template: Any) -> str | None:
+    """The project's `docs-url`; one that is not an http(s) template with `{code}` (a hand-edited meta): the default."""
+    try:
+        return parse_docs_url(template)
+    except ValueError:
+        return None
+
+
 def write_report(directory: str, findings: list[Finding], errors: list[dict], meta: dict) -> list[str]:
     """Write report.md, report.html, rule docs, validation scripts and findings.json, and their manifest.
 
@@ -191,9 +203,12 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
         ),
         files,
     )
+    docs_url = _docs_url(meta.get("docs_url"))
+    page = environment().get_template("rule.html.j2")
     for code in sorted({f.rule for f in findings}):
         rule = rule_by_code(code)
         _write(directory, f"rules/{code}.md", f"# {code} {rule.name}\n\n```text\n{rule.doc()}\n```\n", files)
+        _write(directory, f"rules/{code}.html", page.render(**page_context(rule, docs_url)), files)
     checks = sorted(
         {f.validation for f in findings if f.validation}
         | ({ROCM_CHECK} if (meta.get("device") or {}).get("rocm") else set())
@@ -207,7 +222,7 @@ def write_report(directory: str, findings: list[Finding], errors: list[dict], me
 
 
 # The only names a report ever writes: the only ones a later report may remove.
-_OWN_NAME = re.compile(r"findings\.json|rehearse\.json|report\.(md|html)|rules/[A-Z]+[0-9]+\.md")
+_OWN_NAME = re.compile(r"findings\.json|rehearse\.json|report\.(md|html)|rules/[A-Z]+[0-9]+\.(md|html)")
 RUNTIME = "rehearse.json"  # what `advisor rehearse --report` saw: the report's "Seen at run time"
 _OWN_SCRIPTS = {f"validation/{name}.py" for name in (*CHECKS, "run_all")}
 

@@ -173,15 +173,30 @@ def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tupl
     return None, data, digest
 
 
-def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] = ()) -> ScanResult:
-    """`paths`: Python files and notebooks; `text_paths`: Dockerfiles, shell scripts, .env (advisor.analysis.textfiles)."""
-    codes = [r.code for r in options.rules]
+def open_cache(options: ScanOptions) -> Cache | None:
+    """The cache of a run with these options (its rules and settings make the key); None without one."""
     versions = options.settings.versions
     key = options.cache_dir and options_key(
-        codes, versions.target, versions.lowest, repr(sorted(options.settings.per_file_ignores))
+        [r.code for r in options.rules],
+        versions.target,
+        versions.lowest,
+        repr(sorted(options.settings.per_file_ignores)),
     )
     # No key without a machine key (no writable home): nothing to trust, so no cache.
-    cache = Cache(options.cache_dir, key, options.shared_cache_dir) if key and options.cache_dir else None
+    return Cache(options.cache_dir, key, options.shared_cache_dir) if key and options.cache_dir else None
+
+
+def cached_result(path: str, cache: Cache, options: ScanOptions) -> tuple[FileResult | None, bytes]:
+    """A Python file's or notebook's result as `cache` holds it (None: a miss) and, when it had to be read to
+    know, its bytes. An unchanged file (same size and mtime) is not even read."""
+    known, data, _ = _load(path, cache, text=False, salt=_salt(path, options))
+    return known, data
+
+
+def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] = ()) -> ScanResult:
+    """`paths`: Python files and notebooks; `text_paths`: Dockerfiles, shell scripts, .env (advisor.analysis.textfiles)."""
+    versions = options.settings.versions
+    cache = open_cache(options)
     out = ScanResult(files_scanned=len(paths) + len(text_paths))
     done: dict[str, FileResult] = {}
     jobs: list[FileJob] = []

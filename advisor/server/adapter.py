@@ -12,22 +12,18 @@ Nothing here imports libcst at module level; `warm()` pays for it in the backgro
 
 from __future__ import annotations
 
-import functools
 import glob
-import inspect
 import os
 import re
-import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.core.config import find_project_root
+from advisor.core.docs_url import rule_docs_url
 from advisor.core.versions import parse_version
 from advisor.run.project import Project, ProjectError, rule_by_code, warm  # noqa: F401  (warm: lsp.py calls it here)
 
-# A rule's documentation is its docstring, in its own file: the link points there, at the line naming its code.
-SOURCE_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/"
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
 
 
@@ -52,6 +48,7 @@ class Issue:
     warns_from: str | None
     breaks_in: str | None
     validation: str | None
+    docs_url: str = ""  # the rule's documentation, under the project's `docs-url`
 
     @property
     def key(self) -> list:
@@ -193,6 +190,7 @@ def analyse_buffer(text: str, path: str, settings: Settings) -> Analysis:
                 warns_from=warns,
                 breaks_in=breaks,
                 validation=f.validation,
+                docs_url=docs_url(f.rule, project.settings.docs_url),
             )
         )
     return out
@@ -254,19 +252,6 @@ def rule_info(code: str) -> RuleInfo:
     )
 
 
-@functools.lru_cache(maxsize=None)
-def docs_location(code: str) -> tuple[str, int]:
-    """(the rule's file relative to the repository, e.g. "rules/capture/stream_capture.py"; the line naming `code`)."""
-    rule = _rule(code)
-    source = inspect.getsourcefile(rule) or ""
-    top = sys.modules[rule.__module__.split(".")[0]]  # the `rules` package: the repository root is above it
-    root = os.path.dirname(os.path.dirname(os.path.abspath(top.__file__ or "")))
-    with open(source, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    line = next((n for n, text in enumerate(lines, 1) if f'"{code}"' in text or f"'{code}'" in text), 1)
-    return os.path.relpath(source, root).replace(os.sep, "/"), line
-
-
-def docs_url(code: str) -> str:
-    path, line = docs_location(code)
-    return f"{SOURCE_URL}{path}#L{line}"
+def docs_url(code: str, template: str | None = None) -> str:
+    """The rule's documentation page under the project's `docs-url` template (advisor.core.docs_url)."""
+    return rule_docs_url(code, _rule(code).name, template)

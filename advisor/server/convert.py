@@ -84,7 +84,7 @@ def diagnostic(lines: Lines, issue: adapter.Issue) -> types.Diagnostic:
         message=message(issue),
         severity=SEVERITY.get(issue.severity, types.DiagnosticSeverity.Warning),
         code=issue.code,
-        code_description=types.CodeDescription(href=adapter.docs_url(issue.code)),
+        code_description=types.CodeDescription(href=issue.docs_url or adapter.docs_url(issue.code)),
         source="advisor",
         tags=[TAGS[issue.kind]] if issue.kind in TAGS else None,
         data={

@@ -10,11 +10,11 @@ from urllib.parse import quote
 from advisor import __version__
 from advisor.core.findings import ScanResult
 from advisor.analysis.registry import rule_by_code
+from advisor.core.docs_url import RULES_INDEX_URL, rule_docs_url
 
 if TYPE_CHECKING:
     from advisor.rule import Rule
 
-DOCS_URL = "https://github.com/torch-upgrade-advisor/torch-upgrade-advisor/blob/main/docs/rules.md#rules"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
@@ -52,7 +52,8 @@ def _related(i: int, site: dict[str, Any], count: int) -> dict[str, Any]:
     }
 
 
-def as_dict(result: ScanResult, rules: list[type[Rule]]) -> dict[str, Any]:
+def as_dict(result: ScanResult, rules: list[type[Rule]], docs_url: str | None = None) -> dict[str, Any]:
+    """`docs_url`: the project's `docs-url` template (advisor.core.docs_url), each rule's `helpUri`."""
     used = sorted({f.rule for f in result.findings} | {r.code for r in rules})
     descriptors = []
     for code in used:
@@ -64,7 +65,7 @@ def as_dict(result: ScanResult, rules: list[type[Rule]]) -> dict[str, Any]:
                 "shortDescription": {"text": rule.summary()},
                 "fullDescription": {"text": rule.doc()},
                 "help": {"text": rule.doc(), "markdown": rule.doc()},
-                "helpUri": DOCS_URL,  # the rules table of docs/rules.md: a real heading, unlike per-rule anchors
+                "helpUri": rule_docs_url(code, rule.name, docs_url),
                 "defaultConfiguration": {"level": _LEVELS[rule.severity.value]},
                 "properties": {"since": rule.since, "fix": rule.fix.value, "validation": rule.validation},
             }
@@ -118,7 +119,7 @@ def as_dict(result: ScanResult, rules: list[type[Rule]]) -> dict[str, Any]:
                     "driver": {
                         "name": "torch-upgrade-advisor",
                         "version": __version__,
-                        "informationUri": DOCS_URL,
+                        "informationUri": RULES_INDEX_URL,
                         "rules": descriptors,
                     }
                 },
@@ -129,6 +130,6 @@ def as_dict(result: ScanResult, rules: list[type[Rule]]) -> dict[str, Any]:
     }
 
 
-def render(result: ScanResult, stream: TextIO, rules: list[type]) -> None:
-    json.dump(as_dict(result, rules), stream, indent=2)
+def render(result: ScanResult, stream: TextIO, rules: list[type], docs_url: str | None = None) -> None:
+    json.dump(as_dict(result, rules, docs_url), stream, indent=2)
     stream.write("\n")
