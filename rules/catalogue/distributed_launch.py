@@ -101,4 +101,4 @@ class DistributedLaunch(Rule):
                 start = (
                     m.start() if m.group(0).startswith("torch/") else line.index("torch.distributed.launch", m.start())
                 )
-                yield lineno, start + 1, m.end() - start, cls.message, None
+                yield lineno, start + 1, m.end() - start, cls.message, cls.window()
