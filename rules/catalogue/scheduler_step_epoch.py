@@ -13,7 +13,7 @@ _MODULE = "torch.optim.lr_scheduler"
 _FIRST = tuple(
     f"{_MODULE}.{c}"
     for c in (
-        "LambdaLR MultiplicativeLR StepLR MultiStepLR ConstantLR LinearLR ExponentialLR PolynomialLR "
+        "LRScheduler _LRScheduler LambdaLR MultiplicativeLR StepLR MultiStepLR ConstantLR LinearLR ExponentialLR PolynomialLR "
         "CosineAnnealingLR CyclicLR OneCycleLR"
     ).split()
 )
