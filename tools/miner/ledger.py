@@ -203,10 +203,15 @@ NOT_USER_FACING = (
 )
 
 
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")  # `STATE`, `HAS_SYMPY`: what the mined catalogue leaves out too
+
+
 def triage_new(item: dict) -> dict:
     for pat, reason in NOT_USER_FACING:
         if pat.search(item["api"]):
             return {"status": "not-user-facing", "reason": reason}
+    if item["kind"] == "removed" and _CONSTANT.fullmatch(item["api"].partition("(")[0].rpartition(".")[2]):
+        return {"status": "not-user-facing", "reason": "a module-level constant: data, not an API user code calls"}
     return {"status": "todo", "family": propose_family(item)}
 
 
