@@ -34,6 +34,7 @@ FACTORIES = tuple(
         "Tensor FloatTensor LongTensor"
     ).split()
 )
+_LEAVES = frozenset(f.rpartition(".")[2] for f in FACTORIES)  # checked before resolving a callee's name
 TENSOR_TYPES = ("torch.Tensor",)
 _PROBE_ERRORS = {"AttributeError", "TypeError", "Exception", "BaseException"}
 
@@ -73,10 +74,13 @@ class KnownTensors(BoundNames):
     def leave_Assign(self, node: Any) -> None:
         super().visit_Assign(node)
 
+    def bound_call(self, value: Any) -> str | None:
+        return self.match(value.func, FACTORIES) if _factory_leaf(value) else None
+
     def is_tensor(self, node: Any) -> bool:
         """`node` certainly evaluates to a torch tensor."""
         if isinstance(node, cst.Call):
-            return self.match(node.func, FACTORIES) is not None
+            return _factory_leaf(node) and self.match(node.func, FACTORIES) is not None
         return self.bound(node) is not None
 
 
@@ -86,3 +90,12 @@ def _catches_probe(caught: Any) -> bool:
         return True
     names = [e.value for e in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
     return any(isinstance(n, cst.Name) and n.value in _PROBE_ERRORS for n in names)
+
+
+def _factory_leaf(node: Any) -> bool:
+    """A call whose callee is spelled `...zeros(...)` / `randn(...)` (a factory's name, before resolving it)."""
+    if not isinstance(node, cst.Call):
+        return False
+    func = node.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    return name in _LEAVES

@@ -103,10 +103,6 @@ class Rename(SymbolRule):
 
     row: Row
 
-    def __init__(self, ctx: Any) -> None:
-        super().__init__(ctx)
-        self._imported: list[tuple[Any, str]] = []  # (alias name, qualified name) of `report_imports` rows
-
     def on_reference(self, node: Any, qualname: str) -> None:
         entry, message = self._entries[qualname], self.names[qualname].message
         window = entry.window(self.row)
@@ -150,10 +146,26 @@ class Rename(SymbolRule):
             node, self.names[qualname].message, replacement=new, add_imports=imports, window=entry.window(self.row)
         )
 
-    # `report_imports`: `from torch.export import dynamic_dim` fails on the import line once the name is gone;
-    # it is reported there when nothing else in the file is (re-exported, or used in a way no rule sees).
+    @property
+    def _entries(self) -> dict[str, Entry]:
+        return {e.old: e for e in self.row.entries}
+
+    @classmethod
+    def windows(cls) -> list[Window]:
+        return [e.window(cls.row) for e in cls.row.entries]
+
+
+class ReportsImports(Rename):
+    """A rename row with `report_imports`: `from torch.export import dynamic_dim` fails on the import line once the
+    name is gone; it is reported there when nothing else in the file is (re-exported, or used in a way no rule
+    sees). Its own class, so that the other rows' rules are not called for every import."""
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self._imported: list[tuple[Any, str]] = []  # (alias name, qualified name)
+
     def visit_ImportFrom(self, node: Any) -> None:
-        if not self.row.report_imports or node.relative or isinstance(node.names, cst.ImportStar):
+        if node.relative or isinstance(node.names, cst.ImportStar):
             return
         module = dotted_name(node.module)
         for alias in node.names:
@@ -173,15 +185,7 @@ class Rename(SymbolRule):
 
     @classmethod
     def may_match(cls, refs: Any) -> bool:
-        return super().may_match(refs) or (cls.row.report_imports and not refs.imports.isdisjoint(cls.names))
-
-    @property
-    def _entries(self) -> dict[str, Entry]:
-        return {e.old: e for e in self.row.entries}
-
-    @classmethod
-    def windows(cls) -> list[Window]:
-        return [e.window(cls.row) for e in cls.row.entries]
+        return super().may_match(refs) or not refs.imports.isdisjoint(cls.names)
 
 
 class KeywordChange(Rule):
@@ -315,7 +319,7 @@ def _rename_class(row: Row, module: str) -> type:
         valid=valid,
         invalid=invalid,
     )
-    return type(_class_name(row), (Rename,), attrs)
+    return type(_class_name(row), (ReportsImports if row.report_imports else Rename,), attrs)
 
 
 # -- keyword changes -----------------------------------------------------

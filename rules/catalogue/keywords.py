@@ -217,6 +217,13 @@ TABLE: tuple[Row, ...] = (
         example_call="({kw}=True)",
         extra_valid=("import torch\nobs = torch.ao.quantization.MinMaxObserver(reduce_range=False)\n",),
         deprecated_in="2.0",
+        window_exceptions=(
+            (
+                "deprecated_in",
+                "the warning is raised by the base class `UniformQuantizationObserverBase.__init__`, where the index "
+                "records it, not by the observers that pass `reduce_range` on to it.",
+            ),
+        ),
     ),
 )
 

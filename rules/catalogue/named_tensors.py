@@ -32,6 +32,8 @@ class NamedTensors(KnownTensors):
         # becomes (by hand)
         x = torch.zeros(2, 3).permute(1, 0)
 
+    Window: `names=` on the factories is a keyword the index does not record; the methods are in it.
+
     Fix safety: none: up to 2.12 the names change what later calls do.
     Verified: the 2.12.0 wheel (torch/_tensor.py defines `rename`, `refine_names`, `align_to`;
     `_VariableFunctions.pyi` has `names=` on the six factories) and the 2.13.0 wheel (neither),
@@ -48,7 +50,7 @@ class NamedTensors(KnownTensors):
     targets = NAMED_FACTORIES
     attribute_targets = (*METHODS, "names")
     window_apis = {"old": ("torch.Tensor.rename", "torch.Tensor.refine_names", "torch.Tensor.align_to")}
-    window_exceptions = {"removed_in": "`names=` on the factories is a keyword the index does not record"}
+    window_exceptions = {"removed_in": "`names=` on the factories is a keyword the index does not record"}  # see Window
 
     valid = [
         "import torch\nx = torch.zeros(2, 3)\ny = x.permute(1, 0)\n",
@@ -94,10 +96,9 @@ class NamedTensors(KnownTensors):
         if isinstance(func, cst.Attribute) and func.attr.value in METHODS and self.is_tensor(func.value):
             self._report(node, f"`{self._who(func.value)}.{func.attr.value}()`", "AttributeError")
             return
-        if self.match(func, NAMED_FACTORIES) is not None:
-            for arg in node.args:
-                if arg.keyword is not None and arg.keyword.value == "names":
-                    self._report(arg, "`names=`", "TypeError")
+        named = [a for a in node.args if a.keyword is not None and a.keyword.value == "names"]
+        if named and self.match(func, NAMED_FACTORIES) is not None:
+            self._report(named[0], "`names=`", "TypeError")
 
     def visit_Attribute(self, node) -> None:
         if node.attr.value == "names" and self.is_tensor(node.value):

@@ -45,6 +45,8 @@ class SchedulerStepEpoch(BoundNames):
         # becomes (by hand)
             scheduler.step()
 
+    Window: the warning is on the `epoch` argument, which the index does not record.
+
     Fix safety: none: `step()` advances by one from `last_epoch`; resuming code must set
     `last_epoch` (or load the scheduler's state_dict) instead.
     Verified: torch 2.13.0 CPU at run time; the 2.0.0 and 2.15.0 wheels' optim/lr_scheduler.py.
