@@ -136,3 +136,18 @@ def test_update_probes_rules_keeps_hand_triage_and_files_new_items_as_todo(tmp_p
     ledger_tool.dump(out, path)
     assert ledger_tool.load(path) == out
     assert len(path.read_text().splitlines()) == len(out) + 3  # one line per entry
+
+
+def test_a_tensor_method_is_probed_as_called_on_a_tensor():
+    """`x.rename(None)` is what users write; `torch.Tensor.rename(x)` (which the mined family reports) is not."""
+    item = {"api": "torch.Tensor.rename", "kind": "removed", "message": "no longer declared"}
+    snips = ledger_tool.snippets(item)
+    assert snips and all("torch.Tensor.rename" not in s and ".rename(" in s for s in snips)
+    hand = {**item, "probe_code": "import torch\nx = torch.ones(1)\nx.rename(None)\n"}
+    assert ledger_tool.snippets(hand) == [hand["probe_code"]]
+
+
+@pytest.mark.parametrize("api", ["torch.Tensor.rename", "torch.Tensor.refine_names", "torch.Tensor.resize_as"])
+def test_tensor_method_entries_are_reported_on_realistic_calls(api):
+    (entry,) = [e for e in LEDGER.values() if e["api"] == api]
+    assert entry["status"] == "rule" and entry["rule"] in ("ADV150", "ADV151")

@@ -140,6 +140,9 @@ def test_the_command_end_to_end_on_synthetic_wheels(tmp_path, monkeypatch, capsy
     monkeypatch.setattr(cxx_ledger, "TEXTS", tmp_path / "texts.json")
     monkeypatch.setattr(cxx_ledger, "LEDGER", tmp_path / "cxx-ledger.json")
     monkeypatch.setattr(ledger, "LEDGER", tmp_path / "ledger.json")
+    rows = tmp_path / "releases.py"
+    rows.write_text(load_tool("miner.release_row").RELEASES.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(load_tool("miner.release_row"), "RELEASES", rows)
     assert release.main(["9.1.0", "--wheel", str(new), "--dry-run"]) == 0
     assert not (tmp_path / "ledger.json").exists()  # a dry run writes nothing
     assert release.main(["9.1.0", "--wheel", str(new)]) == 0
@@ -152,3 +155,6 @@ def test_the_command_end_to_end_on_synthetic_wheels(tmp_path, monkeypatch, capsy
     marked = {k for k, e in ledger.load(tmp_path / "ledger.json").items() if e.get("untriaged") == "9.1.0"}
     assert marked == {"torch:removed:torch.gone", "torch:deprecated:torch.f", "torch:deprecated:torch.g(key=)"}
     assert [e["untriaged"] for e in cxx_ledger.load(tmp_path / "cxx-ledger.json").values()] == ["9.1.0"]
+    # the release row: no companions and no Requires-Python given, so the previous row's values
+    assert 'release row: Release("9.1", "0.29", "2.11", "3.11")' in out
+    assert rows.read_text(encoding="utf-8").count('Release("9.1"') == 1

@@ -34,6 +34,10 @@ TEXT_FILE_PATTERNS = (
     "Containerfile",
     "*.sh",
     "*.bash",
+    "Makefile",  # make recipes start training jobs too (ADV154: `python -m torch.distributed.launch`)
+    "makefile",
+    "GNUmakefile",
+    "*.mk",
     "*.env",
     ".env",
     ".env.*",

@@ -26,6 +26,7 @@ from advisor.rule.base import Example, Rule
 from advisor.rule.helpers import append_args, expr, get_arg, rewrite_reference
 from advisor.rule.reference import Symbol, SymbolRule
 from advisor.rule.table_docs import example_target, rename_doc, rename_examples
+from advisor.syntax.names import dotted_name
 
 SAFE, UNSAFE, NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -90,6 +91,8 @@ class Row:
     example_call: str = "(x, {kw}=v)"  # keyword changes: the arguments the examples pass
     extra_valid: tuple[str, ...] = ()
     extra_invalid: tuple[Example, ...] = field(default_factory=tuple)
+    # Renames of removed names: `from mod import old` is reported too (the import itself fails once it is gone).
+    report_imports: bool = False
     # Window fields the wheels' API index cannot settle (tests/test_release_windows.py):
     # ("field" or "old-name field", why); the reason is added to the docs.
     window_exceptions: tuple[tuple[str, str], ...] = ()
@@ -150,6 +153,39 @@ class Rename(SymbolRule):
     @classmethod
     def windows(cls) -> list[Window]:
         return [e.window(cls.row) for e in cls.row.entries]
+
+
+class ReportsImports(Rename):
+    """A rename row with `report_imports`: `from torch.export import dynamic_dim` fails on the import line once the
+    name is gone; it is reported there when nothing else in the file is (re-exported, or used in a way no rule
+    sees). Its own class, so that the other rows' rules are not called for every import."""
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self._imported: list[tuple[Any, str]] = []  # (alias name, qualified name)
+
+    def visit_ImportFrom(self, node: Any) -> None:
+        if node.relative or isinstance(node.names, cst.ImportStar):
+            return
+        module = dotted_name(node.module)
+        for alias in node.names:
+            qualname = f"{module}.{dotted_name(alias.name)}"
+            if qualname in self.names:
+                self._imported.append((alias.name, qualname))
+
+    def leave_Module(self, node: Any) -> None:
+        used = self._reported_names({r.node for r in self.ctx.reports if r.rule is self})
+        for name, qualname in self._imported:
+            if qualname not in used:
+                message = f"{self.names[qualname].message} (the import fails with ImportError)"
+                self.report(name, message, window=self._entries[qualname].window(self.row))
+
+    def _reported_names(self, reported: set) -> set[str]:
+        return {q for n in reported for q in self.qualnames(n.func if isinstance(n, cst.Call) else n)}
+
+    @classmethod
+    def may_match(cls, refs: Any) -> bool:
+        return super().may_match(refs) or not refs.imports.isdisjoint(cls.names)
 
 
 class KeywordChange(Rule):
@@ -283,7 +319,7 @@ def _rename_class(row: Row, module: str) -> type:
         valid=valid,
         invalid=invalid,
     )
-    return type(_class_name(row), (Rename,), attrs)
+    return type(_class_name(row), (ReportsImports if row.report_imports else Rename,), attrs)
 
 
 # -- keyword changes -----------------------------------------------------

@@ -17,6 +17,21 @@ _PROFILE_VIA = (
     "construct (torch/autograd/profiler.py in the 2.14.0 wheel); the API index records the warning there only."
 )
 
+# The observers whose constructor passes `reduce_range` to UniformQuantizationObserverBase (which warns when it
+# is truthy), by every public path, and their `with_args` partials (which construct them later).
+_OBSERVERS = tuple(
+    f"{module}.{cls}{suffix}"
+    for module in ("torch.ao.quantization", "torch.ao.quantization.observer", "torch.quantization")
+    for cls in (
+        "MinMaxObserver",
+        "MovingAverageMinMaxObserver",
+        "PerChannelMinMaxObserver",
+        "MovingAveragePerChannelMinMaxObserver",
+        "HistogramObserver",
+    )
+    for suffix in ("", ".with_args")
+)
+
 TABLE: tuple[Row, ...] = (
     Row(
         "ADV715",
@@ -181,6 +196,34 @@ TABLE: tuple[Row, ...] = (
         deprecated_in="2.13",
         severity=Severity.INFO,
         example_call="(model, {kw}=False)",
+    ),
+    Row(
+        "ADV153",
+        "observer-reduce-range",
+        calls(*_OBSERVERS),
+        'UserWarning on every construction with a truthy `reduce_range` ("Please use quant_min and quant_max to '
+        'specify the range for observers. reduce_range will be deprecated in a future release of PyTorch."), in '
+        "every 2.x release (`2.0.0 ao/quantization/observer.py`, `2.15.0 ao/quantization/observer.py:246`; runtime "
+        "2.13 for MinMaxObserver, HistogramObserver and the torch.quantization alias). `reduce_range=False` is "
+        "silent. Truth: K-153/reduce-range.",
+        keyword="reduce_range",
+        only_truthy=True,
+        fix=NONE,
+        fix_note="no automatic fix: the range `reduce_range=True` stands for depends on the dtype (quint8: "
+        "`quant_min=0, quant_max=127`; qint8: `-64, 63`).",
+        message="`reduce_range=` on a quantization observer is deprecated (UserWarning on every construction); "
+        "pass `quant_min=` / `quant_max=` instead (quint8 with reduce_range: 0, 127)",
+        advice="pass `quant_min` / `quant_max`",
+        example_call="({kw}=True)",
+        extra_valid=("import torch\nobs = torch.ao.quantization.MinMaxObserver(reduce_range=False)\n",),
+        deprecated_in="2.0",
+        window_exceptions=(
+            (
+                "deprecated_in",
+                "the warning is raised by the base class `UniformQuantizationObserverBase.__init__`, where the index "
+                "records it, not by the observers that pass `reduce_range` on to it.",
+            ),
+        ),
     ),
 )
 

@@ -1,9 +1,8 @@
 """Well-known 2.x deprecations with a plain shape: one row of data each (see `advisor.rule.table`).
 
-Each row was checked in the wheels of every release from 2.0.0 to 2.15.0 (the file
-named in its `why`), and its warning on the real torch by tests/truth/checks_known.py
-(the check ids are named in each row's `why`). Rules with argument logic have their
-own files (`autocast_device_type.py`, `typed_storage.py`, ...).
+Each row was checked in the wheels of every release from 2.0.0 to 2.15.0 (the file named in its `why`), and
+its warning on the real torch by tests/truth/checks_known.py (the check ids are named in each row's `why`).
+Rules with argument logic have their own files (`autocast_device_type.py`, `typed_storage.py`, ...).
 """
 
 from __future__ import annotations
@@ -338,15 +337,17 @@ TABLE: tuple[Row, ...] = (
             Entry("torch.export.constrain_as_size", removed_in="2.2"),
             Entry("torch.export.constrain_as_value", removed_in="2.2"),
         ),
-        '`torch.export.dynamic_dim` (2.1-2.4, documented "This feature is DEPRECATED. See :func:`Dim` instead.") is '
-        "gone from 2.5; `torch.export.constrain_as_size` / `constrain_as_value` exist only in 2.1 (gone 2.2). Checked: "
-        "torch/export/__init__.py and dynamic_shapes.py of the 2.1.0 to 2.5.0 wheels. Truth: K-789/gone.",
+        '`torch.export.dynamic_dim` (2.1-2.4, documented "This feature is DEPRECATED. See :func:`Dim` instead.") is gone '
+        "from 2.5, `constrain_as_size` / `constrain_as_value` from 2.2 (torch/export/__init__.py and dynamic_shapes.py "
+        "of the 2.1.0 to 2.5.0 wheels); the import of a removed name fails. Truth: K-789/gone, K-789/import.",
         message="`{old}` was removed from torch.export; use `torch.export.Dim` in `dynamic_shapes=` (and "
         "`torch._check` / `torch._check_is_size` for value constraints)",
         advice="use `torch.export.Dim`",
         fix=NONE,
         severity=Severity.ERROR,
         fix_note="no automatic fix: `Dim` objects go into `export(..., dynamic_shapes=...)` instead of `constraints=`.",
+        report_imports=True,  # the import line is where 2.5+ fails
+        extra_invalid=(Example("from torch.export import dynamic_dim\n", message="the import fails with ImportError"),),
     ),
     Row(
         "ADV790",

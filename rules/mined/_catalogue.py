@@ -55,10 +55,12 @@ def silent(api: str, entry: dict) -> dict:
 
 
 def quote(entry: dict) -> str:
-    """The wheel's own words, when they say more than the API's name (and, for an API that started to raise, that)."""
+    """The wheel's own words, when they say more than the API's name (and, for an API that started to raise, that),
+    then the replacement they name (last, so the concise form keeps it: advisor.report.output.concise)."""
     text = entry["message"]
+    use = f"; use `{entry['replacement']}`" if entry.get("replacement") else ""
     raises = f"; from torch {entry['removed_in']} it raises ({entry['raises']})" if entry.get("raises") else ""
-    return (f': "{text}"' if " " in text.strip() else "") + raises
+    return (f': "{text}"' if " " in text.strip() else "") + raises + use
 
 
 def how(entry: dict) -> str:

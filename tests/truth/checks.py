@@ -1519,6 +1519,11 @@ from tests.truth.checks_callpattern import CALLPATTERN  # noqa: E402
 
 CHECKS += CALLPATTERN
 
+# The catalogue's later rules (ADV150-ADV154) and ADV789's import.
+from tests.truth.checks_rest import REST  # noqa: E402
+
+CHECKS += REST
+
 # The rule each check backs, where the check itself says None: by full id, else by facts item.
 # Items with no static pattern (docs/coverage-2.14-2.15.md) keep None.
 RULES = {

@@ -7,7 +7,7 @@ import os
 import re
 from pathlib import Path
 
-from .common import fragment, is_private
+from .common import is_private, whole
 from .index import Index
 
 LEDGER_PATH = Path(__file__).resolve().parents[2] / "docs" / "coverage" / "ledger.json"
@@ -22,10 +22,30 @@ _MISSING_ARG = re.compile(
     r"|should be passed|default value|default weight initialization",
     re.I,
 )
+# What the wheel's text says to use instead: a name in backquotes or quotes, or a bare dotted/underscored name
+# (`torch.ao.nn.quantized.dynamic.GRU`, `add_backed_var_to_val`, `get_last_lr()`), after "use", "call", ...
 _REPLACEMENT = re.compile(
-    r"\b(?:[Uu]se|[Cc]all|[Ss]witch to|in favou?r of|replaced (?:by|with)|renamed to)\s+"
-    r"`?((?:torch|functorch)\.[A-Za-z_][\w.]*[A-Za-z0-9_])"
+    r"\b(?:[Uu]se|[Cc]all|[Ss]witch to|in favou?r of|replaced (?:by|with)|renamed to|[Cc]onsider using)\s+(?:the\s+)?"
+    r"(?:`([^`\s][^`]{0,79})`|'([\w.]+(?:\(\))?)'|((?:torch|functorch|nn|tensor)\.[\w.]*\w(?:\([^)]{0,40}\))?"
+    r"|[A-Za-z]\w*_\w+(?:\(\))?|[A-Za-z]\w*\(\)))"
 )
+# A module-level constant (`STATE`, `HAS_SYMPY`, `PG_PREFIX`): data, not an API user code calls.
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def replacement(text: str) -> str | None:
+    """The name the text says to use instead, as written there; None when it names none."""
+    m = _REPLACEMENT.search(text)
+    return next((g for g in m.groups() if g), None) if m else None
+
+
+def user_facing(ix: "Index", api: str, removed: bool, module: bool) -> bool:
+    """Not a removed constant, and not a removed module that was empty (no statements, no submodules).
+
+    `removed`: the ledger item is a removal (a deprecated Enum such as `SHARDING_PRIORITIES` stays)."""
+    if removed and _CONSTANT.fullmatch(api.rpartition(".")[2]):
+        return False
+    return not (removed and module and not ix.has_children(api))
 
 
 def _minor(version: str) -> str:
@@ -59,7 +79,7 @@ def _quote(events: list[dict]) -> tuple[str, str]:
         return "", ""
     e = max(events, key=lambda e: (max(e["releases"]), e["kind"] != "removed"))
     text = e["message"] if e["message"] not in ("", "{…}") else ""
-    return fragment(text, 160), e["category"] or ("" if e["kind"] != "deprecated-decorator" else "@deprecated")
+    return whole(text), e["category"] or ("" if e["kind"] != "deprecated-decorator" else "@deprecated")
 
 
 def _ledger() -> dict[str, dict]:
@@ -130,9 +150,10 @@ def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
             "aka": sorted(a for a, c in ix.aliases.items() if c == base and not is_private(a)),
             "evidence": e.get("evidence", ""),
         }
-        m = _REPLACEMENT.search(text)
-        entry["replacement"] = m.group(1) if m else None
+        entry["replacement"] = replacement(text)
         leaf = base.rpartition(".")[2]
+        if not user_facing(ix, base, e["kind"] == "removed", e.get("message") == "module removed"):
+            continue
         if leaf.startswith("__"):
             continue  # `__getattr__`, `__init__`: a lookup hook, not an API user code names
         if param:

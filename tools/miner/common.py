@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-MINER_VERSION = "14"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "15"  # 15: full message texts (no 160-character cut); bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -44,6 +44,11 @@ def is_private(dotted: str) -> bool:
     return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in dotted.split("."))
 
 
+def whole(msg: str) -> str:
+    """A message on one line, whole (the index and the mined catalogue quote it in full)."""
+    return " ".join(msg.split())
+
+
 def fragment(msg: str, limit: int = 160) -> str:
-    msg = " ".join(msg.split())
+    msg = whole(msg)
     return msg if len(msg) <= limit else msg[: limit - 1] + "…"

@@ -316,6 +316,13 @@ class Index:
         self.releases: list[str] = data["releases"]
         self.apis: dict[str, str] = data["apis"]
         self.aliases: dict[str, str] = data["aliases"]
+        self._parents: set[str] | None = None
+
+    def has_children(self, name: str) -> bool:
+        """Does any release bind a name inside `name` (a module's attribute or submodule)?"""
+        if self._parents is None:
+            self._parents = {a.rsplit(".", 1)[0] for a in self.apis}
+        return name in self._parents
 
     @classmethod
     def read(cls, path: Path) -> "Index":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Iterable
 
-from .common import MINER_VERSION, _parse_version
+from .common import MINER_VERSION, _parse_version, fragment
 from .model import Release, build_release, removals, sites_of
 from .sites import Cache
 from .wheels import Source
@@ -56,7 +56,7 @@ def mine(sources: Iterable, cache: Cache, log=None, _prebuilt: dict | None = Non
                         "api": f["api"],
                         "version": f["version"],
                         "versions": [],
-                        "message": f["message"],
+                        "message": fragment(f["message"]),  # the ledger keeps a short quote
                         "category": f.get("category", ""),
                         "evidence": [],
                         "via": f.get("via", ""),
@@ -72,7 +72,7 @@ def mine(sources: Iterable, cache: Cache, log=None, _prebuilt: dict | None = Non
                     if it.get("_ev_version") != f["version"]:
                         it["evidence"] = []
                         it["_ev_version"] = f["version"]
-                        it["message"] = f["message"] or it["message"]
+                        it["message"] = fragment(f["message"]) or it["message"]
                         it["category"] = f.get("category", "") or it["category"]
                         it["kind"] = f["kind"]  # the newest version's mechanism
                     if tag not in it["evidence"]:

@@ -90,7 +90,11 @@ def snippets(item: dict) -> list[str]:
     mod, _, name = base.rpartition(".")
     # `probe_value` (set by hand in the ledger): a keyword that warns only for some values (`only_inputs=False`)
     args = f"x, {param}={item.get('probe_value', '1')}" if param else "x"
+    if item.get("probe_code"):  # set by hand: the realistic call where the API is a base class nobody calls
+        return [item["probe_code"]]
     out = []
+    if base.startswith("torch.Tensor.") and base.count(".") == 2:
+        return tensor_snippets(name, f"{param}={item.get('probe_value', '1')}" if param else "y")
     if item["kind"] == "removed" and item.get("message") == "module removed":
         out.append(f"import {base}\n")
         out.append(f"from {mod} import {name}\n" if mod else f"import {base}\n")
@@ -107,6 +111,7 @@ def snippets(item: dict) -> list[str]:
     if len(parts) >= 3 and parts[-2][:1].isupper():
         owner = ".".join(parts[:-1])
         out.append(f"import {top}\n\ndef f(obj: {owner}):\n    return obj.{parts[-1]}({args})\n")
+        out.append(f"import {top}\n\nobj = {owner}(x)\nobj.{parts[-1]}({args})\n")  # made, then called
         out.append(f"def f(obj):\n    return obj.{parts[-1]}\n")
     if (
         item["kind"] == "warn"
@@ -118,6 +123,15 @@ def snippets(item: dict) -> list[str]:
     ):
         out.append(f"import {base}\n")
     return out
+
+
+def tensor_snippets(method: str, args: str) -> list[str]:
+    """A Tensor method as people call it: on a tensor variable, never through `torch.Tensor.<method>`
+    (which only the mined family's attribute rule sees, and nobody writes)."""
+    return [
+        f"import torch\n\nx = torch.zeros(2, 3)\ny = x.{method}({args})\n",
+        f"import torch\n\n\ndef f(x: torch.Tensor, y):\n    return x.{method}({args})\n",
+    ]
 
 
 def probe(items: list[dict], advisor: str | None = None, target: str = "2.15") -> dict[str, set[str]]:
@@ -189,10 +203,15 @@ NOT_USER_FACING = (
 )
 
 
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")  # `STATE`, `HAS_SYMPY`: what the mined catalogue leaves out too
+
+
 def triage_new(item: dict) -> dict:
     for pat, reason in NOT_USER_FACING:
         if pat.search(item["api"]):
             return {"status": "not-user-facing", "reason": reason}
+    if item["kind"] == "removed" and _CONSTANT.fullmatch(item["api"].partition("(")[0].rpartition(".")[2]):
+        return {"status": "not-user-facing", "reason": "a module-level constant: data, not an API user code calls"}
     return {"status": "todo", "family": propose_family(item)}
 
 
@@ -220,7 +239,7 @@ def update(mined: list[dict], ledger: dict[str, dict], advisor: str | None = Non
             else:  # the same id mined from two runs: merge the version lists
                 prev["versions"] = sorted(set(prev["versions"]) | set(it["versions"]), key=_vkey)
     for iid, it in items.items():
-        for hand in ("probe_target", "probe_value"):  # set by hand: kept across refreshes
+        for hand in ("probe_target", "probe_value", "probe_code"):  # set by hand: kept across refreshes
             if ledger.get(iid, {}).get(hand):
                 it[hand] = ledger[iid][hand]
     fired = probe(list(items.values()), advisor)

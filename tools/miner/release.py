@@ -6,7 +6,8 @@ Mines the new wheel on both sides: Python (the API index gains the release; the 
 items) and C++ (docs/evidence/torch-cxx-texts.json gains the release; the C++ ledger its new texts). New ledger
 entries carry `"untriaged": "<version>"` until a maintainer sets their status and removes the mark;
 tests/test_release.py fails while any entry has it. Prints what is new, grouped: removed, newly warning, new
-keyword deprecations, new C++ texts. `--previous` is the wheel of the release before (removals are computed
+keyword deprecations, new C++ texts. It also writes the release row of advisor/core/releases.py from the wheels'
+METADATA (`--torchvision` / `--torchaudio`: the companion wheels; tools/miner/release_row.py). `--previous` is the wheel of the release before (removals are computed
 between the two); by default the newest older wheel beside `--wheel`.
 """
 
@@ -16,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import cxx, cxx_ledger, ledger
+from . import cxx, cxx_ledger, ledger, release_row
 from .catalogue import derive_catalogue, write_catalogue
 from .common import _parse_version
 from .index import _expand, extend_index, read_index, write_index
@@ -106,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wheel", required=True, help="its wheel (the small macOS arm64 one will do)")
     ap.add_argument("--previous", help="the previous release's wheel (default: the newest older one beside --wheel)")
     ap.add_argument("--cache", help="per-file analysis cache of the Python miner (JSON)")
+    ap.add_argument(
+        "--torchvision", help="the torchvision wheel released with it (its version goes in the release row)"
+    )
+    ap.add_argument("--torchaudio", help="the torchaudio wheel released with it (default: the previous row's)")
     ap.add_argument("--dry-run", action="store_true", help="print the triage list, write nothing")
     args = ap.parse_args(argv)
     wheel = Path(args.wheel)
@@ -132,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     write_catalogue(derive_catalogue(index, py_ledger), CATALOGUE)
     cxx_ledger.update(texts, c_ledger, release=args.version)
     cxx_ledger.dump(c_ledger, cxx_ledger.LEDGER)
+    companions = {lib: Path(getattr(args, lib)) for lib in ("torchvision", "torchaudio") if getattr(args, lib)}
+    row = release_row.add_row(wheel, args.version, companions, release_row.RELEASES)
+    print(f"release row: {row} (advisor/core/releases.py)" if row else "release row: already there")
     print(f"{n} new items marked untriaged ({args.version}); tests/test_release.py fails until each is triaged")
     return 0
 

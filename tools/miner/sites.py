@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 
-from .common import MINER_VERSION, fragment, module_name
+from .common import MINER_VERSION, module_name, whole
 from .pysyntax import (
     CTOR_METHODS,
     DEPRECATION_CATEGORIES,
@@ -237,7 +237,7 @@ class FileVisitor(Bindings):
         if param:
             api = f"{api}({param}=)"
         self.sites.append(
-            {"kind": kind, "api": api, "line": line, "message": fragment(msg), "category": category, "via": via}
+            {"kind": kind, "api": api, "line": line, "message": whole(msg), "category": category, "via": via}
         )
         if kind == "warn" and self._on_arguments():
             self.sites[-1]["on_args"] = True
