@@ -415,3 +415,15 @@ def test_a_body_nested_too_deeply_or_not_json_gets_a_parse_error_reply():
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_output_to_a_device_writes_to_it_and_never_replaces_it(monkeypatch):
+    """`-o /dev/null` as root once turned /dev/null into a regular file: a rename over a device replaces it."""
+    from advisor.core import atomic
+
+    def no_rename(*args):  # if the fix regresses, this test must not take /dev/null with it
+        raise AssertionError("os.replace over a device")
+
+    monkeypatch.setattr(atomic.os, "replace", no_rename)
+    atomic.write_output(os.devnull, b"report")
+    assert not os.path.isfile(os.devnull)

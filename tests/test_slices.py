@@ -234,3 +234,20 @@ def test_every_rule_finds_the_same_in_slices(rule, tiny_slices, monkeypatch):
         one = analyse(data, f"example_{i}.py", [rule], settings_at(NEWEST), sliced=True)[0]
         whole = analyse(data, f"example_{i}.py", [rule], settings_at(NEWEST), sliced=False)[0]
         assert [f.to_dict() for f in one.findings] == [f.to_dict() for f in whole.findings], code
+
+
+def test_a_statement_that_uses_an_import_alias_is_kept(monkeypatch):
+    """`from m import upsample as up`: `up(x)` holds no trigger word; the alias counts as one."""
+    import ast
+
+    from advisor.syntax.references import collect
+
+    monkeypatch.setattr(slices, "KEEP_MAX", 1.01)
+    src = "import torch\nfrom torch.nn.functional import upsample as up\n\n\ndef f(x):\n    a = x\n    b = a\n    return up(b)\n"
+    tree = ast.parse(src)
+    refs = collect(tree, 400)
+    parts = slices.plan(src, tree, [r for r in RULES if r.code == "ADV708"], refs)
+    assert parts is None or "return up(b)" in parts[0][0]
+    sliced, _ = _findings(src.encode(), "alias.py", sliced=True)
+    whole, _ = _findings(src.encode(), "alias.py", sliced=False)
+    assert sliced == whole and any(f[0] == "ADV708" for f in whole)

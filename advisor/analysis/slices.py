@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import re
 from typing import Any, Callable, Sequence
 
 from advisor.analysis.prefilter import Prefilter
@@ -108,16 +109,23 @@ def _spans(body: list[ast.stmt]) -> list[Span] | None:
 class _Renderer:
     """Decides, statement by statement, what a slice keeps, and writes the slice."""
 
-    def __init__(self, lines: list[str], rules: Sequence[type]) -> None:
+    def __init__(self, lines: list[str], rules: Sequence[type], asnames: dict[str, set[str]]) -> None:
         self.lines = lines
         prefilter = Prefilter(rules)
         self._matches: Callable[[bytes], list] = prefilter.candidates
+        # `from m import profile as _profile`: the statements that use `_profile` hold no trigger word; the
+        # import's own name does. Such names count as triggers for the statements.
+        aliases = sorted(a for a, names in asnames.items() if any(prefilter.candidates(n.encode()) for n in names))
+        self._aliases = re.compile(r"\b(?:" + "|".join(map(re.escape, aliases)) + r")\b") if aliases else None
 
     def text(self, start: int, end: int) -> str:
         return "".join(self.lines[start - 1 : end])
 
     def wanted(self, start: int, end: int) -> bool:
-        return bool(self._matches(self.text(start, end).encode("utf-8", "surrogatepass")))
+        text = self.text(start, end)
+        if self._aliases is not None and self._aliases.search(text):
+            return True
+        return bool(self._matches(text.encode("utf-8", "surrogatepass")))
 
     def render(self, spans: list[Span], keep: set[int]) -> tuple[str, int]:
         """(The file with only `keep` statements intact, their classes thinned, the bytes left out.) Every line
@@ -179,7 +187,7 @@ def plan(text: str, tree: ast.Module, rules: Sequence[type], refs: Any = None) -
     spans = _spans(tree.body)
     if spans is None:
         return None
-    renderer = _Renderer(lines, rules)
+    renderer = _Renderer(lines, rules, refs.asnames)
     small, wanted = [], []
     for start, end, node in spans:
         if end - start + 1 <= SMALL_LINES or isinstance(node, _ASSIGNMENTS):

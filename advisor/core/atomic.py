@@ -41,8 +41,19 @@ def _unlink(path: str) -> None:
 
 
 def write_output(path: str, data: bytes | str, durable: bool = False) -> None:
-    """Replace `path` with `data` (str: UTF-8). A link at `path` is replaced itself, never followed."""
+    """Replace `path` with `data` (str: UTF-8). A link at `path` is replaced itself, never followed.
+
+    A device, FIFO or socket at `path` (`-o /dev/null`, `-o /dev/stdout`) is written to, as a shell redirect
+    would: renaming a file over it would replace the device itself (as root, /dev/null became a file)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        st = os.lstat(path)
+    except OSError:
+        st = None
+    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+        with open(path, "wb") as f:
+            f.write(raw)
+        return
     directory = os.path.dirname(path) or "."
     tmp = _write_temp(directory, os.path.basename(path), raw, durable)
     try:

@@ -48,6 +48,7 @@ class References:
         self.defs: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # by name; dropped with `calls`
         self.minus_one: set[str] = set()  # calls a literal one is subtracted from (`exp(x) - 1`), by last name
         self.renamed: set[str] = set()  # imported names bound under another name (`import softmax as sm`)
+        self.asnames: dict[str, set[str]] = {}  # those other names: "sm" -> {"torch.nn.functional.softmax"}
         self.long_strings: list[str] = []  # string constants too long for `qualnames`
 
     def identifiers(self) -> set[str]:
@@ -110,6 +111,7 @@ def _record_import(
                 aliases.setdefault(a.asname, set()).add(a.name)
                 if a.asname != a.name.rsplit(".", 1)[-1]:
                     refs.renamed.add(a.name)
+                    refs.asnames.setdefault(a.asname, set()).add(a.name)
             else:
                 head = a.name.split(".")[0]
                 aliases.setdefault(head, set()).add(head)
@@ -125,6 +127,7 @@ def _record_import(
             aliases.setdefault(a.asname or a.name, set()).add(q)
             if a.asname and a.asname != a.name:
                 refs.renamed.add(q)
+                refs.asnames.setdefault(a.asname, set()).add(q)
             refs.imports.add(q)
 
 
