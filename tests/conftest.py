@@ -3,6 +3,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import time
 import traceback
 
 import pytest
@@ -41,6 +42,33 @@ def _inside(cwd):
         os.chdir(before)
 
 
+# Caches for the life of a process that hold nothing a new process would see differently: the rules.
+KEPT_CACHES = frozenset({"advisor.analysis.registry"})
+
+
+def _forget_what_a_process_remembers():
+    """Each in-process run starts as a new process would: the machine key unread, and no per-directory
+    answer (a pyproject.toml's lazy-import helpers, isort settings, style) remembered from an earlier run."""
+    from advisor.core import machine_key
+
+    machine_key._cached = None
+    for name, module in list(sys.modules.items()):
+        if name.startswith("advisor.") and name not in KEPT_CACHES:
+            for value in list(vars(module).values()):
+                if getattr(value, "__module__", None) == name and callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+
+
+def _no_new_children(before, what, grace=5.0):
+    """Fail when a child process started since `before` is still running `grace` seconds later."""
+    deadline = time.monotonic() + grace
+    left = [p for p in multiprocessing.active_children() if p not in before]
+    for p in left:
+        p.join(max(0.0, deadline - time.monotonic()))
+    left = [p for p in multiprocessing.active_children() if p not in before]
+    assert not left, f"{what} left worker processes running: {left}"
+
+
 def run_cli(*args, cwd=None, env=None, input=None, binary=False):
     """Run the `advisor` CLI in this process with Typer's CliRunner: the same arguments, exit code, stdout and
     stderr as `run_process`, about 1 s less per call. What `advisor.__main__` adds around the app is kept:
@@ -51,9 +79,9 @@ def run_cli(*args, cwd=None, env=None, input=None, binary=False):
     from typer.testing import CliRunner
 
     from advisor.cli import app
-    from advisor.core import machine_key
 
-    machine_key._cached = None  # a process reads its key once; each run here must find it as a new process would
+    _forget_what_a_process_remembers()
+    before = set(multiprocessing.active_children())
 
     try:  # fd capture (Click 8.3+): what a child process (validate's scripts) writes is caught as a shell would
         runner = CliRunner(capture="fd")
@@ -68,8 +96,7 @@ def run_cli(*args, cwd=None, env=None, input=None, binary=False):
             prog_name="advisor",
             catch_exceptions=True,
         )
-    left = multiprocessing.active_children()
-    assert not left, f"advisor {' '.join(args)} left worker processes running: {left}"
+    _no_new_children(before, f"advisor {' '.join(args)}")
     code, out, err = result.exit_code, result.stdout_bytes, result.stderr_bytes
     exc = result.exception
     if exc is not None and not isinstance(exc, SystemExit):  # a bug of ours, as advisor.cli.main reports it
@@ -92,3 +119,11 @@ def cli():
 @pytest.fixture
 def cli_process():
     return run_process
+
+
+@pytest.fixture(autouse=True)
+def no_worker_outlives_a_test(request):
+    """Every test: the worker processes it started (pools, Dask workers) have ended when it ends."""
+    before = set(multiprocessing.active_children())
+    yield
+    _no_new_children(before, request.node.nodeid)
