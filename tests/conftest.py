@@ -10,6 +10,12 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+if os.environ.get("ADVISOR_TESTS_WITHOUT_TORCH"):
+    # The suite as a venv without torch runs it: `import torch` fails in this process (subprocesses still find
+    # it), so every torch test skips and every other one must pass. docs/architecture.md#tests
+    for _name in ("torch", "torchvision", "torchaudio"):
+        sys.modules[_name] = None  # type: ignore[assignment]
+
 # Variables the CLI reads when a module is imported, or that only a new interpreter honours: a call
 # that sets one runs in a real process (the in-process CLI would silently ignore it).
 PROCESS_ONLY_ENV = frozenset({"PYTHONPATH", "PYTHONHASHSEED", "PYTHONSAFEPATH", "ADVISOR_MAX_FILE_MB"})
