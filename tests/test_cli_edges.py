@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import pytest
@@ -237,45 +236,17 @@ def test_quiet_prints_findings_only(cli, tmp_path):
     assert "Found" not in proc.stdout and "Target torch" not in proc.stdout and proc.returncode == 1
 
 
-def test_scan_stdin_with_stdin_filename(tmp_path):
+def test_scan_stdin_with_stdin_filename(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.advisor]\nper-file-ignores = {"tests/*" = ["ADV717"]}\n')
-    env = {**os.environ, "NO_COLOR": "1"}
 
-    def scan_stdin(name):
-        return subprocess.run(
-            [sys.executable, "-m", "advisor", "scan", "-", "--stdin-filename", name],
-            input=SHIFTING,
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+    def scan_stdin(name, *extra):
+        return cli("scan", "-", "--stdin-filename", name, *extra, input=SHIFTING, cwd=tmp_path)
 
     proc = scan_stdin("src/model.py")
     assert "src/model.py:13:5: ADV717" in proc.stdout and proc.returncode == 1
     assert "ADV717" not in scan_stdin("tests/test_model.py").stdout  # the config sees the file's name
     assert not (tmp_path / "src").exists()
-    forced = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "advisor",
-            "scan",
-            "-",
-            "--stdin-filename",
-            "gen/x.py",
-            "--exclude",
-            "gen",
-            "--force-exclude",
-        ],
-        input=SHIFTING,
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    forced = scan_stdin("gen/x.py", "--exclude", "gen", "--force-exclude")
     assert forced.returncode == 0 and forced.stdout == ""
 
 

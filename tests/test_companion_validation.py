@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from advisor.report.validation import CHECKS
+from tests.conftest import run_cli
 
 PROJECT = (
     "import torchvision\nimport torchaudio\n"
@@ -31,12 +32,7 @@ def _importable(name: str) -> bool:
 def scripts(tmp_path_factory):
     root = tmp_path_factory.mktemp("companions")
     (root / "proj.py").write_text(PROJECT)
-    proc = subprocess.run(
-        [sys.executable, "-m", "advisor", "scan", "proj.py", "--no-cache", "--report", "rep"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-    )
+    proc = run_cli("scan", "proj.py", "--no-cache", "--report", "rep", cwd=root)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     return root / "rep" / "validation"
 

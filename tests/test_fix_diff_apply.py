@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 TREES = [
     "examples/demo",
@@ -23,10 +22,7 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not 
 
 
 def _diff(cwd, *args) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_COLOR": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "advisor", "fix", "--diff", *args, "."], cwd=cwd, env=env, capture_output=True
-    )
+    return run_cli("fix", "--diff", *args, ".", cwd=cwd, binary=True)
 
 
 def _check(cwd, patch: bytes) -> None:

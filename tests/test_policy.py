@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
@@ -14,6 +12,7 @@ from advisor.core import policy
 from advisor.core.findings import Applicability, Kind, Severity, Window
 from advisor.rule import SymbolRule, Symbol
 from advisor.core.settings import settings_at
+from tests.conftest import run_cli
 
 SAFE, UNSAFE, NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -119,13 +118,7 @@ def test_per_report_windows_decide_per_name():
 
 
 def _advisor(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "advisor", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1"},
-    )
+    return run_cli(*args, cwd=cwd)
 
 
 @pytest.fixture

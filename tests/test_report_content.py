@@ -14,6 +14,8 @@ import sys
 
 import pytest
 
+from tests.conftest import run_cli
+
 SOURCE = (
     "import torch\n"
     "x = torch.ger(a, b)\n"  # advice (docs-only deprecation), safe fix
@@ -38,13 +40,7 @@ def project(tmp_path_factory):
     # Hostile names: a right-to-left override, a `|`, a backtick.
     (root / "evil\u202egnp.py").write_text("import torch\nx = torch.ger(a, b)\n")
     (root / "pipe|`name`.py").write_text("import torch\nx = torch.ger(a, b)\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--report", "rep"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proc = run_cli("scan", ".", "--no-cache", "--report", "rep", cwd=root)
     assert proc.returncode == 1, proc.stderr
     return root
 

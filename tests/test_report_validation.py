@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from advisor.report.validation import CHECKS, write_scripts
+from tests.conftest import run_cli
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "project")
 NASTY = "x'\"<img src=x onerror=alert(1)>.py"
@@ -29,12 +30,7 @@ def report_dir(tmp_path_factory):
         "import torch\nx = torch.cuda.is_current_stream_capturing()\nf = getattr(torch.cuda, name)\n"
     )
     out = root / "report"
-    proc = subprocess.run(
-        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--target-version", "2.12", "--report", "report"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-    )
+    proc = run_cli("scan", ".", "--no-cache", "--target-version", "2.12", "--report", "report", cwd=root)
     assert proc.returncode == 1, proc.stderr
     return out
 
@@ -57,12 +53,7 @@ def test_report_files_and_links(report_dir):
 
 def test_scan_output_does_not_list_report_only_findings(tmp_path):
     (tmp_path / "m.py").write_text("import torch\nf = getattr(torch.cuda, name)\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "advisor", "scan", "m.py", "--no-cache", "--report", "r"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    proc = run_cli("scan", "m.py", "--no-cache", "--report", "r", cwd=tmp_path)
     assert proc.returncode == 0 and "ADV900" not in proc.stdout
     assert "dynamic access" in (tmp_path / "r" / "report.md").read_text()
 
@@ -254,6 +245,7 @@ def test_amp_migration_can_fail(all_scripts, monkeypatch):
 
 @needs_torch
 def test_validate_runs_scripts_and_updates_the_report(report_dir):
+    # A real process, the smoke test of `advisor validate`: it starts the scripts as its own children.
     proc = subprocess.run(
         [sys.executable, "-m", "advisor", "validate", str(report_dir)], capture_output=True, text=True, timeout=900
     )
@@ -270,7 +262,7 @@ def test_validate_runs_scripts_and_updates_the_report(report_dir):
 
 
 def test_validate_rejects_a_non_report_directory(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "advisor", "validate", str(tmp_path)], capture_output=True, text=True)
+    proc = run_cli("validate", str(tmp_path))
     assert proc.returncode == 2 and "findings.json" in proc.stderr
 
 
@@ -338,18 +330,8 @@ def test_rocm_runtime_flex_numerics_tolerance(all_scripts):
 
 def test_a_later_scan_skips_the_report_directory(tmp_path):
     (tmp_path / "m.py").write_text("import torch\nx = torch.cuda.is_current_stream_capturing()\n")
-    first = subprocess.run(
-        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--report", "rep", "--format", "json"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    first = run_cli("scan", ".", "--no-cache", "--report", "rep", "--format", "json", cwd=tmp_path)
     assert (tmp_path / "rep" / "validation" / "stream_capture.py").exists()
-    again = subprocess.run(
-        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--format", "json"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    again = run_cli("scan", ".", "--no-cache", "--format", "json", cwd=tmp_path)
     assert json.loads(again.stdout)["findings"] == json.loads(first.stdout)["findings"]
     assert all(not f["path"].startswith("rep") for f in json.loads(again.stdout)["findings"])

@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.conftest import run_cli
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BAD = "import torch\nx = torch.cuda.memory_cached()\nflag = torch.has_cuda\n"
 
@@ -268,12 +270,7 @@ def test_progress_bar_only_on_a_tty(tmp_path):
         (tmp_path / f"m{i}.py").write_text(
             "import torch\nx = torch.cuda.memory_cached()\n" if i % 50 == 0 else "x = 1\n"
         )
-    piped = subprocess.run(
-        [sys.executable, "-m", "advisor", "scan", ".", "--no-cache", "--min-torch", "2.4"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    piped = run_cli("scan", ".", "--no-cache", "--min-torch", "2.4", cwd=tmp_path)
     assert piped.stderr == "" and "Found 5 findings in 5 of 210 files" in piped.stdout
     # With stderr on a terminal, rich draws its bar there (and nothing leaks into stdout).
     master, slave = pty.openpty()

@@ -35,8 +35,8 @@ class LocalExecutor:
     def submit(self, fn, *args):
         try:
             return self._get_pool().submit(fn, *args)
-        except (BrokenProcessPool, RuntimeError):
-            self._pool = None
+        except (BrokenProcessPool, RuntimeError):  # a dead worker broke it: stopped and replaced, once
+            self.close()
             return self._get_pool().submit(fn, *args)
 
     def wait_any(self, futures):
@@ -44,16 +44,16 @@ class LocalExecutor:
         return done
 
     def is_crash(self, exc: BaseException) -> bool:
-        if isinstance(exc, BrokenProcessPool):
-            self._pool = None  # every task in it failed with it: they are resubmitted one by one
-            return True
-        return False
+        # Every task of a broken pool fails with it and comes here; the pool is replaced by the first
+        # resubmission (`submit`), not once per task: each replaced pool used to stay alive, workers and all.
+        return isinstance(exc, BrokenProcessPool)
 
     def close(self) -> None:
         from advisor.run.workers import stop
 
         if self._pool is not None:
             stop(self._pool)
+            self._pool = None
 
 
 class DaskExecutor:
