@@ -41,6 +41,19 @@ RAISES = {
 }
 
 
+# Constructors whose deprecated parameter is also passed by position, mostly from a subclass
+# (`super().__init__(data_source)`): class -> its `__init__` parameters after `self`, in order.
+POSITIONS = {
+    "torch.utils.data.Sampler": ("data_source",),  # `__init__(self, data_source=None)`, 2.1.0-2.9.0 sampler.py
+}
+
+
+# Each name of a function with deprecated keywords -> the catalogue's own name (RAISES and messages use it).
+ALIAS_OF = {
+    alias: func for func, params in DATA["keywords"].items() for e in params.values() for alias in (func, *e["aka"])
+}
+
+
 def window(entry: dict) -> Window:
     return Window("2.0", entry["deprecated_in"], entry["removed_in"], entry["undeprecated_in"])
 
@@ -218,18 +231,61 @@ class MinedKeywords(Rule):
     def may_match(cls, refs: Any) -> bool:
         return not cls._lookup.isdisjoint(refs.qualnames)
 
+    def visit_Module(self, node: Any) -> None:
+        self._classes: list[str | None] = []  # per enclosing class: its first base, when that is a listed class
+
+    def visit_ClassDef(self, node: Any) -> None:
+        base = node.bases[0].value if node.bases else None
+        base = base.value if isinstance(base, cst.Subscript) else base  # `Sampler[int]`
+        self._classes.append(self._listed(base))
+
+    def leave_ClassDef(self, node: Any) -> None:
+        if self._classes:
+            self._classes.pop()
+
+    def _listed(self, node: Any) -> str | None:
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return None
+        return next((q for q in sorted(self.qualnames(node)) if q in self.calls), None)
+
+    def _callee(self, node: Any) -> tuple[str, int] | None:
+        """The listed function a call runs and how many leading positional arguments are not its parameters:
+        `f(...)`, a subclass's `super().__init__(...)` and `Base.__init__(self, ...)` (whose `self` is skipped)."""
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "__init__":
+            receiver = func.value
+            if isinstance(receiver, cst.Call) and getattr(receiver.func, "value", None) == "super":
+                base = self._classes[-1] if getattr(self, "_classes", None) else None
+                return (base, 0) if base else None
+            base = self._listed(receiver)
+            return (base, 1) if base else None
+        listed = self._listed(func)
+        return (listed, 0) if listed else None
+
     def visit_Call(self, node: Any) -> None:
-        if not isinstance(node.func, (cst.Name, cst.Attribute)):
+        callee = self._callee(node)
+        if callee is None:
             return
-        func = next((q for q in sorted(self.qualnames(node.func)) if q in self.calls), None)
-        if func is None:
-            return
+        func, skip = callee
         params = self.calls[func]
+        canonical = ALIAS_OF.get(func, func)
+        order = POSITIONS.get(canonical, ())
+        position = -skip
         for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value in params:
-                entry = silent(f"{func}({arg.keyword.value}=)", params[arg.keyword.value])
-                self.report(
-                    arg,
-                    f"`{arg.keyword.value}=` of `{func}` is deprecated ({how(entry)}){quote(entry)}",
-                    window=window(entry),
-                )
+            if arg.star:
+                position = len(order)  # positions unknown from here on
+            name = (
+                arg.keyword.value
+                if arg.keyword is not None
+                else (order[position] if 0 <= position < len(order) else None)
+            )
+            position += arg.keyword is None
+            if name not in params:
+                continue
+            entry = silent(f"{canonical}({name}=)", params[name])
+            how_passed = f"`{name}=`" if arg.keyword is not None else f"`{name}` (passed by position)"
+            self.report(
+                arg,
+                f"{how_passed} of `{canonical}` is deprecated ({how(entry)}){quote(entry)}",
+                window=window(entry),
+            )

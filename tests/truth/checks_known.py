@@ -699,4 +699,28 @@ KNOWN: list[Check] = [
         (warns(ALL, _FUT, "only_inputs argument is deprecated and is ignored now", result=True),),
         rule="ADV727",
     ),
+    Check(
+        "K-003/Sampler-data_source",
+        "a custom Sampler forwarding data_source to Sampler.__init__, by position or by name, raises TypeError",
+        _c(
+            """
+            from torch.utils.data import Sampler
+            class ByPosition(Sampler):
+                def __init__(self, ds):
+                    super().__init__(ds)
+            class ByName(Sampler):
+                def __init__(self, ds):
+                    super().__init__(data_source=ds)
+            try:
+                ByName([1, 2])
+            except TypeError:
+                pass
+            else:
+                raise AssertionError("data_source= accepted")
+            ByPosition([1, 2])
+            """
+        ),
+        (raises(ALL, "TypeError", "takes exactly one argument"),),
+        rule="ADV003",
+    ),
 ]
