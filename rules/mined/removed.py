@@ -2,10 +2,14 @@ from __future__ import annotations
 
 from advisor.rule import Example, Severity
 
-from advisor.rules.mined._catalogue import MinedNames, quote, symbols
+from advisor.rules.mined._catalogue import DATA, MinedNames, quote, symbols
+
+NEWEST = DATA["index_releases"][-1]
 
 
 def _message(api: str, entry: dict) -> str:
+    if entry["evidence"].startswith(f"{NEWEST}:"):  # still defined in the newest wheel: a stub that raises
+        return f"`{api}` raises from torch {entry['removed_in']} (kept in the wheel only to raise){quote(entry)}"
     return f"`{api}` is removed in torch {entry['removed_in']} (no longer in the wheel){quote(entry)}"
 
 
@@ -20,7 +24,9 @@ class MinedRemoved(MinedNames):
     it. Only user-facing names (no `_`-prefixed part).
 
     Why: using the API fails (ImportError, AttributeError, or the stub's RuntimeError) from the
-    release the message names; the message quotes the wheel's own warning or error text.
+    release the message names; the message quotes the wheel's own warning or error text. A name the
+    newest wheel still defines is a stub that raises (`torch.jit.quantized.QuantizedRNNCellBase`):
+    the message says "raises", never "no longer in the wheel".
 
     Fix safety: no automatic fix (the hand rules have the fixes). Ignore the family with
     `--ignore ADV0`.
@@ -46,4 +52,9 @@ class MinedRemoved(MinedNames):
             target="2.15",
         ),
         Example("import torch.distributed.pipeline\n", message="is removed in torch 2.4", target="2.15"),
+        Example(  # in every wheel, raising RuntimeError from 2.3 (2.15.0 jit/quantized.py:26)
+            "import torch\nclass C(torch.jit.quantized.QuantizedRNNCellBase):\n    pass\n",
+            message="`torch.jit.quantized.QuantizedRNNCellBase` raises from torch 2.3 (kept in the wheel only to raise)",
+            target="2.15",
+        ),
     ]
