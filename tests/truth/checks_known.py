@@ -723,4 +723,23 @@ KNOWN: list[Check] = [
         (raises(ALL, "TypeError", "takes exactly one argument"),),
         rule="ADV003",
     ),
+    Check(
+        "K-729/return_lse",
+        "flex_attention(return_lse=True) warns FutureWarning; return_lse=False is silent",
+        _c(
+            """
+            import warnings, torch
+            from torch.nn.attention.flex_attention import flex_attention
+            q = torch.randn(1, 1, 16, 8)
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                flex_attention(q, q, q, return_lse=False)
+            quiet = not any("return_lse" in str(w.message) for w in seen)
+            flex_attention(q, q, q, return_lse=True)
+            result = quiet
+            """
+        ),
+        (warns(ALL, _FUT, "return_lse is deprecated and will be removed in v2.10", result=True),),
+        rule="ADV729",
+    ),
 ]

@@ -1,0 +1,70 @@
+"""Data of rules/catalogue/renames_known.py: window fields the wheels' API index cannot settle, with their evidence.
+
+Each is ("field" or "old-name field", why): the reason is added to the rule's docs (tests/test_windows_against_wheels.py).
+"""
+
+from __future__ import annotations
+
+# ADV785: the functions `@deprecated(DEPRECATION_WARNING)` decorates in 2.8-2.15, where each module defines or
+# re-exports them.
+_EAGER = ("prepare", "quantize", "quantize_dynamic", "prepare_qat", "quantize_qat", "convert")
+_FX = ("prepare_fx", "prepare_qat_fx", "convert_fx")
+QUANT = tuple(
+    (f"torch.{ns}", _EAGER)
+    for ns in ("ao.quantization", "ao.quantization.quantize", "quantization", "quantization.quantize")
+) + tuple((f"torch.{ns}.quantize_fx", _FX) for ns in ("ao.quantization", "quantization"))
+# `torch.quantization` names that re-export them
+_SHIMS = tuple((module, names) for module, names in QUANT if module.startswith("torch.quantization"))
+
+EXC_771 = tuple(
+    (
+        f"torch.distributed.{name} deprecated_in",
+        "`torch.distributed` re-exports the private functions by name (`2.0.0 torch/distributed/__init__.py:66-67`) "
+        "from `distributed_c10d`, whose warning the API index records (`2.0.0 "
+        "torch/distributed/distributed_c10d.py:2547-2550`, `:3015-3018`); the index carries no warning to a "
+        "private re-export.",
+    )
+    for name in ("_all_gather_base", "_reduce_scatter_base")
+)
+
+EXC_773 = (
+    (
+        "deprecated_in",
+        "a method's warning: `FullyShardedDataParallel.set_state_dict_type` warns (`2.4.0 "
+        "torch/distributed/fsdp/fully_sharded_data_parallel.py:689-694`), and `state_dict_type` calls it; the "
+        "API index records no warnings of class methods.",
+    ),
+)
+
+EXC_775 = (
+    (
+        "deprecated_in",
+        "the warning goes through a helper, `_check_verbose_deprecated_warning` (`2.2.0 "
+        "torch/optim/lr_scheduler.py:25-31`), which the API index does not follow.",
+    ),
+    (
+        "removed_in",
+        "the miner does not record removed parameters: `verbose` is simply absent from the 2.7.0 wheel's "
+        "scheduler signatures (torch/optim/lr_scheduler.py).",
+    ),
+)
+
+EXC_783 = (
+    (
+        "torch.onnx.ExportOptions deprecated_in",
+        "2.7 decorates `ExportOptions` with `@deprecated(..., category=None)` (`2.7.0 "
+        "torch/onnx/_internal/_exporter_legacy.py:233-237`), which never warns; the DeprecationWarning comes "
+        "with 2.8's plain `@deprecated(...)` (`2.8.0 torch/onnx/__init__.py:446-449`).",
+    ),
+)
+
+EXC_785 = tuple(
+    (
+        f"{module}.{name} deprecated_in",
+        "`torch.quantization.quantize` and `torch.quantization.quantize_fx` are shims that import the "
+        "decorated functions from `torch.ao.quantization` (`2.8.0 torch/quantization/quantize.py:10`, "
+        "`2.8.0 torch/ao/quantization/quantize.py:340`); the API index carries no warning through them.",
+    )
+    for module, names in _SHIMS
+    for name in names
+)
