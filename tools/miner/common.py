@@ -44,6 +44,12 @@ def is_private(dotted: str) -> bool:
     return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in dotted.split("."))
 
 
+def is_shim(analysis: dict) -> bool:
+    """A module that defines nothing public and imports names: it exists to re-export them
+    (`torch/quantization/quantize.py`, `torch/_opaque_base.py`: `from ... import CustomClassBase as OpaqueBase`)."""
+    return bool(analysis["imported"]) and not analysis["public_defs"] and analysis["all"] is None
+
+
 def fragment(msg: str, limit: int = 160) -> str:
     msg = " ".join(msg.split())
     return msg if len(msg) <= limit else msg[: limit - 1] + "…"

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from .common import MINER_VERSION, TOP_PACKAGES, _parse_version, is_excluded_path, is_private
+from .common import MINER_VERSION, TOP_PACKAGES, _parse_version, is_excluded_path, is_private, is_shim
 from .model import Release, build_release, sites_of
 from .sites import Cache
 
@@ -59,8 +59,9 @@ class Names:
         out.update(a.get("lazy", ()))
         is_pkg = self.rel.paths[mod].endswith(("__init__.py", "__init__.pyi"))
         listed = set(a["all"] or ())
+        shim = is_shim(a)
         for local, (src, _name, _line) in a["imported"].items():
-            if src.split(".")[0] in self.tops and (is_pkg or local in listed):
+            if src.split(".")[0] in self.tops and (is_pkg or shim or local in listed):
                 out.add(local)
         for star in a["stars"]:
             if star in self.rel.modules and _depth < 10:
