@@ -13,19 +13,6 @@ QUANT = tuple(
     (f"torch.{ns}", _EAGER)
     for ns in ("ao.quantization", "ao.quantization.quantize", "quantization", "quantization.quantize")
 ) + tuple((f"torch.{ns}.quantize_fx", _FX) for ns in ("ao.quantization", "quantization"))
-# `torch.quantization` names that re-export them
-_SHIMS = tuple((module, names) for module, names in QUANT if module.startswith("torch.quantization"))
-
-EXC_771 = tuple(
-    (
-        f"torch.distributed.{name} deprecated_in",
-        "`torch.distributed` re-exports the private functions by name (`2.0.0 torch/distributed/__init__.py:66-67`) "
-        "from `distributed_c10d`, whose warning the API index records (`2.0.0 "
-        "torch/distributed/distributed_c10d.py:2547-2550`, `:3015-3018`); the index carries no warning to a "
-        "private re-export.",
-    )
-    for name in ("_all_gather_base", "_reduce_scatter_base")
-)
 
 EXC_773 = (
     (
@@ -56,15 +43,4 @@ EXC_783 = (
         "torch/onnx/_internal/_exporter_legacy.py:233-237`), which never warns; the DeprecationWarning comes "
         "with 2.8's plain `@deprecated(...)` (`2.8.0 torch/onnx/__init__.py:446-449`).",
     ),
-)
-
-EXC_785 = tuple(
-    (
-        f"{module}.{name} deprecated_in",
-        "`torch.quantization.quantize` and `torch.quantization.quantize_fx` are shims that import the "
-        "decorated functions from `torch.ao.quantization` (`2.8.0 torch/quantization/quantize.py:10`, "
-        "`2.8.0 torch/ao/quantization/quantize.py:340`); the API index carries no warning through them.",
-    )
-    for module, names in _SHIMS
-    for name in names
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from advisor.rule import NONE, Entry, Example, Row, Severity, calls, generate
 
-from ._known_windows import EXC_771, EXC_773, EXC_775, EXC_783, EXC_785, QUANT as _QUANT
+from ._known_windows import EXC_773, EXC_775, EXC_783, QUANT as _QUANT
 
 _C10D = "torch.distributed.distributed_c10d"
 _FSDP = "torch.distributed.fsdp.FullyShardedDataParallel"
@@ -107,7 +107,6 @@ TABLE: tuple[Row, ...] = (
         message="`{old}` is a private function and deprecated (UserWarning in 2.0-2.3, FutureWarning from 2.4); use "
         "`{new}` (same arguments, in every 2.x)",
         deprecated_in="2.0",
-        window_exceptions=EXC_771,
         extra_valid=("import horovod.torch as hvd\nhvd._all_gather_base(o, i)\n",),
         extra_invalid=(
             Example(
@@ -266,7 +265,6 @@ TABLE: tuple[Row, ...] = (
         advice="migrate to torchao",
         fix=NONE,
         deprecated_in="2.8",
-        window_exceptions=EXC_785,
         fix_note="no automatic fix: torchao's APIs take other configurations and produce other modules.",
         extra_valid=(
             "import torchao\ntorchao.quantization.quantize_(model, cfg)\n",
