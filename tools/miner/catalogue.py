@@ -53,12 +53,18 @@ def _window(ix: "Index", api: str) -> dict | None:
     return {"deprecated_in": deprecated, "removed_in": removed, "undeprecated_in": undeprecated}
 
 
-def _quote(events: list[dict]) -> tuple[str, str]:
-    """The newest event's text and category (removal stubs last: their text says "removed")."""
+def _quote(events: list[dict], api: str = "") -> tuple[str, str]:
+    """The newest event's text and category (removal stubs last: their text says "removed"), its f-string
+    fields filled where the API says what they are (`{name}` from `module` in a module `__getattr__`: the name),
+    else shown as "…" (never a `{…}` template)."""
     if not events:
         return "", ""
     e = max(events, key=lambda e: (max(e["releases"]), e["kind"] != "removed"))
     text = e["message"] if e["message"] not in ("", "{…}") else ""
+    module, _, leaf = api.partition("(")[0].rpartition(".")
+    if module:
+        text = text.replace(f"`{{…}}` from `{module}`", f"`{leaf}` from `{module}`")
+    text = text.replace("{…}", "…")
     return fragment(text, 160), e["category"] or ("" if e["kind"] != "deprecated-decorator" else "@deprecated")
 
 
@@ -122,7 +128,7 @@ def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
         window = _window(ix, api)
         if window is None or (window["deprecated_in"] is None and window["removed_in"] is None):
             continue
-        text, category = _quote(events)
+        text, category = _quote(events, api)
         entry = {
             **window,
             "message": text,
