@@ -429,3 +429,37 @@ def test_re_exports_inherit_the_warning_of_what_they_re_export(tmp_path):
     assert index.warns("torch.dist._gather_base") == {0}
     # one definition, whose canonical name is the package's, not the shorter legacy one a shim passes on
     assert index.aliases["torch.legacy.prepare"] == index.aliases["torch.ao.quant.prepare"] == "torch.ao.prepare"
+
+
+def test_category_none_is_silent_and_a_stub_after_super_init_is_removed(tmp_path):
+    """`@deprecated(..., category=None)` never warns (advice: `silent_from`, never `deprecated_in`); a class whose
+    `__init__` calls `super().__init__(...)` and then raises "no longer supported" is removed, not un-deprecated."""
+    v1 = {
+        "torch/__init__.py": "from torch.mod import quiet, Cell\n",
+        "torch/mod.py": (
+            "import warnings\nfrom typing_extensions import deprecated\n"
+            "@deprecated('`quiet` is deprecated', category=None)\ndef quiet():\n    pass\n"
+            "class Base:\n    pass\n"
+            "class Cell(Base):\n    def __init__(self, x):\n"
+            "        warnings.warn('Cell is deprecated and will be removed', FutureWarning)\n"
+        ),
+    }
+    v2 = dict(v1)
+    v2["torch/mod.py"] = v1["torch/mod.py"].replace(
+        "        warnings.warn('Cell is deprecated and will be removed', FutureWarning)\n",
+        "        super().__init__()\n        raise RuntimeError('Cell is no longer supported')\n",
+    )
+    wheels = [make_wheel(tmp_path, v, files) for v, files in (("9.0.0", v1), ("9.1.0", v2))]
+    out = tmp_path / "index.json.gz"
+    assert miner.main(["--index", *map(str, wheels), "-o", str(out)]) == 0
+    index = miner.Index.read(out)
+    assert index.warns("torch.quiet") == set() and index.silent("torch.quiet") == {0, 1}
+    assert index.raises("torch.mod.Cell") == {1}
+    catalogue = load_tool("miner.catalogue")
+    assert catalogue._window(index, "torch.quiet") == {
+        "deprecated_in": None,
+        "removed_in": None,
+        "undeprecated_in": None,
+        "silent_from": "9.0",
+    }
+    assert catalogue._window(index, "torch.mod.Cell")["removed_in"] == "9.1"

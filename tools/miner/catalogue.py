@@ -46,11 +46,13 @@ def _window(ix: "Index", api: str) -> dict | None:
     deprecated = first(warns)
     undeprecated = None
     if warns and not removed:
-        later = [i for i, _ in minors if i > max(warns) and i in present]
+        later = [i for i, _ in minors if i > max(warns) and i in present and i not in ix.silent(api)]
         undeprecated = first(set(later[:1]))
+    window = {"deprecated_in": deprecated, "removed_in": removed, "undeprecated_in": undeprecated}
     if removed is None and deprecated is None:
-        return None
-    return {"deprecated_in": deprecated, "removed_in": removed, "undeprecated_in": undeprecated}
+        silent = first(ix.silent(api))  # documented deprecated from then on, never warned: advice
+        return {**window, "silent_from": silent} if silent else None
+    return window
 
 
 def _quote(events: list[dict], api: str = "") -> tuple[str, str]:
@@ -65,6 +67,7 @@ def _quote(events: list[dict], api: str = "") -> tuple[str, str]:
     if module:
         text = text.replace(f"`{{…}}` from `{module}`", f"`{leaf}` from `{module}`")
     text = text.replace("{…}", "…")
+    # category "None": `@deprecated(..., category=None)`, which never warns
     return fragment(text, 160), e["category"] or ("" if e["kind"] != "deprecated-decorator" else "@deprecated")
 
 
@@ -126,7 +129,7 @@ def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
         base, _, param = api.partition("(")
         events = ix.events(api)
         window = _window(ix, api)
-        if window is None or (window["deprecated_in"] is None and window["removed_in"] is None):
+        if window is None:
             continue
         text, category = _quote(events, api)
         entry = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-MINER_VERSION = "14"  # bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "15"  # bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),

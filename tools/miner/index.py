@@ -338,7 +338,14 @@ class Index:
         return out
 
     def warns(self, name: str) -> set[int]:
-        return set().union(*(e["releases"] for e in self.events(name, ("warn", "deprecated-decorator"))))
+        """Releases that warn (a `@deprecated(..., category=None)` decoration never does: see `silent`)."""
+        events = self.events(name, ("warn", "deprecated-decorator"))
+        return set().union(*(e["releases"] for e in events if e["category"] != "None"))
+
+    def silent(self, name: str) -> set[int]:
+        """Releases where `name` is decorated `@deprecated(..., category=None)`: documented deprecated, no warning."""
+        events = self.events(name, ("deprecated-decorator",))
+        return set().union(*(e["releases"] for e in events if e["category"] == "None"))
 
     def raises(self, name: str) -> set[int]:
         return set().union(*(e["releases"] for e in self.events(name, ("removed",))))
