@@ -35,12 +35,3 @@ EXC_775 = (
         "scheduler signatures (torch/optim/lr_scheduler.py).",
     ),
 )
-
-EXC_783 = (
-    (
-        "torch.onnx.ExportOptions deprecated_in",
-        "2.7 decorates `ExportOptions` with `@deprecated(..., category=None)` (`2.7.0 "
-        "torch/onnx/_internal/_exporter_legacy.py:233-237`), which never warns; the DeprecationWarning comes "
-        "with 2.8's plain `@deprecated(...)` (`2.8.0 torch/onnx/__init__.py:446-449`).",
-    ),
-)

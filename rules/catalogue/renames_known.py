@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from advisor.rule import NONE, Entry, Example, Row, Severity, calls, generate
 
-from ._known_windows import EXC_773, EXC_775, EXC_783, QUANT as _QUANT
+from ._known_windows import EXC_773, EXC_775, QUANT as _QUANT
 
 _C10D = "torch.distributed.distributed_c10d"
 _FSDP = "torch.distributed.fsdp.FullyShardedDataParallel"
@@ -239,7 +239,6 @@ TABLE: tuple[Row, ...] = (
         advice="export with `torch.onnx.export(..., dynamo=True)`",
         fix=NONE,
         severity=Severity.ERROR,
-        window_exceptions=EXC_783,
         fix_note="no automatic fix: the replacements take other arguments (`torch.onnx.export(model, args, "
         "dynamo=True)` returns an `ONNXProgram`).",
         extra_valid=(

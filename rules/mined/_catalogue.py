@@ -18,24 +18,14 @@ from typing import Any, ClassVar
 from advisor.rule import Kind, Rule, Symbol, SymbolRule, Window, cst, dotted_name, nodes_of
 
 DATA = json.loads((Path(__file__).with_name("catalogue.json")).read_text(encoding="utf-8"))
-# `@deprecated(..., category=None)`: documented deprecated, but no warning at run time (checked in the wheels,
-# and on 2.13 for profiler_legacy.profile and select_model_mode_for_export). The catalogue does not say so yet
-# (its miner counts the decorator as a warning): these APIs are advice, and "warns from" is never claimed.
-SILENT = {
-    "torch.autograd.profiler_legacy.profile": "2.15.0 autograd/profiler_legacy.py:28-33",
-    "torch.onnx.select_model_mode_for_export": "2.15.0 onnx/_internal/torchscript_exporter/utils.py:91",
-    "torch.onnx.utils.disable_apex_o2_state_dict_hook": "2.15.0 onnx/_internal/torchscript_exporter/utils.py:144-146",
-    "torch.onnx.utils.exporter_context": "2.15.0 onnx/_internal/torchscript_exporter/utils.py:203-205",
-    "torch.onnx.verification.verify": "2.7.0 onnx/verification.py:808-810",
-}
+# Catalogue entries with `silent_from` are `@deprecated(..., category=None)`: documented deprecated, no warning at
+# run time (the miner reads the decorator's category; checked on 2.13 for profiler_legacy.profile and
+# select_model_mode_for_export): advice, and "warns from" is never claimed.
 
 
-# Entries the catalogue calls "un-deprecated" whose API in fact started to raise then (the miner reads the
-# warning's disappearance as a withdrawal): release -> the wheel's evidence. Treated as removed there.
+# Keywords the catalogue calls "un-deprecated" whose parameter in fact disappeared then (the index records no
+# signatures, so the miner reads the warning's disappearance as a withdrawal): the wheel's evidence. Removed there.
 RAISES = {
-    "torch.jit.quantized.QuantizedGRUCell": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:48-54"),
-    "torch.jit.quantized.QuantizedLSTMCell": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:39-45"),
-    "torch.jit.quantized.QuantizedLinearFP16": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:13-19"),
     "torch.autograd.gradcheck(check_sparse_nnz=)": ("2.3", "TypeError: no such parameter in 2.3.0 gradcheck.py"),
     "torch.utils.data.Sampler(data_source=)": ("2.10", "TypeError: Sampler.__init__ is gone in 2.10.0 sampler.py"),
 }
@@ -64,7 +54,7 @@ def silent(api: str, entry: dict) -> dict:
     if api in RAISES:
         release, evidence = RAISES[api]
         return {**entry, "undeprecated_in": None, "removed_in": release, "raises": evidence}
-    return {**entry, "deprecated_in": None, "category": None} if api in SILENT else entry
+    return {**entry, "deprecated_in": None, "category": None} if entry.get("silent_from") else entry
 
 
 def quote(entry: dict) -> str:

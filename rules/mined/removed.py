@@ -2,13 +2,11 @@ from __future__ import annotations
 
 from advisor.rule import Example, Severity
 
-from advisor.rules.mined._catalogue import DATA, MinedNames, quote, symbols
-
-NEWEST = DATA["index_releases"][-1]
+from advisor.rules.mined._catalogue import MinedNames, quote, symbols
 
 
 def _message(api: str, entry: dict) -> str:
-    if entry["evidence"].startswith(f"{NEWEST}:"):  # still defined in the newest wheel: a stub that raises
+    if entry.get("stub"):  # still defined in the newest wheel, only to raise
         return f"`{api}` raises from torch {entry['removed_in']} (kept in the wheel only to raise){quote(entry)}"
     return f"`{api}` is removed in torch {entry['removed_in']} (no longer in the wheel){quote(entry)}"
 
@@ -55,6 +53,11 @@ class MinedRemoved(MinedNames):
         Example(  # in every wheel, raising RuntimeError from 2.3 (2.15.0 jit/quantized.py:26)
             "import torch\nclass C(torch.jit.quantized.QuantizedRNNCellBase):\n    pass\n",
             message="`torch.jit.quantized.QuantizedRNNCellBase` raises from torch 2.3 (kept in the wheel only to raise)",
+            target="2.15",
+        ),
+        Example(  # it warned until 2.2; from 2.3 its __init__ calls super().__init__() and raises
+            "import torch\nc = torch.jit.quantized.QuantizedGRUCell(m)\n",
+            message="breaks in 2.3: `torch.jit.quantized.QuantizedGRUCell` raises from torch 2.3",
             target="2.15",
         ),
     ]

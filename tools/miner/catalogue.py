@@ -150,6 +150,8 @@ def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
                 continue  # about leaving it out, the function's own removal, or not clearly this keyword
             out["keywords"].setdefault(base, {})[name] = entry
         elif window["removed_in"] is not None:
+            if len(ix.releases) - 1 in ix.present(api):
+                entry["stub"] = True  # the newest wheel still defines it, only to raise
             out["removed"][base] = entry
         elif any(_on_entry(ev, leaf, trusted) for ev in events):
             out["deprecated"][base] = entry
