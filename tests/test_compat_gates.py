@@ -229,3 +229,38 @@ def test_a_branch_the_lowest_torch_never_runs_is_dead_code_now():
     assert "when your lowest supported torch is >= 2.4" in messages["2.1"] and "dead code" not in messages["2.1"]
     assert messages["2.4"].startswith("compat fallback, dead code now: your lowest supported torch 2.4 is >= 2.4")
     assert "your lowest supported torch 2.8 is >= 2.4, so this branch never runs" in messages["2.8"]
+
+
+def test_gates_read_from_locals_lists_startswith_unpacking_and_an_imported_version():
+    """Old-only branches, dead from 2.4 on, in shapes a project writes: never reported as deprecated."""
+    found = _scan("""\
+        import torch
+        from torch import __version__ as tv
+        major, minor = map(int, torch.__version__.split(".")[:2])
+        _VER = [int(x) for x in torch.__version__.split(".")[:2]]
+        def by_local():
+            v = tuple(map(int, torch.__version__.split(".")[:2]))
+            if v < (2, 4):
+                return torch.cuda.amp.autocast()
+        def by_list():
+            if _VER < [2, 4]:
+                return torch.cuda.amp.autocast()
+        def by_prefix():
+            if torch.__version__.startswith("2.3"):
+                return torch.cuda.amp.autocast()
+            return torch.cuda.amp.autocast()
+        def by_unpacking():
+            if (major, minor) < (2, 4):
+                return torch.cuda.amp.autocast()
+        def by_import():
+            if tv < "2.4":
+                return torch.cuda.amp.autocast()
+        def shadowed():
+            v = (2, 3)
+            if v < (2, 4):
+                return torch.cuda.amp.autocast()
+        """)
+    for line in (8, 11, 14, 18, 21):
+        assert _is_compat(found[line]) and found[line].data["compat_until"] == "2.4", found[line]
+    assert found[15].kind == "deprecated"  # after a `startswith` gate without a return: every release runs it
+    assert found[25].kind == "deprecated"  # `v` is a local tuple, not a torch version

@@ -399,3 +399,67 @@ def test_the_api_index_records_names_events_and_removals_as_intervals(tmp_path):
     assert out.read_bytes() == first_bytes  # deterministic, whatever the argument order
     miner.write_index(index.data, tmp_path / "again.json.gz")
     assert (tmp_path / "again.json.gz").read_bytes() == first_bytes
+
+
+def test_re_exports_inherit_the_warning_of_what_they_re_export(tmp_path):
+    """A shim module (imports only: `torch/quantization/quantize.py`), the star import of a shim, and a package's
+    explicit private re-export (`torch.distributed._all_gather_base`) carry the definition's warning; the shim's
+    names never become the canonical one."""
+    files = {
+        "torch/__init__.py": "",
+        "torch/ao/__init__.py": "from torch.ao.quant import prepare\n",
+        "torch/ao/quant.py": (
+            "from typing_extensions import deprecated\n"
+            "@deprecated('`prepare` is deprecated', category=FutureWarning)\ndef prepare(m):\n    return m\n"
+        ),
+        "torch/legacy/__init__.py": "from .quant import *\n",
+        "torch/legacy/quant.py": '"""Moved to torch.ao.quant."""\nfrom torch.ao.quant import prepare\n',
+        "torch/dist/__init__.py": "from .c10d import _gather_base\n",
+        "torch/dist/c10d.py": (
+            "import warnings\ndef _gather_base(x):\n"
+            "    warnings.warn('_gather_base is a private function and will be deprecated', FutureWarning)\n"
+            "    return x\n"
+        ),
+    }
+    out = tmp_path / "index.json.gz"
+    assert miner.main(["--index", str(make_wheel(tmp_path, "9.0.0", files)), "-o", str(out)]) == 0
+    index = miner.Index.read(out)
+    for name in ("torch.ao.prepare", "torch.legacy.quant.prepare", "torch.legacy.prepare"):
+        assert index.present(name) == {0} and index.warns(name) == {0}, name
+    assert index.warns("torch.dist._gather_base") == {0}
+    # one definition, whose canonical name is the package's, not the shorter legacy one a shim passes on
+    assert index.aliases["torch.legacy.prepare"] == index.aliases["torch.ao.quant.prepare"] == "torch.ao.prepare"
+
+
+def test_category_none_is_silent_and_a_stub_after_super_init_is_removed(tmp_path):
+    """`@deprecated(..., category=None)` never warns (advice: `silent_from`, never `deprecated_in`); a class whose
+    `__init__` calls `super().__init__(...)` and then raises "no longer supported" is removed, not un-deprecated."""
+    v1 = {
+        "torch/__init__.py": "from torch.mod import quiet, Cell\n",
+        "torch/mod.py": (
+            "import warnings\nfrom typing_extensions import deprecated\n"
+            "@deprecated('`quiet` is deprecated', category=None)\ndef quiet():\n    pass\n"
+            "class Base:\n    pass\n"
+            "class Cell(Base):\n    def __init__(self, x):\n"
+            "        warnings.warn('Cell is deprecated and will be removed', FutureWarning)\n"
+        ),
+    }
+    v2 = dict(v1)
+    v2["torch/mod.py"] = v1["torch/mod.py"].replace(
+        "        warnings.warn('Cell is deprecated and will be removed', FutureWarning)\n",
+        "        super().__init__()\n        raise RuntimeError('Cell is no longer supported')\n",
+    )
+    wheels = [make_wheel(tmp_path, v, files) for v, files in (("9.0.0", v1), ("9.1.0", v2))]
+    out = tmp_path / "index.json.gz"
+    assert miner.main(["--index", *map(str, wheels), "-o", str(out)]) == 0
+    index = miner.Index.read(out)
+    assert index.warns("torch.quiet") == set() and index.silent("torch.quiet") == {0, 1}
+    assert index.raises("torch.mod.Cell") == {1}
+    catalogue = load_tool("miner.catalogue")
+    assert catalogue._window(index, "torch.quiet") == {
+        "deprecated_in": None,
+        "removed_in": None,
+        "undeprecated_in": None,
+        "silent_from": "9.0",
+    }
+    assert catalogue._window(index, "torch.mod.Cell")["removed_in"] == "9.1"

@@ -127,3 +127,17 @@ def test_an_index_extended_by_one_release_is_the_index_built_with_it(tmp_path):
     assert index.extend_index(first_two, newest) == full
     with pytest.raises(SystemExit):
         index.extend_index(full, newest)  # already there
+
+
+def test_quoted_messages_show_no_f_string_template():
+    """`{name}` of a module `__getattr__` is the API's own name; any other run-time field is shown as "…"."""
+    quote = load_tool("miner.catalogue")._quote
+    event = {
+        "releases": {0},
+        "kind": "warn",
+        "category": "FutureWarning",
+        "message": "`{…}` from `torch.a.grouping` is going to be removed. Please use `{…}` from `torch.a.sharding`",
+    }
+    text, category = quote([event], "torch.a.grouping.Pipe")
+    assert text == "`Pipe` from `torch.a.grouping` is going to be removed. Please use `…` from `torch.a.sharding`"
+    assert category == "FutureWarning" and "{" not in quote([{**event, "message": "use masked={…}"}], "torch.f")[0]

@@ -23,6 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import json
+import re
+
 import pytest
 
 from advisor.analysis.registry import all_rules
@@ -33,39 +36,14 @@ from tests.tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX_PATH = ROOT / "docs" / "evidence" / "torch-api-index.json.gz"
+CXX_PATH = ROOT / "docs" / "evidence" / "torch-cxx-texts.json"
 FIELDS = ("since", "deprecated_in", "removed_in", "undeprecated_in")
 
-# TEMPORARY: helper `releases` corrects these rules' windows in parallel (issue #24 item 4); until
-# that branch is merged their mismatches are listed, not failed. Remove a code once its windows match.
 # Rules whose windows disagree with the index and are not reconciled yet (issue #24, left open): each mismatch is
 # either a wrong window or a warning the miner cannot see (C++ TORCH_WARN, a keyword's or a method's warning, a module
 # `__getattr__`), which the rule must then declare in `window_exceptions` with its evidence. Their mismatches are
 # printed with `-s`; the list may only shrink (test_unreconciled_codes_still_mismatch).
-UNRECONCILED = frozenset(
-    {
-        "ADV101",
-        "ADV206",
-        "ADV404",
-        "ADV405",
-        "ADV406",
-        "ADV705",
-        "ADV709",
-        "ADV720",
-        "ADV729",
-        "ADV730",
-        "ADV731",
-        "ADV755",
-        "ADV771",
-        "ADV773",
-        "ADV775",
-        "ADV776",
-        "ADV777",
-        "ADV783",
-        "ADV785",
-        "ADV794",
-    }
-)
-
+UNRECONCILED: frozenset[str] = frozenset()  # issue #37: each mismatch is now a fixed window or a declared exception
 
 miner = load_tool("miner")
 INDEX = miner.Index.read(INDEX_PATH)
@@ -199,6 +177,23 @@ def test_declared_window_exceptions_are_documented():
             )
 
 
+def test_declared_window_exceptions_are_still_needed():
+    """An exception whose field now matches the wheels everywhere it applies (the miner learnt to see it) goes."""
+    needed: set[tuple[str, str]] = set()
+    for r, c in all_checked():
+        want = expected(c)
+        for field in FIELDS:
+            if field in want and not _same(field, getattr(c.window, field), want[field]):
+                needed.update({(r.code, field), (r.code, f"{c.old} {field}")})
+    stale = [
+        f"{r.code} {key!r}"
+        for r in torch_rules()
+        for key in (getattr(r, "window_exceptions", {}) or {})
+        if (r.code, key) not in needed
+    ]
+    assert not stale, "window exceptions the wheels no longer need:\n" + "\n".join(stale)
+
+
 def test_every_window_matches_the_wheels():
     checked = all_checked()
     failing, pending = [], []
@@ -221,3 +216,28 @@ def test_unreconciled_codes_still_mismatch(code):
     assert code in {r.code for r in torch_rules()}
     bad = [line for r, c in all_checked() if r.code == code for line in mismatches(c, r)]
     assert bad, f"{code} now matches the wheels: drop it from UNRECONCILED"
+
+
+def test_cxx_texts_named_by_window_exceptions_are_in_the_wheels():
+    """An exception that says `C++ text "..."` names a text mined from the wheels' C++ libraries
+    (docs/evidence/torch-cxx-texts.json); for `deprecated_in`, the text first appears in the claimed release
+    (or in 2.0.0, for a claim at or before 2.0)."""
+    texts = json.loads(CXX_PATH.read_text(encoding="utf-8"))["texts"]
+    cited = 0
+    for r in torch_rules():
+        for key, reason in (getattr(r, "window_exceptions", {}) or {}).items():
+            quoted = re.findall(r'C\+\+ text "([^"]+)"', " ".join(reason.split()))
+            for text in quoted:
+                found = [v for t, v in texts.items() if text in t]
+                assert found, f"{r.code} {key}: no C++ text contains {text!r}"
+                cited += 1
+                if not key.endswith("deprecated_in"):
+                    continue
+                first = ".".join(min(found, key=lambda v: parse_version(v["first"]))["first"].split(".")[:2])
+                for _, c in (p for p in all_checked() if p[0] is r):
+                    if key in ("deprecated_in", f"{c.old} deprecated_in"):
+                        claimed = c.window.deprecated_in
+                        assert claimed == first or (first == "2.0" and parse_version(claimed or "2.0") <= (2, 0)), (
+                            f"{r.code} {c.old}: deprecated_in {claimed!r}, but the C++ text {text!r} first appears in {first}"
+                        )
+    assert cited >= 10, "C++ texts cited by window exceptions: the pattern broke?"

@@ -10,8 +10,10 @@ Gates recognised (statically, from the test expression alone):
 
 - comparisons of a torch version expression with a version literal:
   `torch.__version__ >= "2.4"`, `version.parse(torch.__version__) < Version("2.4")`,
-  `TORCH_VERSION >= (2, 4)`, `torch_version() >= (2, 4, 0)`; a module-level name
-  defined from such an expression counts as a torch version expression;
+  `TORCH_VERSION >= (2, 4)`, `torch_version() >= (2, 4, 0)`, `[major, minor] < [2, 4]`; a name
+  defined from such an expression (at module level, unpacked as `major, minor = ...`, or in the
+  enclosing function) counts as a torch version expression, and so does `__version__` imported from torch;
+- `torch.__version__.startswith("2.3")`: true on 2.3.x only, so its branch is dead from 2.4;
 - flags: a module-level name assigned such a comparison, or a name spelled like one
   (`_TORCH_GREATER_EQUAL_2_4`, `TORCH_VERSION_AT_LEAST_2_4`, `_TORCH_LESS_EQUAL_2_6`):
   the spelling is how an imported flag is read without opening the module that defines it;
@@ -58,6 +60,24 @@ _CALL_OLD = re.compile(r"torch.*(less|older|_lt$|below|before)", re.I)
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "AttributeError", "TypeError"}
 _API_ERRORS = {"AttributeError", "TypeError"}
 _MAX_TRY_STATEMENTS = 6  # a longer try body is not an import fallback
+_TORCH_VERSION_NAMES = frozenset({"torch.__version__", "torch.version.__version__"})
+
+
+def assigned_values(small: Any) -> dict[str, Any]:
+    """name -> the expression a simple statement assigns it: `a = e`, `a: T = e`, and `major, minor = e`
+    (each name of an unpacking gets the whole `e`: enough to know it is read from a torch version)."""
+    if isinstance(small, cst.AnnAssign):
+        return (
+            {small.target.value: small.value} if small.value is not None and isinstance(small.target, cst.Name) else {}
+        )
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+        return {}
+    target = small.targets[0].target
+    if isinstance(target, cst.Name):
+        return {target.value: small.value}
+    if isinstance(target, (cst.Tuple, cst.List)) and all(isinstance(e.value, cst.Name) for e in target.elements):
+        return {e.value.value: small.value for e in target.elements}
+    return {}
 
 
 def _version_text(node: Any) -> str | None:
@@ -65,7 +85,7 @@ def _version_text(node: Any) -> str | None:
     if isinstance(node, cst.Float):  # `min_version=2.1` (DeepSpeed's required_torch_version)
         m = re.match(r"(\d+)\.(\d+)", node.value)
         return f"{m.group(1)}.{m.group(2)}" if m else None
-    if isinstance(node, cst.Tuple):
+    if isinstance(node, (cst.Tuple, cst.List)):  # (2, 4, 0), [2, 4]
         ints = [e.value.value for e in node.elements if isinstance(e.value, cst.Integer)]
         return f"{ints[0]}.{ints[1]}" if len(ints) >= 2 else None
     for s in nodes_of(node, cst.SimpleString):
@@ -98,18 +118,13 @@ class Gates:
         for stmt in module.body:
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
-                    if (
-                        isinstance(small, cst.Assign)
-                        and len(small.targets) == 1
-                        and isinstance(small.targets[0].target, cst.Name)
-                    ):
-                        self.defs[small.targets[0].target.value] = small.value
-                    elif (
-                        isinstance(small, cst.AnnAssign)
-                        and small.value is not None
-                        and isinstance(small.target, cst.Name)
-                    ):
-                        self.defs[small.target.value] = small.value
+                    self.defs.update(assigned_values(small))
+        # The enclosing function's own assignments (`v = tuple(map(int, torch.__version__...))` in a function),
+        # set by the caller for the test it asks about; they shadow the module's.
+        self.local: dict[str, Any] = {}
+
+    def _def(self, name: str) -> Any:
+        return self.local.get(name, self.defs.get(name))
 
     # -- torch version expressions ---------------------------------------------------
 
@@ -126,7 +141,9 @@ class Gates:
             if isinstance(n, cst.Name) and n.value != "__version__":
                 if _VERSION_NAME.search(n.value) and not _CALL_NEW.search(n.value) and not _CALL_OLD.search(n.value):
                     return True
-                if depth == 0 and n.value in self.defs and self.is_version_expr(self.defs[n.value], 1):
+                if depth == 0 and self._def(n.value) is not None and self.is_version_expr(self._def(n.value), 1):
+                    return True
+                if _TORCH_VERSION_NAMES & self.resolver.qualnames(n):  # `from torch import __version__ as tv`
                     return True
         return False
 
@@ -162,6 +179,9 @@ class Gates:
     def _call(self, node: Any) -> tuple[str, Any] | None:
         name = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
         args = [a.value for a in node.args]
+        if name == "startswith" and len(args) == 1 and self.is_version_expr(node.func.value):
+            v = _version_text(args[0]) if isinstance(args[0], cst.SimpleString) else None
+            return ("old", _next_minor(v)) if v else None  # `torch.__version__.startswith("2.3")`: 2.3.x only
         if name == "hasattr" and len(args) == 2 and self._is_torch(args[0]) and isinstance(args[1], cst.SimpleString):
             return "new", _UNKNOWN
         if "torch" not in name.lower() or not args:
@@ -187,8 +207,8 @@ class Gates:
 
     def _flag(self, node: Any, depth: int) -> tuple[str, Any] | None:
         name = node.value if isinstance(node, cst.Name) else node.attr.value
-        if isinstance(node, cst.Name) and depth == 0 and name in self.defs:
-            found = self.test(self.defs[name], depth + 1)
+        if isinstance(node, cst.Name) and depth == 0 and self._def(name) is not None:
+            found = self.test(self._def(name), depth + 1)
             if found is not None:
                 return found
         for q in sorted(self.resolver.qualnames(node)) if depth == 0 and self.hops < 3 else ():

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.analysis import compat_blocks
-from advisor.analysis.compat import _MISSING, _UNKNOWN, Gates, _try_fallbacks
+from advisor.analysis.compat import _MISSING, _UNKNOWN, Gates, _try_fallbacks, assigned_values
 from advisor.core.findings import Applicability
 from advisor.core.lazy import cst
 from advisor.syntax.names import dotted_name
+from advisor.syntax.walk import nodes_of
 
 
 class _Branches:
@@ -31,12 +32,28 @@ class _Branches:
         self._blocks: dict[int, compat_blocks.BlockGates] = {}
         self._until: dict[int, Any] = {}
         self._both: dict[str, Any] = {}
+        self._locals_of: dict[int, dict[str, Any]] = {}
 
     def old_when(self, test: Any, outcome: bool) -> Any:
         key = (id(test), outcome)
         if key not in self._old_when:
+            self.gates.local = self._locals(test)
             self._old_when[key] = self.gates.old_when(test, outcome)
+            self.gates.local = {}
         return self._old_when[key]
+
+    def _locals(self, test: Any) -> dict[str, Any]:
+        """The simple assignments of the function `test` is in (`v = torch_version(); if v < (2, 4): ...`)."""
+        func = next((p for p in self.facts.path(test) if isinstance(p, cst.FunctionDef)), None)
+        if func is None:
+            return {}
+        if id(func) not in self._locals_of:
+            found: dict[str, Any] = {}
+            for line in nodes_of(func.body, cst.SimpleStatementLine):
+                for small in line.body:
+                    found.update(assigned_values(small))
+            self._locals_of[id(func)] = found
+        return self._locals_of[id(func)]
 
     def until(self, node: Any) -> Any:
         """The release from which `node` is dead, _UNKNOWN, or _MISSING when it is in no old-only branch."""

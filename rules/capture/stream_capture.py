@@ -58,6 +58,10 @@ class StreamCaptureQuery(ReferenceRule):
     is_capturing(self) -> _bool` of `class Stream` in `torch/_C/__init__.pyi` of
     the 2.12.0 wheel, absent from 2.11.0 and older).
 
+    Window: `since` is when `Stream.is_capturing()` appears, a method of the C++ `torch._C.Stream`:
+    `2.12.0 torch/_C/__init__.pyi:150` (absent from 2.11.0); the API index records no methods of C++
+    classes, and the modules `torch.cuda` / `torch.xpu` the fix calls through exist from 2.0.
+
     Validation: `stream_capture` checks, inside and outside a capture, that both
     forms agree on your GPU.
 
@@ -77,6 +81,7 @@ class StreamCaptureQuery(ReferenceRule):
     validation = "stream_capture"
     triggers = ("is_current_stream_capturing",)
     names = _TARGETS
+    window_exceptions = {"since": "`2.12.0 torch/_C/__init__.pyi:150` (absent from 2.11.0)"}
 
     @classmethod
     def may_match(cls, refs) -> bool:

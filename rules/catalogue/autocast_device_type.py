@@ -55,6 +55,9 @@ class AutocastDeviceType(ReferenceRule):
     warning and that the new form returns the same value.
 
     Validation: none.
+
+    Window: C++ warnings: C++ text "torch.get_autocast_gpu_dtype() is deprecated." and its siblings
+    (libtorch_python, 2.4.0-2.15.0; docs/evidence/torch-cxx-texts.json), one per function.
     """
 
     code = "ADV776"
@@ -63,6 +66,9 @@ class AutocastDeviceType(ReferenceRule):
     severity = Severity.WARNING
     since = "2.4"
     deprecated_in = "2.4"
+    window_exceptions = {
+        "deprecated_in": 'C++ warnings: C++ text "torch.get_autocast_gpu_dtype() is deprecated." and its siblings\n(libtorch_python, 2.4.0-2.15.0; docs/evidence/torch-cxx-texts.json), one per function.',
+    }
     fix = Applicability.SAFE
     triggers = tuple(sorted(o.rpartition(".")[2] for o in OLD))
     names = OLD

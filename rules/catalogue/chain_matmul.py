@@ -24,6 +24,9 @@ class ChainMatmul(ReferenceRule):
     without a fix: `multi_dot` needs at least two tensors.
 
     Validation: none.
+
+    Window: a C++ warning: C++ text "torch.chain_matmul is deprecated and will be removed in a future PyTorch
+    release." (libtorch_cpu, 2.0.0-2.15.0; docs/evidence/torch-cxx-texts.json).
     """
 
     code = "ADV720"
@@ -31,6 +34,9 @@ class ChainMatmul(ReferenceRule):
     message = "`torch.chain_matmul` is deprecated (UserWarning); use `torch.linalg.multi_dot([...])`"
     severity = Severity.WARNING
     since = "2.0"
+    window_exceptions = {
+        "deprecated_in": 'a C++ warning: C++ text "torch.chain_matmul is deprecated and will be removed in a future PyTorch\nrelease." (libtorch_cpu, 2.0.0-2.15.0; docs/evidence/torch-cxx-texts.json).',
+    }
     deprecated_in = "2.0"  # its C++ warning string is in torch/lib/libtorch_cpu.dylib of the 2.0.0 and 2.15.0 wheels
     fix = Applicability.SAFE
     triggers = ("chain_matmul",)

@@ -87,6 +87,13 @@ TABLE: tuple[Row, ...] = (
             "names; without it, for the default device",
         ),
         example_call='(ds, pin_memory=True, {kw}="cuda")',
+        window_exceptions=(
+            (
+                "deprecated_in",
+                "the loader's iterator warns, not `DataLoader(...)`: `_BaseDataLoaderIter.__init__` "
+                "(`2.9.0 torch/utils/data/dataloader.py:658-662`, when `pin_memory` is set too).",
+            ),
+        ),
     ),
     Row(
         "ADV738",
@@ -125,6 +132,17 @@ TABLE: tuple[Row, ...] = (
         since="2.9",
         example_call="(q, k, v, {kw}=True)",
         deprecated_in="2.9",
+        only_truthy=True,  # `elif return_lse and return_aux is None:` warns; `return_lse=False` is silent
+        extra_valid=(
+            "from torch.nn.attention.flex_attention import flex_attention\no = flex_attention(q, k, v, return_lse=False)\n",
+        ),
+        window_exceptions=(
+            (
+                "deprecated_in",
+                "the warning goes through a helper, `_warn_once(..., category=FutureWarning)` "
+                "(`2.9.0 torch/nn/attention/flex_attention.py:1621-1626`), which the API index does not follow.",
+            ),
+        ),
     ),
     Row(
         "ADV748",

@@ -30,6 +30,9 @@ class QuantizePerTensor(ReferenceRule):
     2.12.0's (strings of the binary); runtime on 2.13. Truth: K-794/quantize_per_tensor.
 
     Validation: none.
+
+    Window: a C++ warning: C++ text "torch.quantize_per_tensor, torch.quantize_per_channel and other quantized
+    tensor creation functions" (libtorch_cpu, 2.13.0-2.15.0; docs/evidence/torch-cxx-texts.json).
     """
 
     code = "ADV794"
@@ -40,6 +43,9 @@ class QuantizePerTensor(ReferenceRule):
     )
     severity = Severity.WARNING
     deprecated_in = "2.13"
+    window_exceptions = {
+        "deprecated_in": 'a C++ warning: C++ text "torch.quantize_per_tensor, torch.quantize_per_channel and other quantized\ntensor creation functions" (libtorch_cpu, 2.13.0-2.15.0; docs/evidence/torch-cxx-texts.json).',
+    }
     triggers = tuple(sorted(n.rpartition(".")[2] for n in NAMES))
     names = NAMES
 

@@ -31,6 +31,13 @@ TABLE: tuple[Row, ...] = (
         "and a module `__getattr__` that warns; 2.0.0 has neither; the four `torch.backends.*` functions exist in 2.0.0.",
         fix_note="each flag becomes the equivalent `torch.backends.*` call with the same value.",
         deprecated_in="2.1",
+        window_exceptions=(
+            (
+                "deprecated_in",
+                "the warning is the module `__getattr__` of `torch` (`2.1.0 torch/__init__.py:1797-1826`, "
+                "`_deprecated_attrs`), which the API index does not tie to the names it serves.",
+            ),
+        ),
     ),
     Row(
         "ADV706",
@@ -221,6 +228,13 @@ TABLE: tuple[Row, ...] = (
         advice="use `torch.set_default_dtype()` and `torch.set_default_device()`",
         since="2.1",
         deprecated_in="2.1",
+        window_exceptions=(
+            (
+                "deprecated_in",
+                'a C++ warning: C++ text "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1" '
+                "(libtorch_python, 2.1.0-2.15.0; docs/evidence/torch-cxx-texts.json).",
+            ),
+        ),
     ),
     Row(
         "ADV734",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from advisor.rule import NONE, Entry, Example, Row, Severity, calls, generate
 
+from ._known_windows import EXC_773, EXC_775, QUANT as _QUANT
+
 _C10D = "torch.distributed.distributed_c10d"
 _FSDP = "torch.distributed.fsdp.FullyShardedDataParallel"
 _FSDP_MODULE = "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel"
@@ -57,7 +59,7 @@ _DIST_NN = {
 # wheels; the warnings: 2.7.0 onnx/_internal/_exporter_legacy.py:83,455, 2.5.0 onnx/utils.py:1208.
 _ONNX_GONE = (
     ("dynamo_export", "2.9", True, "2.7"),
-    ("ExportOptions", "2.9", True, None),
+    ("ExportOptions", "2.9", True, "2.8"),  # 2.7's @deprecated has category=None: silent until 2.8
     ("is_onnxrt_backend_supported", "2.9", True, None),
     ("OnnxRegistry", "2.8", True, "2.7"),
     ("ONNXRuntimeOptions", "2.8", True, "2.7"),
@@ -69,13 +71,6 @@ _ONNX_GONE = (
     ("InvalidExportOptionsError", "2.5", False, None),
     ("ExportOutput", "2.2", False, None),
 )
-# The functions `@deprecated(DEPRECATION_WARNING)` decorates in 2.8-2.15, where each module defines or re-exports them.
-_EAGER = ("prepare", "quantize", "quantize_dynamic", "prepare_qat", "quantize_qat", "convert")
-_FX = ("prepare_fx", "prepare_qat_fx", "convert_fx")
-_QUANT = tuple(
-    (f"torch.{ns}", _EAGER)
-    for ns in ("ao.quantization", "ao.quantization.quantize", "quantization", "quantization.quantize")
-) + tuple((f"torch.{ns}.quantize_fx", _FX) for ns in ("ao.quantization", "quantization"))
 _Q = "torch.ao.quantization"
 # Which of them warned before the removal, and from when (the others never did).
 _PT2E_WARNS = {"prepare_pt2e": "2.8", "prepare_qat_pt2e": "2.8", "convert_pt2e": "2.8", "XNNPACKQuantizer": "2.7"}
@@ -156,6 +151,7 @@ TABLE: tuple[Row, ...] = (
         advice="use `torch.distributed.checkpoint.state_dict.get_state_dict` / `set_state_dict`",
         fix=NONE,
         deprecated_in="2.4",
+        window_exceptions=EXC_773,
         fix_note="no automatic fix: `get_state_dict(model, optimizers, options=StateDictOptions(...))` returns the "
         "state dicts instead of switching what `model.state_dict()` returns, so the code around it changes.",
         extra_valid=("import torch\nwith model.state_dict_type(cfg):\n    pass\n",),
@@ -200,6 +196,7 @@ TABLE: tuple[Row, ...] = (
         keyword="verbose",
         deprecated_in="2.2",
         removed_in="2.7",
+        window_exceptions=EXC_775,
         severity=Severity.ERROR,
         message="`verbose=` of the lr schedulers is deprecated since 2.2 and gone in 2.7 (TypeError); drop it "
         "from `{old}(...)` (print `scheduler.get_last_lr()` instead)",

@@ -59,6 +59,9 @@ class TypedStorage(ReferenceRule):
     torch/_C/__init__.pyi. Truth: K-777/storage, K-777/FloatStorage, K-777/same-pointer.
 
     Validation: none.
+
+    Window: the warning goes through the helper `_warn_typed_storage_removal` (`2.0.0 torch/storage.py:309-311`),
+    called from the classes' constructors, which the API index does not follow.
     """
 
     code = "ADV777"
@@ -66,6 +69,9 @@ class TypedStorage(ReferenceRule):
     message = "`{what}` is deprecated (TypedStorage, UserWarning in every 2.x); use `{new}`"
     severity = Severity.WARNING
     deprecated_in = "2.0"
+    window_exceptions = {
+        "deprecated_in": "the warning goes through the helper `_warn_typed_storage_removal` (`2.0.0 torch/storage.py:309-311`),\ncalled from the classes' constructors, which the API index does not follow.",
+    }
     fix = Applicability.SAFE
     names = CLASSES
     triggers = ("storage", "storage_type", "TypedStorage", *sorted({c.rpartition(".")[2] for c in CLASSES}))

@@ -52,6 +52,9 @@ class WeightNorm(ReferenceRule):
     category=FutureWarning)` from 2.4.0, and neither in 2.0.0; `remove_weight_norm`
     raises `ValueError("weight_norm of '...' not found in ...")` when no old hook is
     registered, in every release 2.0.0-2.15.0.
+
+    Window: the warning is raised by the helper `WeightNorm.apply` that `weight_norm` calls
+    (`2.1.0 torch/nn/utils/weight_norm.py:30`), which the API index does not follow.
     """
 
     code = "ADV709"
@@ -61,6 +64,9 @@ class WeightNorm(ReferenceRule):
     severity = Severity.WARNING
     since = "2.1"
     deprecated_in = "2.1"
+    window_exceptions = {
+        "deprecated_in": "the warning is raised by the helper `WeightNorm.apply` that `weight_norm` calls\n(`2.1.0 torch/nn/utils/weight_norm.py:30`), which the API index does not follow.",
+    }
     fix = Applicability.UNSAFE
     triggers = ("weight_norm",)
     names = OLD

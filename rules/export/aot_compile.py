@@ -27,6 +27,9 @@ class LegacyAotCompile(SymbolRule):
 
     Validation: none. `export_roundtrip` tests an MX-dtype export round trip,
     not AOTInductor packaging.
+
+    Window: logged with `log.warning`, not a Python warning (`2.6.0 torch/_export/__init__.py:280-283`),
+    which the API index does not record.
     """
 
     code = "ADV405"
@@ -35,6 +38,9 @@ class LegacyAotCompile(SymbolRule):
     severity = Severity.WARNING
     since = "2.6"
     deprecated_in = "2.6"
+    window_exceptions = {
+        "deprecated_in": "logged with `log.warning`, not a Python warning (`2.6.0 torch/_export/__init__.py:280-283`),\nwhich the API index does not record.",
+    }
     fix = Applicability.NONE
     validation = None
     triggers = ("aot_compile", "aot_load")

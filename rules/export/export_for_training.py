@@ -40,6 +40,9 @@ class RemovedExportEntryPoints(SymbolRule):
     `strict: bool = False` from 2.8.0.
 
     Validation: `export_roundtrip`.
+
+    Window: `capture_pre_autograd_graph` logs with `log.warning`, not a Python warning
+    (`2.4.0 torch/_export/__init__.py:94-99`), which the API index does not record.
     """
 
     code = "ADV404"
@@ -48,6 +51,9 @@ class RemovedExportEntryPoints(SymbolRule):
     severity = Severity.ERROR
     since = "2.1"
     deprecated_in = "2.4"
+    window_exceptions = {
+        "torch._export.capture_pre_autograd_graph deprecated_in": "`capture_pre_autograd_graph` logs with `log.warning`, not a Python warning\n(`2.4.0 torch/_export/__init__.py:94-99`), which the API index does not record.",
+    }
     removed_in = "2.7"
     fix = Applicability.UNSAFE
     validation = "export_roundtrip"

@@ -110,8 +110,8 @@ class TorchScriptEntryPoint(SymbolRule):
     names = {
         **{f"torch.jit.{n}": Symbol(m) for n, m in _NAMES.items()},
         **{f"torch.jit.{n}": Symbol(m, window=_FROM_2_11) for n, m in _NAMES_2_11.items()},
-        "torch.jit.save": Symbol(_EXPORT, "torch.export.save"),
-        "torch.jit.load": Symbol(_EXPORT, "torch.export.load"),
+        "torch.jit.save": Symbol(_EXPORT, "torch.export.save", since="2.1"),  # torch.export.save: 2.1.0 on
+        "torch.jit.load": Symbol(_EXPORT, "torch.export.load", since="2.1"),
     }
 
     def on_reference(self, node, qualname) -> None:

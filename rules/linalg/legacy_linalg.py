@@ -18,6 +18,12 @@ _WARNS_FROM_20 = Window(deprecated_in="2.0")
 _DOCS = "`{old}` is deprecated in its documentation (no warning yet) in favour of `{new}` (check the argument and return differences)"
 
 
+# Window fields the API index cannot settle (stated in the docs, below).
+_STUBS = 'stubs that raise in every release from 2.0 (`2.0.0 torch/_linalg_utils.py:96-128`: "This function was\ndeprecated since version 1.9 and is now removed"): breaking by kind, with no release of removal to name.'
+_QR_CXX = 'C++ warnings until 2.13: C++ text "torch.qr is deprecated in favor of torch.linalg.qr" and C++ text\n"torch.cholesky is deprecated in favor of torch.linalg.cholesky" (libtorch_cpu, 2.0.0-2.13.0; warned since 1.9;\n`torch.return_types.qr` is what `torch.qr` returns).'
+_LU_CXX = 'C++ warnings: C++ text "torch.lu is deprecated in favor of torch.linalg.lu_factor", C++ text\n"torch.lu_solve is deprecated in favor of torch.linalg.lu_solve" and C++ text "torch.triangular_solve is\ndeprecated in favor of torch.linalg.solve_triangular" (libtorch_cpu, 2.0.0-2.15.0).'
+
+
 class LegacyLinalg(SymbolRule):
     """Removed or deprecated `torch.*` linear algebra, with its `torch.linalg` replacement.
 
@@ -53,6 +59,17 @@ class LegacyLinalg(SymbolRule):
 
     Validation: `linalg_eigh` (for the eigh family; it tests eigh, so it says
     nothing about the qr / cholesky findings).
+
+    Window: stubs that raise in every release from 2.0 (`2.0.0 torch/_linalg_utils.py:96-128`: "This function was
+    deprecated since version 1.9 and is now removed"): breaking by kind, with no release of removal to name.
+
+    Window: C++ warnings until 2.13: C++ text "torch.qr is deprecated in favor of torch.linalg.qr" and C++ text
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky" (libtorch_cpu, 2.0.0-2.13.0; warned since 1.9;
+    `torch.return_types.qr` is what `torch.qr` returns).
+
+    Window: C++ warnings: C++ text "torch.lu is deprecated in favor of torch.linalg.lu_factor", C++ text
+    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solve" and C++ text "torch.triangular_solve is
+    deprecated in favor of torch.linalg.solve_triangular" (libtorch_cpu, 2.0.0-2.15.0).
     """
 
     code = "ADV206"
@@ -61,6 +78,11 @@ class LegacyLinalg(SymbolRule):
     severity = Severity.WARNING
     since = "2.0"
     validation = "linalg_eigh"
+    window_exceptions = {
+        **{f"torch.{n} removed_in": _STUBS for n in ("symeig", "eig", "solve", "lstsq", "matrix_rank")},
+        **{f"torch.{n} deprecated_in": _QR_CXX for n in ("qr", "cholesky", "return_types.qr", "return_types.qr_out")},
+        **{f"torch.{n} deprecated_in": _LU_CXX for n in ("lu", "lu_solve", "triangular_solve")},
+    }
     names = {
         "torch.symeig": Symbol(_REMOVED, "torch.linalg.eigh"),
         "torch.eig": Symbol(_REMOVED, "torch.linalg.eig"),

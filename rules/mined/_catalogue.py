@@ -18,26 +18,29 @@ from typing import Any, ClassVar
 from advisor.rule import Kind, Rule, Symbol, SymbolRule, Window, cst, dotted_name, nodes_of
 
 DATA = json.loads((Path(__file__).with_name("catalogue.json")).read_text(encoding="utf-8"))
-# `@deprecated(..., category=None)`: documented deprecated, but no warning at run time (checked in the wheels,
-# and on 2.13 for profiler_legacy.profile and select_model_mode_for_export). The catalogue does not say so yet
-# (its miner counts the decorator as a warning): these APIs are advice, and "warns from" is never claimed.
-SILENT = {
-    "torch.autograd.profiler_legacy.profile": "2.15.0 autograd/profiler_legacy.py:28-33",
-    "torch.onnx.select_model_mode_for_export": "2.15.0 onnx/_internal/torchscript_exporter/utils.py:91",
-    "torch.onnx.utils.disable_apex_o2_state_dict_hook": "2.15.0 onnx/_internal/torchscript_exporter/utils.py:144-146",
-    "torch.onnx.utils.exporter_context": "2.15.0 onnx/_internal/torchscript_exporter/utils.py:203-205",
-    "torch.onnx.verification.verify": "2.7.0 onnx/verification.py:808-810",
+# Catalogue entries with `silent_from` are `@deprecated(..., category=None)`: documented deprecated, no warning at
+# run time (the miner reads the decorator's category; checked on 2.13 for profiler_legacy.profile and
+# select_model_mode_for_export): advice, and "warns from" is never claimed.
+
+
+# Keywords the catalogue calls "un-deprecated" whose parameter in fact disappeared then (the index records no
+# signatures, so the miner reads the warning's disappearance as a withdrawal): the wheel's evidence. Removed there.
+RAISES = {
+    "torch.autograd.gradcheck(check_sparse_nnz=)": ("2.3", "TypeError: no such parameter in 2.3.0 gradcheck.py"),
+    "torch.utils.data.Sampler(data_source=)": ("2.10", "TypeError: Sampler.__init__ is gone in 2.10.0 sampler.py"),
 }
 
 
-# Entries the catalogue calls "un-deprecated" whose API in fact started to raise then (the miner reads the
-# warning's disappearance as a withdrawal): release -> the wheel's evidence. Treated as removed there.
-RAISES = {
-    "torch.jit.quantized.QuantizedGRUCell": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:48-54"),
-    "torch.jit.quantized.QuantizedLSTMCell": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:39-45"),
-    "torch.jit.quantized.QuantizedLinearFP16": ("2.3", "RuntimeError, 2.3.0 jit/quantized.py:13-19"),
-    "torch.autograd.gradcheck(check_sparse_nnz=)": ("2.3", "TypeError: no such parameter in 2.3.0 gradcheck.py"),
-    "torch.utils.data.Sampler(data_source=)": ("2.10", "TypeError: Sampler.__init__ is gone in 2.10.0 sampler.py"),
+# Constructors whose deprecated parameter is also passed by position, mostly from a subclass
+# (`super().__init__(data_source)`): class -> its `__init__` parameters after `self`, in order.
+POSITIONS = {
+    "torch.utils.data.Sampler": ("data_source",),  # `__init__(self, data_source=None)`, 2.1.0-2.9.0 sampler.py
+}
+
+
+# Each name of a function with deprecated keywords -> the catalogue's own name (RAISES and messages use it).
+ALIAS_OF = {
+    alias: func for func, params in DATA["keywords"].items() for e in params.values() for alias in (func, *e["aka"])
 }
 
 
@@ -51,7 +54,7 @@ def silent(api: str, entry: dict) -> dict:
     if api in RAISES:
         release, evidence = RAISES[api]
         return {**entry, "undeprecated_in": None, "removed_in": release, "raises": evidence}
-    return {**entry, "deprecated_in": None, "category": None} if api in SILENT else entry
+    return {**entry, "deprecated_in": None, "category": None} if entry.get("silent_from") else entry
 
 
 def quote(entry: dict) -> str:
@@ -220,18 +223,61 @@ class MinedKeywords(Rule):
     def may_match(cls, refs: Any) -> bool:
         return not cls._lookup.isdisjoint(refs.qualnames)
 
+    def visit_Module(self, node: Any) -> None:
+        self._classes: list[str | None] = []  # per enclosing class: its first base, when that is a listed class
+
+    def visit_ClassDef(self, node: Any) -> None:
+        base = node.bases[0].value if node.bases else None
+        base = base.value if isinstance(base, cst.Subscript) else base  # `Sampler[int]`
+        self._classes.append(self._listed(base))
+
+    def leave_ClassDef(self, node: Any) -> None:
+        if self._classes:
+            self._classes.pop()
+
+    def _listed(self, node: Any) -> str | None:
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return None
+        return next((q for q in sorted(self.qualnames(node)) if q in self.calls), None)
+
+    def _callee(self, node: Any) -> tuple[str, int] | None:
+        """The listed function a call runs and how many leading positional arguments are not its parameters:
+        `f(...)`, a subclass's `super().__init__(...)` and `Base.__init__(self, ...)` (whose `self` is skipped)."""
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "__init__":
+            receiver = func.value
+            if isinstance(receiver, cst.Call) and getattr(receiver.func, "value", None) == "super":
+                base = self._classes[-1] if getattr(self, "_classes", None) else None
+                return (base, 0) if base else None
+            base = self._listed(receiver)
+            return (base, 1) if base else None
+        listed = self._listed(func)
+        return (listed, 0) if listed else None
+
     def visit_Call(self, node: Any) -> None:
-        if not isinstance(node.func, (cst.Name, cst.Attribute)):
+        callee = self._callee(node)
+        if callee is None:
             return
-        func = next((q for q in sorted(self.qualnames(node.func)) if q in self.calls), None)
-        if func is None:
-            return
+        func, skip = callee
         params = self.calls[func]
+        canonical = ALIAS_OF.get(func, func)
+        order = POSITIONS.get(canonical, ())
+        position = -skip
         for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value in params:
-                entry = silent(f"{func}({arg.keyword.value}=)", params[arg.keyword.value])
-                self.report(
-                    arg,
-                    f"`{arg.keyword.value}=` of `{func}` is deprecated ({how(entry)}){quote(entry)}",
-                    window=window(entry),
-                )
+            if arg.star:
+                position = len(order)  # positions unknown from here on
+            name = (
+                arg.keyword.value
+                if arg.keyword is not None
+                else (order[position] if 0 <= position < len(order) else None)
+            )
+            position += arg.keyword is None
+            if name not in params:
+                continue
+            entry = silent(f"{canonical}({name}=)", params[name])
+            how_passed = f"`{name}=`" if arg.keyword is not None else f"`{name}` (passed by position)"
+            self.report(
+                arg,
+                f"{how_passed} of `{canonical}` is deprecated ({how(entry)}){quote(entry)}",
+                window=window(entry),
+            )

@@ -2,14 +2,15 @@ from __future__ import annotations
 
 from advisor.rule import Example, Severity
 
-from advisor.rules.mined._catalogue import SILENT, MinedNames, how, quote, symbols
+from advisor.rules.mined._catalogue import MinedNames, how, quote, symbols
 
 
 def _message(api: str, entry: dict) -> str:
-    if api in SILENT:
+    if entry.get("silent_from"):
+        where = entry["evidence"].replace(":torch/", " ", 1)  # "2.15.0 autograd/profiler_legacy.py:33"
         return (
             f"`{api}` is documented as deprecated, but never warns (`@deprecated(..., category=None)`, "
-            f"{SILENT[api]}){quote(entry)}"
+            f"{where}){quote(entry)}"
         )
     return f"`{api}` is deprecated ({how(entry)}){quote(entry)}"
 
@@ -56,11 +57,6 @@ class MinedDeprecated(MinedNames):
         Example(
             "from torch.distributed import all_reduce_coalesced as arc\narc(ts)\n",
             message="is deprecated",
-            target="2.15",
-        ),
-        Example(  # "un-deprecated" in the catalogue, but it raises from 2.3
-            "import torch\nc = torch.jit.quantized.QuantizedGRUCell(m)\n",
-            message="from torch 2.3 it raises (RuntimeError",
             target="2.15",
         ),
         Example(

@@ -10,7 +10,11 @@ class MinedDeprecatedKeyword(MinedKeywords):
 
     What it finds: calls that pass a keyword which `rules/mined/catalogue.json` ("keywords")
     lists for the function, resolved through aliases and `from` imports; the finding is on the
-    keyword. Listed are warnings whose text names the keyword as deprecated, renamed, ignored or
+    keyword. A class's constructor is also called from its subclasses: `super().__init__(...)`
+    in a class whose first base is the listed class, and `Base.__init__(self, ...)`. Where a
+    listed parameter is also passed by position (`Sampler(data_source)`, which warns the same in
+    2.1-2.9 and raises TypeError from 2.10, since `Sampler` has no `__init__` of its own), that
+    position is reported too. Listed are warnings whose text names the keyword as deprecated, renamed, ignored or
     removed; not the ones about leaving an argument out, which passing it silences. The catalogue
     is generated from the wheels' API index and the coverage ledger (docs/coverage.md), never
     typed by hand; functions a hand rule checks are left to it.
@@ -33,6 +37,11 @@ class MinedDeprecatedKeyword(MinedKeywords):
     valid = [
         "import torch\ny = torch.nn.functional.gumbel_softmax(logits, tau=0.5)\n",
         "def f(torch):\n    return torch.nn.functional.gumbel_softmax(logits, eps=1e-10)\n",
+        "from torch.utils.data import Sampler\nclass S(Sampler[int]):\n    def __init__(self, ds):\n"
+        "        super().__init__()\n",
+        # super() is the mixin's here, not Sampler's
+        "from torch.utils.data import Sampler\nclass S(Mixin, Sampler):\n    def __init__(self, ds):\n"
+        "        super().__init__(ds)\n",
     ]
     invalid = [
         Example(
@@ -46,5 +55,25 @@ class MinedDeprecatedKeyword(MinedKeywords):
             "from torch.nn.functional import gumbel_softmax as gs\ny = gs(logits, eps=1e-10)\n",
             message="`eps=`",
             target="2.15",
+        ),
+        Example(  # a custom sampler forwarding the argument its base no longer takes
+            "from torch.utils.data import Sampler\nclass S(Sampler[int]):\n    def __init__(self, ds):\n"
+            "        super().__init__(ds)\n",
+            message="breaks in 2.10: `data_source` (passed by position) of `torch.utils.data.Sampler` is deprecated",
+            line=4,
+            column=26,
+            target="2.15",
+        ),
+        Example(
+            "import torch.utils.data.sampler as s\nclass S(s.Sampler):\n    def __init__(self, ds):\n"
+            "        super(S, self).__init__(data_source=ds)\n",
+            message="from torch 2.10 it raises (TypeError",
+            target="2.15",
+        ),
+        Example(
+            "from torch.utils.data import Sampler\nclass S(Sampler):\n    def __init__(self, ds):\n"
+            "        Sampler.__init__(self, ds)\n",
+            message="`data_source` (passed by position)",
+            target="2.9",
         ),
     ]

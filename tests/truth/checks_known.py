@@ -699,4 +699,47 @@ KNOWN: list[Check] = [
         (warns(ALL, _FUT, "only_inputs argument is deprecated and is ignored now", result=True),),
         rule="ADV727",
     ),
+    Check(
+        "K-003/Sampler-data_source",
+        "a custom Sampler forwarding data_source to Sampler.__init__, by position or by name, raises TypeError",
+        _c(
+            """
+            from torch.utils.data import Sampler
+            class ByPosition(Sampler):
+                def __init__(self, ds):
+                    super().__init__(ds)
+            class ByName(Sampler):
+                def __init__(self, ds):
+                    super().__init__(data_source=ds)
+            try:
+                ByName([1, 2])
+            except TypeError:
+                pass
+            else:
+                raise AssertionError("data_source= accepted")
+            ByPosition([1, 2])
+            """
+        ),
+        (raises(ALL, "TypeError", "takes exactly one argument"),),
+        rule="ADV003",
+    ),
+    Check(
+        "K-729/return_lse",
+        "flex_attention(return_lse=True) warns FutureWarning; return_lse=False is silent",
+        _c(
+            """
+            import warnings, torch
+            from torch.nn.attention.flex_attention import flex_attention
+            q = torch.randn(1, 1, 16, 8)
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                flex_attention(q, q, q, return_lse=False)
+            quiet = not any("return_lse" in str(w.message) for w in seen)
+            flex_attention(q, q, q, return_lse=True)
+            result = quiet
+            """
+        ),
+        (warns(ALL, _FUT, "return_lse is deprecated and will be removed in v2.10", result=True),),
+        rule="ADV729",
+    ),
 ]

@@ -66,19 +66,28 @@ def _window(ix: "Index", api: str) -> dict | None:
     deprecated = first(warns)
     undeprecated = None
     if warns and not removed:
-        later = [i for i, _ in minors if i > max(warns) and i in present]
+        later = [i for i, _ in minors if i > max(warns) and i in present and i not in ix.silent(api)]
         undeprecated = first(set(later[:1]))
+    window = {"deprecated_in": deprecated, "removed_in": removed, "undeprecated_in": undeprecated}
     if removed is None and deprecated is None:
-        return None
-    return {"deprecated_in": deprecated, "removed_in": removed, "undeprecated_in": undeprecated}
+        silent = first(ix.silent(api))  # documented deprecated from then on, never warned: advice
+        return {**window, "silent_from": silent} if silent else None
+    return window
 
 
-def _quote(events: list[dict]) -> tuple[str, str]:
-    """The newest event's text and category (removal stubs last: their text says "removed")."""
+def _quote(events: list[dict], api: str = "") -> tuple[str, str]:
+    """The newest event's text and category (removal stubs last: their text says "removed"), its f-string
+    fields filled where the API says what they are (`{name}` from `module` in a module `__getattr__`: the name),
+    else shown as "…" (never a `{…}` template)."""
     if not events:
         return "", ""
     e = max(events, key=lambda e: (max(e["releases"]), e["kind"] != "removed"))
     text = e["message"] if e["message"] not in ("", "{…}") else ""
+    module, _, leaf = api.partition("(")[0].rpartition(".")
+    if module:
+        text = text.replace(f"`{{…}}` from `{module}`", f"`{leaf}` from `{module}`")
+    text = text.replace("{…}", "…")
+    # category "None": `@deprecated(..., category=None)`, which never warns
     return whole(text), e["category"] or ("" if e["kind"] != "deprecated-decorator" else "@deprecated")
 
 
@@ -140,9 +149,9 @@ def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
         base, _, param = api.partition("(")
         events = ix.events(api)
         window = _window(ix, api)
-        if window is None or (window["deprecated_in"] is None and window["removed_in"] is None):
+        if window is None:
             continue
-        text, category = _quote(events)
+        text, category = _quote(events, api)
         entry = {
             **window,
             "message": text,
@@ -162,6 +171,8 @@ def derive_catalogue(index: dict, ledger: dict[str, dict]) -> dict:
                 continue  # about leaving it out, the function's own removal, or not clearly this keyword
             out["keywords"].setdefault(base, {})[name] = entry
         elif window["removed_in"] is not None:
+            if len(ix.releases) - 1 in ix.present(api):
+                entry["stub"] = True  # the newest wheel still defines it, only to raise
             out["removed"][base] = entry
         elif any(_on_entry(ev, leaf, trusted) for ev in events):
             out["deprecated"][base] = entry

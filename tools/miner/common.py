@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-MINER_VERSION = "15"  # 15: full message texts (no 160-character cut); bump when the per-file analysis changes (invalidates the cache)
+MINER_VERSION = "16"  # 16: full messages (rest2) + re-exports, category=None, f-string fields (claims2); bump when the per-file analysis changes (invalidates the cache)
 
 TOP_PACKAGES = {
     "torch": ("torch", "functorch"),
@@ -47,6 +47,12 @@ def is_private(dotted: str) -> bool:
 def whole(msg: str) -> str:
     """A message on one line, whole (the index and the mined catalogue quote it in full)."""
     return " ".join(msg.split())
+
+
+def is_shim(analysis: dict) -> bool:
+    """A module that defines nothing public and imports names: it exists to re-export them
+    (`torch/quantization/quantize.py`, `torch/_opaque_base.py`: `from ... import CustomClassBase as OpaqueBase`)."""
+    return bool(analysis["imported"]) and not analysis["public_defs"] and analysis["all"] is None
 
 
 def fragment(msg: str, limit: int = 160) -> str:

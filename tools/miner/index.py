@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from .common import MINER_VERSION, TOP_PACKAGES, _parse_version, is_excluded_path, is_private
+from .common import MINER_VERSION, TOP_PACKAGES, _parse_version, is_excluded_path, is_private, is_shim
 from .model import Release, build_release, sites_of
 from .sites import Cache
 
@@ -59,8 +59,9 @@ class Names:
         out.update(a.get("lazy", ()))
         is_pkg = self.rel.paths[mod].endswith(("__init__.py", "__init__.pyi"))
         listed = set(a["all"] or ())
+        shim = is_shim(a)
         for local, (src, _name, _line) in a["imported"].items():
-            if src.split(".")[0] in self.tops and (is_pkg or local in listed):
+            if src.split(".")[0] in self.tops and (is_pkg or shim or local in listed):
                 out.add(local)
         for star in a["stars"]:
             if star in self.rel.modules and _depth < 10:
@@ -344,7 +345,14 @@ class Index:
         return out
 
     def warns(self, name: str) -> set[int]:
-        return set().union(*(e["releases"] for e in self.events(name, ("warn", "deprecated-decorator"))))
+        """Releases that warn (a `@deprecated(..., category=None)` decoration never does: see `silent`)."""
+        events = self.events(name, ("warn", "deprecated-decorator"))
+        return set().union(*(e["releases"] for e in events if e["category"] != "None"))
+
+    def silent(self, name: str) -> set[int]:
+        """Releases where `name` is decorated `@deprecated(..., category=None)`: documented deprecated, no warning."""
+        events = self.events(name, ("deprecated-decorator",))
+        return set().union(*(e["releases"] for e in events if e["category"] == "None"))
 
     def raises(self, name: str) -> set[int]:
         return set().union(*(e["releases"] for e in self.events(name, ("removed",))))

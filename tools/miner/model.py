@@ -7,7 +7,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from .common import STUBS, is_excluded_path, is_private, module_name
+from .common import STUBS, is_excluded_path, is_private, is_shim, module_name
 from .sites import Cache
 from .wheels import Source
 
@@ -72,42 +72,53 @@ class Release:
         """Canonical (shortest public) name of each definition that a public module re-exports
         (`private`: private modules' re-exports too, `torch._dynamo.is_compiling`; the API index)."""
         edges: dict[str, set[str]] = {}
+        secondary: set[str] = set()  # names a shim passes on: same object, never the canonical name
         for mod, a in self.modules.items():
             if is_private(mod) and not private:
                 continue
             is_pkg = self.paths[mod].endswith("__init__.py")
             listed = set(a["all"] or ())
+            shim = is_shim(a)
             for local, (src, name, _line) in a["imported"].items():
-                if local.startswith("_") or src not in self.modules:
+                # `private`: a package's explicit `from .c10d import _all_gather_base` is the same function too
+                if (local.startswith("_") and not private) or src not in self.modules:
                     continue
-                if not (is_pkg or local in listed):
+                if not (is_pkg or shim or local in listed):
                     continue  # a module importing a helper for its own use does not re-export it
                 edges.setdefault(f"{src}.{name}", set()).add(f"{mod}.{local}")
+                if not (is_pkg or local in listed):
+                    secondary.add(f"{mod}.{local}")
             for star in a["stars"]:
                 if star in self.modules:
                     sa = self.modules[star]
                     names = sa["all"] if sa["all"] is not None else list(sa["public_defs"])
-                    for n in names:
+                    passed = []
+                    if sa["all"] is None and is_shim(sa):  # a star import of a shim passes its imports on
+                        passed = [n for n in sa["imported"] if not n.startswith("_")]
+                    for n in names + passed:
                         edges.setdefault(f"{star}.{n}", set()).add(f"{mod}.{n}")
-        best: dict[str, str] = {}
+                    secondary.update(f"{mod}.{n}" for n in passed)
+        # One definition = one connected group of names (a re-export of a re-export too, whichever branch
+        # reaches the shortest name): each name maps to the group's canonical one.
+        parent: dict[str, str] = {}
+
+        def root(n: str) -> str:
+            while parent.setdefault(n, n) != n:
+                parent[n] = parent[parent[n]]
+                n = parent[n]
+            return n
+
+        for src, aliases in edges.items():
+            for alias in aliases:
+                parent[root(alias)] = root(src)
+        groups: dict[str, list[str]] = {}
+        for n in parent:
+            groups.setdefault(root(n), []).append(n)
 
         def key(n: str):
-            return (is_private(n), n.count("."), len(n), n)
+            return (is_private(n), n in secondary, n.count("."), len(n), n)
 
-        def canon(name: str, depth=0) -> str:
-            if name in best:
-                return best[name]
-            best[name] = name  # cycle guard
-            cands = [name]
-            if depth < 8:
-                for alias in edges.get(name, ()):
-                    cands.append(canon(alias, depth + 1))
-            best[name] = min(cands, key=key)
-            return best[name]
-
-        for n in list(edges):
-            canon(n)
-        return best
+        return {n: best for names in groups.values() for best in [min(names, key=key)] for n in names}
 
 
 def _may_matter(rel: str, data: bytes) -> bool:

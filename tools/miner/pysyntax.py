@@ -99,6 +99,18 @@ def _class_members(node: ast.ClassDef) -> list[str]:
     return sorted(n for n in out if not (n.startswith("__") and n.endswith("__")))
 
 
+def _is_super_init(stmt: ast.stmt) -> bool:
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "__init__"
+        and isinstance(call.func.value, ast.Call)
+        and isinstance(call.func.value.func, ast.Name)
+        and call.func.value.func.id == "super"
+    )
+
+
 def _only_raises(body: list[ast.stmt]) -> bool:
     """A stub body: a docstring, assignments that build the message, then only raises (possibly
     under ifs)."""
@@ -110,6 +122,8 @@ def _only_raises(body: list[ast.stmt]) -> bool:
             continue
         if isinstance(b, (ast.Assign, ast.AnnAssign)) and b is not stmts[-1]:
             continue  # building the message: `reduced = "reduced" if some else "complete"`
+        if _is_super_init(b) and b is not stmts[-1]:
+            continue  # `super().__init__(other)` first (torch.jit.quantized.QuantizedLSTMCell in 2.3)
         if isinstance(b, ast.If) and _only_raises(b.body) and (not b.orelse or _only_raises(b.orelse)):
             continue
         return False

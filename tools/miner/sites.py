@@ -63,6 +63,11 @@ class FileVisitor(Bindings):
                     call = d if isinstance(d, ast.Call) else None
                     self._site("deprecated-decorator", api, call, node.lineno, via=_last_name(d))
                     self.sites[-1]["callee"] = _dotted(d.func if isinstance(d, ast.Call) else d)
+                    if call is not None and any(
+                        k.arg == "category" and isinstance(k.value, ast.Constant) and k.value.value is None
+                        for k in call.keywords
+                    ):
+                        self.sites[-1]["category"] = "None"  # `@deprecated(..., category=None)`: documented, silent
             else:
                 callee = _dotted(d.func if isinstance(d, ast.Call) else d)
                 if callee:  # resolved later: a decorator whose body warns about deprecation
