@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from advisor.rule import Applicability, Example, Rule, Severity, cst, kwarg
 
+from ._receivers import Receivers
+
 # name -> (the keywords the leading scalars become, in order; positionals the current signature takes
 # as a method). As a `torch.*` function each takes one more positional (`input`).
 _MM = ("beta", "alpha")
@@ -81,6 +83,7 @@ class ScalarFirstOverload(Rule):
         "import torch\nimport numpy as np\ny = np.add(1, x)\n",
         "import torch\ny = t.addcmul(a, b, value=0.5)\ny = torch.addcdiv(x, a, b)\n",
         "import torch\ny = x.addmm(*args)\n",
+        "import torch\naten = torch.ops.aten\ndef f(b, x, w):\n    return aten.addmm(b, x, w)\n",
         "import torch\ny = x.add(n, z)\n",
     ]
     invalid = [
@@ -109,6 +112,13 @@ class ScalarFirstOverload(Rule):
         Example("import torch\ny = x.addmm(0.5, a, b, beta=1)\n"),
     ]
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._receivers = Receivers(self.qualnames)
+
+    def visit_Assign(self, node) -> None:
+        self._receivers.assign(node)
+
     def visit_Call(self, node) -> None:
         func = node.func
         if any(a.star for a in node.args):
@@ -116,7 +126,7 @@ class ScalarFirstOverload(Rule):
         if self.match(func, FUNCTIONS) is not None:
             name, function = func.attr.value if isinstance(func, cst.Attribute) else func.value, True
         elif isinstance(func, cst.Attribute) and func.attr.value in METHODS:
-            if any(not q.startswith("<local>") for q in self.qualnames(func.value)):
+            if self._receivers.is_module(func.value):
                 return  # a module's or class's function: `np.add`, `torch.Tensor.add`
             name, function = func.attr.value, False
         else:

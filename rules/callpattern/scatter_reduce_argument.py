@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from advisor.rule import Example, Rule, Severity, cst, get_arg, string_value
 
+from ._receivers import Receivers
+
 FUNCTIONS = ("torch.scatter",)
 METHODS = ("scatter", "scatter_")
 NEW = {"add": "sum", "multiply": "prod"}
@@ -65,6 +67,7 @@ class ScatterReduceArgument(Rule):
         "import torch\nimport torch_scatter\ny = torch_scatter.scatter(src, i, 0, reduce='sum')\n",
         "import torch\nfrom torch_scatter import scatter\ny = scatter(src, i, dim=0, reduce='mean')\n",
         "import torch\ny = x.scatter(0, i, src, **kw)\n",
+        "import torch\nF = torch\ny = F.scatter(x, 0, i, 2.0, reduce='add')\n",
     ]
     invalid = [
         Example(
@@ -77,6 +80,13 @@ class ScatterReduceArgument(Rule):
         Example("import torch\ny = t.scatter(0, i, torch.ones(3), reduce=mode)\n"),
     ]
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._receivers = Receivers(self.qualnames)
+
+    def visit_Assign(self, node) -> None:
+        self._receivers.assign(node)
+
     def visit_Call(self, node) -> None:
         func = node.func
         reduce = get_arg(node, "reduce")
@@ -85,7 +95,7 @@ class ScatterReduceArgument(Rule):
         if self.match(func, FUNCTIONS) is not None:
             name, source = "torch.scatter", get_arg(node, "src", 3)
         elif isinstance(func, cst.Attribute) and func.attr.value in METHODS:
-            if any(not q.startswith("<local>") for q in self.qualnames(func.value)):
+            if self._receivers.is_module(func.value):
                 return  # a module's function: `torch_scatter.scatter`
             name, source = func.attr.value, get_arg(node, "src", 2)
         else:
