@@ -14,13 +14,24 @@ _FAMILIES = {
 }
 FUNCTIONS = (*(f"torch.{n}" for n in _FAMILIES), "torch.addmv_")  # addmv_ is the one in-place function
 METHODS = {m: v for n, v in _FAMILIES.items() for m in (n, n + "_") if m != "sspaddmm_"}
-# Methods so common on other objects that only a numeric literal first argument is evidence
+# Methods so common on other objects that only a numeric literal (or negated) first argument is evidence
 _GENERIC = {"add", "sub"}
+# The prefilter's words: `add`, `sub` and `addr` are everywhere, so for them only the shapes reported
+# (`.add_(-lr, ...`, `.add(2, ...`, `torch.sub(`, `addr(`) make a file worth parsing.
+TRIGGERS = (
+    *sorted(m for m in METHODS if m.rstrip("_") not in (*_GENERIC, "addr")),
+    "addr(",
+    "addr_(",
+    "torch.add(",
+    "torch.sub(",
+    *(f".{m}({c}" for m in ("add", "add_", "sub", "sub_") for c in "-0123456789"),
+)
 
 
-def _number(node) -> bool:
+def _scalar_like(node) -> bool:
+    """A number literal, or a negated anything (`-lr`, `-group["lr"]`: the old optimizers' `p.add_(-lr, d_p)`)."""
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        node = node.expression
+        return True
     return isinstance(node, (cst.Integer, cst.Float))
 
 
@@ -31,12 +42,16 @@ class ScalarFirstOverload(Rule):
     by the count of positional arguments (the current signatures take one fewer):
     - methods `addmm`, `addbmm`, `baddbmm`, `addmv`, `addr` (and their `_` forms), `sspaddmm`
       with 3 or 4 positional arguments (`beta, [alpha,] m1, m2`), `addcmul`/`addcdiv`(`_`) with 3
-      (`value, t1, t2`), and `add`/`sub`(`_`) with 2 whose first is a number literal (`alpha, other`);
+      (`value, t1, t2`), and `add`/`sub`(`_`) with 2 whose first is a number literal or a negation
+      (`alpha, other`: `p.data.add_(-lr, d_p)`, the old optimizers' idiom);
     - the `torch.*` functions with one more (`torch.addmm(beta, input, [alpha,] m1, m2)`,
       `torch.addcmul(input, value, t1, t2)`, `torch.add(input, alpha, other)`), through aliases.
-    Left alone: calls with `*args` (the count is unknown), methods of an imported module or class
-    (`np.add(1, x)`, `torch.Tensor.add(x, 1, y)`), and `.add(a, b)` / `.sub(a, b)` whose first
-    argument is not a number literal (sets, parsers and re.sub have such methods).
+    Left alone: calls with `*args` (the count is unknown), methods of an imported module or class or
+    of a name assigned one (`np.add(1, x)`, `torch.Tensor.add(x, 1, y)`, `aten.addmm(b, x, w)` after
+    `aten = torch.ops.aten`), and `.add(a, b)` / `.sub(a, b)` whose first argument is a plain name
+    (sets, parsers and re.sub have such methods). Files are parsed for `add`/`sub` only where the
+    text has `.add(-`, `.add(<digit>`, `.add_(-`... or `torch.add(`/`torch.sub(` (those words are in
+    most files), so an alias's `th.add(x, 2, y)` in a file with none of them is not seen.
 
     Why: UserWarning from C++ (python_arg_parser.cpp): "This overload of addmm is deprecated:
     addmm(Number beta, Tensor mat1, Tensor mat2) Consider using one of the following signatures
@@ -71,7 +86,7 @@ class ScalarFirstOverload(Rule):
     severity = Severity.WARNING
     deprecated_in = "2.0"
     fix = Applicability.SAFE
-    triggers = tuple(sorted(METHODS))
+    triggers = TRIGGERS
     targets = FUNCTIONS
     attribute_targets = tuple(sorted(METHODS))
 
@@ -100,7 +115,11 @@ class ScalarFirstOverload(Rule):
             message="`beta` and `alpha`",
         ),
         Example("import torch\ny = x.add_(-1, z)\n", fixed="import torch\ny = x.add_(z, alpha=-1)\n"),
-        Example("import torch as th\ny = th.sub(x, 2, z)\n", fixed="import torch as th\ny = th.sub(x, z, alpha=2)\n"),
+        Example(
+            "import torch\np.data.add_(-group['lr'], d_p)\n",
+            fixed="import torch\np.data.add_(d_p, alpha=-group['lr'])\n",
+        ),
+        Example("import torch\ny = torch.sub(x, 2, z)\n", fixed="import torch\ny = torch.sub(x, z, alpha=2)\n"),
         Example(
             "import torch\np.data.addcdiv_(-lr, m, d)\n",
             fixed="import torch\np.data.addcdiv_(m, d, value=-lr)\n",
@@ -137,7 +156,7 @@ class ScalarFirstOverload(Rule):
         if extra < 1 or extra > len(keywords):
             return
         spots = _spots(keywords, extra, function)
-        if not function and name.rstrip("_") in _GENERIC and not _number(given[spots[0][1]].value):
+        if not function and name.rstrip("_") in _GENERIC and not _scalar_like(given[spots[0][1]].value):
             return
         words = " and ".join(f"`{k}`" for k, _ in spots)
         message = self.message.format(name=name, keywords=words)
