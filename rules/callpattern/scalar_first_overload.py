@@ -16,10 +16,10 @@ FUNCTIONS = (*(f"torch.{n}" for n in _FAMILIES), "torch.addmv_")  # addmv_ is th
 METHODS = {m: v for n, v in _FAMILIES.items() for m in (n, n + "_") if m != "sspaddmm_"}
 # Methods so common on other objects that only a numeric literal (or negated) first argument is evidence
 _GENERIC = {"add", "sub"}
-# The prefilter's words: `add`, `sub` and `addr` are everywhere, so for them only the shapes reported
-# (`.add_(-lr, ...`, `.add(2, ...`, `torch.sub(`, `addr(`) make a file worth parsing.
+# The prefilter looks for the call shapes reported (`.addmm(`, `.add_(-lr, ...`, `.add(2, ...`, `torch.sub(`):
+# torch's own sources name these functions in many files that call none of them, and `add`/`sub` are in most.
 TRIGGERS = (
-    *sorted(m for m in METHODS if m.rstrip("_") not in (*_GENERIC, "addr")),
+    *(f".{m}(" for m in sorted(METHODS) if m.rstrip("_") not in _GENERIC),
     "addr(",
     "addr_(",
     "torch.add(",
@@ -51,7 +51,9 @@ class ScalarFirstOverload(Rule):
     `aten = torch.ops.aten`), and `.add(a, b)` / `.sub(a, b)` whose first argument is a plain name
     (sets, parsers and re.sub have such methods). Files are parsed for `add`/`sub` only where the
     text has `.add(-`, `.add(<digit>`, `.add_(-`... or `torch.add(`/`torch.sub(` (those words are in
-    most files), so an alias's `th.add(x, 2, y)` in a file with none of them is not seen.
+    most files), and for the others only where a call `.addmm(` (method, `torch.addmm(`, `th.addmm(`)
+    is written: `th.add(x, 2, y)` or `from torch import addmm; addmm(...)` in a file with none of those
+    shapes is not seen.
 
     Why: UserWarning from C++ (python_arg_parser.cpp): "This overload of addmm is deprecated:
     addmm(Number beta, Tensor mat1, Tensor mat2) Consider using one of the following signatures

@@ -53,7 +53,7 @@ class TransposeRank(Rule):
     severity = Severity.WARNING
     deprecated_in = "2.0"
     fix = Applicability.SAFE
-    triggers = (".T", ".H", ".mT", ".mH", "adjoint")
+    triggers = (".T", ".H", ".mT", ".mH", ".adjoint()")
     targets = FACTORIES
 
     valid = [
