@@ -1524,6 +1524,11 @@ from tests.truth.checks_rest import REST  # noqa: E402
 
 CHECKS += REST
 
+# ADV133-ADV139, the call patterns of the C++ ledger's to-do list.
+from tests.truth.checks_callpattern2 import CALLPATTERN2  # noqa: E402
+
+CHECKS += CALLPATTERN2
+
 # The rule each check backs, where the check itself says None: by full id, else by facts item.
 # Items with no static pattern (docs/coverage-2.14-2.15.md) keep None.
 RULES = {
