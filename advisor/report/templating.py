@@ -110,6 +110,7 @@ def environment() -> jinja2.Environment:
     env.filters["mdinline"] = md_inline
     env.filters["mdfence"] = md_fence
     env.filters["bidi"] = visible_bidi
+    env.filters["oneline"] = _one_line  # attribute values too: a break in a name must not start a raw line
     env.filters["inline"] = html_inline
     env.filters["where"] = html_where
     env.filters["pyrepr"] = repr  # a Python literal: scanned text never becomes code

@@ -50,7 +50,6 @@ class NamedTensors(KnownTensors):
     targets = NAMED_FACTORIES
     attribute_targets = (*METHODS, "names")
     window_apis = {"old": ("torch.Tensor.rename", "torch.Tensor.refine_names", "torch.Tensor.align_to")}
-    window_exceptions = {"removed_in": "`names=` on the factories is a keyword the index does not record"}  # see Window
 
     valid = [
         "import torch\nx = torch.zeros(2, 3)\ny = x.permute(1, 0)\n",
