@@ -170,6 +170,7 @@ CALLPATTERN2: list[Check] = [
         "import torch\nd = torch.device('mkldnn')\ne = torch.device('mkldnn:0')\nresult = [d.type, e.index]",
         warns(ALL, _USER, _MKLDNN, result=["mkldnn", 0]),
         "ADV137",
+        isolate=True,  # a C++ warn-once: an earlier check that names the 'mkldnn' device has already spent it
     ),
     _check(
         "K-137/to-mkldnn-silent",
