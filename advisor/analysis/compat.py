@@ -76,7 +76,7 @@ def assigned_values(small: Any) -> dict[str, Any]:
     if isinstance(target, cst.Name):
         return {target.value: small.value}
     if isinstance(target, (cst.Tuple, cst.List)) and all(isinstance(e.value, cst.Name) for e in target.elements):
-        return {e.value.value: small.value for e in target.elements}
+        return {e.value.value: small.value for e in target.elements}  # type: ignore[attr-defined]  # Names, checked above
     return {}
 
 

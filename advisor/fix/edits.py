@@ -106,6 +106,8 @@ def _shared(file: _File, items: list[tuple[Any, tuple]], own: dict[tuple, list[d
     from advisor.fix.fixer import _imported_names
 
     analysed = file.analysed
+    if analysed is None:  # nothing was parsed: no fix, so no import is shared
+        return {}
     by_name: dict[tuple, list[tuple[Any, tuple]]] = defaultdict(list)
     for rep, key in items:
         for name in set(_imported_names(analysed.module, analysed.resolver, rep.target_node)):

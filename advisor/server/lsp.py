@@ -323,7 +323,7 @@ async def _eager(ls: AdvisorServer, doc, path: str, settings, chosen: list) -> l
         known["all"] = await ls.run(adapter.fix_all, text, path, settings)
     if ls.workspace.text_documents.get(uri) is not doc or doc.version != version:
         return []  # the buffer changed meanwhile
-    return actions.with_edits(chosen, known, uri, version, text, server.workspace.position_encoding)
+    return actions.with_edits(chosen, known, uri, version, text, server.workspace.position_encoding or "utf-16")
 
 
 @server.feature(types.CODE_ACTION_RESOLVE)
