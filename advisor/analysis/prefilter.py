@@ -35,14 +35,18 @@ class Prefilter:
         # Whole-word triggers are looked up in the file's set of words: splitting into words is
         # 3x faster than one big alternation regex, and "eig" still never matches inside "weight".
         self._words = frozenset(t for t in self._by_trigger if _WORD.fullmatch(t))
-        others = sorted((t for t in self._by_trigger if t not in self._words), key=len, reverse=True)
-        self._pattern = re.compile(b"|".join(_bounded(t) for t in others)) if others else None
+        # The others (call shapes such as `.add_(-`, `[[`) one by one: a plain substring test first (C speed),
+        # the bounded pattern only where it is there. One alternation of them all cost ~7x the whole word test.
+        # Each is looked for on its own, so overlapping triggers are all found: a superset of the alternation's.
+        others = sorted(t for t in self._by_trigger if t not in self._words)
+        self._others = [(t, re.compile(_bounded(t))) for t in others]
 
     def candidates(self, data: bytes) -> list[type[Rule]]:
         """The rules whose triggers occur in `data`, in code order."""
         hits = set(self._words.intersection(_WORD.findall(data))) if self._words else set()
-        if self._pattern is not None:
-            hits.update(self._pattern.findall(data))
+        for trigger, pattern in self._others:
+            if trigger in data and pattern.search(data):
+                hits.add(trigger)
         if not hits:
             return []
         rules: dict[str, type[Rule]] = {}
