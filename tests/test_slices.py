@@ -251,3 +251,45 @@ def test_a_statement_that_uses_an_import_alias_is_kept(monkeypatch):
     sliced, _ = _findings(src.encode(), "alias.py", sliced=True)
     whole, _ = _findings(src.encode(), "alias.py", sliced=False)
     assert sliced == whole and any(f[0] == "ADV708" for f in whole)
+
+
+# A table at module level (torch's `op_db`, a dict of tuned parameters): its elements without a trigger are
+# left out, over exactly their lines and columns; what a rule flags inside a kept element, and after the
+# table, keeps its position. Multi-line elements, one-line elements, comments, a `**` entry and non-ASCII text.
+TABLE_ROW = '''    Row("op{i}", lambda x: x + {i},  # a comment
+        doc="""Ünïcode
+        over lines""", skips=(1, 2, 3)),
+    Row("short{i}", None), 7,
+'''
+TABLE = (
+    "import torch\nimport torch.nn.functional as F\n\nclass Row:\n    def __init__(self, *a, **k):\n        pass\n\n"
+    "TABLE = [\n{rows}    Row('up', lambda x: F.upsample(x, scale_factor=2)),  Row('é', torch.range(0, 3)),\n"
+    "{rows}]\nPARAMS = {{\n{entries}    **dict(a=1),\n    'r': torch.range(0, 3), 'z': 1,\n}}\n"
+    "y = F.upsample(torch.ones(1), scale_factor=2)\n"
+)
+
+
+def test_a_big_table_is_thinned_and_loses_nothing():
+    import ast
+
+    from advisor.analysis.prefilter import Prefilter
+    from advisor.syntax.references import collect
+
+    rows = "".join(TABLE_ROW.format(i=i) for i in range(200))
+    entries = "".join(f"    ('k{i}', 'ü'): [{i}, 2.0, 'x' * 3],\n" for i in range(600))
+    body = TABLE.format(rows=rows, entries=entries)
+    data = body.encode()
+    tree = ast.parse(body)
+    refs = collect(tree, 400)
+    candidates = [r for r in Prefilter(RULES).candidates(data) if r.may_match(refs)]
+    parts = slices.plan(body, tree, candidates, refs)
+    assert parts is not None and len(parts) == 1
+    source = parts[0][0]
+    assert len("".join(source.split())) < len("".join(body.split())) / 5, "the tables were not thinned"
+    assert source.count("\n") == body.count("\n")
+    ast.parse(source)
+    sliced, errors = _findings(data, "table.py", sliced=True)
+    whole, _ = _findings(data, "table.py", sliced=False)
+    assert not errors and sliced == whole
+    # In the table (after a kept element on its line), in the dict, and after both.
+    assert [(f[0], f[2]) for f in whole] == [("ADV708", 25), ("ADV718", 67), ("ADV718", 10), ("ADV708", 5)]

@@ -11,6 +11,9 @@ which needs the whole tree), the file is rendered again with only
   assignment leaves `name = None`, so no name changes meaning;
 - inside a kept class, the same again for its body: methods without a trigger become
   stubs at their own indentation;
+- inside a big module-level assignment of a list, tuple, set or dict display (`op_db = [OpInfo(...), ...]`,
+  a table of tuned parameters), the same again for its elements: those without a trigger become `0`,
+  padded to their own lines and columns (such tables are most of the bytes of torch's largest files);
 - every line keeping its number and every kept statement its columns, so positions
   and suppressions need no mapping.
 
@@ -37,11 +40,13 @@ SLICE_BYTES = 192 * 1024
 SMALL_LINES = 3  # statements this short are kept in every slice...
 SMALL_BYTES_MAX = 256 * 1024  # ...unless there are so many that every slice would be most of the file
 KEEP_MAX = 0.8  # a plan keeping more of the file than this parses it whole: rendering would not pay
+THIN_MIN_BYTES = 16 * 1024  # a module-level assignment this big has its display's elements thinned
 
 # Module-level assignments are always kept: what a name holds at module level is read by passes and rules
 # alike (version flags for compat gates, lists of slices for ADV130); functions and classes are what is big.
 _ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
 Span = tuple[int, int, ast.stmt]  # first line (decorators included), last line, statement
+_NOTHING_AFTER = re.compile(r"[ \t]*,?[ \t]*(#[^\r\n]*)?\r?\n?")
 
 
 def _first_line(node: ast.stmt) -> int:
@@ -117,15 +122,13 @@ class _Renderer:
         # import's own name does. Such names count as triggers for the statements.
         aliases = sorted(a for a, names in asnames.items() if any(prefilter.candidates(n.encode()) for n in names))
         self._aliases = re.compile(r"\b(?:" + "|".join(map(re.escape, aliases)) + r")\b") if aliases else None
+        self._thinned: dict[int, list[str] | None] = {}
 
     def text(self, start: int, end: int) -> str:
         return "".join(self.lines[start - 1 : end])
 
     def wanted(self, start: int, end: int) -> bool:
-        text = self.text(start, end)
-        if self._aliases is not None and self._aliases.search(text):
-            return True
-        return bool(self._matches(text.encode("utf-8", "surrogatepass")))
+        return self.wanted_text(self.text(start, end))
 
     def render(self, spans: list[Span], keep: set[int]) -> tuple[str, int]:
         """(The file with only `keep` statements intact, their classes thinned, the bytes left out.) Every line
@@ -147,6 +150,12 @@ class _Renderer:
             self.left_out += sum(map(len, old))
 
     def _thin(self, out: list[str], start: int, end: int, node: ast.stmt) -> None:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            thinned = self.thinned(start, end, node)
+            if thinned is not None:
+                self.left_out += sum(map(len, self.lines[start - 1 : end])) - sum(map(len, thinned))
+                out[start - 1 : end] = thinned
+            return
         if not isinstance(node, ast.ClassDef):
             return
         inner = _spans(node.body)
@@ -158,6 +167,48 @@ class _Renderer:
                 self._thin(out, s, e, child)
             else:
                 self._stub_out(out, s, e, child, indent)
+
+    def kept_size(self, start: int, end: int, node: ast.stmt) -> int:
+        """The characters a kept statement takes in a slice (a big display, thinned)."""
+        thinned = self.thinned(start, end, node) if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        return sum(map(len, thinned if thinned is not None else self.lines[start - 1 : end]))
+
+    def thinned(self, start: int, end: int, node: ast.Assign | ast.AnnAssign) -> list[str] | None:
+        """A big display's lines with every element that holds no trigger replaced by `0` over exactly its
+        own lines and columns (None: not such an assignment, or nothing to leave out)."""
+        key = id(node)
+        if key not in self._thinned:
+            self._thinned[key] = self._thin_display(start, end, node)
+        return self._thinned[key]
+
+    def _thin_display(self, start: int, end: int, node: ast.Assign | ast.AnnAssign) -> list[str] | None:
+        value = node.value
+        if sum(map(len, self.lines[start - 1 : end])) < THIN_MIN_BYTES:
+            return None
+        if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+            elements = [(e, e) for e in value.elts if not isinstance(e, ast.Starred)]
+            filler = "0"  # an int: neutral where a rule reads the display (a list of slices or None indexes)
+        elif isinstance(value, ast.Dict):  # a key of None is `**other`: kept
+            elements = [(k, v) for k, v in zip(value.keys, value.values) if k is not None]
+            filler = "0:0"
+        else:
+            return None
+        lines = self.lines[start - 1 : end]
+        edits = []
+        for first, last in elements:
+            span = (first.lineno, first.col_offset, last.end_lineno or last.lineno, last.end_col_offset or 0)
+            if not self.wanted_text(_segment(lines, start, *span)):
+                edits.append(span)
+        if not edits:
+            return None
+        for span in reversed(edits):  # from the end, so the earlier spans' positions still hold
+            _blank(lines, start, *span, filler)
+        return lines
+
+    def wanted_text(self, text: str) -> bool:
+        if self._aliases is not None and self._aliases.search(text):
+            return True
+        return bool(self._matches(text.encode("utf-8", "surrogatepass")))
 
     def _indent(self, inner: list[Span], node: ast.ClassDef) -> str | None:
         """The body's indentation, when every body statement starts its own line there (else None: keep it all)."""
@@ -194,7 +245,7 @@ def plan(text: str, tree: ast.Module, rules: Sequence[type], refs: Any = None) -
             small.append((start, end, node))
         elif renderer.wanted(start, end):
             wanted.append((start, end, node))
-    small_bytes = sum(len(renderer.text(start, end)) for start, end, _ in small)
+    small_bytes = sum(renderer.kept_size(start, end, node) for start, end, node in small)
     if len(text) < SLICE_MIN_BYTES:
         groups = [wanted]
     elif small_bytes > SMALL_BYTES_MAX:
@@ -225,6 +276,40 @@ def _groups(renderer: _Renderer, wanted: list[Span]) -> list[list[Span]]:
         groups[-1].append(span)
         size += n
     return groups or [[]]
+
+
+def _column(line: str, byte_offset: int) -> int:
+    """`ast`'s column (UTF-8 bytes) as an index into the line."""
+    return len(line.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "surrogatepass"))
+
+
+def _segment(lines: list[str], first: int, line: int, col: int, end_line: int, end_col: int) -> str:
+    """The source text from (line, col) to (end_line, end_col), `lines` starting at line `first`."""
+    a, b = lines[line - first], lines[end_line - first]
+    if line == end_line:
+        return a[_column(a, col) : _column(a, end_col)]
+    middle = "".join(lines[line - first + 1 : end_line - first])
+    return a[_column(a, col) :] + middle + b[: _column(b, end_col)]
+
+
+def _blank(lines: list[str], first: int, line: int, col: int, end_line: int, end_col: int, filler: str) -> None:
+    """Replace the text from (line, col) to (end_line, end_col) by `filler`, every line and every later column
+    where it was (inside brackets, line breaks and spaces are free). Too short for `filler`: left as it is."""
+    a = lines[line - first]
+    start = _column(a, col)
+    b = lines[end_line - first]
+    end = _column(b, end_col)
+    # Only what follows on the element's last line needs its columns: none to keep when that is a comma, a
+    # comment or nothing.
+    pad = not _NOTHING_AFTER.fullmatch(b[end:])
+    if line == end_line:
+        if end - start >= len(filler) or not pad:
+            lines[line - first] = a[:start] + filler + (" " * (end - start - len(filler)) if pad else "") + a[end:]
+        return
+    lines[line - first] = a[:start] + filler + _ending(a)
+    for k in range(line - first + 1, end_line - first):
+        lines[k] = _ending(lines[k])
+    lines[end_line - first] = (" " * end if pad else "") + b[end:]
 
 
 class Owned:
