@@ -111,9 +111,11 @@ def parse_cst(data: bytes) -> Any:
     return module
 
 
-def run_rules(module: Any, path: str, rules: Sequence[type[Rule]], settings: Settings) -> tuple[Context, Facts]:
+def run_rules(
+    module: Any, path: str, rules: Sequence[type[Rule]], settings: Settings, identifiers: frozenset[str] = frozenset()
+) -> tuple[Context, Facts]:
     resolver = NameResolver.sharing(module, lazy_helpers.importing_calls(path))
-    ctx = Context(path, module, resolver, settings)
+    ctx = Context(path, module, resolver, settings, identifiers)
     failed = partial(_rule_failed, ctx)  # a rule that raises loses one node, never the file
     # The rules' walk is the one walk over the tree: the scope builder runs first in it, and it records
     # parents and the nodes the passes below need; they go upward from each report's node (advisor.analysis.facts).
@@ -238,19 +240,20 @@ def analyse_source(
         if not rules:  # nothing here for any rule: skip the LibCST parse
             return result, None
         starts = statement_starts(tree)
+        identifiers = frozenset(refs.identifiers())
         if sliced:  # parse only the statements that can match (advisor.analysis.slices)
             parts = slices.plan(text, tree, rules, refs)
             if parts is not None:
                 del tree
                 refs.forget_calls()  # they hold the `ast` tree
-                return _analyse_slices(parts, starts, text, path, rules, settings, result), None
+                return _analyse_slices(parts, starts, text, path, rules, settings, identifiers, result), None
         del tree
         refs.forget_calls()  # they hold the `ast` tree, which goes before LibCST's is built
         module = parse_cst(data)
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))
         return result, None
-    ctx, facts = run_rules(module, path, rules, settings)
+    ctx, facts = run_rules(module, path, rules, settings, identifiers)
     result.errors += rule_errors(ctx)
     analysed = Analysed(module, ctx.resolver)
     # positions of the statements that hold a report only, not a second pass over the whole module
@@ -264,7 +267,7 @@ def analyse_source(
     return result, analysed
 
 
-def _analyse_slices(parts, starts, text, path, rules, settings, result: FileResult) -> FileResult:
+def _analyse_slices(parts, starts, text, path, rules, settings, identifiers, result: FileResult) -> FileResult:
     """Each slice parsed and checked on its own; a finding counts in the slice that owns its statement.
 
     A slice keeps every top-level statement on its line (whole, thinned or as a stub), so the file's
@@ -276,7 +279,7 @@ def _analyse_slices(parts, starts, text, path, rules, settings, result: FileResu
         except SourceError as e:
             result.errors.append(FileError(path, str(e)))
             return result
-        ctx, facts = run_rules(module, path, rules, settings)
+        ctx, facts = run_rules(module, path, rules, settings, identifiers)
         result.errors += rule_errors(ctx)
         if ctx.reports:
             positions = StatementPositions(module, starts, facts)

@@ -7,6 +7,8 @@ which needs the whole tree), the file is rendered again with only
 - the statements that contain a trigger of a candidate rule, verbatim;
 - small statements (imports, aliases, constants) and every module-level assignment,
   verbatim, so names resolve and compat gates (version flags) read as in the whole file;
+  every module-level statement outside functions and classes where a rule reads the module as one scope
+  (`Rule.module_level`);
 - every other statement blanked, except that a `def`/`class` leaves a stub and an
   assignment leaves `name = None`, so no name changes meaning;
 - inside a kept class, the same again for its body: methods without a trigger become
@@ -45,6 +47,7 @@ THIN_MIN_BYTES = 16 * 1024  # a module-level assignment this big has its display
 # Module-level assignments are always kept: what a name holds at module level is read by passes and rules
 # alike (version flags for compat gates, lists of slices for ADV130); functions and classes are what is big.
 _ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Span = tuple[int, int, ast.stmt]  # first line (decorators included), last line, statement
 _NOTHING_AFTER = re.compile(r"[ \t]*,?[ \t]*(#[^\r\n]*)?\r?\n?")
 
@@ -240,8 +243,9 @@ def plan(text: str, tree: ast.Module, rules: Sequence[type], refs: Any = None) -
         return None
     renderer = _Renderer(lines, rules, refs.asnames)
     small, wanted = [], []
+    always = _ASSIGNMENTS if not any(r.module_level for r in rules) else (ast.stmt,)
     for start, end, node in spans:
-        if end - start + 1 <= SMALL_LINES or isinstance(node, _ASSIGNMENTS):
+        if end - start + 1 <= SMALL_LINES or (isinstance(node, always) and not isinstance(node, _SCOPES)):
             small.append((start, end, node))
         elif renderer.wanted(start, end):
             wanted.append((start, end, node))

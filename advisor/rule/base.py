@@ -90,9 +90,19 @@ class Report:
 class Context:
     """What a rule can see of the file under analysis."""
 
-    def __init__(self, path: str, module: Any, resolver: NameResolver, settings: Settings):
+    def __init__(
+        self,
+        path: str,
+        module: Any,
+        resolver: NameResolver,
+        settings: Settings,
+        identifiers: frozenset[str] = frozenset(),
+    ):
         self.path = path
         self.module = module
+        # Every name, attribute and keyword identifier of the whole file, and the last part of every import (from
+        # `ast`, before any slicing): evidence a rule may take from anywhere in the file without the file whole.
+        self.identifiers = identifiers
         self.resolver = resolver
         self.settings = settings  # the run's (advisor.core.settings)
         self.target = settings.versions.target_tuple  # the torch upgraded to, (2, 15)
@@ -149,6 +159,9 @@ class Rule:
     # `leave_Module`. A scan parses only the statements that can match (advisor.analysis.slices) when no
     # candidate rule says yes; tests/test_slices.py runs every rule's examples both ways.
     whole_module: ClassVar[bool | None] = None
+    # Reads every statement at module level (outside functions and classes) besides those with its triggers:
+    # evidence gathered per scope, where the module is one scope. A slice then keeps them all.
+    module_level: ClassVar[bool] = False
     # For tests/test_release_windows.py, which checks the window against the wheels' API index:
     # the names it is about where `names` / a table's entries do not say ({"old": (...), "new": (...)}),
     # and the fields the index cannot settle ("field" or "old-name field" -> why, stated in the docs).

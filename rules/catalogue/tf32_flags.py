@@ -83,6 +83,11 @@ class Tf32Flags(Rule):
         ),
     ]
 
+    @classmethod
+    def needs_whole_module(cls, refs) -> bool:
+        # Each legacy flag is judged by itself unless the file also sets `fp32_precision` somewhere.
+        return "fp32_precision" in refs.attributes
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._legacy: list = []  # (node, qualname, written)

@@ -24,6 +24,15 @@ class CompiledFunctions(Rule):
     compiled functions.
     """
 
+    @classmethod
+    def needs_whole_module(cls, refs) -> bool:
+        # A decorated function holds the trigger in its decorator, so a slice keeps it; only a function of this
+        # file compiled by name (`fast = torch.compile(train_step)`) may hold none.
+        calls = refs.calls_of(COMPILE)
+        return calls is None or any(
+            c.args and type(c.args[0]).__name__ == "Name" and c.args[0].id in refs.defs for c in calls
+        )
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._func_stack: list = []

@@ -223,6 +223,12 @@ class MinedKeywords(Rule):
     def may_match(cls, refs: Any) -> bool:
         return not cls._lookup.isdisjoint(refs.qualnames)
 
+    @classmethod
+    def needs_whole_module(cls, refs: Any) -> bool:
+        # A slice keeps a class's header (its first base) but leaves out a method without a trigger, such as
+        # `__init__` calling `super().__init__(data_source)`: only such calls with arguments need the module.
+        return any(_init_with_arguments(call) for call in refs.calls.get("__init__", ()))
+
     def visit_Module(self, node: Any) -> None:
         self._classes: list[str | None] = []  # per enclosing class: its first base, when that is a listed class
 
@@ -281,3 +287,10 @@ class MinedKeywords(Rule):
                 f"{how_passed} of `{canonical}` is deprecated ({how(entry)}){quote(entry)}",
                 window=window(entry),
             )
+
+
+def _init_with_arguments(call: Any) -> bool:
+    """`super().__init__(x)` or `Base.__init__(self, x)` (an `ast` call): arguments a listed class may deprecate."""
+    receiver = getattr(call.func, "value", None)
+    own = 0 if type(receiver).__name__ == "Call" and getattr(receiver.func, "id", None) == "super" else 1
+    return len(call.args) + len(call.keywords) > own

@@ -44,6 +44,10 @@ class ChromeTraceParsing(Rule):
     since = "2.12"
     fix = Applicability.NONE
     validation = "profiler_events"
+    # Evidence and calls meet per scope: a function with a trigger is kept whole; the module's own scope is
+    # every statement outside functions and classes.
+    whole_module = False
+    module_level = True
     triggers = ("export_chrome_trace",)
     attribute_targets = ("export_chrome_trace",)
 

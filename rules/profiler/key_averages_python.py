@@ -42,6 +42,10 @@ class KeyAveragesPythonFunctions(Rule):
     severity = Severity.INFO
     since = "2.14"
     fix = Applicability.SAFE
+    # Evidence and calls meet per scope: a function with a trigger is kept whole; the module's own scope is
+    # every statement outside functions and classes.
+    whole_module = False
+    module_level = True
     triggers = ("key_averages",)
     targets = PROFILERS
     valid = [

@@ -79,19 +79,21 @@ class RocmFlexAttentionKernelOptions(Rule):
         idents = refs.identifiers()
         return "kernel_options" in refs.names and ("flex_attention" in idents or "FlexKernelOptions" in idents)
 
+    @classmethod
+    def needs_whole_module(cls, refs) -> bool:
+        # `kernel_options=opts` reads what `opts` was assigned anywhere in the file; a literal needs nothing more.
+        return any(
+            k.arg == "kernel_options" and type(k.value).__name__ == "Name"
+            for calls in refs.calls.values()
+            for c in calls
+            for k in c.keywords
+        )
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._flex = False
+        self._flex = "flex_attention" in ctx.identifiers or "FlexKernelOptions" in ctx.identifiers
         self._bound: dict[str, object] = {}  # name -> the dict/call last assigned to it
         self._calls: list[object] = []
-
-    def visit_Name(self, node) -> None:
-        if node.value in ("flex_attention", "FlexKernelOptions"):
-            self._flex = True
-
-    def visit_Attribute(self, node) -> None:
-        if node.attr.value == "flex_attention":
-            self._flex = True
 
     def visit_Assign(self, node) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):

@@ -100,19 +100,14 @@ class RocmSemiStructuredSparsity(BranchTracker):
         idents = refs.identifiers()
         return "_FORCE_CUTLASS" in refs.attributes or (has_hip_guard(refs) and not idents.isdisjoint(SPARSE_NAMES))
 
+    # The guards and decorators hold a hip trigger, kept in a slice; the use of sparsity may be anywhere.
+    whole_module = False
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._uses = False
+        self._uses = not ctx.identifiers.isdisjoint(SPARSE_NAMES)
         self._guards: list[object] = []
         self._decorators: list[object] = []
-
-    def visit_Name(self, node) -> None:
-        if node.value in SPARSE_NAMES:
-            self._uses = True
-
-    def visit_Attribute(self, node) -> None:
-        if node.attr.value in SPARSE_NAMES:
-            self._uses = True
 
     def visit_If(self, node) -> None:
         super().visit_If(node)

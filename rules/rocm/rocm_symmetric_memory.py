@@ -82,18 +82,13 @@ class RocmSymmetricMemoryGuard(BranchTracker):
     def may_match(cls, refs) -> bool:
         return has_hip_guard(refs) and any(_SYMM.search(i) for i in refs.identifiers() | refs.imports)
 
+    # The guards are `if`s holding a hip trigger, kept in a slice; the use of symmetric memory may be anywhere.
+    whole_module = False
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._uses_symm = False
+        self._uses_symm = any(_SYMM.search(i) for i in ctx.identifiers)
         self._guards: list[object] = []
-
-    def visit_Name(self, node) -> None:
-        if not self._uses_symm and _SYMM.search(node.value):
-            self._uses_symm = True
-
-    def visit_Attribute(self, node) -> None:
-        if not self._uses_symm and _SYMM.search(node.attr.value):
-            self._uses_symm = True
 
     def visit_If(self, node) -> None:
         super().visit_If(node)
