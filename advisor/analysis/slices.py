@@ -31,11 +31,14 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from advisor.analysis.prefilter import Prefilter
 from advisor.syntax.references import collect
 from advisor.core.textlines import split_lines
+
+if TYPE_CHECKING:
+    from advisor.rule import Rule
 
 SLICE_MIN_BYTES = 512 * 1024  # from here on, several slices (one slice's tree at a time in memory)
 SLICE_BYTES = 192 * 1024
@@ -91,11 +94,6 @@ def _stub_lines(head: str, indent: str, old: list[str]) -> list[str]:
     return [indent + head + ends[0], indent + ' """' + ends[1], *ends[2:-1], indent + ' """' + ends[-1]]
 
 
-def whole_module(rule: type, refs: object = None) -> bool:
-    """Does `rule` need the whole module (`Rule.whole_module`, `Rule.needs_whole_module`)?"""
-    return rule.needs_whole_module(refs)  # type: ignore[attr-defined]
-
-
 def _imports_torch_at_top(tree: ast.Module) -> bool:
     for node in tree.body:
         if isinstance(node, ast.Import) and any(a.name == "torch" or a.name.startswith("torch.") for a in node.names):
@@ -117,7 +115,7 @@ def _spans(body: list[ast.stmt]) -> list[Span] | None:
 class _Renderer:
     """Decides, statement by statement, what a slice keeps, and writes the slice."""
 
-    def __init__(self, lines: list[str], rules: Sequence[type], asnames: dict[str, set[str]]) -> None:
+    def __init__(self, lines: list[str], rules: Sequence[type[Rule]], asnames: dict[str, set[str]]) -> None:
         self.lines = lines
         prefilter = Prefilter(rules)
         self._matches: Callable[[bytes], list] = prefilter.candidates
@@ -228,14 +226,16 @@ class _Renderer:
         return indent
 
 
-def plan(text: str, tree: ast.Module, rules: Sequence[type], refs: Any = None) -> list[tuple[str, "Owned"]] | None:
+def plan(
+    text: str, tree: ast.Module, rules: Sequence[type[Rule]], refs: Any = None
+) -> list[tuple[str, "Owned"]] | None:
     """[(slice source, the statements it owns)], or None to analyse the file whole.
 
     `refs`: the file's `References` (what rules that may need the whole module look at); None: computed here.
     """
     if refs is None:
         refs = collect(tree, 10**9)
-    if any(whole_module(r, refs) for r in rules) or not _imports_torch_at_top(tree):
+    if any(r.needs_whole_module(refs) for r in rules) or not _imports_torch_at_top(tree):
         return None
     lines = split_lines(text, keepends=True)  # indexed by ast's line numbers
     spans = _spans(tree.body)
