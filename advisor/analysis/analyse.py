@@ -112,10 +112,16 @@ def parse_cst(data: bytes) -> Any:
 
 
 def run_rules(
-    module: Any, path: str, rules: Sequence[type[Rule]], settings: Settings, identifiers: frozenset[str] = frozenset()
+    module: Any,
+    path: str,
+    rules: Sequence[type[Rule]],
+    settings: Settings,
+    identifiers: frozenset[str] = frozenset(),
+    text: str | None = None,
 ) -> tuple[Context, Facts]:
+    """`text`: the whole file's, where `module` is a slice of it."""
     resolver = NameResolver.sharing(module, lazy_helpers.importing_calls(path))
-    ctx = Context(path, module, resolver, settings, identifiers)
+    ctx = Context(path, module, resolver, settings, identifiers, text)
     failed = partial(_rule_failed, ctx)  # a rule that raises loses one node, never the file
     # The rules' walk is the one walk over the tree: the scope builder runs first in it, and it records
     # parents and the nodes the passes below need; they go upward from each report's node (advisor.analysis.facts).
@@ -279,7 +285,7 @@ def _analyse_slices(parts, starts, text, path, rules, settings, identifiers, res
         except SourceError as e:
             result.errors.append(FileError(path, str(e)))
             return result
-        ctx, facts = run_rules(module, path, rules, settings, identifiers)
+        ctx, facts = run_rules(module, path, rules, settings, identifiers, text)
         result.errors += rule_errors(ctx)
         if ctx.reports:
             positions = StatementPositions(module, starts, facts)

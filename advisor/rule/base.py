@@ -97,9 +97,11 @@ class Context:
         resolver: NameResolver,
         settings: Settings,
         identifiers: frozenset[str] = frozenset(),
+        text: str | None = None,
     ):
         self.path = path
         self.module = module
+        self._text = text
         # Every name, attribute and keyword identifier of the whole file, and the last part of every import (from
         # `ast`, before any slicing): evidence a rule may take from anywhere in the file without the file whole.
         self.identifiers = identifiers
@@ -110,6 +112,12 @@ class Context:
         self.reports: list[Report] = []
         # rule code -> (node, exception): the first error each rule raised (that node is lost, not the file)
         self.rule_errors: dict[str, tuple[Any, Exception]] = {}
+
+    @property
+    def text(self) -> str:
+        """The whole file's source. `module` may be a slice of it (advisor.analysis.slices), its code changed outside
+        the statements a rule looks at; a fix's layout follows the file (magic commas, the longest line)."""
+        return self.module.code if self._text is None else self._text
 
     def code_for(self, node: Any) -> str:
         return self.module.code_for_node(node)

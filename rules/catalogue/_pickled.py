@@ -150,6 +150,7 @@ def _first_arg_text(call: Any) -> str | None:
 
 
 ALLOW_LISTS = frozenset({"torch.serialization.add_safe_globals", "torch.serialization.safe_globals"})
+ALLOW_LIST_NAMES = frozenset(q.rsplit(".", 1)[1] for q in ALLOW_LISTS)
 
 
 class _Finder:  # a visitor for `walk`

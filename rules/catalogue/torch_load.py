@@ -19,7 +19,7 @@ from advisor.rule import (
     uses_magic_commas,
 )
 
-from ._pickled import pickled_loads
+from ._pickled import ALLOW_LIST_NAMES, pickled_loads
 
 LOAD = {"torch.load", "torch.serialization.load"}
 
@@ -97,6 +97,13 @@ class TorchLoadWeightsOnly(Rule):
     )
     triggers = ("load",)
     targets = tuple(LOAD)
+    # The evidence sits in the load's own scope: a function with a trigger is kept whole, and the module's
+    # own statements all are. Only a `save` elsewhere (same path), and an allow-list call, are file-wide.
+    module_level = True
+
+    @classmethod
+    def needs_whole_module(cls, refs) -> bool:
+        return bool(refs.calls.get("save")) or not refs.identifiers().isdisjoint(ALLOW_LIST_NAMES)
 
     valid = [
         "import torch\nsd = torch.load(p, weights_only=True)",
@@ -196,7 +203,7 @@ class TorchLoadWeightsOnly(Rule):
         if not self._loads:
             return
         whole, items = pickled_loads(node, self.qualnames, [c for c, _, _, _ in self._loads])
-        code = node.code
+        code = self.ctx.text  # the whole file's, where `node` is a slice of it
         magic = uses_magic_commas(code)
         # A line the fix makes too long is wrapped as a formatter would: one argument a line, with a
         # trailing comma (which Black and Ruff keep at any line length). Too long: over the project's
