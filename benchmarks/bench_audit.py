@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from advisor.audit.runner import read_manifest, run_audit  # noqa: E402
 from advisor.audit.executors import DaskExecutor, LocalExecutor  # noqa: E402
-from tests.test_audit import make_repos  # noqa: E402
+from tests.audit.test_audit import make_repos  # noqa: E402
 
 
 def main() -> int:

@@ -5,10 +5,14 @@ import subprocess
 import sys
 import time
 import traceback
+from pathlib import Path
 
 import pytest
 
+# The repository and the fixture projects, for tests at any depth under tests/ (they mirror the packages).
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = Path(ROOT)
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 
 if os.environ.get("ADVISOR_TESTS_WITHOUT_TORCH"):
     # The suite as a venv without torch runs it: `import torch` fails in this process (subprocesses still find

@@ -4,7 +4,7 @@ Every model builder carries `@handle_legacy_interface(weights=("pretrained", <va
 `<value>` is what `pretrained=True` meant, so it is the behaviour-preserving replacement
 (never `.DEFAULT`, which is a newer checkpoint for 42 (builder, parameter) pairs). This
 reads the decorators with `ast` and writes the table that rules/torchvision/_weights.py
-holds; tests/test_companion_truth.py re-runs it on the wheels and compares.
+holds; tests/truth/test_companion_truth.py re-runs it on the wheels and compares.
 
     python tools/tv_legacy_weights.py wheels/torchvision-0.29.2-*.whl > rules/torchvision/_weights.py
 """
@@ -92,7 +92,7 @@ def render(table: dict, source: str) -> str:
         "Builder (defining module path) -> {new parameter: (legacy parameter, what `pretrained=True` meant,",
         'extras)}; extras: `quantize` (the value with `quantize=True`), `legacy` (with `pretrained="legacy"`),',
         "`dynamic` (the decorator computes it at run time). A default of None: no legacy weights exist.",
-        f"Source: {source}; identical in torchvision 0.19.0 (tests/test_companion_truth.py).",
+        f"Source: {source}; identical in torchvision 0.19.0 (tests/truth/test_companion_truth.py).",
         '"""',
         "",
         "# fmt: off",

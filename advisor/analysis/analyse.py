@@ -83,8 +83,9 @@ def guard_tree(text: str, path: str) -> tuple[ast.Module, References]:
     except SyntaxError as e:
         where = f" (line {e.lineno}, column {e.offset})" if e.lineno else ""
         raise SourceError(f"syntax error: {e.msg}{where}") from None
-    except (RecursionError, MemoryError):
+    except RecursionError:
         raise SourceError("code too deeply nested for Python's own parser; not analysed") from None
+    # A MemoryError is a worker over its memory cap (advisor.run.workers), as for LibCST's parse: the caller says so.
     except ValueError as e:
         raise SourceError(f"cannot parse: {e}") from None
     refs = collect(tree, MAX_EXPR_DEPTH, lazy_helpers.importing_calls(path))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Download the torchvision / torchaudio wheels tests/test_companion_truth.py reads as zip files
+# Download the torchvision / torchaudio wheels tests/truth/test_companion_truth.py reads as zip files
 # (tests/truth/companion_wheels.txt): the small macOS arm64 builds, with the same .py files, about 30 MB.
 #
 #   bash tests/truth/fetch_companion_wheels.sh [DIR]   # DIR: $ADVISOR_COMPANION_WHEELS, else ~/.cache/advisor-companion-wheels

@@ -4,7 +4,7 @@
 #
 #   bash tests/truth/setup_envs.sh                 # all three
 #   bash tests/truth/setup_envs.sh 2.15.0          # just the newest (what CI runs)
-#   python -m pytest tests/test_truth_releases.py  # then: the whole matrix
+#   python -m pytest tests/truth/test_truth_releases.py  # then: the whole matrix
 #
 # ADVISOR_TRUTH_DIR (default ~/.cache/advisor-truth) holds the venvs t2130, t2141,
 # t2150 and wheels/, a wheelhouse of every file downloaded: keep it between CI runs
@@ -90,4 +90,4 @@ for v in "${wanted[@]}"; do
   esac
 done
 echo "wheelhouse $WHEELS: $(du -sh "$WHEELS" | cut -f1)"
-echo "run: ADVISOR_TRUTH_DIR=$DIR python -m pytest tests/test_truth_releases.py"
+echo "run: ADVISOR_TRUTH_DIR=$DIR python -m pytest tests/truth/test_truth_releases.py"

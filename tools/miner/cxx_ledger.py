@@ -3,7 +3,7 @@
 docs/coverage/cxx-ledger.json maps each text to one status:
 
 * ``rule``               an ADV rule reports the call that triggers it; ``probe`` is that call, and
-                         tests/test_cxx_ledger.py checks that ``advisor scan`` reports the rule on it;
+                         tests/miner/test_cxx_texts.py checks that ``advisor scan`` reports the rule on it;
 * ``internal``           with a reason: C++ API (`at::`, `torch::jit::`), TorchScript/ONNX/Caffe2 internals,
                          build flags, pybind11, operator docs: nothing a user's Python names;
 * ``fragment``           a piece of a message C++ assembles at run time (`" is deprecated; use "`): its

@@ -106,6 +106,6 @@ def summary(result: dict) -> str:
 
 def mine_sites(src: Source, cache: Cache | None = None) -> dict:
     """One version's warn and decorator items, parsing only the files that can hold them (fast:
-    what tests/test_coverage_ledger.py runs over the installed torch)."""
+    what tests/miner/test_coverage_ledger.py runs over the installed torch)."""
     rel = build_release(src, cache or Cache(None), sites_only=True)
     return mine([Source(src.dist, src.version, src.origin)], Cache(None), _prebuilt={src.dist: rel})

@@ -4,7 +4,7 @@ docs/coverage/ledger.json maps each item id of tools/mine_deprecations.py to one
 
 * ``rule``             an ADV rule reports it. Never typed by hand: ``update`` writes it only when
                        ``advisor scan`` really reports that rule on a snippet that uses the API
-                       (``probe_snippets``), and tests/test_coverage_ledger.py re-checks every one.
+                       (``probe_snippets``), and tests/miner/test_coverage_ledger.py re-checks every one.
 * ``not-user-facing``  with a reason (e.g. build tooling, a name only a type checker sees);
 * ``no-static-pattern`` with a reason (what would need run-time values);
 * ``todo``             should get a rule; ``family`` proposes where.

@@ -5,7 +5,7 @@
 Mines the new wheel on both sides: Python (the API index gains the release; the coverage ledger gains its new
 items) and C++ (docs/evidence/torch-cxx-texts.json gains the release; the C++ ledger its new texts). New ledger
 entries carry `"untriaged": "<version>"` until a maintainer sets their status and removes the mark;
-tests/test_release.py fails while any entry has it. Prints what is new, grouped: removed, newly warning, new
+tests/miner/test_release.py fails while any entry has it. Prints what is new, grouped: removed, newly warning, new
 keyword deprecations, new C++ texts. It also writes the release row of advisor/core/releases.py from the wheels'
 METADATA (`--torchvision` / `--torchaudio`: the companion wheels; tools/miner/release_row.py). `--previous` is the wheel of the release before (removals are computed
 between the two); by default the newest older wheel beside `--wheel`.
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     companions = {lib: Path(getattr(args, lib)) for lib in ("torchvision", "torchaudio") if getattr(args, lib)}
     row = release_row.add_row(wheel, args.version, companions, release_row.RELEASES)
     print(f"release row: {row} (advisor/core/releases.py)" if row else "release row: already there")
-    print(f"{n} new items marked untriaged ({args.version}); tests/test_release.py fails until each is triaged")
+    print(f"{n} new items marked untriaged ({args.version}); tests/miner/test_release.py fails until each is triaged")
     return 0
 
 
