@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import ast
+
 from advisor.rule import (
     Applicability,
     Example,
@@ -98,12 +100,20 @@ class TorchLoadWeightsOnly(Rule):
     triggers = ("load",)
     targets = tuple(LOAD)
     # The evidence sits in the load's own scope: a function with a trigger is kept whole, and the module's
-    # own statements all are. Only a `save` elsewhere (same path), and an allow-list call, are file-wide.
+    # own statements all are. Only a `save` to a path some load reads, and an allow-list call, are file-wide.
     module_level = True
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:
-        return bool(refs.calls.get("save")) or not refs.identifiers().isdisjoint(ALLOW_LIST_NAMES)
+        if not refs.identifiers().isdisjoint(ALLOW_LIST_NAMES):
+            return True
+        saves, loads = refs.calls.get("save", ()), refs.calls_of(LOAD)
+        if not saves:
+            return False
+        if loads is None:
+            return True
+        saved = {ast.dump(p[1]) for p in map(_positional, saves) if len(p) > 1}
+        return any(p and ast.dump(p[0]) in saved for p in map(_positional, loads))
 
     valid = [
         "import torch\nsd = torch.load(p, weights_only=True)",
@@ -240,6 +250,11 @@ class TorchLoadWeightsOnly(Rule):
             if longest_line(line.strip("\n"), indent) > limit:
                 return explode_args(call, new_args)
         return new
+
+
+def _positional(call) -> list:
+    """An `ast` call's positional arguments, stars left out."""
+    return [a for a in call.args if not isinstance(a, ast.Starred)]
 
 
 def _value_call(stmt):
