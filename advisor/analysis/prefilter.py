@@ -24,6 +24,13 @@ def _bounded(trigger: bytes) -> bytes:
     return start + re.escape(trigger) + end
 
 
+def _longest_word(trigger: bytes) -> bytes | None:
+    """The longest word of a call-shape trigger (`add_` in `.add_(-`), or None. Wherever the trigger's bounded
+    pattern matches, each of its words is a whole word of the text: the trigger's own non-word characters end
+    it inside, and `\b` at either end."""
+    return max(_WORD.findall(trigger), key=len, default=None)
+
+
 class Prefilter:
     def __init__(self, rules: Sequence[type[Rule]]) -> None:
         self._by_trigger: dict[bytes, list[type[Rule]]] = {}
@@ -38,14 +45,18 @@ class Prefilter:
         # The others (call shapes such as `.add_(-`, `[[`) one by one: a plain substring test first (C speed),
         # the bounded pattern only where it is there. One alternation of them all cost ~7x the whole word test.
         # Each is looked for on its own, so overlapping triggers are all found: a superset of the alternation's.
+        # A call shape holding a word (`.add_(-` holds `add_`) is looked for only in a file with that word, so
+        # that an entry costs a file that does not use it one set lookup, however many entries there are.
         others = sorted(t for t in self._by_trigger if t not in self._words)
-        self._others = [(t, re.compile(_bounded(t))) for t in others]
+        self._others = [(t, _longest_word(t), re.compile(_bounded(t))) for t in others]
+        self._gates = frozenset(word for _, word, _ in self._others if word is not None)
 
     def candidates(self, data: bytes) -> list[type[Rule]]:
         """The rules whose triggers occur in `data`, in code order."""
-        hits = set(self._words.intersection(_WORD.findall(data))) if self._words else set()
-        for trigger, pattern in self._others:
-            if trigger in data and pattern.search(data):
+        words = set(_WORD.findall(data)) if self._words or self._gates else set()
+        hits = set(self._words.intersection(words))
+        for trigger, word, pattern in self._others:
+            if (word is None or word in words) and trigger in data and pattern.search(data):
                 hits.add(trigger)
         if not hits:
             return []

@@ -1,0 +1,26 @@
+"""The prefilter finds every trigger where it occurs, whatever the catalogue's size (advisor.analysis.prefilter)."""
+
+from __future__ import annotations
+
+from advisor.analysis.prefilter import Prefilter, _longest_word
+from advisor.rule import Rule
+
+
+def _rule(code: str, *triggers: str) -> type[Rule]:
+    return type(f"R{code}", (Rule,), {"code": code, "triggers": triggers})
+
+
+def test_a_call_shape_is_gated_by_its_longest_word():
+    assert _longest_word(b".add_(-") == b"add_"
+    assert _longest_word(b"log(1 +") == b"log" and _longest_word(b"[[") is None
+
+
+def test_call_shapes_are_found_where_they_are_and_nowhere_else():
+    rules = [_rule("ADV001", ".add_(-"), _rule("ADV002", "foo("), _rule("ADV003", "[["), _rule("ADV004", "log(1 +")]
+    pf = Prefilter(rules)
+    codes = lambda data: [r.code for r in pf.candidates(data)]  # noqa: E731
+    assert codes(b"x.add_(-1)\n") == ["ADV001"]
+    assert codes(b"y = foo(1)\n") == ["ADV002"] and codes(b"y = xfoo(1)\n") == []  # a word starts a word
+    assert codes(b"x[[0, 1]]\n") == ["ADV003"]
+    assert codes(b"z = log(1 + x)\n") == ["ADV004"] and codes(b"z = _log(1 + x)\n") == []
+    assert codes(b"x.add_(1); add_(-1)\n") == []
