@@ -47,3 +47,8 @@ def importing_calls(path: str) -> tuple[str, ...]:
     if not path or path == "-":
         return IMPORTING_CALLS
     return _for_directory(os.path.dirname(os.path.abspath(path)))
+
+
+def forget_cached() -> None:
+    """Forget the helpers read by directory: a config file changed under a long-lived process (an editor's)."""
+    _for_directory.cache_clear()

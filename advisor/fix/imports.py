@@ -302,3 +302,9 @@ def _put_before(module: Any, body: list, index: int, new: Any, first_of_group: b
         if new_group:
             old = old.with_changes(leading_lines=[cst.EmptyLine(), *lines])
     return module.with_changes(body=[*body[:index], new, old, *body[index + 1 :]])
+
+
+def forget_cached() -> None:
+    """Forget project roots and settings read by directory: a config file changed under a long-lived process."""
+    _root_of.cache_clear()
+    _settings.cache_clear()

@@ -79,3 +79,8 @@ def line_length(path: str) -> int | None:
     if not path or path == "-":
         return None
     return _of_dir_chain(os.path.dirname(os.path.abspath(path)))
+
+
+def forget_cached() -> None:
+    """Forget line lengths read by directory: a config file changed under a long-lived process."""
+    _of_dir_chain.cache_clear()

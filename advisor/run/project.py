@@ -274,3 +274,15 @@ class Project:
     def fails(self, result: ScanResult) -> bool:
         """Findings of a `fail-on` kind (or at or above a `fail-on` severity), or files that could not be analysed."""
         return bool(result.errors) or any(self.fails_on(f) for f in result.findings)
+
+
+def forget_config_caches() -> None:
+    """Forget everything read of config files by directory. A scan reads each once; a language server lives on
+    while the user edits `pyproject.toml` (its own settings are dropped beside this)."""
+    from advisor.analysis import lazy_helpers
+    from advisor.fix import imports
+    from advisor.rule import style
+
+    lazy_helpers.forget_cached()
+    imports.forget_cached()
+    style.forget_cached()

@@ -22,7 +22,13 @@ from typing import Any
 from advisor.core.config import find_project_root
 from advisor.core.docs_url import rule_docs_url
 from advisor.core.versions import parse_version
-from advisor.run.project import Project, ProjectError, rule_by_code, warm  # noqa: F401  (warm: lsp.py calls it here)
+from advisor.run.project import (  # noqa: F401  (warm: lsp.py calls it here)
+    Project,
+    ProjectError,
+    forget_config_caches,
+    rule_by_code,
+    warm,
+)
 
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
 
@@ -122,9 +128,10 @@ def settings_for(path: str) -> Settings:
 
 
 def forget_settings() -> None:
-    """Drop cached settings (a config file changed)."""
+    """Drop cached settings, and what the pipeline read of config files by directory (a config file changed)."""
     with _lock:
         _settings.clear()
+        forget_config_caches()
 
 
 def encode(text: str) -> tuple[bytes, str]:
