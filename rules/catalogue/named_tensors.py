@@ -90,6 +90,15 @@ class NamedTensors(KnownTensors):
         ),
     ]
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # A method or `.names` (on whatever), or a factory call that passes `names=`: most files call
+        # `torch.zeros` without it.
+        if not refs.attributes.isdisjoint(cls.attribute_targets):
+            return True
+        calls = refs.calls_of(NAMED_FACTORIES)
+        return calls is None or any(k.arg == "names" for c in calls for k in c.keywords)
+
     def visit_Call(self, node) -> None:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in METHODS and self.is_tensor(func.value):
