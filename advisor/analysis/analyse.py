@@ -282,24 +282,31 @@ def _analyse_slices(parts, starts, text, path, rules, settings, identifiers, res
     suppressions = Suppressions(text)
     for source, owned in parts:
         try:
-            module = parse_cst(source.encode("utf-8", "surrogatepass"))
+            analyse_slice(source, owned, starts, text, path, rules, settings, identifiers, suppressions, result)
         except SourceError as e:
             result.errors.append(FileError(path, str(e)))
             return result
-        ctx, facts = run_rules(module, path, rules, settings, identifiers, text)
-        result.errors += rule_errors(ctx)
-        if ctx.reports:
-            positions = StatementPositions(module, starts, facts)
-            for rep in ctx.reports:
-                positions.cover(rep.node)
-            ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
-            for rep in ctx.reports:
-                if rep.replacement is not None:
-                    positions.cover(rep.target_node)
-            _place(ctx, result, suppressions, positions=positions)
-        del module, ctx, facts  # one slice's tree at a time
     result.findings.sort(key=Finding.sort_key)
     return result
+
+
+def analyse_slice(
+    source: str, owned: Any, starts, text: str, path: str, rules, settings, identifiers, suppressions, result
+) -> None:
+    """One slice parsed and checked; the findings of the statements it owns added to `result` (SourceError: it
+    does not parse). Its tree is garbage on return: one slice's tree at a time."""
+    module = parse_cst(source.encode("utf-8", "surrogatepass"))
+    ctx, facts = run_rules(module, path, rules, settings, identifiers, text)
+    result.errors += rule_errors(ctx)
+    if ctx.reports:
+        positions = StatementPositions(module, starts, facts)
+        for rep in ctx.reports:
+            positions.cover(rep.node)
+        ctx.reports = [r for r in ctx.reports if positions[id(r.node)][0] in owned]
+        for rep in ctx.reports:
+            if rep.replacement is not None:
+                positions.cover(rep.target_node)
+        _place(ctx, result, suppressions, positions=positions)
 
 
 def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision | None:

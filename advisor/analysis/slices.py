@@ -50,7 +50,7 @@ THIN_MIN_BYTES = 16 * 1024  # a module-level assignment this big has its display
 # Module-level assignments are always kept: what a name holds at module level is read by passes and rules
 # alike (version flags for compat gates, lists of slices for ADV130); functions and classes are what is big.
 _ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Span = tuple[int, int, ast.stmt]  # first line (decorators included), last line, statement
 _NOTHING_AFTER = re.compile(r"[ \t]*,?[ \t]*(#[^\r\n]*)?\r?\n?")
 
@@ -245,7 +245,7 @@ def plan(
     small, wanted = [], []
     always = _ASSIGNMENTS if not any(r.module_level for r in rules) else (ast.stmt,)
     for start, end, node in spans:
-        if end - start + 1 <= SMALL_LINES or (isinstance(node, always) and not isinstance(node, _SCOPES)):
+        if end - start + 1 <= SMALL_LINES or (isinstance(node, always) and not isinstance(node, SCOPES)):
             small.append((start, end, node))
         elif renderer.wanted(start, end):
             wanted.append((start, end, node))
@@ -267,6 +267,29 @@ def plan(
             return None  # too little left out to pay for itself
         out.append((source, Owned(owned)))
     return out
+
+
+def top_level(tree: ast.Module) -> list[Span] | None:
+    """The spans of a file's top-level statements, where it can be sliced at all (else None)."""
+    return _spans(tree.body) if _imports_torch_at_top(tree) else None
+
+
+def plan_for(text: str, tree: ast.Module, rules: Sequence[type[Rule]], refs: Any, node: ast.stmt) -> tuple[str, Owned]:
+    """One slice that keeps the top-level statement `node` (and what every slice keeps), owning only it: an
+    editor's analysis of the one statement an edit changed (advisor.analysis.incremental)."""
+    lines = split_lines(text, keepends=True)
+    spans = _spans(tree.body) or []
+    renderer = _Renderer(lines, rules, refs.asnames)
+    always = _ASSIGNMENTS if not any(r.module_level for r in rules) else (ast.stmt,)
+    small = [
+        s
+        for s in spans
+        if s[1] - s[0] + 1 <= SMALL_LINES or (isinstance(s[2], always) and not isinstance(s[2], SCOPES))
+    ]
+    keep = {id(n) for _, _, n in small} | {id(node)}
+    source, _ = renderer.render(spans, keep)
+    own = next((start, end) for start, end, n in spans if n is node)
+    return source, Owned([own])
 
 
 def _groups(renderer: _Renderer, wanted: list[Span]) -> list[list[Span]]:

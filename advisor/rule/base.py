@@ -170,6 +170,9 @@ class Rule:
     # Reads every statement at module level (outside functions and classes) besides those with its triggers:
     # evidence gathered per scope, where the module is one scope. A slice then keeps them all.
     module_level: ClassVar[bool] = False
+    # Reads `Context.identifiers` (evidence from anywhere in the file): an editor's edit that changes them has
+    # the file analysed again whole (advisor.analysis.incremental).
+    reads_identifiers: ClassVar[bool] = False
     # For tests/test_release_windows.py, which checks the window against the wheels' API index:
     # the names it is about where `names` / a table's entries do not say ({"old": (...), "new": (...)}),
     # and the fields the index cannot settle ("field" or "old-name field" -> why, stated in the docs).

@@ -84,8 +84,9 @@ class ScanOptions:
         return FileJob(path, data, codes, self.settings) if codes else None
 
 
-def _analyse_job(job: FileJob) -> dict:
-    """Worker entry point: plain data in, plain data out."""
+def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
+    """Worker entry point: plain data in, plain data out. `incremental`: an editor's buffer, analysed again only
+    where the edit since its last analysis requires (advisor.analysis.incremental)."""
     # Lazy: the main process, which only reads and prefilters, never loads the analysis (and LibCST) itself.
     from advisor.analysis.analyse import analyse
 
@@ -99,7 +100,12 @@ def _analyse_job(job: FileJob) -> dict:
         # [0]: the tree (the second item) must be garbage when the young collection below runs; held
         # in a local it would survive into an older generation, which a long-lived process (the
         # language server, a worker's thousandth file) then never collects.
-        result = analyse(job.data, path, rules, job.settings, sliced=True)[0]
+        if incremental:
+            from advisor.analysis.incremental import analyse_edit
+
+            result = analyse_edit(job.data, path, rules, job.settings)
+        else:
+            result = analyse(job.data, path, rules, job.settings, sliced=True)[0]
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
     except MemoryError:
@@ -274,11 +280,11 @@ def _analysed(jobs: list[FileJob], pool, new_pool) -> Iterator[tuple[FileJob, di
     return chain(run(_analyse_job, small, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT), alone)
 
 
-def scan_bytes(path: str, data: bytes, options: ScanOptions) -> ScanResult:
+def scan_bytes(path: str, data: bytes, options: ScanOptions, incremental: bool = False) -> ScanResult:
     """One file's text that is not on disk (`advisor scan -`, an editor's buffer), analysed as `path`
-    (a large one in a process of its own, its memory capped)."""
+    (a large one in a process of its own, its memory capped; `incremental`: see `_analyse_job`)."""
     job = options.job(path, data)
-    found = None if job is None else _analyse_alone(job) if big(data) else _analyse_job(job)
+    found = None if job is None else _analyse_alone(job) if big(data) else _analyse_job(job, incremental)
     result = FileResult.from_dict(path, found) if found is not None else FileResult(path)
     result.markers = find_markers(data)
     result.parsed = job is not None

@@ -236,10 +236,11 @@ class Project:
         so that a config committed in a pull request cannot make "0 findings" silently (advisor.run.hidden)."""
         return hidden_line(self.settings.config_path, self.turned_off, self.found.left_out, self.baseline_hid)
 
-    def analyse_bytes(self, path: str, data: bytes, use: str = "scan") -> ScanResult:
+    def analyse_bytes(self, path: str, data: bytes, use: str = "scan", incremental: bool = False) -> ScanResult:
         """One file's text that is not on disk (stdin, an editor's buffer), analysed as `path` with the rules of
-        `use` (`rules_for`): the engine's findings, before post-processing (`shape`)."""
-        return scan_bytes(path, data, self.scan_options(use))
+        `use` (`rules_for`): the engine's findings, before post-processing (`shape`). `incremental`: an editor's
+        next analysis of the buffer, only the statement its edit changed analysed again where it can be."""
+        return scan_bytes(path, data, self.scan_options(use), incremental)
 
     def fix_bytes(
         self, path: str, data: bytes, unsafe: bool | None = None, at: Sequence | None = None, each: Sequence = ()

@@ -177,7 +177,7 @@ def analyse_buffer(text: str, path: str, settings: Settings) -> Analysis:
     """Findings for `text` as `advisor scan path` would report them if `text` were on disk."""
     project = settings.project
     data, _ = encode(text)
-    scanned = project.shape(project.analyse_bytes(path, data))  # ROCm scoping, baseline
+    scanned = project.shape(project.analyse_bytes(path, data, incremental=True))  # ROCm scoping, baseline
     out = Analysis(error="; ".join(e.message for e in scanned.errors) or None)
     for f in scanned.findings:
         rule = _rule(f.rule)

@@ -79,6 +79,8 @@ class RocmFlexAttentionKernelOptions(Rule):
         idents = refs.identifiers()
         return "kernel_options" in refs.names and ("flex_attention" in idents or "FlexKernelOptions" in idents)
 
+    reads_identifiers = True
+
     @classmethod
     def needs_whole_module(cls, refs) -> bool:
         # `kernel_options=opts` reads what `opts` was assigned anywhere in the file; a literal needs nothing more.

@@ -102,6 +102,7 @@ class RocmSemiStructuredSparsity(BranchTracker):
 
     # The guards and decorators hold a hip trigger, kept in a slice; the use of sparsity may be anywhere.
     whole_module = False
+    reads_identifiers = True
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

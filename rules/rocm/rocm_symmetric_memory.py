@@ -84,6 +84,7 @@ class RocmSymmetricMemoryGuard(BranchTracker):
 
     # The guards are `if`s holding a hip trigger, kept in a slice; the use of symmetric memory may be anywhere.
     whole_module = False
+    reads_identifiers = True
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
