@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import re
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -72,6 +73,13 @@ def _stub(node: ast.stmt) -> str | None:
     if names and len(names) == len(targets):
         return " = ".join(names) + " = "
     return None  # anything else (a big `if`/`try`) is kept as it is
+
+
+@functools.lru_cache(maxsize=32)
+def _prefilter(rules: tuple[type[Rule], ...]) -> Prefilter:
+    """A file's candidate rules' prefilter: files share few sets of candidates, and building one costs more than
+    slicing a small file."""
+    return Prefilter(rules)
 
 
 def _ending(line: str) -> str:
@@ -117,7 +125,7 @@ class _Renderer:
 
     def __init__(self, lines: list[str], rules: Sequence[type[Rule]], asnames: dict[str, set[str]]) -> None:
         self.lines = lines
-        prefilter = Prefilter(rules)
+        prefilter = _prefilter(tuple(rules))
         self._matches: Callable[[bytes], list] = prefilter.candidates
         # `from m import profile as _profile`: the statements that use `_profile` hold no trigger word; the
         # import's own name does. Such names count as triggers for the statements.
