@@ -12,6 +12,10 @@ Prints the figures and the ratios the project's speed goals are stated in.
 
     python benchmarks/bench_scan.py [--repeat 3] [--torchfix /path/to/torchfix] [--json out.json]
     python benchmarks/bench_scan.py --tree /path/to/Megatron-LM   # any cloned repository
+    python benchmarks/bench_scan.py --tree T --cold-only   # the floor and the cold scan, for A/B runs
+
+A/B of two versions of advisor: run the script from each checkout's root (`python -m advisor` takes the
+package from the working directory), interleaved, and compare the cold CPU seconds.
 
 Every figure comes with the load average when it was taken: on a shared machine, only
 ratios measured side by side in one run mean much. CPU seconds (user+sys of the process
@@ -85,6 +89,7 @@ def main() -> None:
     ap.add_argument("--tree", help="tree to scan (default: the installed torch package)")
     ap.add_argument("--torchfix", default=shutil.which("torchfix"), help="TorchFix 0.7.0 executable")
     ap.add_argument("--json", help="also write the figures here")
+    ap.add_argument("--cold-only", action="store_true", help="time only the ast floor and the cold scan")
     args = ap.parse_args()
     tree = args.tree or torch_dir()
     files = len(glob.glob(os.path.join(tree, "**", "*.py"), recursive=True))
@@ -114,6 +119,8 @@ def main() -> None:
             f"advisor scanned no file under {tree} (excluded by discovery?): copy the tree elsewhere and pass --tree"
         )
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if args.cold_only:
+        return report_cold(out, tree, args.json)
     with tempfile.TemporaryDirectory() as cache:
         timed(scan + ["--cache-dir", cache])
         out["warm_s"] = median_of(args.repeat, lambda: timed(scan + ["--cache-dir", cache], "warm"))
@@ -171,6 +178,26 @@ def main() -> None:
         print("  TorchFix not found: pip install torchfix==0.7.0 (in its own venv) and pass --torchfix")
     if args.json:
         with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
+
+
+def report_cold(out: dict, tree: str, json_path: str | None) -> None:
+    out["cpu_s"] = {k: statistics.median(v) for k, v in CPU.items()}
+    out["cpu_runs_s"] = CPU
+    out["load_average_end"] = os.getloadavg()
+    cpu = out["cpu_s"]
+    print(f"{out['files']} files under {tree} ({out['machine']}, {out['date']}), cwd {os.getcwd()}")
+    print(
+        f"  load average {' '.join(f'{x:.2f}' for x in out['load_average_start'])} at start, "
+        f"{' '.join(f'{x:.2f}' for x in out['load_average_end'])} at end"
+    )
+    print(f"  ast.parse floor CPU {cpu['ast_floor']:.2f} s")
+    print(
+        f"  advisor cold CPU    {cpu['cold']:.2f} s (runs: {', '.join(f'{x:.2f}' for x in CPU['cold'])}), "
+        f"wall {out['cold_s']:.2f} s, {out['files_scanned']} files scanned, peak {out['peak_rss_mb']:.0f} MB"
+    )
+    if json_path:
+        with open(json_path, "w") as f:
             json.dump(out, f, indent=2)
 
 

@@ -136,18 +136,28 @@ def _overlap(finding: Finding, text: str) -> int:
     return len(set(_WORD.findall(finding.message.lower())) & set(_WORD.findall(text.lower())))
 
 
-def match(records: list[Record], hits: set[tuple[str, int]], findings: list[Finding], root: str) -> Outcome:
-    """Tie each record to the finding that spans its line (the one whose message shares most words with it)."""
-    by_file: dict[str, list[Finding]] = {}
+def _spans(findings: list[Finding], root: str) -> dict[str, list[tuple[int, int, Finding]]]:
+    """Per file, the lines each finding covers: its own span, and for a folded finding (one for the TorchScript
+    calls in tests) the first line of every site it stands for, so that a warning at any of them is confirmed."""
+    by_file: dict[str, list[tuple[int, int, Finding]]] = {}
     for f in findings:
         if not f.cell:
-            by_file.setdefault(_relative(_absolute(f.path), root), []).append(f)
+            by_file.setdefault(_relative(_absolute(f.path), root), []).append((f.line, f.end_line, f))
+        for site in f.sites:
+            if "cell" not in site:
+                by_file.setdefault(_relative(_absolute(site["path"]), root), []).append((site["line"], site["line"], f))
+    return by_file
+
+
+def match(records: list[Record], hits: set[tuple[str, int]], findings: list[Finding], root: str) -> Outcome:
+    """Tie each record to the finding that spans its line (the one whose message shares most words with it)."""
+    by_file = _spans(findings, root)
     tied: set[Finding] = set()
     for r in records:
         if r.path is None:
             r.status = "outside"
             continue
-        spanning = [f for f in by_file.get(r.path, []) if f.line <= (r.line or 0) <= f.end_line]
+        spanning = [f for first, last, f in by_file.get(r.path, []) if first <= (r.line or 0) <= last]
         if not spanning and r.in_torch_import:
             r.status = "internal"
         elif spanning:

@@ -1529,6 +1529,11 @@ from tests.truth.checks_callpattern2 import CALLPATTERN2  # noqa: E402
 
 CHECKS += CALLPATTERN2
 
+# ADV140-ADV141, the last to-do texts of the C++ ledger.
+from tests.truth.checks_callpattern3 import CALLPATTERN3  # noqa: E402
+
+CHECKS += CALLPATTERN3
+
 # The rule each check backs, where the check itself says None: by full id, else by facts item.
 # Items with no static pattern (docs/coverage-2.14-2.15.md) keep None.
 RULES = {
