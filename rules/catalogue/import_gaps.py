@@ -6,7 +6,6 @@ from advisor.rule import Applicability, Example, Rule, Severity, cst
 
 # name -> (the releases (minor) in which the name is missing, what to do); read from the 2.0.0-2.15.0 wheels.
 _DCP = "torch.distributed.checkpoint"
-_TP = "torch.distributed.tensor.parallel"
 _FSSPEC_MISSING = ((2, 0), (2, 1), (2, 2), *((2, m) for m in range(4, 15)))
 _FSSPEC_WAY = (
     f"guard the import (`try:`/`except ImportError:`) or import it from `{_DCP}._fsspec_filesystem` (2.1-2.15)"
@@ -14,10 +13,6 @@ _FSSPEC_WAY = (
 GAPS: dict[str, tuple[tuple[tuple[int, int], ...], str]] = {
     f"{_DCP}.FsspecReader": (_FSSPEC_MISSING, _FSSPEC_WAY),
     f"{_DCP}.FsspecWriter": (_FSSPEC_MISSING, _FSSPEC_WAY),
-    f"{_TP}.SequenceParallel": (
-        ((2, 0), (2, 2)),
-        "it is absent from 2.0 and 2.2 (2.1's is a different class, a `PairwiseParallel` subclass); require torch>=2.3",
-    ),
 }
 
 
@@ -35,9 +30,8 @@ def _span(missing: tuple[tuple[int, int], ...]) -> str:
 class ImportGaps(Rule):
     """A torch name that some releases in the project's range do not define: its import fails there.
 
-    What it finds: `from torch.distributed.checkpoint import FsspecReader` / `FsspecWriter` and
-    `from torch.distributed.tensor.parallel import SequenceParallel` (and the same names reached as
-    attributes, `torch.distributed.checkpoint.FsspecReader`), where the project's lowest supported torch
+    What it finds: `from torch.distributed.checkpoint import FsspecReader` / `FsspecWriter` (and the
+    same names reached as attributes, `torch.distributed.checkpoint.FsspecReader`), where the project's lowest supported torch
     (or, with no lower bound, torch 2.0) is at or below a release that lacks the name. Imports under
     `try:` with an `except ImportError` are compat code and left alone.
 
@@ -45,9 +39,12 @@ class ImportGaps(Rule):
     with the newest) does not see them as removed. In the wheels: `torch.distributed.checkpoint` exports
     `FsspecReader` / `FsspecWriter` only in 2.3 (`from .fsspec import ...`) and 2.15 (`from
     .fsspec_filesystem import ...`); the class lives in the private `_fsspec_filesystem` module from 2.1.
-    `torch.distributed.tensor.parallel.SequenceParallel` is missing from 2.0 and 2.2, and 2.1's is a
-    `PairwiseParallel` subclass, unlike the `ParallelStyle` of 2.3 and later. The import raises
-    ImportError (the attribute, AttributeError) on those releases.
+    The import raises ImportError (the attribute, AttributeError) on those releases.
+
+    Not reported: `torch.distributed.tensor.parallel.SequenceParallel`, missing from 2.0 and 2.2 (2.1's
+    is a `PairwiseParallel` subclass). 2.3 rewrote that experimental API, so code written for today's
+    `SequenceParallel` does not run on 2.0-2.2 whatever it imports: on two real repositories
+    (torchtune, pytorch/examples, which declare no torch bound) the finding only restated that.
 
     Example:
         from torch.distributed.checkpoint import FsspecReader   # ImportError on 2.4-2.14
@@ -63,7 +60,7 @@ class ImportGaps(Rule):
     message = "`{name}` does not exist in torch {span}, which your supported range includes: {way}"
     severity = Severity.ERROR
     fix = Applicability.NONE
-    triggers = ("FsspecReader", "FsspecWriter", "SequenceParallel")
+    triggers = ("FsspecReader", "FsspecWriter")
     targets = tuple(GAPS)
     window_exceptions = {"deprecated_in": "not a deprecation: the names are missing from some releases in between"}
 
@@ -71,7 +68,7 @@ class ImportGaps(Rule):
         "from torch.distributed.checkpoint import FileSystemReader\n",
         "try:\n    from torch.distributed.checkpoint import FsspecReader\nexcept ImportError:\n    FsspecReader = None\n",
         "from torch.distributed.checkpoint._fsspec_filesystem import FsspecReader\n",
-        "from torch.distributed.tensor.parallel import ColwiseParallel\n",
+        "from torch.distributed.tensor.parallel import ColwiseParallel, SequenceParallel\n",
         "from megatron.core import SequenceParallel\n",
     ]
     invalid = [
@@ -81,7 +78,6 @@ class ImportGaps(Rule):
             line=1,
             column=1,
         ),
-        Example("from torch.distributed.tensor.parallel import SequenceParallel\n", message="2.0, 2.2"),
         Example("import torch.distributed.checkpoint as dcp\nw = dcp.FsspecWriter(path)\n"),
     ]
 

@@ -320,3 +320,40 @@ REST3.append(
         isolate=True,
     )
 )
+
+REST3 += [
+    Check(
+        "K-168/grad-scaler-kwarg",
+        "GradScaler.step passes itself to an optimizer whose step takes grad_scaler (FutureWarning); without it, silent",
+        _c(
+            """
+            import torch
+            class WithKwarg(torch.optim.SGD):
+                _step_supports_amp_scaling = True
+                def step(self, closure=None, grad_scaler=None):
+                    self.got = grad_scaler
+            p = torch.nn.Parameter(torch.ones(1))
+            scaler = torch.amp.GradScaler("cpu")
+            opt = WithKwarg([p], lr=0.1)
+            scaler.scale(p.sum()).backward()
+            scaler.step(opt)
+            result = opt.got is scaler
+            """
+        ),
+        (warns(ALL, _FUT, "GradScaler is going to stop passing itself as a keyword argument", result=True),),
+        rule="ADV168",
+    ),
+    Check(
+        "K-169/comm-gather-cpu",
+        "torch.cuda.comm.gather(..., destination=-1) warns FutureWarning before it needs CUDA",
+        _c(
+            """
+            import torch
+            from torch.cuda import comm
+            comm.gather([torch.zeros(1)], destination=-1)
+            """
+        ),
+        (warns(ALL, _FUT, "Using -1 to represent CPU tensor is deprecated", may_raise=True),),
+        rule="ADV169",
+    ),
+]
