@@ -2,18 +2,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst
+from advisor.rule import Applicability, Example, Rule, Severity, cst, nodes_of
 
 
-def _flag_is_true(statement: Any) -> bool:
-    """`_step_supports_amp_scaling = True` as a class-body statement."""
-    if not isinstance(statement, cst.SimpleStatementLine):
-        return False
-    for small in statement.body:
-        if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and small.value.value == "True":
-            if any(
-                isinstance(t.target, cst.Name) and t.target.value == "_step_supports_amp_scaling" for t in small.targets
-            ):
+def _is_flag(target: Any) -> bool:
+    """`_step_supports_amp_scaling` (class body) or `self._step_supports_amp_scaling` (a method)."""
+    if isinstance(target, cst.Name):
+        return target.value == "_step_supports_amp_scaling"
+    return (
+        isinstance(target, cst.Attribute)
+        and target.attr.value == "_step_supports_amp_scaling"
+        and isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+    )
+
+
+def _sets_flag(node: Any) -> bool:
+    """Does the class set `_step_supports_amp_scaling = True`, in its body or on `self` in a method?"""
+    for assign in nodes_of(node, cst.Assign):
+        if isinstance(assign.value, cst.Name) and assign.value.value == "True":
+            if any(_is_flag(t.target) for t in assign.targets):
                 return True
     return False
 
@@ -32,7 +40,8 @@ def _step_takes_grad_scaler(statement: Any) -> Any:
 class GradScalerKwarg(Rule):
     """An optimizer that takes `grad_scaler=` in `step` relies on a GradScaler contract that is being withdrawn.
 
-    What it finds: a class that sets `_step_supports_amp_scaling = True` in its body and defines
+    What it finds: a class that sets `_step_supports_amp_scaling = True` (in its body, or on `self` in a
+    method, as torch's fused optimizers do in `__init__`) and defines
     `step(..., grad_scaler=...)`: the custom-optimizer contract of `torch.amp.GradScaler` (the
     parameter is reported). A `step` without `grad_scaler`, or a class without the flag, is not.
 
@@ -77,6 +86,10 @@ class GradScalerKwarg(Rule):
         "    def step(self, closure=None):\n        pass\n",
         "class A:\n    def step(self, closure=None, grad_scaler=None):\n        pass\n",
         "class A:\n    _step_supports_amp_scaling = False\n    def step(self, grad_scaler=None):\n        pass\n",
+        # torch's own fused optimizers: the flag on self, a step without grad_scaler
+        "import torch\nclass Adam(torch.optim.Optimizer):\n    def __init__(self, fused=False):\n"
+        "        if fused:\n            self._step_supports_amp_scaling = True\n\n    def step(self, closure=None):\n"
+        "        pass\n",
     ]
     invalid = [
         Example(
@@ -90,13 +103,16 @@ class GradScalerKwarg(Rule):
             "class O:\n    _step_supports_amp_scaling = True\n    def step(self, *, grad_scaler=None, closure=None):\n"
             "        pass\n"
         ),
+        Example(
+            "class O:\n    def __init__(self, fused):\n        if fused:\n            self._step_supports_amp_scaling = True\n\n"
+            "    def step(self, closure=None, grad_scaler=None):\n        pass\n"
+        ),
     ]
 
     def visit_ClassDef(self, node: Any) -> None:
-        body = node.body.body
-        if not any(_flag_is_true(s) for s in body):
+        if not _sets_flag(node):
             return
-        for statement in body:
+        for statement in node.body.body:
             param = _step_takes_grad_scaler(statement)
             if param is not None:
                 self.report(param)

@@ -357,3 +357,83 @@ REST3 += [
         rule="ADV169",
     ),
 ]
+
+REST3 += [
+    Check(
+        "K-798/cummulative-sizes",
+        "ConcatDataset(...).cummulative_sizes warns (renamed) and equals cumulative_sizes",
+        _c(
+            """
+            import torch
+            from torch.utils.data import ConcatDataset, TensorDataset
+            ds = ConcatDataset([TensorDataset(torch.zeros(2)), TensorDataset(torch.zeros(3))])
+            result = ds.cummulative_sizes == ds.cumulative_sizes == [2, 5]
+            """
+        ),
+        (warns(ALL, _FUT, "`cummulative_sizes` attribute is renamed to `cumulative_sizes`", result=True),),
+        rule="ADV798",
+    ),
+    Check(
+        "K-798/mark-shared-storage",
+        "ctx.mark_shared_storage(...) in a Function's forward warns FutureWarning and changes nothing",
+        _c(
+            """
+            import torch
+            class F(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    ctx.mark_shared_storage((x, x))
+                    return x * 2
+                @staticmethod
+                def backward(ctx, g):
+                    return g * 2
+            result = F.apply(torch.ones(1, requires_grad=True)).item()
+            """
+        ),
+        (warns(ALL, _FUT, "`mark_shared_storage` is deprecated", result=2.0),),
+        rule="ADV798",
+    ),
+    Check(
+        "K-798/print-lr",
+        "LRScheduler.print_lr is gone on 2.13 / 2.15 (removed in 2.7)",
+        _c(
+            """
+            import torch
+            opt = torch.optim.SGD(torch.nn.Linear(1, 1).parameters(), lr=1.0)
+            result = hasattr(torch.optim.lr_scheduler.StepLR(opt, 1), "print_lr")
+            """
+        ),
+        (result(ALL, False),),
+        rule="ADV798",
+    ),
+]
+
+REST3 += [
+    Check(
+        "K-798/shape-env",
+        "ShapeEnv().var_to_val warns FutureWarning (deprecated from 2.11)",
+        _c(
+            """
+            from torch.fx.experimental.symbolic_shapes import ShapeEnv
+            env = ShapeEnv()
+            result = dict(env.var_to_val)
+            """
+        ),
+        (warns(ALL, _FUT, "var_to_val is deprecated, use backed_var_to_val instead", result={}),),
+        rule="ADV798",
+    ),
+    Check(
+        "K-798/dispatcher-resolve",
+        "Dispatcher(...).resolve(types) warns FutureWarning; dispatch(*types) gives the same function",
+        _c(
+            """
+            from torch.fx.experimental.unification.multipledispatch import Dispatcher
+            d = Dispatcher("f")
+            d.add((int,), lambda x: x)
+            result = d.resolve((int,)) is d.dispatch(int)
+            """
+        ),
+        (warns(ALL, _FUT, "`resolve()` is deprecated, use `dispatch(*types)`", result=True),),
+        rule="ADV798",
+    ),
+]
