@@ -29,6 +29,7 @@ NO_RELEASE = {
     "ADV717": "the implicit-dim warning predates 2.0 and its kind is another issue's (issue #27)",
     "ADV718": "torch.range warns from C++; the first release is not settled statically",
     "ADV743": "`require_grad` is a typo that never worked: a bug, not a removal",
+    "ADV163": "names missing from some releases in between (2.4-2.14), present again in 2.15: the message names them",
     "ADV770": "2.15 builds ProcessGroupNCCL2 by default: a behaviour change without a warning",
     "ADV802": "a ROCm allocator-setting combination: a runtime behaviour, not an API deprecation",
     "ADV803": "a ROCm allocator-setting shadowing: a runtime behaviour, not an API deprecation",

@@ -1524,6 +1524,11 @@ from tests.truth.checks_rest import REST  # noqa: E402
 
 CHECKS += REST
 
+# The catalogue rules of #40's last items (ADV155-ADV163).
+from tests.truth.checks_rest3 import REST3  # noqa: E402
+
+CHECKS += REST3
+
 # ADV133-ADV139, the call patterns of the C++ ledger's to-do list.
 from tests.truth.checks_callpattern2 import CALLPATTERN2  # noqa: E402
 

@@ -106,10 +106,13 @@ def snippets(item: dict) -> list[str]:
         out.append(f"import {top}\n{base}(x)\n")
     if mod:
         out.append(f"from {mod} import {name}\n{name}({args})\n")
-    # a method or attribute: user code reaches it through an instance
+    # a method or attribute: user code reaches it through an instance, only (`torch.X.Owner.member(x)`, which the
+    # mined family reports, is not what users write; a static method called on the class carries a `probe_code`)
     parts = base.split(".")
     if len(parts) >= 3 and parts[-2][:1].isupper():
         owner = ".".join(parts[:-1])
+        if not parts[-1][:1].isupper():  # a nested class is still reached through its owner
+            out = []
         out.append(f"import {top}\n\ndef f(obj: {owner}):\n    return obj.{parts[-1]}({args})\n")
         out.append(f"import {top}\n\nobj = {owner}(x)\nobj.{parts[-1]}({args})\n")  # made, then called
         out.append(f"def f(obj):\n    return obj.{parts[-1]}\n")
