@@ -4,7 +4,7 @@ All code cells are joined into one module (so an `import torch` in cell 1
 resolves in cell 5), separated by marker comments. What IPython reads but Python
 does not is found the way IPython's own input transformer
 (`IPython.core.inputtransformer2.TransformerManager`) finds it, without needing
-IPython installed (tests/test_notebooks.py checks this against IPython):
+IPython installed (tests/analysis/test_notebooks.py checks this against IPython):
 
 - a cell whose first non-blank line starts with `%%` is a cell magic: all of it, except
   the Python body of `%%time`, `%%timeit`, `%%capture`, `%%prun`, `%%debug`, `%%memit`;

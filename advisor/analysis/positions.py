@@ -4,7 +4,7 @@ PositionProvider builds a CodeRange object per node and keys them by LibCST's
 Python-level node hash; on a 1.3 MB file that alone costs ~12 s. We run the same
 code generation with a lean state: tuples keyed by id(node). The semantics
 (syntactic positions, hoisted from child nodes where LibCST does so, whitespace-
-inclusive otherwise) are LibCST's own; tests/test_positions.py compares them.
+inclusive otherwise) are LibCST's own; tests/analysis/test_positions.py compares them.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def compute_positions(module: Any) -> dict[int, tuple[int, int, int, int]]:
     """id(node) -> (start line, start column, end line, end column); lines 1-based, columns 0-based."""
     from advisor.syntax.walk import MODULE_WALKS
 
-    MODULE_WALKS[0] += 1  # code generation goes over the whole tree too (tests/test_one_walk.py)
+    MODULE_WALKS[0] += 1  # code generation goes over the whole tree too (tests/analysis/test_one_walk.py)
     return _generate(module, module, 1)
 
 

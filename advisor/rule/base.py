@@ -165,7 +165,7 @@ class Rule:
     # Does the rule read beyond the statements that hold its triggers (state gathered across statements,
     # reported at `leave_Module`, or a search of `ctx.module`)? None: yes if it has `visit_Module` or
     # `leave_Module`. A scan parses only the statements that can match (advisor.analysis.slices) when no
-    # candidate rule says yes; tests/test_slices.py runs every rule's examples both ways.
+    # candidate rule says yes; tests/analysis/test_slices.py runs every rule's examples both ways.
     whole_module: ClassVar[bool | None] = None
     # Reads every statement at module level (outside functions and classes) besides those with its triggers:
     # evidence gathered per scope, where the module is one scope. A slice then keeps them all.
@@ -173,7 +173,7 @@ class Rule:
     # Reads `Context.identifiers` (evidence from anywhere in the file): an editor's edit that changes them has
     # the file analysed again whole (advisor.analysis.incremental).
     reads_identifiers: ClassVar[bool] = False
-    # For tests/test_release_windows.py, which checks the window against the wheels' API index:
+    # For tests/rules/test_release_windows.py, which checks the window against the wheels' API index:
     # the names it is about where `names` / a table's entries do not say ({"old": (...), "new": (...)}),
     # and the fields the index cannot settle ("field" or "old-name field" -> why, stated in the docs).
     window_apis: ClassVar[dict[str, tuple[str, ...]]] = {}

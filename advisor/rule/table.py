@@ -93,7 +93,7 @@ class Row:
     extra_invalid: tuple[Example, ...] = field(default_factory=tuple)
     # Renames of removed names: `from mod import old` is reported too (the import itself fails once it is gone).
     report_imports: bool = False
-    # Window fields the wheels' API index cannot settle (tests/test_release_windows.py):
+    # Window fields the wheels' API index cannot settle (tests/rules/test_release_windows.py):
     # ("field" or "old-name field", why); the reason is added to the docs.
     window_exceptions: tuple[tuple[str, str], ...] = ()
 

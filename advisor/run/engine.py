@@ -26,7 +26,7 @@ from advisor.analysis.textfiles import scan_text
 
 # advisor.run.workers (and with it multiprocessing, ~10% of a one-file scan's imports) is
 # imported only when a pool starts: a small tree is analysed here, in this process.
-ISOLATED_TIMEOUT = 300  # = advisor.run.workers.ISOLATED_TIMEOUT (tests/test_pool_threshold.py checks)
+ISOLATED_TIMEOUT = 300  # = advisor.run.workers.ISOLATED_TIMEOUT (tests/run/test_pool_threshold.py checks)
 
 # Candidate bytes below which the analysis stays in this process. Measured (2-CPU machine):
 # a worker pays ~0.2-0.3 CPU-s importing LibCST and the rules, and the analysis costs

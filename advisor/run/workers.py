@@ -17,7 +17,7 @@ Workers also die with their parent. A SIGKILL (an OOM kill, `timeout -s KILL`) g
 no chance to stop them, and a worker left alive holds the caller's stdout and stderr open, so
 `advisor ... | tee log` never ends. On Linux each worker asks for SIGKILL when its parent dies
 (`prctl(PR_SET_PDEATHSIG)`: pools are started from the main thread, the thread that signal is
-tied to); elsewhere a daemon thread watches `os.getppid()` (`tests/test_hostile_inputs.py`).
+tied to); elsewhere a daemon thread watches `os.getppid()` (`tests/hostile/test_hostile_inputs.py`).
 """
 
 from __future__ import annotations

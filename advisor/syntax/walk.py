@@ -45,7 +45,7 @@ def _is_token(t: type) -> bool:
 
 
 # Walks (and `nodes_of` searches) that started at a whole module: the analysis makes one per file,
-# tests/test_one_walk.py counts them.
+# tests/analysis/test_one_walk.py counts them.
 MODULE_WALKS = [0]
 
 

@@ -1,6 +1,6 @@
 """Data of rules/catalogue/renames_known.py: window fields the wheels' API index cannot settle, with their evidence.
 
-Each is ("field" or "old-name field", why): the reason is added to the rule's docs (tests/test_windows_against_wheels.py).
+Each is ("field" or "old-name field", why): the reason is added to the rule's docs (tests/rules/test_windows_against_wheels.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each row becomes a rule class (its own code, docs and examples); a rename is one
 `Row(...)` here. Rows carry the exact warning torch 2.13 emits (checked by
-tests/test_catalogue_truth.py against the installed torch) and the version in
+tests/truth/test_catalogue_truth.py against the installed torch) and the version in
 which the replacement first exists, so `--target-version` can hold them back.
 Rewrites that need argument logic have their own files.
 

@@ -20,7 +20,7 @@ class TorchaudioRemoved(CompanionRefs):
     Not reported: `functional.forced_align`, `functional.rnnt_loss`, `transforms.RNNTLoss`,
     `models.decoder.cuda_ctc_decoder` / `CUCTC*`, which 2.8/2.9 announced for removal but
     2.10 kept (ADV953). Evidence: each entry is checked against the wheels by
-    tests/test_companion_truth.py (present in 2.8.0, gone in 2.9.0 and 2.11.1).
+    tests/truth/test_companion_truth.py (present in 2.8.0, gone in 2.9.0 and 2.11.1).
 
     Fix safety: no automatic fix (ADV951 deletes the no-op calls); TorchCodec's API differs
     in field names and shapes, so each site needs a person.

@@ -1,7 +1,7 @@
 """The transforms.v2 names torchvision 0.16.0 removed (0.15 beta API), and what replaces each.
 
 The old names are the miner's `removed` items between 0.15.1 and 0.16.0; the replacement
-rules are those of the facts file (TV-R11, TV-R12). tests/test_companion_truth.py checks
+rules are those of the facts file (TV-R11, TV-R12). tests/truth/test_companion_truth.py checks
 that every old name is bound in 0.15.1 and not in 0.16.0, and every new one in 0.16.0 and 0.29.2.
 """
 

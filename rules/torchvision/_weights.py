@@ -3,7 +3,7 @@
 Builder (defining module path) -> {new parameter: (legacy parameter, what `pretrained=True` meant,
 extras)}; extras: `quantize` (the value with `quantize=True`), `legacy` (with `pretrained="legacy"`),
 `dynamic` (the decorator computes it at run time). A default of None: no legacy weights exist.
-Source: torchvision-0.29.2-py3-none-macosx_14_0_arm64.whl; identical in torchvision 0.19.0 (tests/test_companion_truth.py).
+Source: torchvision-0.29.2-py3-none-macosx_14_0_arm64.whl; identical in torchvision 0.19.0 (tests/truth/test_companion_truth.py).
 """
 
 # fmt: off

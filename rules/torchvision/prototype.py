@@ -10,7 +10,7 @@ class TorchvisionPrototype(CompanionRefs):
 
     Why: the PyPI wheels shipped `torchvision/prototype/` only in 0.16.0 and 0.22.x; it is absent
     from 0.17–0.21 and from 0.23 on (directory listings of the wheels; checked by
-    tests/test_companion_truth.py), so `import torchvision.prototype` raises ModuleNotFoundError
+    tests/truth/test_companion_truth.py), so `import torchvision.prototype` raises ModuleNotFoundError
     on every torchvision from 0.23 (torch 2.8) up to 0.29.
 
     Fix safety: no automatic fix: the prototype APIs have no stable replacement.

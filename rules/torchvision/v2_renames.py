@@ -34,7 +34,7 @@ class TorchvisionV2Renames(SymbolRule):
     `to_image_tensor`, `to_image_pil`, `is_simple_tensor`) that 0.16.0 renamed.
 
     Why: the beta names raise ImportError / AttributeError from 0.16 on; every replacement
-    exists from 0.16.0 to 0.29.2 (tests/test_companion_truth.py checks both sides in the wheels).
+    exists from 0.16.0 to 0.29.2 (tests/truth/test_companion_truth.py checks both sides in the wheels).
 
     Fix safety: safe for the pure renames (`resize_image_tensor` → `resize_image`,
     `ClampBoundingBox` → `ClampBoundingBoxes`, ...), written the way the file imports things.

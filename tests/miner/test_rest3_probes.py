@@ -7,7 +7,7 @@ from tests.tool_modules import load_tool
 
 from advisor.analysis.registry import all_rules
 from advisor.core.settings import settings_at
-from tests.test_rule_examples import analyse
+from tests.rules.test_rule_examples import analyse
 
 ledger_tool = load_tool("miner.ledger")
 RULES = {r.code: r for r in all_rules()}
