@@ -39,6 +39,9 @@ class FbgemmLinearOps(ReferenceRule):
     warn first thing, before reading them). The seven texts are in the 2.0.0 to 2.15.0 wheels
     (docs/evidence/torch-cxx-texts.json). Truth: K-141/*.
 
+    Window: C++ warnings, one text per op, e.g. C++ text "fbgemm_pack_quantized_matrix is deprecated and will be
+    removed in a future PyTorch release." (libtorch_cpu, 2.0.0-2.15.0; docs/evidence/torch-cxx-texts.json).
+
     Validation: none.
     """
 
@@ -50,6 +53,9 @@ class FbgemmLinearOps(ReferenceRule):
     )
     severity = Severity.WARNING
     deprecated_in = "2.0"
+    window_exceptions = {
+        "deprecated_in": 'C++ warnings, one text per op, e.g. C++ text "fbgemm_pack_quantized_matrix is deprecated and will be\nremoved in a future PyTorch release." (libtorch_cpu, 2.0.0-2.15.0; docs/evidence/torch-cxx-texts.json).'
+    }
     triggers = NAMES
     names = {f"torch.{n}" for n in NAMES}
 

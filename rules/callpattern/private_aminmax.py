@@ -30,6 +30,9 @@ class PrivateAminmax(ReferenceRule):
     `aminmax` gives equal results silently. The text is in the 2.0.0 to 2.15.0 wheels
     (docs/evidence/torch-cxx-texts.json). Truth: K-140/*.
 
+    Window: a C++ warning: C++ text "_aminmax is deprecated as of PyTorch 1.11 and will be removed in a future
+    release" (libtorch_cpu, 2.0.0-2.15.0; docs/evidence/torch-cxx-texts.json).
+
     Validation: none.
     """
 
@@ -39,6 +42,9 @@ class PrivateAminmax(ReferenceRule):
     severity = Severity.WARNING
     deprecated_in = "2.0"
     fix = Applicability.SAFE
+    window_exceptions = {
+        "deprecated_in": 'a C++ warning: C++ text "_aminmax is deprecated as of PyTorch 1.11 and will be removed in a future\nrelease" (libtorch_cpu, 2.0.0-2.15.0; docs/evidence/torch-cxx-texts.json).'
+    }
     triggers = ("_aminmax",)
     names = OLD
 

@@ -80,10 +80,6 @@ class FxQuantDictConfig(BoundNames):
     fix = Applicability.NONE
     triggers = tuple(_PARAMS)
     targets = _TARGETS
-    window_exceptions = {
-        "deprecated_in": "the warnings are raised by torch.ao.quantization.fx.prepare/convert/fuse, where the index "
-        "records them per parameter, not by the entry points that pass the dict on"
-    }
 
     valid = [
         "from torch.ao.quantization import QConfigMapping\nfrom torch.ao.quantization.quantize_fx import prepare_fx\n"

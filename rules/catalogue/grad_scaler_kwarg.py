@@ -63,6 +63,8 @@ class GradScalerKwarg(Rule):
 
     Fix safety: none: the optimizer's own scaling logic changes.
     Verified: torch 2.13.0 CPU and 2.15.0 at run time. Truth: K-168/grad-scaler-kwarg.
+    Window: the warning is on the optimizer's own `step` signature, which the index does not record.
+
     Validation: none.
     """
 

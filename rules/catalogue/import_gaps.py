@@ -62,7 +62,6 @@ class ImportGaps(Rule):
     fix = Applicability.NONE
     triggers = ("FsspecReader", "FsspecWriter")
     targets = tuple(GAPS)
-    window_exceptions = {"deprecated_in": "not a deprecation: the names are missing from some releases in between"}
 
     valid = [
         "from torch.distributed.checkpoint import FileSystemReader\n",

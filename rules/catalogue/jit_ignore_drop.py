@@ -56,9 +56,6 @@ class JitIgnoreDrop(Rule):
     fix = Applicability.NONE
     triggers = ("ignore",)
     targets = _IGNORE
-    window_exceptions = {
-        "deprecated_in": "the warning is on the `drop` / `drop_on_export` arguments, which the index does not record"
-    }
 
     valid = [
         "import torch\n\n@torch.jit.ignore\ndef f(x):\n    return x\n",

@@ -29,6 +29,12 @@ TABLE: tuple[Row, ...] = (
         extra_valid=("import torch\nm = torch.nn.parallel.DistributedDataParallel(model, check_reduction=False)\n",),
         deprecated_in="2.0",
         message="`check_reduction=` of `DistributedDataParallel` is deprecated and ignored (FutureWarning); drop it",
+        window_exceptions=(
+            (
+                "deprecated_in",
+                "the warning is raised inside `__init__` when the argument is truthy, which the API index does not tie to the keyword",
+            ),
+        ),
     ),
     Row(
         "ADV156",
@@ -82,6 +88,12 @@ TABLE: tuple[Row, ...] = (
         example_call='(role="trainer", local_world_size=1, {kw}=train)',
         deprecated_in="2.0",
         message="`WorkerSpec(fn=...)` is deprecated (DeprecationWarning); pass the function as `entrypoint=`",
+        window_exceptions=(
+            (
+                "deprecated_in",
+                "the warning is raised in the dataclass's `__post_init__` when `fn` is set, which the API index does not tie to the keyword",
+            ),
+        ),
     ),
     Row(
         "ADV164",
@@ -134,10 +146,6 @@ TABLE: tuple[Row, ...] = (
                 "the warning is raised by `torch.autograd.profiler.profile`, which reads the config "
                 "(the index has it there), not by `_ExperimentalConfig`, a C++ class.",
             ),
-            (
-                "since",
-                "a C++ class: its keyword is declared in `torch/_C/_profiler.pyi` (2.13.0 on), which the index does not read.",
-            ),
         ),
     ),
     Row(
@@ -156,6 +164,12 @@ TABLE: tuple[Row, ...] = (
         deprecated_in="2.0",
         message="`outputs=` of `torch.cuda.nccl.reduce` is deprecated (FutureWarning); pass the root's tensor as "
         "`output=`",
+        window_exceptions=(
+            (
+                "deprecated_in",
+                "the warning is raised in the function's body when `outputs` is given, which the API index does not tie to the keyword",
+            ),
+        ),
     ),
 )
 

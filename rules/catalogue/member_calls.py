@@ -122,9 +122,6 @@ class MemberCalls(BoundNames):
             "torch.autograd.function.FunctionCtx.mark_shared_storage",
         )
     }
-    window_exceptions = {
-        "deprecated_in": "three members with their own windows (print_lr: 2.4-2.6, removed in 2.7), stated per report"
-    }
 
     valid = [
         "import torch\nsizes = ds.cumulative_sizes\n",

@@ -39,13 +39,6 @@ TABLE: tuple[Row, ...] = (
         message="`{old}` is deprecated (FutureWarning on every construction) and has no replacement in torch; decode "
         "in your own `dp.map(...)`",
         deprecated_in="2.0",
-        window_exceptions=(
-            (
-                "deprecated_in",
-                "the warning goes through a helper, `_deprecation_warning` (datapipes/utils/common.py), which the "
-                "API index does not follow.",
-            ),
-        ),
     ),
 )
 

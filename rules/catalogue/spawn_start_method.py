@@ -49,7 +49,6 @@ class SpawnStartMethod(Rule):
     fix = Applicability.NONE
     triggers = ("spawn",)
     targets = _SPAWN
-    window_exceptions = {"deprecated_in": "up to 2.3 the warning is a plain UserWarning without deprecation wording"}
 
     valid = [
         "import torch.multiprocessing as mp\nmp.spawn(train, nprocs=2)\n",
