@@ -73,4 +73,6 @@ def test_the_committed_catalogue_has_no_constants_or_cut_quotes():
     entries = [e for section in ("removed", "deprecated") for e in data[section].values()]
     entries += [e for kws in data["keywords"].values() for e in kws.values()]
     assert not [e["message"] for e in entries if e["message"].endswith("…")]
-    assert sum(1 for e in entries if e["replacement"]) >= 40  # 12 when the quote was cut at 160 characters
+    # 36 of 145 since hand rules (ADV155-ADV169) took over entries that named one; 12 of 177 when the quote
+    # was cut at 160 characters
+    assert sum(1 for e in entries if e["replacement"]) >= 30
