@@ -15,7 +15,7 @@ import re
 import tokenize
 from dataclasses import dataclass, field, replace
 from io import BytesIO
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from advisor.analysis import notebook_text, notebooks
 
@@ -232,8 +232,15 @@ def _analyse_notebook(data, path, rules, settings) -> tuple[FileResult, Analysed
 
 
 def analyse_source(
-    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, sliced: bool = False
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    settings: Settings,
+    sliced: bool = False,
+    seen: Callable[[str, References], None] | None = None,
 ) -> tuple[FileResult, Analysed | None]:
+    """`seen(text, refs)`: called once the file's references are known (an editor keeps what its next analysis
+    needs of them, advisor.analysis.incremental, rather than parsing the file again)."""
     result = FileResult(path)
     try:
         if len(data) > MAX_CST_BYTES:  # by size, before any parse: Python's own costs ~0.2 GB per MB too
@@ -243,6 +250,8 @@ def analyse_source(
             )
         text, _ = decode(data)
         tree, refs = guard_tree(text, path)
+        if seen is not None:
+            seen(text, refs)
         rules = [r for r in rules if r.may_match(refs)]
         if not rules:  # nothing here for any rule: skip the LibCST parse
             return result, None

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from advisor.analysis import slices
-from advisor.analysis.analyse import SourceError, analyse, analyse_slice, decode, guard_tree
+from advisor.analysis.analyse import SourceError, analyse, analyse_slice, analyse_source, decode, guard_tree
 from advisor.analysis.positions import statement_starts
 from advisor.analysis.suppressions import Suppressions
 from advisor.core.findings import FileResult, Finding
@@ -40,7 +40,7 @@ class _Last:
     lines: list[str]
     identifiers: frozenset[str]
     whole: bool  # some candidate rule needed the whole module
-    result: FileResult
+    result: FileResult | None
 
 
 _memo: OrderedDict[str, _Last] = OrderedDict()
@@ -75,21 +75,21 @@ def analyse_edit(data: bytes, path: str, rules: Sequence[type[Rule]], settings: 
 
 def _whole(data: bytes, path: str, rules, settings, key) -> tuple[FileResult, _Last]:
     stats["whole"] += 1
-    result = analyse(data, path, rules, settings, sliced=True)[0]
-    lines: list[str] = []
-    identifiers: frozenset[str] = frozenset()
-    whole, matching = True, ()
-    if not result.errors and not path.endswith(".ipynb"):
-        try:
-            text, _ = decode(data)
-            tree, refs = guard_tree(text, path)
-            lines = split_lines(text, keepends=True)
-            identifiers = frozenset(refs.identifiers())
-            matching = tuple(r.code for r in rules if r.may_match(refs))
-            whole = any(r.needs_whole_module(refs) for r in rules)
-        except SourceError:
-            pass
-    return result, _Last(key, matching, lines, identifiers, whole or not lines, result)
+    if path.endswith(".ipynb"):
+        result = analyse(data, path, rules, settings, sliced=True)[0]
+        return result, _Last(key, (), [], frozenset(), True, result)
+    state: list[_Last] = []
+
+    def seen(text: str, refs: Any) -> None:  # the analysis's own parse: what the next edit compares against
+        matching = tuple(r.code for r in rules if r.may_match(refs))
+        whole = any(r.needs_whole_module(refs) for r in rules)
+        lines = split_lines(text, keepends=True)
+        state.append(_Last(key, matching, lines, frozenset(refs.identifiers()), whole, None))
+
+    result = analyse_source(data, path, rules, settings, sliced=True, seen=seen)[0]
+    if not state or result.errors:
+        return result, _Last(key, (), [], frozenset(), True, result)
+    return result, replace(state[0], result=result)
 
 
 def _changed(old: list[str], new: list[str]) -> tuple[int, int, int]:
@@ -105,7 +105,7 @@ def _changed(old: list[str], new: list[str]) -> tuple[int, int, int]:
 
 
 def _statement_only(data: bytes, path: str, rules, settings, last: _Last) -> tuple[FileResult, _Last] | None:
-    if last.whole or last.result.errors:
+    if last.whole or last.result is None or last.result.errors:
         return None
     try:
         text, _ = decode(data)
@@ -123,7 +123,8 @@ def _statement_only(data: bytes, path: str, rules, settings, last: _Last) -> tup
         return None
     if any(r.needs_whole_module(refs) for r in rules):
         return None
-    if any(r.reads_identifiers for r in rules) and frozenset(refs.identifiers()) != last.identifiers:
+    identifiers = frozenset(refs.identifiers())
+    if any(r.reads_identifiers for r in rules) and identifiers != last.identifiers:
         return None
     spans = slices.top_level(tree)
     if spans is None:
@@ -134,21 +135,20 @@ def _statement_only(data: bytes, path: str, rules, settings, last: _Last) -> tup
         return None
     start, stop, node = inside[0]
     stats["statement"] += 1
-    found = _analyse_statement(text, tree, refs, node, path, rules, settings)
+    found = _analyse_statement(text, tree, refs, identifiers, node, path, rules, settings)
     if found is None:
         return None
     old_start, old_stop = start, stop - delta
     kept = [f for f in last.result.findings if not old_start <= f.line <= old_stop]
     moved = [f if f.line < old_start else replace(f, line=f.line + delta, end_line=f.end_line + delta) for f in kept]
     result = FileResult(path, findings=sorted(moved + found.findings, key=Finding.sort_key), errors=found.errors)
-    return result, _Last(last.key, last.matching, lines, last.identifiers, False, result)
+    return result, _Last(last.key, last.matching, lines, identifiers, False, result)
 
 
-def _analyse_statement(text: str, tree: ast.Module, refs: Any, node: ast.stmt, path: str, rules, settings):
+def _analyse_statement(text: str, tree: ast.Module, refs: Any, identifiers, node: ast.stmt, path: str, rules, settings):
     """The findings of one top-level statement, from a slice that keeps it (and what every slice keeps)."""
     part = slices.plan_for(text, tree, rules, refs, node)
     result = FileResult(path)
-    identifiers = frozenset(refs.identifiers())
     try:
         analyse_slice(
             *part, statement_starts(tree), text, path, rules, settings, identifiers, Suppressions(text), result

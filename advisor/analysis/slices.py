@@ -250,13 +250,9 @@ def plan(
     if spans is None:
         return None
     renderer = _Renderer(lines, rules, refs.asnames)
-    small, wanted = [], []
-    always = _ASSIGNMENTS if not any(r.module_level for r in rules) else (ast.stmt,)
-    for start, end, node in spans:
-        if end - start + 1 <= SMALL_LINES or (isinstance(node, always) and not isinstance(node, SCOPES)):
-            small.append((start, end, node))
-        elif renderer.wanted(start, end):
-            wanted.append((start, end, node))
+    small = _kept_everywhere(spans, rules)
+    everywhere = {id(node) for _, _, node in small}
+    wanted = [s for s in spans if id(s[2]) not in everywhere and renderer.wanted(s[0], s[1])]
     small_bytes = sum(renderer.kept_size(start, end, node) for start, end, node in small)
     if len(text) < SLICE_MIN_BYTES:
         groups = [wanted]
@@ -266,7 +262,7 @@ def plan(
         groups = _groups(renderer, wanted)
     out = []
     for k, group in enumerate(groups):
-        keep = {id(node) for _, _, node in group} | {id(node) for _, _, node in small}
+        keep = {id(node) for _, _, node in group} | everywhere
         owned = [(start, end) for start, end, _ in group] + (
             [(start, end) for start, end, _ in small] if k == 0 else []
         )
@@ -275,6 +271,17 @@ def plan(
             return None  # too little left out to pay for itself
         out.append((source, Owned(owned)))
     return out
+
+
+def _kept_everywhere(spans: list[Span], rules: Sequence[type[Rule]]) -> list[Span]:
+    """The top-level statements every slice keeps: small ones and module-level assignments, and every statement
+    outside functions and classes where a rule reads the module as one scope (`Rule.module_level`)."""
+    always = _ASSIGNMENTS if not any(r.module_level for r in rules) else (ast.stmt,)
+    return [
+        span
+        for span in spans
+        if span[1] - span[0] + 1 <= SMALL_LINES or (isinstance(span[2], always) and not isinstance(span[2], SCOPES))
+    ]
 
 
 def top_level(tree: ast.Module) -> list[Span] | None:
@@ -288,12 +295,7 @@ def plan_for(text: str, tree: ast.Module, rules: Sequence[type[Rule]], refs: Any
     lines = split_lines(text, keepends=True)
     spans = _spans(tree.body) or []
     renderer = _Renderer(lines, rules, refs.asnames)
-    always = _ASSIGNMENTS if not any(r.module_level for r in rules) else (ast.stmt,)
-    small = [
-        s
-        for s in spans
-        if s[1] - s[0] + 1 <= SMALL_LINES or (isinstance(s[2], always) and not isinstance(s[2], SCOPES))
-    ]
+    small = _kept_everywhere(spans, rules)
     keep = {id(n) for _, _, n in small} | {id(node)}
     source, _ = renderer.render(spans, keep)
     own = next((start, end) for start, end, n in spans if n is node)
