@@ -14,13 +14,11 @@ from typing import Callable, List, Optional, TextIO
 
 import typer
 
-from advisor.analysis.registry import all_rules
 from advisor.cli_show import fail
 from advisor.core.atomic import write_output
 from advisor.core.findings import ScanResult, Severity
 from advisor.core.textlines import split_lines
 from advisor.interrupt import announce
-from advisor.report.output.markdown_rules import rules_table
 from advisor.report.output.concise import short
 from advisor.report.output.printable import printable
 
@@ -271,6 +269,8 @@ def write_scan_report(report: str, setup, result: ScanResult) -> None:
 
 def rules_listing(format: str, target_version: Optional[str]) -> str:
     """`advisor rules`: the catalogue as a table, JSON or the README's markdown (only what applies to a target)."""
+    from advisor.analysis.registry import all_rules  # lazy: a scan reads the rule index, not the rules
+
     catalogue = all_rules()
     if target_version is not None:
         from advisor.core import policy
@@ -299,6 +299,8 @@ def rules_listing(format: str, target_version: Optional[str]) -> str:
     if format == "json":
         return json.dumps(rows, indent=2)
     if format == "markdown":
+        from advisor.report.output.markdown_rules import rules_table
+
         return rules_table(catalogue)
     if format != "table":
         raise fail(f"unknown --format {format!r} (expected table, json or markdown)")

@@ -9,9 +9,10 @@ trigger are never parsed, and libcst is never imported for them.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from advisor.rule import Rule
+if TYPE_CHECKING:
+    from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
 
 
 _WORD = re.compile(rb"\w+")
@@ -32,8 +33,8 @@ def _longest_word(trigger: bytes) -> bytes | None:
 
 
 class Prefilter:
-    def __init__(self, rules: Sequence[type[Rule]]) -> None:
-        self._by_trigger: dict[bytes, list[type[Rule]]] = {}
+    def __init__(self, rules: Sequence[AnyRule]) -> None:
+        self._by_trigger: dict[bytes, list[AnyRule]] = {}
         for rule in rules:
             if not rule.triggers:
                 raise ValueError(f"{rule.code} declares no prefilter triggers")
@@ -51,7 +52,7 @@ class Prefilter:
         self._others = [(t, _longest_word(t), re.compile(_bounded(t))) for t in others]
         self._gates = frozenset(word for _, word, _ in self._others if word is not None)
 
-    def candidates(self, data: bytes) -> list[type[Rule]]:
+    def candidates(self, data: bytes) -> list[AnyRule]:
         """The rules whose triggers occur in `data`, in code order."""
         words = set(_WORD.findall(data)) if self._words or self._gates else set()
         hits = set(self._words.intersection(words))
@@ -60,7 +61,7 @@ class Prefilter:
                 hits.add(trigger)
         if not hits:
             return []
-        rules: dict[str, type[Rule]] = {}
+        rules: dict[str, AnyRule] = {}
         for h in hits:
             for r in self._by_trigger[h]:
                 rules[r.code] = r

@@ -2,6 +2,14 @@
 
 No hand-kept list: dropping a file into `rules/` (or a family folder under it)
 registers its rules. Modules whose name starts with `_` hold helpers, not rules.
+
+Start-up reads the rule index instead of the rules (`rules/_index.py`, generated from them by
+`python -m advisor.analysis.rule_index`): each rule's code, module, triggers and what selection and
+post-processing read (`RuleEntry`). A rule's module is imported when a file needs the rule
+(`rule_by_code`), so a run whose files hold no trigger imports no rule module and no LibCST. `all_rules()`
+imports them all (listings, the report, the tests). A rule module the index does not name (or names and
+is gone) makes the run read every rule instead; a rule whose class says otherwise than its row stops
+the run. tests/analysis/test_rule_index.py fails when the index is stale.
 """
 
 from __future__ import annotations
@@ -9,14 +17,17 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-import pkgutil
 import re
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
+from advisor.analysis.rule_index import INDEX_MODULE, RuleEntry, mismatch, row, rule_modules
 from advisor.core.selector import EVERY, Selector
-from advisor.rule import Rule
+
+if TYPE_CHECKING:
+    from advisor.rule import Rule
 
 _CODE = re.compile(r"^ADV\d{3}$")
 
@@ -37,8 +48,10 @@ class Family:
 @lru_cache(maxsize=1)
 def families() -> dict[str, Family]:
     """Every family of `rules/`, by folder; a family without its manifest (TITLE, CODES) is a bug of ours."""
-    package = _rules_package()
+    package = rules_package()
     out = {}
+    import pkgutil
+
     for info in pkgutil.iter_modules(package.__path__):
         if info.ispkg:
             module = importlib.import_module(f"{package.__name__}.{info.name}")
@@ -51,7 +64,7 @@ def families() -> dict[str, Family]:
 
 def family_of(code: str) -> Family:
     """The family whose folder holds rule `code`."""
-    return families()[rule_by_code(code).__module__.split(".")[2]]
+    return families()[entry_by_code(code).module.split(".")[2]]
 
 
 def _check_family(module: str, rule: type[Rule]) -> None:
@@ -61,7 +74,7 @@ def _check_family(module: str, rule: type[Rule]) -> None:
         raise RuntimeError(f"{module}.{rule.__name__}: rule code {rule.code} is {where}")
 
 
-def _rules_package():
+def rules_package():
     """`advisor.rules`: installed from `rules/`, or (in a source checkout) loaded from it."""
     try:
         import advisor.rules as package
@@ -82,6 +95,8 @@ def _rules_package():
 
 def _rule_modules(package) -> list[str]:
     """Dotted names of the rule modules under `package`, family subpackages included, sorted."""
+    import pkgutil
+
     names = []
     for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
         if not info.ispkg and not info.name.rpartition(".")[2].startswith("_"):
@@ -91,8 +106,11 @@ def _rule_modules(package) -> list[str]:
 
 @lru_cache(maxsize=1)
 def all_rules() -> tuple[type[Rule], ...]:
+    """Every rule's class: every rule module imported."""
+    from advisor.rule import Rule
+
     found: dict[str, type[Rule]] = {}
-    for name in _rule_modules(_rules_package()):
+    for name in _rule_modules(rules_package()):
         module = importlib.import_module(name)
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, Rule) and obj.code and obj.__module__ == module.__name__:
@@ -112,26 +130,74 @@ def all_rules() -> tuple[type[Rule], ...]:
     return rules
 
 
+@lru_cache(maxsize=1)
+def entries() -> tuple[RuleEntry, ...]:
+    """Every rule as the index records it, in code order; from the classes themselves when a rule module is new
+    or gone since the index was written."""
+    package = rules_package()
+    index = importlib.import_module(f"{package.__name__}.{INDEX_MODULE}")
+    if rule_modules(package.__path__[0], package.__name__) != {r[0] for r in index.RULES}:
+        return tuple(RuleEntry(*row(r)[:3], _load, *row(r)[3:]) for r in all_rules())
+    return tuple(RuleEntry(*r[:3], _load, *r[3:]) for r in index.RULES)
+
+
+@lru_cache(maxsize=1)
+def _by_code() -> dict[str, RuleEntry]:
+    return {e.code: e for e in entries()}
+
+
+def entry_by_code(code: str) -> RuleEntry:
+    entry = _by_code().get(code.upper())
+    if entry is None:
+        raise RuleSelectionError(f"unknown rule code: {code}")
+    return entry
+
+
 def rule_by_code(code: str) -> type[Rule]:
-    for r in all_rules():
-        if r.code == code.upper():
-            return r
-    raise RuleSelectionError(f"unknown rule code: {code}")
+    """Rule `code`'s class: its module imported (every module, for a rule that reads the others: `defer_to`)."""
+    return _load(entry_by_code(code).code)
 
 
-def _expand(selector: str, rules: tuple[type[Rule], ...]) -> set[str]:
+@lru_cache(maxsize=None)
+def _load(code: str) -> type[Rule]:
+    entry = _by_code()[code]
+    if all_rules.cache_info().currsize:
+        return next(r for r in all_rules() if r.code == code)
+    rule = getattr(importlib.import_module(entry.module), entry.cls, None)
+    if rule is None or rule.code != code:
+        raise RuntimeError(
+            f"rules/{INDEX_MODULE}.py is stale ({entry.module}.{entry.cls} is not {code}): {_REGENERATE}"
+        )
+    if hasattr(rule, "defer_to"):
+        return next(r for r in all_rules() if r.code == code)
+    _check_family(entry.module, rule)
+    stale = mismatch(rule, entry)
+    if stale:
+        raise RuntimeError(f"rules/{INDEX_MODULE}.py is stale ({stale}): {_REGENERATE}")
+    return rule
+
+
+_REGENERATE = "run `python -m advisor.analysis.rule_index`"
+
+
+def _expand(selector: str, codes: list[str]) -> set[str]:
     sel = selector.strip().upper()
-    codes = set(Selector.of([sel]).among(r.code for r in rules))
-    if not codes or not (sel in EVERY or re.match(r"^ADV\d{0,3}$", sel)):
+    found = set(Selector.of([sel]).among(codes))
+    if not found or not (sel in EVERY or re.match(r"^ADV\d{0,3}$", sel)):
         raise RuleSelectionError(f"unknown rule code or prefix: {selector.strip()}")
-    return codes
+    return found
+
+
+def _codes() -> list[str]:
+    return [e.code for e in entries()]
 
 
 def rules_matching(selector: str) -> list[type[Rule]]:
     """`explain`'s lookup: a code, a prefix (ADV7) or a rule name (amp-autocast, or its start)."""
-    rules = all_rules()
+    rules = entries()
     try:
-        return [r for r in rules if r.code in _expand(selector, rules)]
+        chosen = _expand(selector, _codes())
+        return [r.load() for r in rules if r.code in chosen]
     except RuleSelectionError:
         pass
     name = selector.strip().lower().replace("_", "-")
@@ -139,29 +205,37 @@ def rules_matching(selector: str) -> list[type[Rule]]:
     found = exact or [r for r in rules if r.name.startswith(name)]
     if not found:
         raise RuleSelectionError(f"no rule has the code, prefix or name {selector.strip()!r} (see `advisor rules`)")
-    return found
+    return [r.load() for r in found]
 
 
 def check_codes(selectors: list[str]) -> None:
     """RuleSelectionError for the first selector that names no rule."""
     for s in selectors:
-        _expand(s, all_rules())
+        _expand(s, _codes())
+
+
+def select_entries(
+    select: list[str] | None = None, ignore: list[str] | None = None, extend: list[str] | None = None
+) -> list[RuleEntry]:
+    """Rules picked by `--select` / `--ignore` (codes or prefixes like ADV2); `extend`: Ruff's extend-select.
+    Their index entries: no rule module is imported."""
+    rules, codes = entries(), _codes()
+    chosen = set()
+    for s in select or [None]:  # type: ignore[list-item]  # None: the default set
+        # The default set and `ADV` leave the opt-in rules off; `ALL` means all of them (Ruff's ALL), as does a code or prefix.
+        picked = _expand(s or "ALL", codes)
+        if s is None or s.strip().upper() == "ADV":
+            picked = {c for c in picked if entry_by_code(c).default_enabled}
+        chosen |= picked
+    for s in extend or []:
+        chosen |= _expand(s, codes)
+    for s in ignore or []:
+        chosen -= _expand(s, codes)
+    return [r for r in rules if r.code in chosen]
 
 
 def select_rules(
     select: list[str] | None = None, ignore: list[str] | None = None, extend: list[str] | None = None
 ) -> list[type[Rule]]:
-    """Rules picked by `--select` / `--ignore` (codes or prefixes like ADV2); `extend`: Ruff's extend-select."""
-    rules = all_rules()
-    chosen = set()
-    for s in select or [None]:  # type: ignore[list-item]  # None: the default set
-        # The default set and `ADV` leave the opt-in rules off; `ALL` means all of them (Ruff's ALL), as does a code or prefix.
-        picked = _expand(s or "ALL", rules)
-        if s is None or s.strip().upper() == "ADV":
-            picked = {c for c in picked if rule_by_code(c).default_enabled}
-        chosen |= picked
-    for s in extend or []:
-        chosen |= _expand(s, rules)
-    for s in ignore or []:
-        chosen -= _expand(s, rules)
-    return [r for r in rules if r.code in chosen]
+    """The classes of the rules `select_entries` picks."""
+    return [r.load() for r in select_entries(select, ignore, extend)]

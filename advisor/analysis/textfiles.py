@@ -15,15 +15,17 @@ import dataclasses
 import fnmatch
 import os
 import re
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from advisor.core.markers import find_markers
 from advisor.core.reading import read_bytes
 from advisor.core.textlines import split_lines
 from advisor.core import policy
 from advisor.core.findings import Applicability, FileError, FileResult, Finding, Window
-from advisor.rule import Rule
 from advisor.analysis.suppressions import Suppressions
+
+if TYPE_CHECKING:
+    from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
 
 # Names this scanner reads (matched against the file's base name).
 TEXT_FILE_PATTERNS = (
@@ -93,7 +95,7 @@ def _assignments(text: str) -> list[tuple[int, int, str, str]]:
 def scan_text(
     path: str,
     data: bytes,
-    rules: Sequence[type[Rule]],
+    rules: Sequence[AnyRule],
     target: tuple[int, int] | None = None,
     lowest: tuple[int, int] | None = None,
 ) -> FileResult:
@@ -130,7 +132,7 @@ def scan_text(
 
 
 def _finding(
-    rule: type[Rule],
+    rule: AnyRule,
     path: str,
     line: int,
     column: int,

@@ -23,7 +23,7 @@ from typing import Iterable
 from advisor.core.config import DEVICES  # noqa: F401  (re-exported: the devices scoping knows)
 from advisor.core.markers import find_markers
 from advisor.core.reading import read_bytes
-from advisor.analysis.registry import all_rules
+from advisor.analysis.registry import entries
 
 
 # Files at the project root that say which wheel or image a project uses, read even
@@ -135,7 +135,7 @@ def apply_scope(
     project-level markers (None when `extra_markers` already holds them, as in an audit's plan);
     `scope_root`: the root that markers scope from (default: `project_root`, else the current directory).
     """
-    device_of = {r.code: (r.device, r.unless_project_mentions) for r in all_rules()}
+    device_of = {r.code: (r.device, r.unless_project_mentions) for r in entries()}
 
     ctx = DeviceContext(override=override)
     for r in result.results:

@@ -10,7 +10,7 @@ import gc
 import os
 from itertools import chain
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from advisor.run.cache import Cache, content_hash, options_key
 from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
@@ -21,8 +21,10 @@ from advisor.core.markers import find_markers
 from advisor.core.reading import read_bytes, source_limit
 from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
-from advisor.rule import Rule
 from advisor.analysis.textfiles import scan_text
+
+if TYPE_CHECKING:
+    from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
 
 # advisor.run.workers (and with it multiprocessing, ~10% of a one-file scan's imports) is
 # imported only when a pool starts: a small tree is analysed here, in this process.
@@ -55,7 +57,7 @@ _TRANSIENT = (
 
 @dataclass
 class ScanOptions:
-    rules: Sequence[type[Rule]]
+    rules: Sequence[AnyRule]
     settings: Settings  # the run's (per-file-ignores, the torch versions): every job carries them
     cache_dir: str | None = None  # None: no cache
     shared_cache_dir: str | None = None  # results shared with other repositories (advisor.run.cache); needs cache_dir
@@ -63,7 +65,7 @@ class ScanOptions:
     progress: Callable[[int, int], None] | None = None  # (files analysed, files to analyse)
     _prefilter: Prefilter | None = field(default=None, init=False, repr=False, compare=False)
 
-    def rules_for(self, path: str, rules: Sequence[type[Rule]] | None = None) -> list[type[Rule]]:
+    def rules_for(self, path: str, rules: Sequence[AnyRule] | None = None) -> list[AnyRule]:
         """`rules` (default: all of them) less those `per-file-ignores` switches off for `path`."""
         rules = self.rules if rules is None else rules
         off = self.settings.ignored_for(path)

@@ -20,16 +20,18 @@ file's rules before analysis, so an ignored rule never costs a parse.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from advisor.run import tests_summary
 from advisor.run.baseline import apply_baseline, find_baseline
 from advisor.run.device import DeviceContext, apply_scope
 from advisor.core.findings import ScanResult
 from advisor.core.selector import Selector
-from advisor.analysis.registry import all_rules
+from advisor.analysis.registry import entries
 from advisor.core.findings import FileError, FileResult
-from advisor.rule import Rule
+
+if TYPE_CHECKING:
+    from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
 
 
 class PostprocessError(ValueError):
@@ -49,9 +51,7 @@ class Shaping:
     baseline_hid: tuple[str, int] | None = None  # set by `shape`: the baseline applied, and how many it dropped
 
 
-def report_rules(
-    rules: Sequence[type[Rule]], ignored: Sequence[str], by_code
-) -> tuple[list[type[Rule]], frozenset[str]]:
+def report_rules(rules: Sequence[AnyRule], ignored: Sequence[str], by_code) -> tuple[list[AnyRule], frozenset[str]]:
     """The rules a `--report` run needs (report-only ones added unless ignored), and the report-only codes selected."""
     codes, report_only = {r.code for r in rules}, report_only_codes()
     listed = frozenset(report_only & codes)
@@ -78,7 +78,7 @@ def shape(result: ScanResult, how: Shaping) -> DeviceContext:
 
 def report_only_codes() -> frozenset[str]:
     """The codes of the rules whose findings the report lists apart (`Rule.report_only`)."""
-    return frozenset(r.code for r in all_rules() if r.report_only)
+    return frozenset(r.code for r in entries() if r.report_only)
 
 
 def drop_report_only(result: ScanResult, listed: frozenset[str]) -> None:

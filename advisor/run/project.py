@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from advisor.core.config import ConfigError
 from advisor.core.settings import Settings, Versions, load_settings, split_codes
@@ -29,8 +29,17 @@ from advisor.run.engine import ScanOptions, scan, scan_bytes, warm
 from advisor.run.hidden import config_turned_off, hidden_line
 from advisor.core.findings import KINDS, Finding, ScanResult, Severity
 from advisor.run.postprocess import PostprocessError, Shaping, report_rules, shape
-from advisor.analysis.registry import RuleSelectionError, all_rules, check_codes, rule_by_code, select_rules
-from advisor.rule import Rule
+from advisor.analysis.registry import (
+    RuleSelectionError,
+    all_rules,
+    check_codes,
+    entry_by_code,
+    rule_by_code,
+    select_entries,
+)
+
+if TYPE_CHECKING:
+    from advisor.analysis.rule_index import AnyRule
 from advisor.core.pins import parse_target_overrides, resolve_companions
 from advisor.core.versions import NO_LOWER_BOUND, OLDEST, parse_version, resolve_bounds
 
@@ -68,13 +77,13 @@ def _check_codes(settings: Settings, flags: dict) -> None:
     check_codes([c for name in CODE_FIELDS for c in split_codes(flags.get(name))])
 
 
-def _rules(settings: Settings) -> tuple[list[type[Rule]], frozenset[str]]:
+def _rules(settings: Settings) -> tuple[list[AnyRule], frozenset[str]]:
     """The rules the settings select that exist at the target, and the report-only codes the user selected."""
-    rules = select_rules(list(settings.select) or None, list(settings.ignore), list(settings.extend_select))
+    selected = select_entries(list(settings.select) or None, list(settings.ignore), list(settings.extend_select))
     newest = settings.versions.target_tuple
-    rules = [r for r in rules if parse_version(r.since) <= newest]
+    rules: list[AnyRule] = [r for r in selected if parse_version(r.since) <= newest]
     if settings.report:
-        return report_rules(rules, settings.ignore, rule_by_code)
+        return report_rules(rules, settings.ignore, entry_by_code)
     return rules, frozenset()
 
 
@@ -95,7 +104,7 @@ class Project:
     """A project resolved against its config: plain data, nothing left to look up."""
 
     settings: Settings  # the config and the flags, with the torch versions resolved
-    rules: list[type[Rule]]
+    rules: list[AnyRule]  # the index's entries: a rule's module is imported when a file needs it
     found: Discovered
     target_source: str  # where the target came from (printed)
     lowest_source: str = ""  # where the lowest supported torch came from (printed)
@@ -177,7 +186,7 @@ class Project:
         discovery (the buffer is the one file)."""
         return cls.load([path], found=Discovered(), no_cache=True)
 
-    def rules_for(self, use: str) -> list[type[Rule]]:
+    def rules_for(self, use: str) -> list[AnyRule]:
         """The rules of one use: "scan" (all selected), "fix" and "editor" (those that judge a file alone:
         device-specific rules (ADV8xx) offer no fixes and need the whole project to scope them)."""
         if use == "scan":

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from advisor.analysis.registry import all_rules
+from advisor.analysis.registry import entries
 from advisor.core.findings import Finding, ScanResult, Severity
 
 _TEST_DIRS = {"tests", "test", "testing", "unittests", "unit_tests"}
@@ -88,7 +88,7 @@ def _summary(template: str, sites: list[Finding], root: str) -> Finding:
 
 def fold(result: ScanResult, root: str) -> None:
     """Fold the sites of `said_once_in_tests` rules in tests into one finding each; rank import-time sites first."""
-    templates = {r.code: r.said_once_in_tests for r in all_rules() if r.said_once_in_tests}
+    templates = {r.code: r.said_once_in_tests for r in entries() if r.said_once_in_tests}
     if not templates:
         return
     folded: dict[str, list[Finding]] = {}
