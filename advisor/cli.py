@@ -6,16 +6,14 @@ Exit codes: 0 nothing found; 1 findings or files that could not be analysed;
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
-import traceback
 from typing import List, Optional
 
 import typer
 
 from advisor import __version__
-from advisor.run.baseline import write_baseline as write
-from advisor.run.cache import clean as clean_cache
 from advisor.core.config import find_project_root
 from advisor.core.findings import ScanResult
 from advisor.core.releases import TAGLINE
@@ -40,8 +38,9 @@ from advisor.cli_support import (
 from advisor.run.discovery import Discovered
 from advisor.cli_show import check_scan_flags, default_paths, probe_device, show, validation_exit
 
-# Imported inside the commands that need them, for start-up: report.render, report.validation and audit.runner
-# (Jinja), audit.executors (Dask), rich (progress bars), the output formats (JUnit: urllib, ssl) and the fixer.
+# Imported inside the commands that need them, for start-up: run.baseline and run.cache (JSON, hashes), report.render,
+# report.validation and audit.runner (Jinja), audit.executors (Dask), rich (progress bars), the output formats (JUnit:
+# urllib, ssl) and the fixer.
 
 app = typer.Typer(
     add_completion=False,
@@ -175,6 +174,8 @@ def scan(
         raise typer.Exit(add_suppressions(result, setup.root))
     emit_scan(setup, result, output_format, output, report, stdin, statistics=statistics, quiet=quiet)
     if write_baseline:
+        from advisor.run.baseline import write_baseline as write
+
         count = write(write_baseline, result.findings, setup.root)
         typer.echo(f"advisor: wrote {count} findings to the baseline {write_baseline}", err=True)
         raise typer.Exit(0)
@@ -319,6 +320,8 @@ def rehearse(
 def clean(cache_dir: Optional[str] = opt.CACHE_DIR) -> None:
     """Remove the cache."""
     root = cache_root(cache_dir, find_project_root(["."]))
+    from advisor.run.cache import clean as clean_cache
+
     typer.echo(f"removed {root}" if clean_cache(root) else f"no cache at {root}")
 
 
@@ -383,15 +386,33 @@ def server() -> None:
     raise typer.Exit(serve())  # 1 after an `exit` without `shutdown` (LSP)
 
 
+def _app_for(args: List[str]) -> typer.Typer:
+    """The app with only the command `args` starts with, when it names one: Typer builds each command's parameters
+    from its signature on every run, a third of a one-file scan's start-up. Help, `--version` and a mistyped
+    command get the whole app."""
+    named = [c for c in app.registered_commands if args and c.callback and _command_name(c) == args[0]]
+    if len(named) != 1:
+        return app
+    only = copy.copy(app)
+    only.registered_commands = named
+    return only
+
+
+def _command_name(command) -> str:
+    return command.name or command.callback.__name__.lower().replace("_", "-")  # as Typer names it
+
+
 def main() -> None:
     try:
-        run_cli(app, prog_name="advisor")  # Ctrl-C/SIGTERM: one line, exit 130, workers stopped
+        run_cli(_app_for(sys.argv[1:]), prog_name="advisor")  # Ctrl-C/SIGTERM: one line, exit 130, workers stopped
     except KeyboardInterrupt:
         typer.echo("advisor: interrupted", err=True)
         sys.exit(130)
     except SystemExit:
         raise
     except Exception as e:  # a bug of ours: say so, and exit 2, never 1 (which means "findings")
+        import traceback
+
         traceback.print_exc()
         typer.echo(f"advisor: internal error: {type(e).__name__}: {e}", err=True)
         sys.exit(2)

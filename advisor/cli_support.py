@@ -7,7 +7,6 @@ and the warnings a run owes its user. The options themselves are declared in adv
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
 from typing import Callable, List, Optional, TextIO
@@ -74,6 +73,8 @@ def render(
         )
         # stdin's text is not on disk: its fixes keep their range's one edit
         with_edits(out["findings"], result.findings, setup if source is None else None)
+        import json  # lazy: the text format never needs it
+
         json.dump(out, stream, indent=2)
         stream.write("\n")
     elif fmt == "sarif":
@@ -297,6 +298,8 @@ def rules_listing(format: str, target_version: Optional[str]) -> str:
             row["severity"] = policy.severity_for(kind, Severity(row["severity"])).value
         columns = ("code", "name", "kind", "severity", "since", "fix", "validation", "opt-in")
     if format == "json":
+        import json
+
         return json.dumps(rows, indent=2)
     if format == "markdown":
         from advisor.report.output.markdown_rules import rules_table

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Sequence
 from advisor.core.markers import find_markers
 from advisor.core.reading import read_bytes
 from advisor.core.textlines import split_lines
-from advisor.core import policy
 from advisor.core.findings import Applicability, FileError, FileResult, Finding, Window
 from advisor.analysis.suppressions import Suppressions
 
@@ -142,6 +141,8 @@ def _finding(
     window: Window | None = None,
     target: tuple[int, int] | None = None,
 ) -> Finding | None:
+    from advisor.core import policy  # lazy: most runs meet no such finding
+
     if window is not None and target is not None:  # the policy decides, as for Python findings
         decision = policy.decide(window, rule.kind, rule.severity, Applicability.NONE, message, target, None)
         if decision is None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.audit.executors import AuditError
-from advisor.core.config import tomllib
+from advisor.core.reading import toml
 
 
 @dataclass
@@ -57,7 +57,7 @@ def read_manifest(path: str) -> list[Repo]:
 
 def _toml_entries(path: str, data: bytes) -> list[tuple[str, dict]]:
     try:
-        doc = tomllib.loads(data.decode("utf-8"))
+        doc = toml().loads(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         raise AuditError(f"{path}: invalid TOML: {e}") from None
     tables = doc.get("repo", doc.get("repositories", []))

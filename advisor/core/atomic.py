@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 
 
 class LinkError(OSError):
@@ -20,6 +19,8 @@ class LinkError(OSError):
 
 
 def _write_temp(directory: str, name: str, data: bytes, durable: bool) -> str:
+    import tempfile  # lazy: start-up
+
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".advisor-tmp")
     try:
         with os.fdopen(fd, "wb") as f:

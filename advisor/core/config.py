@@ -9,12 +9,7 @@ import os
 from typing import Any
 
 from advisor.core.findings import KINDS, Severity
-from advisor.core.reading import PIN_FILE_LIMIT, read_text
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python < 3.11
-    import tomli as tomllib  # type: ignore[no-redef]
+from advisor.core.reading import PIN_FILE_LIMIT, read_text, toml
 
 
 class ConfigError(ValueError):
@@ -61,6 +56,7 @@ def read_section(paths: list[str], explicit: str | None = None) -> tuple[str, st
         cfg_path = os.path.join(root, "pyproject.toml")
         if not os.path.isfile(cfg_path):
             return root, None, {}
+    tomllib = toml()
     try:  # the scanned tree's own pyproject.toml: a regular file, bounded (a FIFO would block)
         data = tomllib.loads(read_text(cfg_path, PIN_FILE_LIMIT))
     except tomllib.TOMLDecodeError as e:

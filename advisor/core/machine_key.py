@@ -9,8 +9,6 @@ read or created, `machine_key()` is None and callers trust nothing.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 import stat
 
@@ -77,10 +75,15 @@ def machine_key() -> bytes | None:
 
 def sign(data: bytes) -> str | None:
     """HMAC-SHA256 of `data` under this machine's key (hex); None without a key."""
+    import hashlib
+    import hmac  # lazy: start-up
+
     key = machine_key()
     return hmac.new(key, data, hashlib.sha256).hexdigest() if key is not None else None
 
 
 def verify(data: bytes, signature: object) -> bool:
+    import hmac  # lazy: start-up
+
     expected = sign(data)
     return expected is not None and isinstance(signature, str) and hmac.compare_digest(expected, signature)

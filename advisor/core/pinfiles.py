@@ -15,7 +15,6 @@ leaves one line in `Reader.notes`, which the CLI prints as a warning.
 from __future__ import annotations
 
 import ast
-import configparser
 import glob
 import os
 import re
@@ -24,10 +23,6 @@ from dataclasses import dataclass, field
 
 from advisor.core import reading
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python < 3.11
-    import tomli as tomllib  # type: ignore[no-redef]
 
 # Most binding first: what `pip install <project>` installs, then extras and dependency
 # groups, then build requirements, then what a lock file happens to hold today.
@@ -171,7 +166,7 @@ def _toml(path: str, reader: Reader) -> _Toml | None:
     if text is None:
         return None
     try:
-        return _Toml(path, tomllib.loads(text), text.splitlines(), reader)
+        return _Toml(path, reading.toml().loads(text), text.splitlines(), reader)
     except ValueError:
         return None
     except (RecursionError, MemoryError):  # tomllib recurses per nested array or inline table
@@ -257,6 +252,8 @@ def dynamic_files(path: str, reader: Reader) -> list[str]:
 
 def setup_cfg(path: str, reader: Reader) -> tuple[list[Row], list[str]]:
     """Rows, and requirements files named by `install_requires = file: ...`."""
+    import configparser  # lazy: a setup.cfg is rare
+
     text = reader.text(path)
     parser = configparser.ConfigParser(interpolation=None)
     try:

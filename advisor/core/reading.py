@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Any
 
 MB = 1024 * 1024
 # Pin files, configs and lock files: the largest real poetry.lock / uv.lock seen are a few MB.
@@ -98,3 +99,12 @@ def read_bytes(path: str, limit: int = SOURCE_LIMIT, root: str | None = None, he
 def read_text(path: str, limit: int = PIN_FILE_LIMIT, root: str | None = None) -> str:
     """`read_bytes`, decoded as UTF-8 (undecodable bytes replaced): for data files, not Python sources."""
     return read_bytes(path, limit, root).decode("utf-8", "replace")
+
+
+def toml() -> Any:
+    """tomllib (tomli before Python 3.11), imported when a TOML file is there to read: most runs have none."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11
+        import tomli as tomllib  # type: ignore[no-redef]
+    return tomllib

@@ -7,8 +7,6 @@ ones in that file), so it survives lines moving up or down.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections import Counter
 from typing import Any
@@ -25,6 +23,9 @@ def _rel(path: str, root: str) -> str:
 
 
 def fingerprints(findings: list[Finding], root: str) -> list[str]:
+    import hashlib
+    import json  # lazy: start-up
+
     seen: Counter = Counter()
     out = []
     for f in sorted(findings, key=Finding.sort_key):
@@ -36,6 +37,8 @@ def fingerprints(findings: list[Finding], root: str) -> list[str]:
 
 
 def write_baseline(path: str, findings: list[Finding], root: str) -> int:
+    import json  # lazy: start-up
+
     ordered = sorted(findings, key=Finding.sort_key)
     entries = [
         {"fingerprint": fp, "rule": f.rule, "path": _rel(f.path, root), "snippet": f.snippet}
@@ -54,6 +57,8 @@ def find_baseline(root: str) -> str | None:
 
 def apply_baseline(result: Any, path: str, root: str) -> int:
     """Drop findings recorded in the baseline (as a multiset), counting them as suppressed; how many it dropped."""
+    import json  # lazy: start-up
+
     try:
         data = json.loads(read_text(path, SOURCE_LIMIT))  # a regular file, bounded: it is the tree's own
         known = Counter(e["fingerprint"] for e in data["findings"])

@@ -10,8 +10,6 @@ pre-commit can hand us exactly the staged files; with `force_exclude` (Ruff's
 from __future__ import annotations
 
 import fnmatch
-import hashlib
-import json
 import os
 import stat
 from dataclasses import dataclass, field
@@ -68,6 +66,8 @@ class Discovered:
 
 def manifest_text(files: dict[str, str], version: str, signed: bool = True) -> str:
     """The `.advisor-report` manifest: {relative path: sha256} of what advisor wrote, signed on this machine."""
+    import json  # lazy: start-up
+
     body = json.dumps(files, sort_keys=True)
     return (
         json.dumps(
@@ -86,6 +86,8 @@ def manifest_text(files: dict[str, str], version: str, signed: bool = True) -> s
 
 def read_manifest(directory: str) -> tuple[dict[str, str], bool] | None:
     """(files, signed here) from `directory`'s manifest; None when there is none or it is not one."""
+    import json  # lazy: start-up
+
     try:
         fd = os.open(
             os.path.join(directory, REPORT_MARKER),
@@ -105,6 +107,8 @@ def read_manifest(directory: str) -> tuple[dict[str, str], bool] | None:
 
 def file_digest(path: str) -> str | None:
     """sha256 of a regular file (a link or anything else: None)."""
+    import hashlib  # lazy: start-up
+
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:

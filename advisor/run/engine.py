@@ -12,7 +12,6 @@ from itertools import chain
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
-from advisor.run.cache import Cache, content_hash, options_key
 from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
 from advisor.core.jobs import FileJob
 from advisor.core.settings import Settings
@@ -24,6 +23,7 @@ from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.analysis.textfiles import scan_text
 
 if TYPE_CHECKING:
+    from advisor.run.cache import Cache
     from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
 
 # advisor.run.workers (and with it multiprocessing, ~10% of a one-file scan's imports) is
@@ -171,18 +171,26 @@ def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tupl
         data = read_file(path)
     except OSError as e:
         return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
+    if cache is None:
+        return None, data, ""  # no cache: no digest needed
+    from advisor.run.cache import content_hash  # imported by open_cache already
+
     # A text file's result is not a Python file's result for the same bytes: keep them apart in the cache.
     digest = content_hash(_TEXT_SALT + salt + data if text else salt + data)
-    if cache is not None:
-        cache.remember_stat(path, st, digest)
-        known = _from_cache(cache, path, digest)
-        if known is not None:
-            return known, b"", digest
+    cache.remember_stat(path, st, digest)
+    known = _from_cache(cache, path, digest)
+    if known is not None:
+        return known, b"", digest
     return None, data, digest
 
 
 def open_cache(options: ScanOptions) -> Cache | None:
     """The cache of a run with these options (its rules and settings make the key); None without one."""
+    if not options.cache_dir:
+        return None
+    # Lazy: a run without a cache (--no-cache, an editor's) never hashes, signs or reads JSON.
+    from advisor.run.cache import Cache, options_key
+
     versions = options.settings.versions
     key = options.cache_dir and options_key(
         [r.code for r in options.rules],
