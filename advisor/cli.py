@@ -4,9 +4,7 @@ Exit codes: 0 nothing found; 1 findings or files that could not be analysed;
 2 usage or internal error.
 """
 
-from __future__ import annotations
-
-import copy
+# No `from __future__ import annotations`: Typer reads the signatures on each run, a string annotation costs an eval.
 import os
 import sys
 from typing import List, Optional
@@ -32,15 +30,16 @@ from advisor.cli_support import (
     fail,
     read_stdin,
     say_what_was_hidden,
+    save_baseline,
+    only_command,
     stdin_excluded,
     warn_if_nothing_to_scan,
 )
 from advisor.run.discovery import Discovered
 from advisor.cli_show import check_scan_flags, default_paths, probe_device, show, validation_exit
 
-# Imported inside the commands that need them, for start-up: run.baseline and run.cache (JSON, hashes), report.render,
-# report.validation and audit.runner (Jinja), audit.executors (Dask), rich (progress bars), the output formats (JUnit:
-# urllib, ssl) and the fixer.
+# Imported inside the commands that need them, for start-up: run.cache, report.render, report.validation and audit.runner
+# (Jinja), audit.executors (Dask), rich (progress bars), the output formats (JUnit: urllib, ssl) and the fixer.
 
 app = typer.Typer(
     add_completion=False,
@@ -174,10 +173,7 @@ def scan(
         raise typer.Exit(add_suppressions(result, setup.root))
     emit_scan(setup, result, output_format, output, report, stdin, statistics=statistics, quiet=quiet)
     if write_baseline:
-        from advisor.run.baseline import write_baseline as write
-
-        count = write(write_baseline, result.findings, setup.root)
-        typer.echo(f"advisor: wrote {count} findings to the baseline {write_baseline}", err=True)
+        save_baseline(write_baseline, result, setup.root)
         raise typer.Exit(0)
     raise typer.Exit(0 if exit_zero or not setup.fails(result) else 1)
 
@@ -386,25 +382,11 @@ def server() -> None:
     raise typer.Exit(serve())  # 1 after an `exit` without `shutdown` (LSP)
 
 
-def _app_for(args: List[str]) -> typer.Typer:
-    """The app with only the command `args` starts with, when it names one: Typer builds each command's parameters
-    from its signature on every run, a third of a one-file scan's start-up. Help, `--version` and a mistyped
-    command get the whole app."""
-    named = [c for c in app.registered_commands if args and c.callback and _command_name(c) == args[0]]
-    if len(named) != 1:
-        return app
-    only = copy.copy(app)
-    only.registered_commands = named
-    return only
-
-
-def _command_name(command) -> str:
-    return command.name or command.callback.__name__.lower().replace("_", "-")  # as Typer names it
-
-
 def main() -> None:
     try:
-        run_cli(_app_for(sys.argv[1:]), prog_name="advisor")  # Ctrl-C/SIGTERM: one line, exit 130, workers stopped
+        run_cli(
+            only_command(app, sys.argv[1:]), prog_name="advisor"
+        )  # Ctrl-C/SIGTERM: one line, exit 130, workers stopped
     except KeyboardInterrupt:
         typer.echo("advisor: interrupted", err=True)
         sys.exit(130)

@@ -6,6 +6,7 @@ and the warnings a run owes its user. The options themselves are declared in adv
 
 from __future__ import annotations
 
+import copy
 import io
 import os
 import sys
@@ -366,3 +367,27 @@ def emit_scan(
             write_output(output, buffer.getvalue())
         except OSError as e:
             raise fail(f"cannot write {output}: {e.strerror or e}")
+
+
+def save_baseline(path: str, result: ScanResult, root: str) -> None:
+    """`scan --write-baseline PATH`: the findings recorded, and one line that says how many."""
+    from advisor.run.baseline import write_baseline  # lazy: JSON and hashes, for this flag only
+
+    count = write_baseline(path, result.findings, root)
+    typer.echo(f"advisor: wrote {count} findings to the baseline {path}", err=True)
+
+
+def only_command(app: typer.Typer, args: List[str]) -> typer.Typer:
+    """`app` with only the command `args` starts with, when it names one: Typer builds each command's parameters
+    from its signature on every run, a third of a one-file scan's start-up. Help, `--version` and a mistyped
+    command get the whole app."""
+    named = [c for c in app.registered_commands if args and c.callback and _command_name(c) == args[0]]
+    if len(named) != 1:
+        return app
+    only = copy.copy(app)
+    only.registered_commands = named
+    return only
+
+
+def _command_name(command) -> str:
+    return command.name or command.callback.__name__.lower().replace("_", "-")  # as Typer names it

@@ -137,8 +137,8 @@ def entries() -> tuple[RuleEntry, ...]:
     package = rules_package()
     index = importlib.import_module(f"{package.__name__}.{INDEX_MODULE}")
     if rule_modules(package.__path__[0], package.__name__) != {r[0] for r in index.RULES}:
-        return tuple(RuleEntry(*row(r)[:3], _load, *row(r)[3:]) for r in all_rules())
-    return tuple(RuleEntry(*r[:3], _load, *r[3:]) for r in index.RULES)
+        return tuple(RuleEntry(row(r)) for r in all_rules())
+    return tuple(map(RuleEntry, index.RULES))
 
 
 @lru_cache(maxsize=1)

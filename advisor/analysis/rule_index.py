@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Iterable
 
 if TYPE_CHECKING:
     from typing import Union
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
 
     AnyRule = Union[type[Rule], "RuleEntry"]  # what a run passes around: a rule's class, or its entry
 
-# What start-up reads of every rule, in the index's column order (after module, class and reads_text).
+# What start-up reads of every rule, in the index's column order (after module, class and reads_text); RuleEntry
+# reads each by its column.
 INDEXED = (
     "code",
     "name",
@@ -35,26 +37,36 @@ INDEXED = (
     "unless_project_mentions",
     "said_once_in_tests",
 )
+COLUMNS = ("module", "cls", "reads_text", *INDEXED)
 INDEX_MODULE = "_index"  # rules/_index.py
 
 
-class RuleEntry:
-    """A rule as the index records it: its indexed attributes answered without importing its module.
+class RuleEntry(tuple):
+    """A rule as the index records it (its row): its indexed attributes answered without importing its module.
 
     Anything else (its documentation, its window, its visitor) loads the class (`load`) and is read there, so an
     entry stands in for the class wherever a run's rules are passed around. `check_env` and `check_text` load
-    only the rules that read non-Python files."""
+    only the rules that read non-Python files. A tuple: a run makes one per rule at start-up."""
 
-    __slots__ = ("module", "cls", "reads_text", "_load", *INDEXED)
-
-    def __init__(self, module: str, cls: str, reads_text: bool, load: Callable[[str], Any], *values: Any) -> None:
-        self.module, self.cls, self.reads_text, self._load = module, cls, reads_text, load
-        for name, value in zip(INDEXED, values, strict=True):
-            setattr(self, name, value)
+    __slots__ = ()
+    module: str = property(itemgetter(0))  # type: ignore[assignment]
+    cls: str = property(itemgetter(1))  # type: ignore[assignment]  # the name its module holds it under
+    reads_text: bool = property(itemgetter(2))  # type: ignore[assignment]
+    code: str = property(itemgetter(3))  # type: ignore[assignment]
+    name: str = property(itemgetter(4))  # type: ignore[assignment]
+    since: str = property(itemgetter(5))  # type: ignore[assignment]
+    default_enabled: bool = property(itemgetter(6))  # type: ignore[assignment]
+    device: str | None = property(itemgetter(7))  # type: ignore[assignment]
+    report_only: bool = property(itemgetter(8))  # type: ignore[assignment]
+    triggers: tuple[str, ...] = property(itemgetter(9))  # type: ignore[assignment]
+    unless_project_mentions: tuple[str, ...] = property(itemgetter(10))  # type: ignore[assignment]
+    said_once_in_tests: str | None = property(itemgetter(11))  # type: ignore[assignment]
 
     def load(self) -> type[Rule]:
         """The rule's class (its module imported on first use)."""
-        return self._load(self.code)
+        from advisor.analysis.registry import rule_by_code
+
+        return rule_by_code(self.code)
 
     def check_env(self, assignments: Any) -> Iterable[tuple[int, int, str, str]]:
         return self.load().check_env(assignments) if self.reads_text else ()
@@ -63,14 +75,9 @@ class RuleEntry:
         return self.load().check_text(*args) if self.reads_text else ()
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in RuleEntry.__slots__:  # not set yet (copying, unpickling)
+        if name.startswith("__"):  # copying, pickling: a tuple's own
             raise AttributeError(name)
         return getattr(self.load(), name)
-
-    def __reduce__(self) -> tuple:
-        from advisor.analysis.registry import entry_by_code
-
-        return entry_by_code, (self.code,)
 
     def __repr__(self) -> str:
         return f"<rule {self.code} {self.module}.{self.cls}>"
@@ -95,8 +102,7 @@ def _attribute(rule: type[Rule]) -> str:
 
 def mismatch(rule: type[Rule], entry: RuleEntry) -> str | None:
     """What the class says otherwise than its row (None: nothing): the index is stale."""
-    indexed = (entry.module, entry.cls, entry.reads_text, *(getattr(entry, name) for name in INDEXED))
-    for name, now, then in zip(("module", "class", "reads_text", *INDEXED), row(rule), indexed):
+    for name, now, then in zip(COLUMNS, row(rule), entry):
         if now != then:
             return f"{rule.code} {name}: {now!r}, indexed {then!r}"
     return None
@@ -126,7 +132,7 @@ def render(rules: Iterable[type[Rule]]) -> str:
         '(tests/analysis/test_rule_index.py fails when it is stale)."""',
         "",
         "# fmt: off",
-        f"COLUMNS = {('module', 'class', 'reads_text', *INDEXED)!r}",
+        f"COLUMNS = {COLUMNS!r}",
         "RULES = (",
         *(f"    {row(r)!r}," for r in rules),
         ")",

@@ -21,7 +21,6 @@ from advisor.core.markers import find_markers
 from advisor.core.reading import read_bytes
 from advisor.core.textlines import split_lines
 from advisor.core.findings import Applicability, FileError, FileResult, Finding, Window
-from advisor.analysis.suppressions import Suppressions
 
 if TYPE_CHECKING:
     from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
@@ -112,6 +111,8 @@ def scan_text(
     text = data.decode("utf-8", "replace")
     assignments = [] if metadata else _assignments(text)
     lines = split_lines(text)
+    from advisor.analysis.suppressions import Suppressions  # lazy: a run without text files never needs it
+
     suppressions = Suppressions(text, python=False)
     for rule in rules:
         found: list[tuple[int, int, int, str, Window | None]] = [

@@ -174,11 +174,12 @@ def combine(pins: list[Pin]) -> Bounds | None:
 def find_bounds(root: str, notes: list[str] | None = None) -> dict[str, Bounds]:
     """{library: Bounds} for the libraries the project bounds (unpinned ones are absent); `notes`: as find_pins."""
     pins = find_pins(root, locks=False, notes=notes)
+    locks_read = False
     out = {}
     for library in LIBRARIES:
         bounds = combine([p for p in pins if p.library == library])
-        if bounds is None:  # only now read the locks (the lowest rank)
-            pins = pins if any(p.tier == "lock" for p in pins) else find_pins(root, notes=notes)
+        if bounds is None and not locks_read:  # only now read the locks (the lowest rank), once
+            pins, locks_read = find_pins(root, notes=notes), True
             bounds = combine([p for p in pins if p.library == library])
         if bounds is not None:
             out[library] = bounds

@@ -44,12 +44,13 @@ def normalise(text: str, what: str = "target version") -> str:
 
 
 def resolve_target(
-    explicit: str | None, project_root: str, notes: list[str] | None = None
+    explicit: str | None, project_root: str, notes: list[str] | None = None, found: dict[str, Bounds] | None = None
 ) -> tuple[str, str | None, str]:
-    """(target, oldest supported version or None, where the target came from); `notes`: pins.find_pins."""
+    """(target, oldest supported version or None, where the target came from); `notes`: pins.find_pins;
+    `found`: the project's bounds, when already read (`find_bounds`)."""
     if explicit:
         return normalise(explicit), None, "--target-version or config"
-    bounds = find_bounds(project_root, notes).get("torch")
+    bounds = (find_bounds(project_root, notes) if found is None else found).get("torch")
     if bounds is None:
         return NEWEST, None, "default: newest version the catalogue knows"
     min_version = bounds.lower_text if bounds.lower and bounds.lower >= parse_version(OLDEST) else None
@@ -90,8 +91,9 @@ def resolve_bounds(
     whose replacement is newer is never offered (the caller prints NO_LOWER_BOUND once).
     `notes` gets a line per pin file skipped as unsafe or malformed (pins.find_pins).
     """
-    resolved, _, target_source = resolve_target(target, project_root, notes)
-    bounds = None if min_torch else find_bounds(project_root, notes).get("torch")
+    pinned = None if target and min_torch else find_bounds(project_root, notes)  # the pin files, read once
+    resolved, _, target_source = resolve_target(target, project_root, notes, pinned)
+    bounds = None if min_torch or pinned is None else pinned.get("torch")
     if min_torch:
         lowest, source, found = normalise(min_torch, "min-torch"), "min-torch (config or --min-torch)", True
     elif bounds is None or bounds.lower is None:

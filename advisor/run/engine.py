@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
-from advisor.core.jobs import FileJob
 from advisor.core.settings import Settings
 from advisor.core.lazy import cst
 from advisor.core.markers import find_markers
@@ -23,6 +22,7 @@ from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.analysis.textfiles import scan_text
 
 if TYPE_CHECKING:
+    from advisor.core.jobs import FileJob
     from advisor.run.cache import Cache
     from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
 
@@ -83,7 +83,11 @@ class ScanOptions:
     def job(self, path: str, data: bytes) -> FileJob | None:
         """The job for one file, or None when no rule can match it."""
         codes = self.candidates(path, data)
-        return FileJob(path, data, codes, self.settings) if codes else None
+        if not codes:
+            return None
+        from advisor.core.jobs import FileJob  # lazy: a run where no file needs analysing never makes one
+
+        return FileJob(path, data, codes, self.settings)
 
 
 def _analyse_job(job: FileJob, incremental: bool = False) -> dict:

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from advisor.analysis import registry
-from advisor.analysis.rule_index import RuleEntry, index_path, mismatch, render, rule_modules
+from advisor.analysis.rule_index import COLUMNS, RuleEntry, index_path, mismatch, render, rule_modules
 
 pytestmark = pytest.mark.torch_free
 
@@ -28,6 +28,7 @@ def test_every_entry_answers_as_its_class():
     assert [e.code for e in registry.entries()] == [r.code for r in rules]
     for entry, rule in zip(registry.entries(), rules):
         assert entry.load() is rule and mismatch(rule, entry) is None
+        assert [getattr(entry, name) for name in COLUMNS] == list(entry)  # each attribute reads its own column
         assert getattr(importlib.import_module(entry.module), entry.cls) is rule  # where a run alone finds it
         assert entry.summary() == rule.summary()  # what the index does not hold, the class answers
 
@@ -64,9 +65,8 @@ def test_a_rule_module_the_index_does_not_name_makes_the_run_read_every_rule(mon
 def test_a_row_that_says_otherwise_than_its_class_is_stale():
     rule = registry.rule_by_code("ADV101")
     entry = registry.entry_by_code("ADV101")
-    wrong = RuleEntry(entry.module, entry.cls, entry.reads_text, registry.rule_by_code, entry.code, entry.name,
-                      entry.since, entry.default_enabled, entry.device, entry.report_only, ("elsewhere",),
-                      entry.unless_project_mentions, entry.said_once_in_tests)  # fmt: skip
+    wrong = RuleEntry((*entry[:9], ("elsewhere",), *entry[10:]))
+    assert wrong.code == "ADV101" and wrong.triggers == ("elsewhere",)
     assert "ADV101 triggers" in mismatch(rule, wrong)
 
 

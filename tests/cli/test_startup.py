@@ -41,3 +41,16 @@ def test_a_file_a_rule_matches_does_import_it(tmp_path):
     # The check above can fail: a file that needs parsing imports LibCST.
     modules = _imported(tmp_path, "import torch\nobj = torch.load('m.pt')\n")
     assert [m for m in modules if m.split(".")[0] == "libcst"]
+
+
+def test_a_command_builds_only_itself_and_help_sees_them_all():
+    # Typer builds each command's parameters from its signature on every run: a scan builds the scan command only.
+    from advisor.cli import app
+    from advisor.cli_support import only_command
+
+    only = only_command(app, ["scan", "x.py", "--no-cache"])
+    assert [c.callback.__name__ for c in only.registered_commands] == ["scan"]
+    assert only.registered_callback is app.registered_callback  # --version and the root options stay
+    assert len(app.registered_commands) > 1  # the app itself is untouched
+    for args in ([], ["--help"], ["--version"], ["scna"], ["-h", "scan"]):
+        assert only_command(app, args) is app  # help, the version and a typo's suggestion see every command
