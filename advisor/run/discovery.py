@@ -244,9 +244,9 @@ def discover(
     ignores = _GitIgnores()
     own: set[str] = set()  # files of report folders advisor wrote here, unchanged since
 
-    def add(p: str, explicit: bool = False) -> None:
+    def add(p: str, explicit: bool = False, link: bool | None = None) -> None:
         # The walk does not follow directory links, so only a file link can alias another path.
-        key = os.path.realpath(p) if os.path.islink(p) else os.path.abspath(p)
+        key = os.path.realpath(p) if (os.path.islink(p) if link is None else link) else os.path.abspath(p)
         if key not in seen:
             seen.add(key)
             text = is_text_file(p) or (explicit and is_shell_script(p))
@@ -282,7 +282,11 @@ def discover(
             dirnames[:] = keep
             for name in sorted(filenames):
                 full = os.path.join(dirpath, name)
-                if not name.endswith(SOURCE_SUFFIXES) and not _excluded(full, include) and not is_text_file(name):
+                if (
+                    not name.endswith(SOURCE_SUFFIXES)
+                    and not (include and _excluded(full, include))
+                    and not is_text_file(name)
+                ):
                     continue
                 if _excluded(full, exclude):
                     out.left_out.append((os.path.normpath(full), "exclude"))
@@ -290,7 +294,8 @@ def discover(
                 if by := ignores.ignored(full, False, ancestors):
                     out.left_out.append((os.path.normpath(full), by))
                     continue
-                if os.path.islink(full) and not os.path.exists(full):
+                link = os.path.islink(full)  # asked once: a tree's every file
+                if link and not os.path.exists(full):
                     out.errors.append((os.path.normpath(full), "dangling symbolic link"))
                     continue
                 if not os.path.isfile(full):
@@ -299,9 +304,9 @@ def discover(
                             (os.path.normpath(full), "not a regular file (a FIFO, socket or device); not read")
                         )
                     continue
-                if os.path.islink(full) and not os.path.realpath(full).startswith(real_root):
+                if link and not os.path.realpath(full).startswith(real_root):
                     continue  # a link out of the scanned tree: not ours to read or rewrite
                 if os.path.abspath(full) in own:
                     continue  # our own report: its validation scripts call the APIs the rules look for
-                add(full)
+                add(full, link=link)
     return out

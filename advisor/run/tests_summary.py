@@ -93,6 +93,8 @@ def fold(result: ScanResult, root: str) -> None:
         return
     folded: dict[str, list[Finding]] = {}
     for r in result.results:
+        if not any(f.rule in templates for f in r.findings):
+            continue  # nothing to fold or rank (most files of a tree)
         test_file = is_test_file(_rel(r.path, root))
         kept = []
         for f in r.findings:

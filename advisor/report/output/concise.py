@@ -8,6 +8,7 @@ statement and the action (`use ...`, `pass ...`), about 100 characters, never mo
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 LIMIT = 160
 AIM = 100
@@ -18,26 +19,29 @@ _ACTION = re.compile(
 )
 
 
+@lru_cache(maxsize=None)
+def _cuts(separators: tuple[str, ...]) -> re.Pattern[str]:
+    """A backtick, or one of the separators (the first that matches where several start at one place)."""
+    return re.compile("`|" + "|".join(map(re.escape, separators)))
+
+
 def _split(text: str, separators: tuple[str, ...]) -> list[str]:
     """`text` cut at the separators that stand outside backticks."""
-    parts, start, quoted, i = [], 0, False, 0
-    while i < len(text):
-        if text[i] == "`":
+    parts, start, quoted = [], 0, False
+    for m in _cuts(separators).finditer(text):  # no separator holds a backtick: none hides one
+        if m.group() == "`":
             quoted = not quoted
         elif not quoted:
-            for sep in separators:
-                if text.startswith(sep, i):
-                    parts.append(text[start:i])
-                    start = i + len(sep)
-                    i = start - 1
-                    break
-        i += 1
+            parts.append(text[start : m.start()])
+            start = m.end()
     parts.append(text[start:])
     return [p for p in (p.strip() for p in parts) if p]
 
 
 def _without_asides(text: str) -> str:
     """`text` less its parenthesised notes, those outside backticks (the code in backticks keeps its calls)."""
+    if "(" not in text:
+        return text.strip()
     out: list[str] = []
     depth, quoted = 0, False
     for ch in text:
@@ -69,8 +73,9 @@ def _forms(text: str) -> list[str]:
     return [head + cut + tail for cut in cuts] + [head + cut for cut in cuts]
 
 
+@lru_cache(maxsize=4096)
 def short(message: str) -> str:
-    """The concise form of a finding's message."""
+    """The concise form of a finding's message (a tree's findings repeat their messages)."""
     text = _without_asides(message) or message
     if len(text) <= AIM:
         return text
