@@ -19,9 +19,8 @@ import importlib.util
 import os
 import re
 import sys
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from advisor.analysis.rule_index import INDEX_MODULE, RuleEntry, mismatch, row, rule_modules
 from advisor.core.selector import EVERY, Selector
@@ -36,8 +35,7 @@ class RuleSelectionError(ValueError):
     pass
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(NamedTuple):  # not a dataclass: made at every start-up, read only by the report and rule loading
     """A rule family: a folder of `rules/`, with the title and the code ranges its `__init__.py` declares."""
 
     name: str  # the folder, "capture"

@@ -12,8 +12,9 @@ from functools import lru_cache
 
 LIMIT = 160
 AIM = 100
-# A clause that says what to do: the replacement or the change.
-_ACTION = re.compile(
+# A clause that says what to do: the replacement or the change (compiled on first use, as `_PREFIX`: a run without
+# a long message never needs them).
+_ACTION = (
     r"(use|pass|switch|delete|drop|raise|replace|filter|call|compare|keep|move|set|add|remove|rename|"
     r"import|wrap|stack|migrate|install|pin|read|write)\b"
 )
@@ -58,16 +59,16 @@ def _without_asides(text: str) -> str:
     return "".join(out).strip()
 
 
-_PREFIX = re.compile(r"^(breaks in [\d.]+: |compat fallback[^:]*: )")
+_PREFIX = r"^(breaks in [\d.]+: |compat fallback[^:]*: )"
 
 
 def _forms(text: str) -> list[str]:
     """Ever shorter forms of `text`: its first statement with the action, then that statement cut shorter."""
-    prefix = _PREFIX.match(text)
+    prefix = re.match(_PREFIX, text)
     head = prefix.group(0) if prefix else ""
     clauses = _split(text[len(head) :], ("; ",))
     first = _split(clauses[0], (". ",))[0]
-    action = next((c for c in clauses[1:] if _ACTION.match(c)), None)
+    action = next((c for c in clauses[1:] if re.match(_ACTION, c)), None)
     tail = f"; {action}" if action else ""
     cuts = [first, _split(first, (", so ", ", which ", ", but ", ", and "))[0], _split(first, (": ",))[0]]
     return [head + cut + tail for cut in cuts] + [head + cut for cut in cuts]

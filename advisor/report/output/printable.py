@@ -11,8 +11,9 @@ escape: `\\n`, `\\x1b`, `\\u202e`; the undecodable byte 0xff of a name as `\\xff
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -28,9 +29,16 @@ def _visible(m: re.Match) -> str:
 
 def printable(text: str) -> str:
     """`text` with every character that could drive a terminal or break a line written as an escape."""
-    return _UNSAFE.sub(_visible, text)
+    return _unsafe().sub(_visible, text)
 
 
 def controls_escaped(text: str, keep: str = "\n\r") -> str:
     """As `printable`, but the characters in `keep` stay (a format escapes them its own way)."""
-    return _UNSAFE.sub(lambda m: m.group() if m.group() in keep else _visible(m), text)
+    return _unsafe().sub(lambda m: m.group() if m.group() in keep else _visible(m), text)
+
+
+@lru_cache(maxsize=1)
+def _unsafe() -> re.Pattern[str]:
+    """Compiled on first use: the surrogate range makes it one of the dearer patterns, and a run that prints
+    nothing from the tree (a clean file) never needs it."""
+    return re.compile(_UNSAFE)
