@@ -60,7 +60,12 @@ _TEXT_NAME = re.compile("|".join(fnmatch.translate(p) for p in TEXT_FILE_PATTERN
 
 
 def is_text_file(path: str) -> bool:
-    return _TEXT_NAME.match(os.path.basename(path)) is not None
+    return is_text_name(os.path.basename(path))
+
+
+def is_text_name(name: str) -> bool:
+    """`is_text_file` of a bare file name (a walk's): no path to split."""
+    return _TEXT_NAME.match(name) is not None
 
 
 def is_shell_script(path: str) -> bool:

@@ -15,7 +15,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
-from advisor.analysis.textfiles import is_shell_script, is_text_file
+from advisor.analysis.textfiles import is_shell_script, is_text_file, is_text_name
 from advisor.core.machine_key import sign, verify
 from advisor.core.reading import PIN_FILE_LIMIT, read_text
 from advisor.core.textlines import split_lines
@@ -281,13 +281,14 @@ def discover(
                 keep.append(d)
             dirnames[:] = keep
             for name in sorted(filenames):
-                full = os.path.join(dirpath, name)
+                # Most of a tree's names are neither source nor text files: judged by the name alone first.
                 if (
                     not name.endswith(SOURCE_SUFFIXES)
-                    and not (include and _excluded(full, include))
-                    and not is_text_file(name)
+                    and not is_text_name(name)
+                    and not (include and _excluded(os.path.join(dirpath, name), include))
                 ):
                     continue
+                full = os.path.join(dirpath, name)
                 if _excluded(full, exclude):
                     out.left_out.append((os.path.normpath(full), "exclude"))
                     continue
