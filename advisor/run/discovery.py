@@ -307,7 +307,7 @@ def discover(
                     continue
                 if link and not os.path.realpath(full).startswith(real_root):
                     continue  # a link out of the scanned tree: not ours to read or rewrite
-                if os.path.abspath(full) in own:
+                if own and os.path.abspath(full) in own:
                     continue  # our own report: its validation scripts call the APIs the rules look for
                 add(full, link=link)
     return out
