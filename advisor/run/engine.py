@@ -12,7 +12,7 @@ from itertools import chain
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
-from advisor.run.cache import Cache, content_hash, options_key
+from advisor.run.cache import Cache, content_hash, run_key
 from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
 from advisor.core.jobs import FileJob
 from advisor.core.settings import Settings
@@ -181,13 +181,7 @@ def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tupl
 
 def open_cache(options: ScanOptions) -> Cache | None:
     """The cache of a run with these options (its rules and settings make the key); None without one."""
-    versions = options.settings.versions
-    key = options.cache_dir and options_key(
-        [r.code for r in options.rules],
-        versions.target,
-        versions.lowest,
-        repr(sorted(options.settings.per_file_ignores)),
-    )
+    key = options.cache_dir and run_key(options.rules, options.settings)
     # No key without a machine key (no writable home): nothing to trust, so no cache.
     return Cache(options.cache_dir, key, options.shared_cache_dir) if key and options.cache_dir else None
 
