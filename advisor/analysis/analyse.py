@@ -56,6 +56,12 @@ class Analysed:
     module: Any  # libcst.Module
     resolver: Any  # the names.NameResolver the rules used: the fixer asks it which imports a replaced node used
     items: list[tuple[Report, Finding]] = field(default_factory=list)  # not suppressed
+    # What the fixer's edit step reads (advisor.fix.replace): the text, the one walk's parents, and each
+    # replaced node's span (1-based lines, 0-based character columns); `memo` keeps its work between fixes.
+    text: str = ""
+    parents: dict[int, Any] | None = None
+    spans: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -271,13 +277,14 @@ def analyse_source(
         return result, None
     ctx, facts = run_rules(module, path, rules, settings, identifiers)
     result.errors += rule_errors(ctx)
-    analysed = Analysed(module, ctx.resolver)
+    analysed = Analysed(module, ctx.resolver, text=text, parents=facts.parents)
     # positions of the statements that hold a report only, not a second pass over the whole module
     positions = StatementPositions(module, starts, facts)
     for rep in ctx.reports:
         positions.cover(rep.node)
         if rep.replacement is not None:
             positions.cover(rep.target_node)
+            analysed.spans[id(rep.target_node)] = positions[id(rep.target_node)]
     _place(ctx, result, Suppressions(text), analysed, positions)
     result.findings.sort(key=Finding.sort_key)
     return result, analysed

@@ -9,6 +9,7 @@ overlap, and scans again for the rest (as `advisor fix` does, pass after pass), 
 from __future__ import annotations
 
 import difflib
+import json
 from collections import defaultdict
 from typing import Any
 
@@ -28,10 +29,20 @@ def text_edits(old: str, new: str) -> list[dict[str, Any]]:
     """The edits that turn `old` into `new`: one per changed run of lines, narrowed to the characters that
     change (1-based line and column; the end is exclusive)."""
     a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    # The lines before the first change and after the last are equal by construction: only the middle is diffed
+    # (a fix changes a few lines of a file that may have thousands).
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    middle = difflib.SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], autojunk=False)
     edits = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in middle.get_opcodes():
         if tag == "equal":
             continue
+        i1, i2, j1, j2 = i1 + head, i2 + head, j1 + head, j2 + head
         before, after = "".join(a[i1:i2]), "".join(b[j1:j2])
         start = 0
         while start < min(len(before), len(after)) and before[start] == after[start]:
@@ -85,7 +96,7 @@ class _File:
         from advisor.fix.fixer import apply_reports
 
         assert self.analysed is not None  # asked only with its reports
-        new = apply_reports(self.analysed.module, self.analysed.resolver, reports, self.path).decode(self.encoding)
+        new = apply_reports(self.analysed, reports, self.path).decode(self.encoding)
         if not self.notebook:
             return new
         # Only the edited cells' JSON strings change, as `advisor fix` writes them (advisor.fix.fixer).
@@ -103,14 +114,14 @@ def _overlap(a: dict, b: dict) -> bool:
 def _shared(file: _File, items: list[tuple[Any, tuple]], own: dict[tuple, list[dict]]) -> dict[tuple, dict]:
     """{key: {"with": other keys, "edits": [...]}}: what fixes make only together, as `advisor fix` makes it in one
     pass: an import that several fixes use, left unused once all of them are made, is removed by none alone."""
-    from advisor.fix.fixer import _imported_names
+    from advisor.fix.replace import imported_names
 
     analysed = file.analysed
     if analysed is None:  # nothing was parsed: no fix, so no import is shared
         return {}
     by_name: dict[tuple, list[tuple[Any, tuple]]] = defaultdict(list)
     for rep, key in items:
-        for name in set(_imported_names(analysed.module, analysed.resolver, rep.target_node)):
+        for name in set(imported_names(analysed.module, analysed.resolver, rep.target_node)):
             by_name[name].append((rep, key))
     out: dict[tuple, dict] = {}
     for group in by_name.values():
@@ -129,28 +140,60 @@ def fix_edits(findings: list[Finding], project: Any) -> tuple[dict[tuple, list[d
     """({finding key: its fix's edits}, {finding key: the edits it makes together with others}) for the fixable
     findings of .py files and notebooks (a notebook's edits are in the .ipynb file's text).
 
-    Only files with a fix are analysed again, with the rules that reported there.
+    Only files with a fix are analysed again, with the rules that reported there; the project's cache keeps each
+    file's edits for the next run over the same file.
     """
-    from advisor.run.engine import read_file
-    from advisor.analysis.registry import rule_by_code
-
     wanted: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
         if f.fix and f.replacement is not None and f.path.endswith((".py", ".ipynb")):
             wanted[f.path].append(f)
     own: dict[tuple, list[dict[str, Any]]] = {}
     shared: dict[tuple, dict] = {}
+    store = _store(project) if wanted else None
     for path, fixable in wanted.items():
-        rules = [rule_by_code(code) for code in sorted({f.rule for f in fixable})]
         try:
-            file = _File(path, read_file(path), rules, project.settings)
-            keys = {_key(f) for f in fixable}
-            items = [(rep, key) for rep, key in file.items() if key in keys]
-            edits = {key: text_edits(file.text, file.fixed([rep])) for rep, key in items}
-            shared.update(_shared(file, items, edits))
+            mine, together = _file_edits(path, fixable, project, store)
         except Exception:  # unreadable now, or a notebook whose cells cannot be rewritten: no edits
             continue
-        own.update(edits)
+        own.update(mine)
+        shared.update(together)
+    if store is not None:
+        store.flush()
+    return own, shared
+
+
+def _store(project: Any) -> Any:
+    from advisor.run.cache import EditsStore, run_key
+
+    key = project.cache_dir and run_key(project.rules, project.settings)
+    return EditsStore(project.cache_dir, key) if key else None
+
+
+def _file_edits(path: str, fixable: list[Finding], project: Any, store: Any) -> tuple[dict, dict]:
+    """One file's (own, shared) edits, from the cache when the file and its fixable findings are unchanged."""
+    from advisor.analysis.registry import rule_by_code
+    from advisor.fix.imports import layout_of
+    from advisor.run.cache import content_hash
+    from advisor.run.engine import read_file
+
+    data = read_file(path)
+    keys = {_key(f) for f in fixable}
+    digest = content_hash(json.dumps([content_hash(data), sorted(keys), layout_of(path)]).encode())
+    cached = store.get(path, digest) if store is not None else None
+    if cached is not None:
+        own = {tuple(k): edits for k, edits in cached[0]}
+        return own, {tuple(k): {"with": [tuple(w) for w in w_], "edits": e} for k, w_, e in cached[1]}
+    rules = [rule_by_code(code) for code in sorted({f.rule for f in fixable})]
+    file = _File(path, data, rules, project.settings)
+    items = [(rep, key) for rep, key in file.items() if key in keys]
+    own = {key: text_edits(file.text, file.fixed([rep])) for rep, key in items}
+    shared = _shared(file, items, own)
+    if store is not None:
+        entry = (
+            [[list(k), e] for k, e in own.items()],
+            [[list(k), [list(w) for w in t["with"]], t["edits"]] for k, t in shared.items()],
+        )
+        store.put(path, digest, entry)
     return own, shared
 
 

@@ -15,20 +15,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from advisor.analysis.analyse import SourceError, analyse_source, parse
+from advisor.analysis.analyse import Analysed, SourceError, analyse_source, parse
 from advisor.core.atomic import inside, read_in_place, replace_file
 from advisor.core.findings import Applicability, Finding
 from advisor.core.jobs import FileJob
 from advisor.core.settings import Settings
-from advisor.core.lazy import cst
 from advisor.core.textlines import split_lines
 from advisor.analysis.registry import rule_by_code
 from advisor.rule import Rule
-from advisor.syntax.walk import nodes_of
 from advisor.run.engine import big, crashed, out_of_memory
 from advisor.run.workers import ISOLATED_TIMEOUT, PARALLEL_MIN_FILES, isolated, run, start_pool
 from advisor.analysis import notebook_text, notebooks
-from advisor.fix import parking
+from advisor.fix import parking, replace
 from advisor.fix.imports import add_imports
 
 MAX_PASSES = 8
@@ -90,51 +88,6 @@ def _overlaps(a: Finding, b: Finding) -> bool:
     return not ((a.end_line, a.end_column) <= (b.line, b.column) or (b.end_line, b.end_column) <= (a.line, a.column))
 
 
-def _imported_names(module: Any, resolver: Any, node: Any) -> list[tuple[str, str | None, str | None]]:
-    """(module, name, asname) of each import a replaced node referred to: RemoveImportsVisitor's terms.
-
-    `from a.b import c [as d]` gives ("a.b", "c", "d"); `import a.b as c` gives ("a.b", None, "c").
-    RemoveImportsVisitor removes one only where nothing else uses it any more.
-    """
-    aliased = _plain_import_aliases(module)
-    out: list[tuple[str, str | None, str | None]] = []
-    for n in nodes_of(node, cst.Name):
-        for q in resolver.qualnames(n):
-            if q.startswith(("<", ".")):
-                continue
-            if aliased.get(n.value) == q:
-                out.append((q, None, n.value))
-            elif "." in q:
-                mod, _, name = q.rpartition(".")
-                out.append((mod, name, n.value if n.value != name else None))
-    return out
-
-
-def _plain_import_aliases(module: Any) -> dict[str, str]:
-    """{alias: dotted module} of the module-level `import a.b as alias` statements."""
-    out: dict[str, str] = {}
-    for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for imp in stmt.body:
-                if isinstance(imp, cst.Import):
-                    for alias in imp.names:
-                        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                            out[alias.asname.name.value] = cst.Module([]).code_for_node(alias.name)
-    return out
-
-
-class _Replace:
-    """A transformer swapping nodes by identity."""
-
-    def __new__(cls, mapping: dict[Any, Any]):
-        class Replacer(cst.CSTTransformer):
-            def on_leave(self, original_node: Any, updated_node: Any) -> Any:
-                new = mapping.get(original_node)
-                return updated_node if new is None else new
-
-        return Replacer()
-
-
 def _apply_once(
     data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings
 ) -> tuple[bytes, Counter, int, list[Finding]]:
@@ -166,7 +119,7 @@ def _apply_once(
     if not chosen:
         return data, Counter(), held_back, unfixable
 
-    new_bytes = apply_reports(analysed.module, analysed.resolver, [rep for rep, _ in chosen], path)
+    new_bytes = apply_reports(analysed, [rep for rep, _ in chosen], path)
     if data.endswith(b"\r"):  # LibCST drops the final newline of a CR-only file (old Mac line endings): put it back
         unedited = analysed.module.bytes
         if data != unedited and data.startswith(unedited):
@@ -175,17 +128,26 @@ def _apply_once(
     return new_bytes, applied, held_back, unfixable
 
 
-def apply_reports(module: Any, resolver: Any, reports: Sequence[Any], path: str) -> bytes:
-    """The module with these (non-overlapping) reports' replacements made, imports a fix left unused
+def apply_reports(analysed: Analysed, reports: Sequence[Any], path: str) -> bytes:
+    """The analysed module with these (non-overlapping) reports' replacements made, imports a fix left unused
     removed and the imports the fixes need added where a person would put them. The fixer's one
-    edit step; the language server's quick fixes use it too."""
+    edit step; the language server's quick fixes and the JSON fix edits use it too."""
     from libcst.codemod import CodemodContext  # lazy: LibCST's codemod machinery loads only to fix
     from libcst.codemod.visitors import RemoveImportsVisitor
 
-    new_module = module.visit(_Replace({rep.target_node: rep.replacement for rep in reports}))
+    module = analysed.module
+    new_module = replace.replaced(module, {rep.target_node: rep.replacement for rep in reports}, analysed.parents)
     needed = [imp for rep in reports for imp in rep.add_imports]
-    removals = {imp for rep in reports for imp in _imported_names(module, resolver, rep.target_node)}
-    if removals:  # first, so that an added import is placed among the imports that stay
+    removals = {imp for rep in reports for imp in replace.imported_names(module, analysed.resolver, rep.target_node)}
+    spans = [analysed.spans[id(rep.target_node)] for rep in reports if id(rep.target_node) in analysed.spans]
+    alone = None
+    if len(spans) == len(reports):  # what the file's text shows for certain spares a scope analysis of the whole
+        used, unused = replace.classify(analysed.text, removals, spans, [r.replacement for r in reports], analysed.memo)
+        removals -= used
+        alone = replace.remove_alone(new_module, removals) if removals and removals <= unused else None
+    if alone is not None:
+        new_module = alone
+    elif removals:  # first, so that an added import is placed among the imports that stay
         context = CodemodContext()
         for mod, name, asname in sorted(removals, key=str):
             RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
@@ -229,7 +191,7 @@ def fix_each(
         if key not in out or key in done or rep.replacement is None:
             continue
         done.add(key)
-        new = apply_reports(analysed.module, analysed.resolver, [rep], path)
+        new = apply_reports(analysed, [rep], path)
         try:
             parse(new, path)
         except SourceError:

@@ -164,6 +164,14 @@ def _imported_names(body: Iterable[Any]) -> set[str]:
     return out
 
 
+def layout_of(path: str) -> list[Any]:
+    """What besides the file decides where `add_imports` puts an import in `path`: its project's first-party names
+    (a cache key, advisor.fix.edits)."""
+    root = _root_of(os.path.dirname(os.path.abspath(path)))
+    known, roots = _settings(root)
+    return [root, sorted(known), list(roots)]
+
+
 def add_imports(module: Any, needed: Iterable[tuple[str, str | None]], path: str) -> Any:
     """`module` with each (module, name) import added where isort would put it; a new module.
 

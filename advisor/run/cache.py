@@ -26,7 +26,7 @@ import shutil
 import hashlib
 import json
 import os
-from typing import Any
+from typing import Any, Sequence
 
 from advisor import __version__
 from advisor.core.atomic import real_dirs, write_output
@@ -43,6 +43,14 @@ def options_key(rule_codes: list[str], target: str, min_version: str | None, ext
     text = json.dumps([__version__, RESULT_FORMAT, sorted(rule_codes), target, min_version, extra])
     signed = sign(text.encode())
     return signed[:32] if signed else None
+
+
+def run_key(rules: Sequence[Any], settings: Any) -> str | None:
+    """The options key of a run with these rules and settings (advisor.run.engine's results, the JSON fix edits)."""
+    versions = settings.versions
+    return options_key(
+        [r.code for r in rules], versions.target, versions.lowest, repr(sorted(settings.per_file_ignores))
+    )
 
 
 def _index_entry(entry: Any) -> bool:
@@ -164,6 +172,44 @@ class Cache:
         except OSError:
             self._shared = None  # not writable here: the run goes on with the repository's own cache
         self._shared_new = {}
+
+
+class EditsStore:
+    """Each file's JSON fix edits (advisor.fix.edits), which cost a second analysis and a fix per finding: one
+    entry per path, `<options-key>/edits.json`, its signature on its first line, read and written once a run.
+    An entry counts only for the same `digest` (the file's content and what else decides its edits)."""
+
+    def __init__(self, root: str, key: str) -> None:
+        self.root, self.path = root, os.path.join(root, key, "edits.json")
+        self.usable = not os.path.islink(root)
+        self._entries: dict[str, Any] = {}
+        self._dirty = False
+        try:
+            with open(self.path, "rb") as f:
+                signature, _, raw = f.read().partition(b"\n")
+            data = json.loads(raw) if self.usable and verify(raw, signature.decode("ascii", "replace")) else {}
+            self._entries = data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            pass
+
+    def get(self, path: str, digest: str) -> Any:
+        entry = self._entries.get(os.path.abspath(path))
+        return entry[1] if isinstance(entry, list) and len(entry) == 2 and entry[0] == digest else None
+
+    def put(self, path: str, digest: str, data: Any) -> None:
+        self._entries[os.path.abspath(path)] = [digest, data]
+        self._dirty = True
+
+    def flush(self) -> None:
+        if not (self.usable and self._dirty):
+            return
+        try:
+            real_dirs(self.root, os.path.basename(os.path.dirname(self.path)))
+            raw = json.dumps(self._entries).encode()
+            write_output(self.path, f"{sign(raw)}\n".encode() + raw)
+        except OSError:
+            self.usable = False  # read-only: the run still succeeds, uncached
+        self._dirty = False
 
 
 def clean(root: str) -> bool:

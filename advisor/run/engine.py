@@ -193,15 +193,9 @@ def open_cache(options: ScanOptions) -> Cache | None:
     if not options.cache_dir:
         return None
     # Lazy: a run without a cache (--no-cache, an editor's) never hashes, signs or reads JSON.
-    from advisor.run.cache import Cache, options_key
+    from advisor.run.cache import Cache, run_key
 
-    versions = options.settings.versions
-    key = options.cache_dir and options_key(
-        [r.code for r in options.rules],
-        versions.target,
-        versions.lowest,
-        repr(sorted(options.settings.per_file_ignores)),
-    )
+    key = run_key(options.rules, options.settings)
     # No key without a machine key (no writable home): nothing to trust, so no cache.
     return Cache(options.cache_dir, key, options.shared_cache_dir) if key and options.cache_dir else None
 

@@ -155,7 +155,9 @@ class Bindings:
         comprehensions = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
         nested = nodes_of(root, cst.FunctionDef, cst.ClassDef, cst.Lambda, *comprehensions)
         inner: set[int] = set()
-        for scope in nested:
+        for scope in nested:  # parents before children: a scope inside one already cut out is in `inner`
+            if id(scope) in inner:
+                continue
             named = isinstance(scope, (cst.FunctionDef, cst.ClassDef))
             parts = [scope.body, *([scope.params] if isinstance(scope, cst.FunctionDef) else [])] if named else [scope]
             inner.update(id(n) for part in parts for n in nodes_of(part))

@@ -173,3 +173,33 @@ def test_fix_range_is_the_replacements_not_the_findings(tmp_path):
         assert (r["line"], r["end_line"]) == (2, 2)
         assert line[r["column"] - 1 : r["end_column"] - 1] == old
         assert fixes[code]["replacement"] == new
+
+
+def test_a_warm_json_run_takes_each_unchanged_files_edits_from_the_cache(tmp_path, monkeypatch):
+    # The edits cost a second analysis and a fix per finding: a run over an unchanged file reads them back, and
+    # a changed file's are made again.
+    from advisor.fix import edits
+    from advisor.run.project import Project
+
+    shutil.copytree(os.path.join(ROOT, "tests", "fixtures", "fix"), tmp_path / "t")
+    made = []
+    real = edits._File.__init__
+
+    def counting(self, path, *a, **k):
+        made.append(os.path.basename(path))
+        real(self, path, *a, **k)
+
+    monkeypatch.setattr(edits._File, "__init__", counting)
+
+    def run():
+        project = Project.load([str(tmp_path / "t")], target_version="2.15", cache_dir=str(tmp_path / "cache"))
+        findings = project.scan().findings
+        return edits.fix_edits(findings, project)
+
+    first = run()
+    assert made and first[0]
+    made.clear()
+    assert run() == first and made == []
+    changed = tmp_path / "t" / "multi.in.py"
+    changed.write_text(changed.read_text() + "\n# changed\n")
+    assert run()[0] != {} and made == ["multi.in.py"]

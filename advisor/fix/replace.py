@@ -1,0 +1,305 @@
+"""The fixer's edit step, cheap on large files: the replacement and the imports a fix may leave unused.
+
+`replaced` rebuilds only the replaced nodes' ancestors (found through the analysis' one walk's parents), not
+every node of the module. `surely_used` tells, from the file's `ast`, which imports a fix cannot leave unused:
+the module's only import of that name, used elsewhere at module scope. Those never go to LibCST's
+RemoveImportsVisitor, whose scope analysis of the whole module costs seconds per call on a large file; it
+would keep them anyway. Anything less certain still goes to it, so the edits are the same.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Iterable
+
+from advisor.core.lazy import cst
+from advisor.fix import parking
+from advisor.syntax.walk import nodes_of
+
+Removal = tuple[str, "str | None", "str | None"]  # (module, name, asname): RemoveImportsVisitor's terms
+Span = tuple[int, int, int, int]  # 1-based lines, 0-based character columns, end exclusive
+
+_SCOPES: tuple[type[ast.AST], ...] = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_SCOPES += (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def imported_names(module: Any, resolver: Any, node: Any) -> list[Removal]:
+    """(module, name, asname) of each import a replaced node referred to: RemoveImportsVisitor's terms.
+
+    `from a.b import c [as d]` gives ("a.b", "c", "d"); `import a.b as c` gives ("a.b", None, "c").
+    RemoveImportsVisitor removes one only where nothing else uses it any more.
+    """
+    aliased = _plain_import_aliases(module)
+    out: list[Removal] = []
+    for n in nodes_of(node, cst.Name):
+        for q in resolver.qualnames(n):
+            if q.startswith(("<", ".")):
+                continue
+            if aliased.get(n.value) == q:
+                out.append((q, None, n.value))
+            elif "." in q:
+                mod, _, name = q.rpartition(".")
+                out.append((mod, name, n.value if n.value != name else None))
+    return out
+
+
+def _plain_import_aliases(module: Any) -> dict[str, str]:
+    """{alias: dotted module} of the module-level `import a.b as alias` statements."""
+    out: dict[str, str] = {}
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for imp in stmt.body:
+                if isinstance(imp, cst.Import):
+                    for alias in imp.names:
+                        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                            out[alias.asname.name.value] = cst.Module([]).code_for_node(alias.name)
+    return out
+
+
+def replaced(module: Any, mapping: dict[Any, Any], parents: dict[int, Any] | None) -> Any:
+    """`module` with each key node of `mapping` swapped for its value (nodes by identity)."""
+    path: set[int] | None = {id(module)}
+    for node in mapping:
+        path = _ancestors(node, module, parents or {}, path) if path is not None else None
+    return module.visit(_replacer(mapping, path))
+
+
+def _ancestors(node: Any, module: Any, parents: dict[int, Any], into: set[int]) -> set[int] | None:
+    """`into` with the ids of `node`'s ancestors; None when the walk's parents do not reach the module."""
+    parent = parents.get(id(node))
+    while parent is not None and parent is not module:
+        into.add(id(parent))
+        parent = parents.get(id(parent))
+    return into if parent is module else None
+
+
+def _replacer(mapping: dict[Any, Any], path: set[int] | None) -> Any:
+    """A transformer swapping nodes by identity, entering only the nodes on their way down (`path`; None: every
+    node). Made on use: subclassing LibCST's transformer at import would load LibCST with this module."""
+
+    class Replacer(cst.CSTTransformer):  # type: ignore[misc]
+        def on_visit(self, node: Any) -> bool:
+            return path is None or id(node) in path  # False: the subtree is kept as it is
+
+        def on_leave(self, original_node: Any, updated_node: Any) -> Any:
+            new = mapping.get(original_node)
+            return updated_node if new is None else new
+
+    return Replacer()
+
+
+def classify(
+    text: str, removals: Iterable[Removal], spans: list[Span], replacements: Iterable[Any], memo: dict[Any, Any]
+) -> tuple[set[Removal], set[Removal]]:
+    """(surely used, surely unused): the removals that stay used, and those nothing uses any more, once the
+    nodes at `spans` are replaced by `replacements`, as the file's `ast` shows it. Either needs the file's only
+    import of that name, at module scope, and no other binding of it there. Used: a load of the name at module
+    scope outside `spans`, in no function, class or comprehension that binds it too. Unused: no `Name` of it
+    outside `spans` or in `replacements`, and no string that holds it (an annotation or `__all__` LibCST would
+    read). Any other removal is neither, and goes to RemoveImportsVisitor.
+
+    `memo` keeps the file's pass over its `ast` for the next fix of the same file (JSON edits: one per fix)."""
+    wanted = set(removals)
+    if not wanted:
+        return set(), set()
+    names = frozenset(asname or name or mod for mod, name, asname in wanted)
+    if names not in memo:
+        memo[names] = _uses_of(text, names)
+    uses, lines = memo[names]
+    if uses is None:
+        return set(), set()
+    new = list(replacements)
+    known = all(isinstance(r, cst.CSTNode) for r in new)  # a sentinel (a removal, a flattening): unsure
+    new_names = {name for r in new for name in _names_read(r)} if known else set()
+    used, unused = set(), set()
+    for removal in wanted:
+        mod, name, asname = removal
+        bound = asname or name or mod
+        if uses.imports.get(removal, 0) != 1 or removal in uses.nested_imports:
+            continue
+        if uses.module_binds.get(bound, 0) != 1 or bound in uses.globals:
+            continue  # bound again at module scope, or from a function: which binding a load reads is unsure
+        if name is not None and name in uses.relative_names:
+            continue  # `from .x import name`: LibCST may match it to the same module
+        outside = [n for n in uses.every.get(bound, ()) if not _inside(_char_position(lines, n), spans)]
+        if any(isinstance(n.ctx, ast.Load) and n in uses.loads for n in outside):
+            used.add(removal)
+        elif known and not outside and bound not in new_names and bound not in uses.in_strings:
+            unused.add(removal)
+    return used, unused
+
+
+def get_full_name_for_node(node: Any) -> str | None:
+    from libcst.helpers import get_full_name_for_node as full_name
+
+    return full_name(node)
+
+
+def _names_read(node: Any) -> set[str]:
+    """The names `node` may read: its `Name`s, less an attribute's name and a keyword argument's."""
+    not_read = {id(n.attr) for n in nodes_of(node, cst.Attribute)}
+    not_read |= {id(a.keyword) for a in nodes_of(node, cst.Arg) if a.keyword is not None}
+    return {n.value for n in nodes_of(node, cst.Name) if id(n) not in not_read}
+
+
+def remove_alone(module: Any, removals: set[Removal]) -> Any | None:
+    """`module` with these unused imports removed as RemoveImportsVisitor removes them, each import statement
+    on its own (a module of that one statement, whose scope analysis is cheap); None when one of them is not
+    in a statement of the module's own body (then the caller runs it over the whole module)."""
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    parked = parking.park(module)
+    body = list(parked.body)
+    found: dict[int, list[Removal]] = {}
+    for removal in removals:
+        index = next((i for i, stmt in enumerate(body) if _imports(stmt, removal)), None)
+        if index is None:
+            return None
+        found.setdefault(index, []).append(removal)
+    for index in sorted(found, reverse=True):
+        context = CodemodContext()
+        for mod, name, asname in sorted(found[index], key=str):
+            RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
+        alone = RemoveImportsVisitor(context).transform_module(parked.with_changes(body=[body[index]]))
+        body[index : index + 1] = list(alone.body)
+    return parking.unpark(parked.with_changes(body=body))
+
+
+def _imports(stmt: Any, removal: Removal) -> bool:
+    """Whether `stmt`, a statement of the module's body, is a simple statement line that imports `removal`."""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    mod, name, asname = removal
+    for small in stmt.body:
+        if isinstance(small, cst.ImportFrom) and name is not None and not small.relative and small.module:
+            if isinstance(small.names, cst.ImportStar) or get_full_name_for_node(small.module) != mod:
+                continue
+            if any(a.evaluated_name == name and a.evaluated_alias == asname for a in small.names):
+                return True
+        elif isinstance(small, cst.Import) and name is None:
+            if any(a.evaluated_name == mod and a.evaluated_alias == asname for a in small.names):
+                return True
+    return False
+
+
+def _uses_of(text: str, names: frozenset[str]) -> tuple[_Uses | None, list[str]]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None, []
+    uses = _Uses(set(names))
+    uses.visit(tree)
+    return uses, re.split(r"\r\n|\r|\n", text)
+
+
+class _Uses(ast.NodeVisitor):
+    """Imports of every kind, and where `names` occur, in one pass over the `ast`."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+        self.words = re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, sorted(names))))
+        self.imports: dict[Removal, int] = {}
+        self.nested_imports: set[Removal] = set()
+        self.relative_names: set[str] = set()
+        self.module_binds: dict[str, int] = {}  # bindings of `names` at module scope, imports included
+        self.globals: set[str] = set()  # `names` declared global (or nonlocal) somewhere
+        self.every: dict[str, list[ast.Name]] = {}  # every `Name` of them, in any context
+        self.loads: set[ast.Name] = set()  # the loads that read the module's binding (no enclosing rebinding)
+        self.in_strings: set[str] = set()  # those a string holds as a word
+        self._depth = 0  # enclosing scopes that are not the module
+        self._rebinding: list[set[str]] = []  # per enclosing scope: the names of `names` it (or anything in it) binds
+
+    def _bound(self, name: str | None) -> None:
+        if name in self.names and not self._depth:
+            self.module_binds[name] = self.module_binds.get(name, 0) + 1
+
+    def _imported(self, removal: Removal) -> None:
+        self.imports[removal] = self.imports.get(removal, 0) + 1
+        if self._depth:
+            self.nested_imports.add(removal)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._imported((alias.name, None, alias.asname))
+            self._bound(alias.asname or alias.name.partition(".")[0])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        for alias in node.names:
+            if node.level:
+                self.relative_names.add(alias.name)
+            else:
+                self._imported((node.module or "", alias.name, alias.asname))
+            self._bound(alias.asname or alias.name)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id not in self.names:
+            return
+        self.every.setdefault(node.id, []).append(node)
+        if not isinstance(node.ctx, ast.Load):
+            self._bound(node.id)
+        elif not any(node.id in s for s in self._rebinding):
+            self.loads.add(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str):
+            self.in_strings.update(self.words.findall(node.value))
+
+    def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
+        self.globals.update(n for n in node.names if n in self.names)
+
+    visit_Nonlocal = visit_Global
+
+    def generic_visit(self, node: ast.AST) -> None:
+        if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+            self._bound(node.name)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self._bound(node.name)
+        if isinstance(node, _SCOPES):
+            self._depth += 1
+            self._rebinding.append(_binds(node, self.names))
+            super().generic_visit(node)
+            self._rebinding.pop()
+            self._depth -= 1
+        else:
+            super().generic_visit(node)
+
+
+def _binds(scope: ast.AST, names: set[str]) -> set[str]:
+    """The `names` bound anywhere inside `scope` (its nested scopes too: more than Python's rule, so never less)."""
+    found: set[str] = set()
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and node.id in names:
+            found.add(node.id)
+        elif isinstance(node, ast.arg) and node.arg in names:
+            found.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not scope:
+            if node.name in names:
+                found.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update(a.asname or a.name.partition(".")[0] for a in node.names if (a.asname or a.name) in names)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            found.update(n for n in node.names if n in names)
+        elif isinstance(node, ast.ExceptHandler) and node.name in names:
+            found.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name in names:
+            found.add(node.name)
+    return found
+
+
+def _char_position(lines: list[str], node: ast.Name) -> Span:
+    """(line, column, end line, end column) of `node` in characters (`ast` counts UTF-8 bytes)."""
+    line = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
+    if line.isascii():
+        start, end = node.col_offset, node.end_col_offset or node.col_offset
+    else:
+        raw = line.encode("utf-8")
+        start = len(raw[: node.col_offset].decode("utf-8", "replace"))
+        end = len(raw[: node.end_col_offset or node.col_offset].decode("utf-8", "replace"))
+    return node.lineno, start, node.end_lineno or node.lineno, end
+
+
+def _inside(where: Span, spans: list[Span]) -> bool:
+    line, column, end_line, end_column = where
+    return any((s[0], s[1]) <= (line, column) and (end_line, end_column) <= (s[2], s[3]) for s in spans)

@@ -1,0 +1,88 @@
+"""The fixer's cheap edit step (advisor.fix.replace) gives byte for byte what the whole-module one gives.
+
+Each case is fixed twice: as the fixer does it, and with the short cuts off (every node rebuilt, every removal
+handed to LibCST's RemoveImportsVisitor over the whole module). The cases are the ones where a short cut could
+go wrong: a name used again, shadowed, quoted in an annotation or `__all__`, imported twice or in a function,
+a statement importing several names, comments and blank lines around the import, non-ASCII text before a use.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.analysis.registry import all_rules
+from advisor.core.settings import settings_at
+from advisor.fix import replace
+from advisor.fix.fixer import fix_bytes
+
+SETTINGS = settings_at("2.15", "2.12")
+
+AMP = "from torch.cuda.amp import autocast\n"
+F = "import torch.nn.functional as F\n"
+CASES = {
+    "only use": AMP + "\n\ndef f(m, x):\n    with autocast():\n        return m(x)\n",
+    "used again": AMP + "\n\ndef f(m, x):\n    with autocast():\n        return m(x)\n\n\ng = autocast\n",
+    "shadowed in a function": AMP
+    + "\n\ndef f(m, x, autocast=None):\n    return autocast\n\n\nwith autocast():\n    pass\n",
+    "string annotation": AMP + "\n\ndef f(a: 'autocast'):\n    with autocast():\n        pass\n",
+    "in __all__": AMP + "\n__all__ = ['autocast']\n\nwith autocast():\n    pass\n",
+    "imported twice": AMP + "\n\ndef f():\n    from torch.cuda.amp import autocast\n\n\nwith autocast():\n    pass\n",
+    "in a function": "def f():\n    from torch.cuda.amp import autocast\n\n    with autocast():\n        pass\n",
+    "several names": "import os\nfrom torch.cuda.amp import (  # amp\n    GradScaler,  # scaler\n    autocast,  # ctx\n)\n"
+    "\ns = GradScaler\nwith autocast():\n    pass\n",
+    "first of a group": '"""Doc."""\n\n' + AMP + "import os\n\nwith autocast():\n    os.getcwd()\n",
+    "semicolon": "from torch.cuda.amp import autocast; import os\n\nwith autocast():\n    pass\n",
+    "non-ASCII before": AMP + "\ns = 'é'; t = autocast\nwith autocast():\n    pass\n",
+    "alias used again": F + "\n\ndef g(a):\n    return F.sigmoid(a) + F.relu(a)\n",
+    "alias only use": '"""Doc."""\n\n' + F + "from os import path\n\n\ndef g(a):\n    return F.sigmoid(a)\n",
+    "alias rebound": F + "\nF = F\n\n\ndef g(a):\n    return F.sigmoid(a)\n",
+    "global": AMP + "\n\ndef h():\n    global autocast\n    autocast = 1\n\n\nwith autocast():\n    pass\n",
+    "under a condition": "import sys\nif sys:\n    from torch.cuda.amp import autocast\nwith autocast():\n    pass\n",
+    "comprehension": AMP + "\nx = [autocast for autocast in range(3)]\nwith autocast():\n    pass\n",
+    "f-string": AMP + "\nx = f'{autocast}'\nwith autocast():\n    pass\n",
+    "two fixes": AMP + "\nwith autocast():\n    pass\nwith autocast():\n    pass\n",
+}
+
+
+def _slow(monkeypatch) -> None:
+    monkeypatch.setattr(replace, "classify", lambda *a, **k: (set(), set()))
+    monkeypatch.setattr(replace, "_ancestors", lambda *a, **k: None)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_short_cuts_change_no_byte(name, monkeypatch):
+    code = CASES[name].encode()
+    fast = fix_bytes(code, "m.py", all_rules(), SETTINGS)
+    with monkeypatch.context() as m:
+        _slow(m)
+        slow = fix_bytes(code, "m.py", all_rules(), SETTINGS)
+    assert fast.error is None and slow.error is None
+    assert fast.fixed != code, "the case must have a fix"
+    assert fast.fixed == slow.fixed
+
+
+def test_a_sure_removal_never_runs_a_scope_analysis_of_the_whole_module(monkeypatch):
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    sizes = []
+    real = RemoveImportsVisitor.transform_module
+
+    def counted(self, module):
+        sizes.append(len(module.body))
+        return real(self, module)
+
+    monkeypatch.setattr(RemoveImportsVisitor, "transform_module", counted)
+    code = (AMP + "\n\ndef f(m, x):\n    with autocast():\n        return m(x)\n" + "\n\ny = 1\n" * 50).encode()
+    out = fix_bytes(code, "m.py", all_rules(), SETTINGS)
+    assert b"import autocast" not in out.fixed
+    assert sizes and max(sizes) == 1  # the import statement alone
+
+
+def test_a_used_import_is_not_asked_about(monkeypatch):
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    calls = []
+    monkeypatch.setattr(RemoveImportsVisitor, "transform_module", lambda self, m: calls.append(m) or m)
+    out = fix_bytes(CASES["used again"].encode(), "m.py", all_rules(), SETTINGS)
+    assert b"from torch.cuda.amp import autocast" in out.fixed and b"torch.amp.autocast" in out.fixed
+    assert calls == []
