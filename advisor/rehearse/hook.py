@@ -12,6 +12,8 @@ have advisor installed: it imports the standard library only (torch only when th
   called as torch finishes importing, makes it fire at every call site.
 - Coverage: only of the lines advisor has findings on (sys.monitoring, each line reported once; else
   sys.settrace on the files with findings).
+- Errors (`record_error`, from the pytest plugin): an exception a test ends with, when torch raised it, or an
+  AttributeError/ImportError for a torch, torchvision or torchaudio API that is not there (a removed API).
 - Output: one JSON-lines file per process in ADVISOR_REHEARSE_OUT; each distinct warning is written when
   first seen (a killed run keeps it), counts and covered lines at exit.
 """
@@ -23,6 +25,7 @@ import json
 import os
 import sys
 import threading
+import types
 import warnings
 
 OUT = os.environ.get("ADVISOR_REHEARSE_OUT", "")
@@ -212,13 +215,29 @@ def _record_warning(msg) -> None:
     _note("warning", category, text.strip(), path, line, origin, in_torch_import)
 
 
+def _gone_from_torch(exc) -> bool:
+    """`torchaudio.list_audio_backends()` or `from torch.x import y` after the API's removal: Python raises the
+    AttributeError or ImportError in the project's frame, but what is missing is torch's (not a torch that is
+    not installed: its package must be imported)."""
+    if isinstance(exc, AttributeError):
+        owner = getattr(exc, "obj", None)
+        name = getattr(owner, "__name__", None) if isinstance(owner, types.ModuleType) else None
+    elif isinstance(exc, ImportError):
+        name = exc.name
+    else:
+        return False
+    return isinstance(name, str) and name.split(".")[0] in TORCH_PACKAGES and name.split(".")[0] in sys.modules
+
+
 def record_error(exc, traceback) -> None:
     """An exception a test ended with, when torch raised it (its innermost frame is torch's)."""
     frames = []
     while traceback is not None:
         frames.append((traceback.tb_frame.f_code.co_filename, traceback.tb_lineno))
         traceback = traceback.tb_next
-    if not frames or not (_in_torch(frames[-1][0]) or type(exc).__module__.split(".")[0] in TORCH_PACKAGES):
+    if not frames or not (
+        _in_torch(frames[-1][0]) or type(exc).__module__.split(".")[0] in TORCH_PACKAGES or _gone_from_torch(exc)
+    ):
         return
     site = next(((os.path.abspath(f), n) for f, n in reversed(frames) if _in_project(f)), (None, None))
     _note("error", type(exc).__name__, str(exc).split("\n", 1)[0][:2000], site[0], site[1], None, False)

@@ -28,6 +28,8 @@ IMPORTING_CALLS = ("importorskip", "import_module", "__import__", "optional_impo
 FIRST_ARG_ONLY = ("importorskip", "import_module", "__import__")
 _AST = ast.AST
 _INDEX_EVIDENCE = frozenset({ast.Subscript, ast.List, ast.ListComp, ast.Call})
+_TRANSPOSES = frozenset({"T", "H", "mT", "mH"})
+_ASSIGNMENTS = (ast.Assign, ast.AnnAssign)
 
 
 class References:
@@ -46,10 +48,16 @@ class References:
         # (`forget_calls`) before the LibCST parse, so the `ast` tree is not kept alive beside it.
         self.calls: dict[str, list[ast.Call]] = {}
         self.defs: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # by name; dropped with `calls`
+        # For ADV139, dropped with `calls`: (attribute, receiver) of `x.T`, `f(...).mT` (the receiver a name or a
+        # call), and the calls assigned to each name (`x = f(...)`, `x: T = f(...)`).
+        self.transposed: list[tuple[str, ast.Name | ast.Call]] = []
+        self.assigned: dict[str, list[ast.Call]] = {}
         self.minus_one: set[str] = set()  # calls a literal one is subtracted from (`exp(x) - 1`), by last name
         self.renamed: set[str] = set()  # imported names bound under another name (`import softmax as sm`)
         self.asnames: dict[str, set[str]] = {}  # those other names: "sm" -> {"torch.nn.functional.softmax"}
         self.long_strings: list[str] = []  # string constants too long for `qualnames`
+        self.bindings: dict[str, set[str]] = {}  # name -> what the file's imports bind it to (no scopes)
+        self.stars: list[str] = []  # modules imported with `*`
 
     def identifiers(self) -> set[str]:
         """Every name, keyword and attribute identifier, and the last part of every import."""
@@ -75,8 +83,17 @@ class References:
             return None
         return [c.args[0] for c in calls if len(c.args) == 1 and not c.keywords and type(c.args[0]) is not ast.Starred]
 
+    def resolve(self, node: ast.AST) -> set[str] | None:
+        """What a dotted name (`F.softmax`, `torch`) may refer to through the file's imports, as `qualnames`
+        has it (no scopes): empty for a name no import binds, None for anything else (a call, a subscript)."""
+        chain = _chain(node)
+        if chain is None:
+            return None
+        rest = "".join(f".{part}" for part in chain[1:])
+        return {base + rest for base in _bases(chain[0], self.bindings, self.stars)}
+
     def forget_calls(self) -> None:
-        self.calls, self.defs = {}, {}
+        self.calls, self.defs, self.transposed, self.assigned = {}, {}, [], {}
 
     def refers_to_any(self, targets: Iterable[str]) -> bool:
         for t in targets:
@@ -150,6 +167,8 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             continue
         if isinstance(node, ast.Attribute):
             refs.attributes.add(node.attr)
+            if node.attr in _TRANSPOSES and type(node.value) in (ast.Name, ast.Call):
+                refs.transposed.append((node.attr, node.value))  # type: ignore[arg-type]
             chain = _chain(node)
             if chain is not None:  # a plain dotted name: nothing below it but its own parts
                 chains.append(chain)
@@ -185,17 +204,8 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
         elif type(node) is ast.BinOp and type(node.op) is ast.Sub and type(node.left) is ast.Call:
             if _is_one(node.right):
                 _record_call(node.left, refs.calls, refs.minus_one)
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            if not refs.index_lists and _slice_call(node.value):  # `idx[d] = slice(a, b)`
-                refs.index_lists = any(isinstance(t, ast.Subscript) for t in node.targets)
-            mod = _imported_module(node.value, importing_calls)
-            if mod:
-                for t in node.targets:
-                    if isinstance(t, ast.Tuple) and t.elts:  # `mod, ok = optional_import("m")`
-                        t = t.elts[0]
-                    if isinstance(t, ast.Name):
-                        aliases.setdefault(t.id, set()).add(mod)
-                        refs.imports.add(mod)
+        elif type(node) in _ASSIGNMENTS and type(node.value) is ast.Call:  # type: ignore[attr-defined]
+            _assignment(node, refs, aliases, importing_calls)  # type: ignore[arg-type]
         # ast.iter_child_nodes, inlined: its generator was a third of this walk's cost.
         for name in node._fields:
             value = getattr(node, name, None)
@@ -206,22 +216,50 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                     if isinstance(item, _AST):
                         stack.append((item, d))
     _resolve(chains, aliases, stars, refs)
+    refs.bindings, refs.stars = aliases, stars
     return refs
+
+
+def _assignment(
+    node: ast.Assign | ast.AnnAssign, refs: References, aliases: dict[str, set[str]], importing_calls: tuple[str, ...]
+) -> None:
+    """A call assigned: to a name (`x = f(...)`, `x: T = f(...)`: ADV139), to an item (`idx[d] = slice(a, b)`:
+    ADV130), or an importing call's module bound to a name (`mod, ok = optional_import("m")`)."""
+    call = node.value
+    targets = node.targets if type(node) is ast.Assign else [node.target]  # type: ignore[union-attr]
+    if len(targets) == 1 and type(targets[0]) is ast.Name:
+        refs.assigned.setdefault(targets[0].id, []).append(call)  # type: ignore[arg-type, attr-defined]
+    if type(node) is not ast.Assign:
+        return
+    if not refs.index_lists and _slice_call(call):  # type: ignore[arg-type]
+        refs.index_lists = any(isinstance(t, ast.Subscript) for t in targets)
+    mod = _imported_module(call, importing_calls)  # type: ignore[arg-type]
+    if mod:
+        for t in targets:
+            if isinstance(t, ast.Tuple) and t.elts:
+                t = t.elts[0]
+            if isinstance(t, ast.Name):
+                aliases.setdefault(t.id, set()).add(mod)
+                refs.imports.add(mod)
 
 
 def _resolve(chains: list[list[str]], aliases: dict[str, set[str]], stars: list[str], refs: References) -> None:
     """Every dotted reference, through the file's import aliases and star imports, into `refs.qualnames`."""
     for chain in chains:
-        bases = aliases.get(chain[0], set()) | {f"{m}.{chain[0]}" for m in stars}
-        if stars and chain[0] in STAR_MODULES and chain[0] not in aliases:  # as names.NameResolver.lookup
-            bases.add(chain[0])
         rest = chain[1:]
-        for base in bases:
+        for base in _bases(chain[0], aliases, stars):
             q = base
             refs.qualnames.add(q)
             for part in rest:
                 q = f"{q}.{part}"
                 refs.qualnames.add(q)
+
+
+def _bases(name: str, aliases: dict[str, set[str]], stars: list[str]) -> set[str]:
+    bases = aliases.get(name, set()) | {f"{m}.{name}" for m in stars}
+    if stars and name in STAR_MODULES and name not in aliases:  # as names.NameResolver.lookup
+        bases.add(name)
+    return bases
 
 
 def _is_one(node: ast.AST) -> bool:

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from advisor.rule import Applicability, Example, Rule, Severity, append_args, cst, get_arg, kwarg, string_value
 
+from ._shapes import arg, starred
+
 FUNCTIONS = ("torch.nn.functional.kl_div",)
 MODULES = ("torch.nn.KLDivLoss", "torch.nn.modules.loss.KLDivLoss")
 
@@ -79,6 +81,24 @@ class KlDivMean(Rule):
         Example("import torch.nn as nn\nc = nn.KLDivLoss()\n", message="batchmean"),
         Example("import torch\nc = torch.nn.KLDivLoss(log_target=True, reduction='mean')\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        """Only where a call of those names leaves the reduction to "mean" (most of torch's own choose one)."""
+        if not super().may_match(refs):
+            return False
+        if not refs.renamed.isdisjoint(FUNCTIONS + MODULES):
+            return True
+        for name, first in (("kl_div", 2), ("KLDivLoss", 0)):  # where size_average, reduce and reduction sit
+            for call in refs.calls.get(name, ()):
+                if starred(call):
+                    continue
+                if arg(call, "size_average", first) is not None or arg(call, "reduce", first + 1) is not None:
+                    continue
+                given = arg(call, "reduction", first + 2)
+                if given is None or (type(given).__name__ == "Constant" and given.value == "mean"):
+                    return True
+        return False
 
     def visit_Call(self, node) -> None:
         name = self.match(node.func, FUNCTIONS + MODULES)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from advisor.rule import Applicability, Example, Rule, Severity, append_args, cst, get_arg, kwarg, uses_magic_commas
 
 from ._probes import Probes
+from ._shapes import lacks_keyword
 
 TARGETS = ("torch.meshgrid", "torch.functional.meshgrid")
 
@@ -84,6 +85,10 @@ class MeshgridWithoutIndexing(Rule):
         ),
         Example("import torch\ntry:\n    g = torch.meshgrid(x, y)\nexcept TypeError:\n    g = None\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        return super().may_match(refs) and lacks_keyword(refs.calls_of(TARGETS), "indexing")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

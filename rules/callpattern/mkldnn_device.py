@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ast
 import re
 
 from advisor.rule import Example, Rule, Severity, cst, get_arg, string_value
@@ -68,6 +69,20 @@ class MkldnnDevice(Rule):
         Example("import torch\ny = x.to('mkldnn')\n"),
         Example('from torch import device\nd = device("mkldnn")\n'),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        """Only where the string is a device: `device=` of any call, or the first argument (or `type=`) of a
+        `device(...)` or `.to(...)` call. "mkldnn" in torch's own code is mostly the backend's name."""
+        renamed = not refs.renamed.isdisjoint(DEVICE)  # `from torch import device as dev`: any call could be it
+        for name, calls in refs.calls.items():
+            first = renamed or name in ("device", "to")
+            for call in calls:
+                given = [k.value for k in call.keywords if k.arg == "device" or (first and k.arg == "type")]
+                given += call.args[:1] if first else []
+                if any(type(g) is ast.Constant and _MKLDNN.fullmatch(str(g.value)) for g in given):
+                    return True
+        return False
 
     def visit_Call(self, node) -> None:
         if self.match(node.func, DEVICE) is not None:

@@ -2,9 +2,20 @@ from __future__ import annotations
 
 from advisor.rule import Example, Rule, Severity, get_arg
 
+from ._shapes import arg
+
 # function -> where `layout` sits positionally (None: keyword-only)
 FACTORIES = {"torch.nested.nested_tensor": None, "torch.nested.as_nested_tensor": 3}
 JAGGED = ("torch.jagged",)
+
+
+def _none_or_strided(node) -> bool:
+    kind = type(node).__name__
+    return (kind == "Constant" and node.value is None) or (kind in ("Name", "Attribute") and "strided" in _last(node))
+
+
+def _last(node) -> str:
+    return node.attr if type(node).__name__ == "Attribute" else node.id
 
 
 class NestedStrided(Rule):
@@ -66,6 +77,22 @@ class NestedStrided(Rule):
         ),
         Example("import torch\nnt = torch.nested.nested_tensor([a, b], layout=None)\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        """Only where a call of that name passes no layout, `None` or a `strided` one."""
+        if not super().may_match(refs):
+            return False
+        if not refs.renamed.isdisjoint(FACTORIES):
+            return True
+        for name, position in FACTORIES.items():
+            for call in refs.calls.get(name.rpartition(".")[2], ()):
+                if any(k.arg is None for k in call.keywords):
+                    continue
+                layout = arg(call, "layout", position)
+                if layout is None or _none_or_strided(layout):
+                    return True
+        return False
 
     def visit_Call(self, node) -> None:
         name = self.match(node.func, FACTORIES)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from advisor.rule import Applicability, Example, Rule, Severity, cst, kwarg
 
 from ._receivers import Receivers
+from ._shapes import number, starred
 
 # name -> (the keywords the leading scalars become, in order; positionals the current signature takes
 # as a method). As a `torch.*` function each takes one more positional (`input`).
@@ -33,6 +34,28 @@ def _scalar_like(node) -> bool:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         return True
     return isinstance(node, (cst.Integer, cst.Float))
+
+
+def _scalar_like_ast(node) -> bool:
+    """`_scalar_like` on the `ast` node."""
+    return (type(node).__name__ == "UnaryOp" and type(node.op).__name__ == "USub") or number(node)
+
+
+def _method(refs, func) -> bool:
+    """Could the `ast` call's `func` be a method of a tensor? Not on a name the file imports from torch (`torch`,
+    `F`), whatever the scope: a local name that shadows one is not worth a parse of every file."""
+    if type(func).__name__ != "Attribute":
+        return False
+    bound = refs.resolve(func.value)
+    return not bound or not all(q == "torch" or q.startswith("torch.") for q in bound)
+
+
+def _function(refs, func, qualified: str) -> bool:
+    """Could the `ast` call's `func` be `qualified` (`torch.addmm`) through the file's imports?"""
+    if qualified not in FUNCTIONS or qualified not in refs.qualnames:
+        return False
+    bound = refs.resolve(func)
+    return bound is None or qualified in bound  # None: `getattr(torch, "addmm")(...)`
 
 
 class ScalarFirstOverload(Rule):
@@ -132,6 +155,26 @@ class ScalarFirstOverload(Rule):
         ),
         Example("import torch\ny = x.addmm(0.5, a, b, beta=1)\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        """Only where a call passes the count of positional arguments the deprecated overloads take (and a
+        `.add(`/`.sub(` a scalar first): the prefilter's call shapes are in many files that pass none."""
+        if not super().may_match(refs):
+            return False
+        if not refs.renamed.isdisjoint(FUNCTIONS):
+            return True  # `from torch import addmm as mm`: any call could be one
+        for name, (keywords, current) in METHODS.items():
+            for call in refs.calls.get(name, ()):
+                if starred(call):
+                    continue
+                extra = len(call.args) - current  # as a method; one more positional as a `torch.*` function
+                if 1 <= extra <= len(keywords) and _method(refs, call.func):
+                    if name.rstrip("_") not in _GENERIC or _scalar_like_ast(call.args[0]):
+                        return True
+                if 1 <= extra - 1 <= len(keywords) and _function(refs, call.func, f"torch.{name}"):
+                    return True
+        return False
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from advisor.rule import Example, Rule, Severity, cst, get_arg, string_value
 
 from ._receivers import Receivers
+from ._shapes import number
 
 FUNCTIONS = ("torch.scatter",)
 METHODS = ("scatter", "scatter_")
@@ -13,6 +14,11 @@ def _number(node) -> bool:
     if isinstance(node, cst.UnaryOperation):
         node = node.expression
     return isinstance(node, (cst.Integer, cst.Float))
+
+
+def _number_ast(node) -> bool:
+    """`_number` on the `ast` node."""
+    return number(node.operand if type(node).__name__ == "UnaryOp" else node)
 
 
 class ScatterReduceArgument(Rule):
@@ -79,6 +85,23 @@ class ScatterReduceArgument(Rule):
         Example("import torch\ny = torch.scatter(x, 1, i, src=s, reduce='multiply')\n", message='reduce="prod"'),
         Example("import torch\ny = t.scatter(0, i, torch.ones(3), reduce=mode)\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        """Only where a call of that name passes `reduce=` and a source that may be a tensor (`reduce` is in
+        most files of torch's own code)."""
+        if not super().may_match(refs):
+            return False
+        calls = refs.calls_of(FUNCTIONS + tuple(f"torch.{m}" for m in METHODS))
+        if calls is None:
+            return True
+        for call in calls:
+            if not any(k.arg == "reduce" for k in call.keywords) or any(k.arg is None for k in call.keywords):
+                continue
+            sources = [k.value for k in call.keywords if k.arg == "src"] + call.args[2:4]
+            if any(not _number_ast(s) for s in sources):
+                return True
+        return False
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from advisor.rule import Example, Rule, Severity, cst, get_arg
 
 from ._probes import Probes
+from ._shapes import lacks_keyword
 
 FACTORIES = tuple(
     f"torch.{name}"
@@ -65,7 +66,9 @@ class SparseWithoutCheckInvariants(Rule):
         """Not in a file that switches the checks for the process (`check_sparse_tensor_invariants.enable()` or
         `.disable()`): read from the attributes the file uses, so no walk is needed."""
         switches = "check_sparse_tensor_invariants" in refs.attributes and not refs.attributes.isdisjoint(SWITCHES)
-        return not switches and super().may_match(refs)
+        if switches or not super().may_match(refs):
+            return False
+        return lacks_keyword(refs.calls_of(FACTORIES), "check_invariants")  # torch's own code mostly passes it
 
     code = "ADV132"
     name = "sparse-without-check-invariants"

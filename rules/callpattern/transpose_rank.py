@@ -3,6 +3,7 @@ from __future__ import annotations
 from advisor.rule import Applicability, Example, Rule, Severity, cst
 
 from ._ranks import FACTORIES, bindings, rank_of_call
+from ._shapes import receiver_ranks
 
 ZERO_D = ("T", "H", "mT", "mH")  # deprecated on 0-D (the identity there)
 
@@ -80,7 +81,17 @@ class TransposeRank(Rule):
         ),
         Example("import torch\ndef f():\n    s = torch.tensor(1.0)\n    return s.mT, s.adjoint()\n", count=2),
         Example("import torch as th\nw = th.randn((4, 5, 6), dtype=th.float64).T\n"),
+        Example("import torch\ndef f():\n    x: torch.Tensor = torch.ones(2, 3, 4)\n    return x.T\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        """Only where the receiver of `.T` is a factory call that states a rank it warns on (not 2), or a name
+        assigned one (0 for the others): `.T` on a matrix, or on a tensor of no stated rank, is in most files."""
+        if not super().may_match(refs):
+            return False
+        stated = receiver_ranks(refs, FACTORIES)
+        return stated is None or any(rank != 2 if attr == "T" else rank == 0 for attr, rank in stated)
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

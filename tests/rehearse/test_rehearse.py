@@ -456,3 +456,35 @@ def test_a_warning_at_any_site_of_a_folded_finding_is_confirmed(tmp_path, monkey
         ("confirmed", "ADV406", ("tests/test_a.py", 5)),
         ("missed", None, None),
     ]
+
+
+def test_a_removed_torch_api_the_project_reaches_for_is_an_error_at_its_site(tmp_path, monkeypatch):
+    """`torchaudio.list_audio_backends()` after torchaudio 2.9: Python raises the AttributeError in the project's
+    own frame, yet what is gone is torchaudio's; a missing attribute of another module is not torch's."""
+    import types
+
+    from advisor.rehearse import hook
+
+    fake = types.ModuleType("torchaudio")
+    fake.__file__ = str(tmp_path / "torchaudio" / "__init__.py")
+    monkeypatch.setitem(sys.modules, "torchaudio", fake)
+    monkeypatch.setattr(hook, "_counts", {})
+    monkeypatch.setattr(hook, "_torch_dirs", [])
+    monkeypatch.setattr(hook, "_in_project", lambda filename: filename == __file__)
+    for owner in (fake, types.ModuleType("numpy")):
+        try:
+            owner.list_audio_backends()
+        except AttributeError as e:
+            hook.record_error(e, e.__traceback__)
+    try:
+        from torchaudio import load_with_torchcodec  # noqa: F401
+    except ImportError as e:
+        hook.record_error(e, e.__traceback__)
+    try:
+        import torchvision_not_installed  # noqa: F401
+    except ImportError as e:
+        hook.record_error(e, e.__traceback__)
+    assert sorted((category, path) for _, category, _, path, _ in hook._counts) == [
+        ("AttributeError", __file__),
+        ("ImportError", __file__),
+    ]
