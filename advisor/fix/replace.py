@@ -1,10 +1,11 @@
 """The fixer's edit step, cheap on large files: the replacement and the imports a fix may leave unused.
 
 `replaced` rebuilds only the replaced nodes' ancestors (found through the analysis' one walk's parents), not
-every node of the module. `surely_used` tells, from the file's `ast`, which imports a fix cannot leave unused:
-the module's only import of that name, used elsewhere at module scope. Those never go to LibCST's
-RemoveImportsVisitor, whose scope analysis of the whole module costs seconds per call on a large file; it
-would keep them anyway. Anything less certain still goes to it, so the edits are the same.
+every node of the module. LibCST's RemoveImportsVisitor runs a scope analysis of the whole module, seconds per
+call on a large file; `classify` tells from the file's `ast` which imports a fix surely leaves used (never asked
+about: the visitor would keep them) and which it surely leaves unused (`remove_alone` hands the visitor only
+their own statement). Anything less certain still goes to the visitor over the whole module, so the edits
+are the same.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, Iterable
 
 from advisor.core.lazy import cst
 from advisor.fix import parking
+from advisor.syntax.names import dotted_name
 from advisor.syntax.walk import nodes_of
 
 Removal = tuple[str, "str | None", "str | None"]  # (module, name, asname): RemoveImportsVisitor's terms
@@ -130,12 +132,6 @@ def classify(
     return used, unused
 
 
-def get_full_name_for_node(node: Any) -> str | None:
-    from libcst.helpers import get_full_name_for_node as full_name
-
-    return full_name(node)
-
-
 def _names_read(node: Any) -> set[str]:
     """The names `node` may read: its `Name`s, less an attribute's name and a keyword argument's."""
     not_read = {id(n.attr) for n in nodes_of(node, cst.Attribute)}
@@ -174,7 +170,7 @@ def _imports(stmt: Any, removal: Removal) -> bool:
     mod, name, asname = removal
     for small in stmt.body:
         if isinstance(small, cst.ImportFrom) and name is not None and not small.relative and small.module:
-            if isinstance(small.names, cst.ImportStar) or get_full_name_for_node(small.module) != mod:
+            if isinstance(small.names, cst.ImportStar) or dotted_name(small.module) != mod:
                 continue
             if any(a.evaluated_name == name and a.evaluated_alias == asname for a in small.names):
                 return True

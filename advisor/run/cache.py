@@ -72,6 +72,22 @@ def _result_entry(entry: Any) -> bool:
     )
 
 
+def _read_signed(path: str) -> Any:
+    """The JSON of a file written by `_signed`, or None when it is missing, unreadable or not signed here."""
+    try:
+        with open(path, "rb") as f:
+            signature, _, raw = f.read().partition(b"\n")
+        return json.loads(raw) if verify(raw, signature.decode("ascii", "replace")) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _signed(data: Any) -> bytes:
+    """`data` as JSON, its signature on a line of its own in front (a shared entry, the edits store)."""
+    raw = json.dumps(data).encode()
+    return f"{sign(raw)}\n".encode() + raw
+
+
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -122,12 +138,7 @@ class Cache:
     def get(self, digest: str) -> dict[str, Any] | None:
         found = self._results.get(digest)
         if found is None and self._shared is not None:
-            try:
-                with open(self._shared_path(digest), "rb") as f:
-                    signature, _, raw = f.read().partition(b"\n")
-                found = json.loads(raw) if verify(raw, signature.decode("ascii", "replace")) else None
-            except (OSError, ValueError):
-                return None
+            found = _read_signed(self._shared_path(digest))
             if not _result_entry(found):
                 return None
             self.shared_hits += 1
@@ -167,8 +178,7 @@ class Cache:
             for digest, data in self._shared_new.items():
                 assert self._shared is not None  # filled only with a shared cache
                 real_dirs(os.path.dirname(self._shared), os.path.basename(self._shared), digest[:2])
-                raw = json.dumps(data).encode()
-                write_output(self._shared_path(digest), f"{sign(raw)}\n".encode() + raw)
+                write_output(self._shared_path(digest), _signed(data))
         except OSError:
             self._shared = None  # not writable here: the run goes on with the repository's own cache
         self._shared_new = {}
@@ -182,15 +192,9 @@ class EditsStore:
     def __init__(self, root: str, key: str) -> None:
         self.root, self.path = root, os.path.join(root, key, "edits.json")
         self.usable = not os.path.islink(root)
-        self._entries: dict[str, Any] = {}
+        data = _read_signed(self.path) if self.usable else None
+        self._entries: dict[str, Any] = data if isinstance(data, dict) else {}
         self._dirty = False
-        try:
-            with open(self.path, "rb") as f:
-                signature, _, raw = f.read().partition(b"\n")
-            data = json.loads(raw) if self.usable and verify(raw, signature.decode("ascii", "replace")) else {}
-            self._entries = data if isinstance(data, dict) else {}
-        except (OSError, ValueError):
-            pass
 
     def get(self, path: str, digest: str) -> Any:
         entry = self._entries.get(os.path.abspath(path))
@@ -205,8 +209,7 @@ class EditsStore:
             return
         try:
             real_dirs(self.root, os.path.basename(os.path.dirname(self.path)))
-            raw = json.dumps(self._entries).encode()
-            write_output(self.path, f"{sign(raw)}\n".encode() + raw)
+            write_output(self.path, _signed(self._entries))
         except OSError:
             self.usable = False  # read-only: the run still succeeds, uncached
         self._dirty = False
