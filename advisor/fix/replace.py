@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from advisor.core.lazy import cst
 from advisor.fix import parking
@@ -219,7 +219,8 @@ class _Uses(ast.NodeVisitor):
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self._imported((alias.name, None, alias.asname))
-            self._bound(alias.asname or alias.name.partition(".")[0])
+        for bound in _bound_names(node):
+            self._bound(bound)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         for alias in node.names:
@@ -227,7 +228,8 @@ class _Uses(ast.NodeVisitor):
                 self.relative_names.add(alias.name)
             else:
                 self._imported((node.module or "", alias.name, alias.asname))
-            self._bound(alias.asname or alias.name)
+        for bound in _bound_names(node):
+            self._bound(bound)
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id not in self.names:
@@ -248,10 +250,8 @@ class _Uses(ast.NodeVisitor):
     visit_Nonlocal = visit_Global
 
     def generic_visit(self, node: ast.AST) -> None:
-        if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-            self._bound(node.name)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            self._bound(node.name)
+        for bound in _bound_names(node):  # a def, a class, an `except ... as`, a match capture
+            self._bound(bound)
         if isinstance(node, _SCOPES):
             self._depth += 1
             self._rebinding.append(_binds(node, self.names))
@@ -264,24 +264,26 @@ class _Uses(ast.NodeVisitor):
 
 def _binds(scope: ast.AST, names: set[str]) -> set[str]:
     """The `names` bound anywhere inside `scope` (its nested scopes too: more than Python's rule, so never less)."""
-    found: set[str] = set()
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and node.id in names:
-            found.add(node.id)
-        elif isinstance(node, ast.arg) and node.arg in names:
-            found.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not scope:
-            if node.name in names:
-                found.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            found.update(a.asname or a.name.partition(".")[0] for a in node.names if (a.asname or a.name) in names)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            found.update(n for n in node.names if n in names)
-        elif isinstance(node, ast.ExceptHandler) and node.name in names:
-            found.add(node.name)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name in names:
-            found.add(node.name)
-    return found
+    return {n for node in ast.walk(scope) if node is not scope for n in _bound_names(node) if n in names}
+
+
+def _bound_names(node: ast.AST) -> Iterator[str]:
+    """The names `node` itself binds (or, `global`/`nonlocal`, takes from another scope) where it stands."""
+    if isinstance(node, ast.Name):
+        if not isinstance(node.ctx, ast.Load):
+            yield node.id
+    elif isinstance(node, ast.arg):
+        yield node.arg
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, ast.Import):
+        yield from (a.asname or a.name.partition(".")[0] for a in node.names)
+    elif isinstance(node, ast.ImportFrom):
+        yield from (a.asname or a.name for a in node.names)
+    elif isinstance(node, (ast.Global, ast.Nonlocal)):
+        yield from node.names
+    elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+        yield node.name
 
 
 def _char_position(lines: list[str], node: ast.Name) -> Span:
