@@ -27,9 +27,7 @@ IMPORTING_CALLS = ("importorskip", "import_module", "__import__", "optional_impo
 # for the others, MONAI's `optional_import("torchvision", name="models")` binds `torchvision.models`.
 FIRST_ARG_ONLY = ("importorskip", "import_module", "__import__")
 _AST = ast.AST
-_INDEX_EVIDENCE = frozenset({ast.Subscript, ast.List, ast.ListComp, ast.Call})
 _TRANSPOSES = frozenset({"T", "H", "mT", "mH"})
-_ASSIGNMENTS = (ast.Assign, ast.AnnAssign)
 
 
 class References:
@@ -154,21 +152,24 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
     stars: list[str] = []
     chains: list[list[str]] = []
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    shapes = _SHAPES
     while stack:
         node, depth = stack.pop()
-        is_expr = isinstance(node, ast.expr)
-        d = depth + 1 if is_expr else 0
+        t = type(node)
+        shape = shapes.get(t) or _shape(t)
+        d = depth + 1 if shape[0] else 0
         if d > refs.max_depth:
             refs.max_depth = d
             if d > depth_limit:
                 return refs  # the caller rejects the file
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            _record_import(node, refs, aliases, stars)
+        if t is ast.Name:
+            chains.append([node.id])  # type: ignore[attr-defined]
+            refs.names.add(node.id)  # type: ignore[attr-defined]
             continue
-        if isinstance(node, ast.Attribute):
-            refs.attributes.add(node.attr)
-            if node.attr in _TRANSPOSES and type(node.value) in (ast.Name, ast.Call):
-                refs.transposed.append((node.attr, node.value))  # type: ignore[arg-type]
+        if t is ast.Attribute:
+            refs.attributes.add(node.attr)  # type: ignore[attr-defined]
+            if node.attr in _TRANSPOSES and type(node.value) in (ast.Name, ast.Call):  # type: ignore[attr-defined]
+                refs.transposed.append((node.attr, node.value))  # type: ignore[attr-defined]
             chain = _chain(node)
             if chain is not None:  # a plain dotted name: nothing below it but its own parts
                 chains.append(chain)
@@ -176,38 +177,40 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                 refs.attributes.update(chain[1:])
                 refs.max_depth = max(refs.max_depth, d + len(chain))
                 continue
-        elif isinstance(node, ast.Name):
-            chains.append([node.id])
-            refs.names.add(node.id)
+        elif t is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+            if isinstance(value, str):
+                if len(value) < 200:
+                    refs.qualnames.add(value)
+                else:
+                    refs.long_strings.append(value)
             continue
-        elif isinstance(node, ast.keyword) and node.arg:
-            refs.names.add(node.arg)
-        elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
-            _identifiers_into(node.test, refs.guard_identifiers)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if not isinstance(node, ast.ClassDef):
-                refs.defs.setdefault(node.name, []).append(node)
-            for dec in node.decorator_list:
-                _identifiers_into(dec, refs.guard_identifiers)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if len(node.value) < 200:
-                refs.qualnames.add(node.value)
-            else:
-                refs.long_strings.append(node.value)
-            continue
-        elif type(node) in _INDEX_EVIDENCE:
+        elif t is ast.Call or t is ast.Subscript or t is ast.List or t is ast.ListComp:
             if not refs.index_lists:
                 refs.index_lists = _index_evidence(node)
-            if type(node) is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
-                _getattr_chain(node, chains)
-                _record_call(node, refs.calls)
-        elif type(node) is ast.BinOp and type(node.op) is ast.Sub and type(node.left) is ast.Call:
-            if _is_one(node.right):
-                _record_call(node.left, refs.calls, refs.minus_one)
-        elif type(node) in _ASSIGNMENTS and type(node.value) is ast.Call:  # type: ignore[attr-defined]
+            if t is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
+                _getattr_chain(node, chains)  # type: ignore[arg-type]
+                _record_call(node, refs.calls)  # type: ignore[arg-type]
+        elif t is ast.keyword:
+            if node.arg:  # type: ignore[attr-defined]
+                refs.names.add(node.arg)  # type: ignore[attr-defined]
+        elif t is ast.Import or t is ast.ImportFrom:
+            _record_import(node, refs, aliases, stars)  # type: ignore[arg-type]
+            continue
+        elif t is ast.If or t is ast.IfExp or t is ast.While:
+            _identifiers_into(node.test, refs.guard_identifiers)  # type: ignore[attr-defined]
+        elif t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.ClassDef:
+            if t is not ast.ClassDef:
+                refs.defs.setdefault(node.name, []).append(node)  # type: ignore[attr-defined, arg-type]
+            for dec in node.decorator_list:  # type: ignore[attr-defined]
+                _identifiers_into(dec, refs.guard_identifiers)
+        elif t is ast.BinOp:
+            if type(node.op) is ast.Sub and type(node.left) is ast.Call and _is_one(node.right):  # type: ignore[attr-defined]
+                _record_call(node.left, refs.calls, refs.minus_one)  # type: ignore[attr-defined]
+        elif (t is ast.Assign or t is ast.AnnAssign) and type(node.value) is ast.Call:  # type: ignore[attr-defined]
             _assignment(node, refs, aliases, importing_calls)  # type: ignore[arg-type]
-        # ast.iter_child_nodes, inlined: its generator was a third of this walk's cost.
-        for name in node._fields:
+        # ast.iter_child_nodes, inlined and without the fields that never hold a node this walk reads.
+        for name in shape[1]:
             value = getattr(node, name, None)
             if isinstance(value, _AST):
                 stack.append((value, d))
@@ -218,6 +221,19 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
     _resolve(chains, aliases, stars, refs)
     refs.bindings, refs.stars = aliases, stars
     return refs
+
+
+# Fields `collect` never descends into: operators and contexts (`Load()`, `Add()`) are nodes but say nothing,
+# and the rest hold strings or numbers. Skipping them is a third of the walk's nodes.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "level", "module"})
+# Per node type: (is it an expression, the fields to descend into), filled on first sight.
+_SHAPES: dict[type, tuple[bool, tuple[str, ...]]] = {}
+
+
+def _shape(t: type) -> tuple[bool, tuple[str, ...]]:
+    shape = (issubclass(t, ast.expr), tuple(f for f in t._fields if f not in _LEAF_FIELDS))  # type: ignore[attr-defined]
+    _SHAPES[t] = shape
+    return shape
 
 
 def _assignment(
@@ -302,11 +318,22 @@ def _index_evidence(node: ast.AST) -> bool:
 
 
 def _identifiers_into(node: ast.AST, out: set[str]) -> None:
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name):
-            out.add(sub.id)
-        elif isinstance(sub, ast.Attribute):
-            out.add(sub.attr)
+    stack = [node]  # ast.walk, without its generator and the nodes that hold no name
+    shapes = _SHAPES
+    while stack:
+        sub = stack.pop()
+        t = type(sub)
+        if t is ast.Name:
+            out.add(sub.id)  # type: ignore[attr-defined]
+            continue
+        if t is ast.Attribute:
+            out.add(sub.attr)  # type: ignore[attr-defined]
+        for name in (shapes.get(t) or _shape(t))[1]:
+            value = getattr(sub, name, None)
+            if isinstance(value, _AST):
+                stack.append(value)
+            elif type(value) is list:
+                stack.extend(v for v in value if isinstance(v, _AST))
 
 
 def _getattr_chain(call: ast.Call, chains: list[list[str]]) -> None:
