@@ -82,7 +82,7 @@ def _whole(data: bytes, path: str, rules, settings, key) -> tuple[FileResult, _L
 
     def seen(text: str, refs: Any) -> None:  # the analysis's own parse: what the next edit compares against
         matching = tuple(r.code for r in rules if r.may_match(refs))
-        whole = any(r.needs_whole_module(refs) for r in rules)
+        whole = any(r.needs_whole_module(refs) or r.kept_lines(refs) for r in rules)
         lines = split_lines(text, keepends=True)
         state.append(_Last(key, matching, lines, frozenset(refs.identifiers()), whole, None))
 
@@ -121,7 +121,7 @@ def _statement_only(data: bytes, path: str, rules, settings, last: _Last) -> tup
     rules = [r for r in rules if r.may_match(refs)]  # as the scan: the same rules as last time, or analysed whole
     if tuple(r.code for r in rules) != last.matching:
         return None
-    if any(r.needs_whole_module(refs) for r in rules):
+    if any(r.needs_whole_module(refs) or r.kept_lines(refs) for r in rules):
         return None
     identifiers = frozenset(refs.identifiers())
     if any(r.reads_identifiers for r in rules) and identifiers != last.identifiers:

@@ -9,6 +9,8 @@ which needs the whole tree), the file is rendered again with only
   verbatim, so names resolve and compat gates (version flags) read as in the whole file;
   every module-level statement outside functions and classes where a rule reads the module as one scope
   (`Rule.module_level`);
+- the statements that hold a rule's evidence from elsewhere in the file (`Rule.kept_lines`: ADV716's
+  `torch.save` to the path a load reads), verbatim, in every slice;
 - every other statement blanked, except that a `def`/`class` leaves a stub and an
   assignment leaves `name = None`, so no name changes meaning;
 - inside a kept class, the same again for its body: methods without a trigger become
@@ -123,8 +125,11 @@ def _spans(body: list[ast.stmt]) -> list[Span] | None:
 class _Renderer:
     """Decides, statement by statement, what a slice keeps, and writes the slice."""
 
-    def __init__(self, lines: list[str], rules: Sequence[type[Rule]], asnames: dict[str, set[str]]) -> None:
+    def __init__(
+        self, lines: list[str], rules: Sequence[type[Rule]], asnames: dict[str, set[str]], kept: Sequence[int] = ()
+    ) -> None:
         self.lines = lines
+        self.kept = sorted(kept)  # lines whose statements are kept whatever they hold (`Rule.kept_lines`)
         prefilter = _prefilter(tuple(rules))
         self._matches: Callable[[bytes], list] = prefilter.candidates
         # `from m import profile as _profile`: the statements that use `_profile` hold no trigger word; the
@@ -137,7 +142,11 @@ class _Renderer:
         return "".join(self.lines[start - 1 : end])
 
     def wanted(self, start: int, end: int) -> bool:
-        return self.wanted_text(self.text(start, end))
+        return self.holds_kept(start, end) or self.wanted_text(self.text(start, end))
+
+    def holds_kept(self, start: int, end: int) -> bool:
+        i = bisect.bisect_left(self.kept, start)
+        return i < len(self.kept) and self.kept[i] <= end
 
     def render(self, spans: list[Span], keep: set[int]) -> tuple[str, int]:
         """(The file with only `keep` statements intact, their classes thinned, the bytes left out.) Every line
@@ -206,7 +215,7 @@ class _Renderer:
         edits = []
         for first, last in elements:
             span = (first.lineno, first.col_offset, last.end_lineno or last.lineno, last.end_col_offset or 0)
-            if not self.wanted_text(_segment(lines, start, *span)):
+            if not self.holds_kept(span[0], span[2]) and not self.wanted_text(_segment(lines, start, *span)):
                 edits.append(span)
         if not edits:
             return None
@@ -249,8 +258,8 @@ def plan(
     spans = _spans(tree.body)
     if spans is None:
         return None
-    renderer = _Renderer(lines, rules, refs.asnames)
-    small = _kept_everywhere(spans, rules)
+    renderer = _Renderer(lines, rules, refs.asnames, [n for r in rules for n in r.kept_lines(refs)])
+    small = _kept_everywhere(spans, rules, renderer)
     everywhere = {id(node) for _, _, node in small}
     wanted = [s for s in spans if id(s[2]) not in everywhere and renderer.wanted(s[0], s[1])]
     small_bytes = sum(renderer.kept_size(start, end, node) for start, end, node in small)
@@ -273,14 +282,17 @@ def plan(
     return out
 
 
-def _kept_everywhere(spans: list[Span], rules: Sequence[type[Rule]]) -> list[Span]:
-    """The top-level statements every slice keeps: small ones and module-level assignments, and every statement
-    outside functions and classes where a rule reads the module as one scope (`Rule.module_level`)."""
+def _kept_everywhere(spans: list[Span], rules: Sequence[type[Rule]], renderer: _Renderer) -> list[Span]:
+    """The top-level statements every slice keeps: small ones and module-level assignments, every statement
+    outside functions and classes where a rule reads the module as one scope (`Rule.module_level`), and those
+    holding a rule's evidence from elsewhere (`Rule.kept_lines`: a slice of a big file may be far from it)."""
     always = _ASSIGNMENTS if not any(r.module_level for r in rules) else (ast.stmt,)
     return [
         span
         for span in spans
-        if span[1] - span[0] + 1 <= SMALL_LINES or (isinstance(span[2], always) and not isinstance(span[2], SCOPES))
+        if span[1] - span[0] + 1 <= SMALL_LINES
+        or (isinstance(span[2], always) and not isinstance(span[2], SCOPES))
+        or renderer.holds_kept(span[0], span[1])
     ]
 
 
@@ -295,7 +307,7 @@ def plan_for(text: str, tree: ast.Module, rules: Sequence[type[Rule]], refs: Any
     lines = split_lines(text, keepends=True)
     spans = _spans(tree.body) or []
     renderer = _Renderer(lines, rules, refs.asnames)
-    small = _kept_everywhere(spans, rules)
+    small = _kept_everywhere(spans, rules, renderer)
     keep = {id(n) for _, _, n in small} | {id(node)}
     source, _ = renderer.render(spans, keep)
     own = next((start, end) for start, end, n in spans if n is node)

@@ -241,6 +241,13 @@ class Rule:
         return hasattr(cls, "visit_Module") or hasattr(cls, "leave_Module")
 
     @classmethod
+    def kept_lines(cls, refs: Any) -> tuple[int, ...]:
+        """Lines (1-based) whose statements every slice keeps besides those holding the rule's triggers: evidence
+        the rule reads from elsewhere in the file (ADV716: a `torch.save` to the path a load reads). Cheaper than
+        `needs_whole_module`, which parses the file whole; an editor's edit still has such a file analysed whole."""
+        return ()
+
+    @classmethod
     def may_match(cls, refs: Any) -> bool:
         """Could this rule flag a module with these `advisor.syntax.references.References`?"""
         if not cls.targets and not cls.attribute_targets:

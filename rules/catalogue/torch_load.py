@@ -100,20 +100,25 @@ class TorchLoadWeightsOnly(Rule):
     triggers = ("load",)
     targets = tuple(LOAD)
     # The evidence sits in the load's own scope: a function with a trigger is kept whole, and the module's
-    # own statements all are. Only a `save` to a path some load reads, and an allow-list call, are file-wide.
+    # own statements all are. Only a `save` to a path some load reads, and an allow-list call, are file-wide:
+    # a slice keeps the statements that hold them (`kept_lines`).
     module_level = True
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:
-        if not refs.identifiers().isdisjoint(ALLOW_LIST_NAMES):
+        # An allow-list name used other than by a call (`allow = add_safe_globals`) has no line to keep.
+        names = ALLOW_LIST_NAMES.intersection(refs.identifiers())
+        if any(not refs.calls.get(name) for name in names):
             return True
-        saves, loads = refs.calls.get("save", ()), refs.calls_of(LOAD)
-        if not saves:
-            return False
-        if loads is None:
-            return True
-        saved = {ast.dump(p[1]) for p in map(_positional, saves) if len(p) > 1}
-        return any(p and ast.dump(p[0]) in saved for p in map(_positional, loads))
+        return bool(refs.calls.get("save")) and refs.calls_of(LOAD) is None  # a renamed load: any call may be one
+
+    @classmethod
+    def kept_lines(cls, refs) -> tuple[int, ...]:
+        allow_lists = [c.lineno for name in ALLOW_LIST_NAMES for c in refs.calls.get(name, ())]
+        saves, loads = refs.calls.get("save", ()), refs.calls_of(LOAD) or ()
+        read = {ast.dump(p[0]) for p in map(_positional, loads) if p}
+        same_path = [c.lineno for c in saves if len(p := _positional(c)) > 1 and ast.dump(p[1]) in read]
+        return tuple(allow_lists + same_path)
 
     valid = [
         "import torch\nsd = torch.load(p, weights_only=True)",

@@ -293,3 +293,55 @@ def test_a_big_table_is_thinned_and_loses_nothing():
     assert not errors and sliced == whole
     # In the table (after a kept element on its line), in the dict, and after both.
     assert [(f[0], f[2]) for f in whole] == [("ADV708", 25), ("ADV718", 67), ("ADV718", 10), ("ADV708", 5)]
+
+
+# ADV716's file-wide evidence (`Rule.kept_lines`): a `torch.save` of a whole object to the path a load in
+# another function reads, and an allow-list call in a third; sliced one statement a slice, each must reach the
+# load's slice, or the load would get the `weights_only=True` fix that breaks it.
+SAVED_ELSEWHERE = """import torch
+
+
+class Net(torch.nn.Module):
+    pass
+
+
+def save(path):
+    x = 1
+    x += 1
+    torch.save(Net(), 'net.pt')
+
+
+def load():
+    y = 2
+    y += 1
+    return torch.load('net.pt')
+
+
+def other():
+    z = 3
+    z += 1
+    return torch.load('other.pt')
+"""
+
+
+def test_evidence_from_other_statements_is_kept_in_every_slice(tiny_slices, monkeypatch):
+    import ast
+
+    from advisor.syntax.references import collect
+
+    monkeypatch.setattr(slices, "KEEP_MAX", 1.01)
+    adv716 = [r for r in RULES if r.code == "ADV716"]
+    tree = ast.parse(SAVED_ELSEWHERE)
+    parts = slices.plan(SAVED_ELSEWHERE, tree, adv716, collect(tree, 400))
+    assert parts is not None and len(parts) == 2  # sliced: the save sits in every slice, not parsed whole
+    assert all("torch.save(Net(), 'net.pt')" in source for source, _ in parts)
+    sliced, _ = _findings(SAVED_ELSEWHERE.encode(), "saved.py", sliced=True)
+    whole, _ = _findings(SAVED_ELSEWHERE.encode(), "saved.py", sliced=False)
+    loads = [f for f in whole if f[0] == "ADV716"]
+    assert sliced == whole and len(loads) == 2 and "same path" in loads[0][5]
+    allowed = (
+        SAVED_ELSEWHERE + "\n\ndef trust():\n    a = 1\n    a += 1\n    torch.serialization.add_safe_globals([Net])\n"
+    )
+    sliced, _ = _findings(allowed.encode(), "allowed.py", sliced=True)
+    assert sliced == _findings(allowed.encode(), "allowed.py", sliced=False)[0]
+    assert not any("same path" in f[5] for f in sliced)  # the allow list reached the load's slice
