@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 
 _WORD = re.compile(rb"\w+")
+# Every byte that is not a word character (`\w` of a bytes pattern: ASCII letters, digits, `_`) made a space:
+# `data.translate(_SPACES).split()` is `_WORD.findall(data)`, in half the time.
+_SPACES = bytes(c if chr(c).isascii() and (chr(c).isalnum() or c == 95) else 32 for c in range(256))
 
 
 def _bounded(trigger: bytes) -> bytes:
@@ -62,7 +65,7 @@ class Prefilter:
 
     def candidates(self, data: bytes) -> list[AnyRule]:
         """The rules whose triggers occur in `data`, in code order."""
-        words = set(_WORD.findall(data)) if self._words or self._gates else set()
+        words = set(data.translate(_SPACES).split()) if self._words or self._gates else set()
         hits = set(self._words.intersection(words))
         for trigger, word in self._others:
             if (word is None or word in words) and trigger in data and _pattern(trigger).search(data):

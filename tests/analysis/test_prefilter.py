@@ -24,3 +24,20 @@ def test_call_shapes_are_found_where_they_are_and_nowhere_else():
     assert codes(b"x[[0, 1]]\n") == ["ADV003"]
     assert codes(b"z = log(1 + x)\n") == ["ADV004"] and codes(b"z = _log(1 + x)\n") == []
     assert codes(b"x.add_(1); add_(-1)\n") == []
+
+
+def test_the_word_split_is_the_word_regex():
+    """The prefilter splits a file into words with a byte table, not `\\w+`: the same words for every byte."""
+    import random
+    import re
+
+    from advisor.analysis.prefilter import _SPACES
+
+    rng = random.Random(7)
+    samples = [
+        bytes(range(256)),
+        "é_x1 torch.cuda\tgraph(ünï)\r\n".encode(),
+        bytes(rng.randrange(256) for _ in range(5000)),
+    ]
+    for data in samples:
+        assert set(data.translate(_SPACES).split()) == set(re.findall(rb"\w+", data))
