@@ -49,7 +49,8 @@ class _Branches:
             return {}
         if id(func) not in self._locals_of:
             found: dict[str, Any] = {}
-            for line in nodes_of(func.body, cst.SimpleStatementLine):
+            # a statement line holds no other: its expressions are not searched
+            for line in nodes_of(func.body, cst.SimpleStatementLine, skip={cst.SimpleStatementLine: None}):
                 for small in line.body:
                     found.update(assigned_values(small))
             self._locals_of[id(func)] = found

@@ -18,9 +18,13 @@ class _LazyModule:
         self._module: Any = None
 
     def __getattr__(self, attr: str) -> Any:
+        # Called only for a name not yet looked up: each is then kept on the stand-in, so that the rules'
+        # millions of `cst.Name` lookups a run are plain attribute reads, not a Python call each.
         if self._module is None:
             self._module = importlib.import_module(self._name)
-        return getattr(self._module, attr)
+        value = getattr(self._module, attr)
+        setattr(self, attr, value)
+        return value
 
 
 if TYPE_CHECKING:  # the checker sees libcst's real types; a run imports it only when used

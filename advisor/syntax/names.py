@@ -20,7 +20,7 @@ a star-imported `torch` is the torch module in every project we measured
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from advisor.core.lazy import cst
 from advisor.syntax.references import IMPORTING_CALLS, STAR_MODULES
@@ -101,19 +101,20 @@ class NameResolver:
         found = self._qualnames(node)
         return self._log("qualnames", (node,), found) if self._building else found
 
-    def _qualnames(self, node: object) -> set[str]:
-        if isinstance(node, cst.Name):
+    def _qualnames(self, node: Any) -> set[str]:
+        t = type(node)  # LibCST's node classes are ABCs: `isinstance` on them is slow, and they have no subclasses
+        if t is cst.Name:
             scope = self._scope_of.get(id(node))
             if scope is None and self._building:  # not reached yet: the scope the walk is in
                 scope = self._guess()
             if scope is None or id(node) in self._non_refs:
                 return set()
             return self._lookup(scope, node.value)
-        if isinstance(node, cst.Attribute):
+        if t is cst.Attribute:
             base = self._qualnames(node.value)
             attr = node.attr.value
             return {f"{q}.{attr}" for q in base}
-        if isinstance(node, cst.Call):  # `getattr(torch.cuda, "memory_cached")`, the builtin with a literal name
+        if t is cst.Call:  # `getattr(torch.cuda, "memory_cached")`, the builtin with a literal name
             obj, attr = _getattr_parts(node)
             return (
                 {f"{q}.{attr}" for q in self._qualnames(obj)}
@@ -192,8 +193,6 @@ def dotted_name(node) -> str:
 
 
 def any_match(quals: Iterable[str], targets: Iterable[str]) -> str | None:
-    ts = set(targets)
-    for q in sorted(quals):
-        if q in ts:
-            return q
-    return None
+    """The first, in sorted order, of `quals` that is in `targets`."""
+    ts = targets if isinstance(targets, (set, frozenset, dict)) else set(targets)
+    return min((q for q in quals if q in ts), default=None)

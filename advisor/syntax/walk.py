@@ -162,8 +162,12 @@ def _call(fns: Iterable[Callable[[Any], Any]], node: Any, on_error: Callable | N
             on_error(fn, node, e)
 
 
-def nodes_of(root: Any, *types: type) -> list[Any]:
-    """Every node of `types` in `root`'s subtree, `root` included (order unspecified)."""
+def nodes_of(root: Any, *types: type, skip: dict[type, tuple[str, ...] | None] | None = None) -> list[Any]:
+    """Every node of `types` in `root`'s subtree, `root` included (order unspecified).
+
+    `skip`: node class -> the fields not searched below such a node (None: none of them), for a search that
+    knows where its nodes cannot be (no statement inside an expression) or must not be looked for (a nested
+    scope). The order of what is found is the same as without it, less what is skipped."""
     CSTNode = cst.CSTNode
     if type(root) is cst.Module:
         MODULE_WALKS[0] += 1
@@ -174,7 +178,13 @@ def nodes_of(root: Any, *types: type) -> list[Any]:
         node = stack.pop()
         if isinstance(node, types):
             found.append(node)
-        for name in _fields(type(node)):
+        fields = _fields(type(node))
+        if skip is not None and type(node) in skip:
+            cut = skip[type(node)]
+            if cut is None:
+                continue
+            fields = tuple(f for f in fields if f not in cut)
+        for name in fields:
             value = getattr(node, name)
             if isinstance(value, CSTNode):
                 stack.append(value)

@@ -151,23 +151,21 @@ class Bindings:
                 self._unknown(n)
 
     def _collect(self, root: Any) -> None:
-        # nodes_of is the fast read-only walk (LibCST's `children` rebuilds them); nested scopes are cut out after
+        # nodes_of is the fast read-only walk (LibCST's `children` rebuilds them), in one search that does not
+        # enter nested scopes: a def's body and parameters, a class's body, a lambda or a comprehension.
         comprehensions = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-        nested = nodes_of(root, cst.FunctionDef, cst.ClassDef, cst.Lambda, *comprehensions)
-        inner: set[int] = set()
-        for scope in nested:  # parents before children: a scope inside one already cut out is in `inner`
-            if id(scope) in inner:
-                continue
-            named = isinstance(scope, (cst.FunctionDef, cst.ClassDef))
-            parts = [scope.body, *([scope.params] if isinstance(scope, cst.FunctionDef) else [])] if named else [scope]
-            inner.update(id(n) for part in parts for n in nodes_of(part))
-        for scope in nested:
-            if isinstance(scope, (cst.FunctionDef, cst.ClassDef)) and id(scope) not in inner:
-                self._unknown(scope.name)  # a def or class of this scope binds its name here
+        cut: dict[type, tuple[str, ...] | None] = {cst.FunctionDef: ("body", "params"), cst.ClassDef: ("body",)}
+        cut.update((t, None) for t in (cst.Lambda, *comprehensions))
         kinds = (cst.Assign, cst.AnnAssign, cst.NamedExpr, cst.AugAssign, cst.For, cst.AsName, cst.Global, cst.Nonlocal)
         kinds += (cst.Del, cst.Import, cst.ImportFrom, cst.Call, cst.MatchAs, cst.MatchStar)
-        for node in nodes_of(root, *kinds):
-            if id(node) not in inner:
+        if type(root) in cut and cut[type(root)] is None:
+            return  # the scope is a lambda's or comprehension's own expression: nothing of it binds here
+        found = nodes_of(root, cst.FunctionDef, cst.ClassDef, *kinds, skip=cut)
+        for node in found:
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                self._unknown(node.name)  # a def or class of this scope binds its name here
+        for node in found:
+            if not isinstance(node, (cst.FunctionDef, cst.ClassDef)):
                 self._binding(node)
 
     def _binding(self, node: Any) -> None:

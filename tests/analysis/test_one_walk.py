@@ -120,3 +120,20 @@ def test_an_answer_changed_by_a_later_binding_runs_the_rules_again(monkeypatch):
     assert [
         f for f in analyse(with_global, "early.py", RULES, settings_at(NEWEST))[0].findings if "autocast" in f.message
     ]
+
+
+def test_a_search_that_skips_keeps_the_order_of_what_it_finds():
+    """`nodes_of(..., skip=)` finds what the full search finds outside the skipped fields, in the same order:
+    the passes that prune their search (compat's function locals, ADV130's scope bindings) read it in order."""
+    import libcst as cst
+
+    from advisor.syntax.walk import nodes_of
+
+    module = cst.parse_module(SOURCE.decode())
+    kinds = (cst.SimpleStatementLine, cst.Assign, cst.Call, cst.FunctionDef)
+    everything = nodes_of(module, *kinds)
+    skip = {cst.FunctionDef: ("body",), cst.Lambda: None}
+    inside = {id(n) for f in everything if isinstance(f, cst.FunctionDef) for n in nodes_of(f.body, cst.CSTNode)}
+    assert nodes_of(module, *kinds, skip=skip) == [n for n in everything if id(n) not in inside]
+    lines = nodes_of(module, cst.SimpleStatementLine)
+    assert lines and nodes_of(module, cst.SimpleStatementLine, skip={cst.SimpleStatementLine: None}) == lines
