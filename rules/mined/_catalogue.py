@@ -225,9 +225,13 @@ class MinedKeywords(Rule):
 
     @classmethod
     def needs_whole_module(cls, refs: Any) -> bool:
+        return False
+
+    @classmethod
+    def kept_lines(cls, refs: Any) -> tuple[int, ...]:
         # A slice keeps a class's header (its first base) but leaves out a method without a trigger, such as
-        # `__init__` calling `super().__init__(data_source)`: only such calls with arguments need the module.
-        return any(_init_with_arguments(call) for call in refs.calls.get("__init__", ()))
+        # `__init__` calling `super().__init__(data_source)`: the statements of such calls with arguments stay.
+        return tuple(call.lineno for call in refs.calls.get("__init__", ()) if _init_with_arguments(call))
 
     def visit_Module(self, node: Any) -> None:
         self._classes: list[str | None] = []  # per enclosing class: its first base, when that is a listed class
