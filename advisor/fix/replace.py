@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from advisor.core.lazy import cst
@@ -96,7 +97,8 @@ def classify(
 ) -> tuple[set[Removal], set[Removal]]:
     """(surely used, surely unused): the removals that stay used, and those nothing uses any more, once the
     nodes at `spans` are replaced by `replacements`, as the file's `ast` shows it. Either needs the file's only
-    import of that name, at module scope, and no other binding of it there. Used: a load of the name at module
+    import of that name, at module scope, and no other binding of it there; or no such import at all, which
+    leaves nothing to remove (counted as used). Used: a load of the name at module
     scope outside `spans`, in no function, class or comprehension that binds it too. Unused: no `Name` of it
     outside `spans` or in `replacements`, and no string that holds it (an annotation or `__all__` LibCST would
     read). Any other removal is neither, and goes to RemoveImportsVisitor.
@@ -118,6 +120,9 @@ def classify(
     for removal in wanted:
         mod, name, asname = removal
         bound = asname or name or mod
+        if not uses.imports.get(removal) and (name is None or name not in uses.relative_names):
+            used.add(removal)  # no such import anywhere (the name came from `import a.b as c` in a function)
+            continue
         if uses.imports.get(removal, 0) != 1 or removal in uses.nested_imports:
             continue
         if uses.module_binds.get(bound, 0) != 1 or bound in uses.globals:
@@ -242,7 +247,9 @@ class _Uses(ast.NodeVisitor):
 
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str):
-            self.in_strings.update(self.words.findall(node.value))
+            found = set(self.words.findall(node.value)) - self.in_strings
+            if found:  # only a string that is an expression naming it (an annotation, `__all__`): not prose
+                self.in_strings.update(found & _expression_names(node.value))
 
     def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
         self.globals.update(n for n in node.names if n in self.names)
@@ -301,3 +308,14 @@ def _char_position(lines: list[str], node: ast.Name) -> Span:
 def _inside(where: Span, spans: list[Span]) -> bool:
     line, column, end_line, end_column = where
     return any((s[0], s[1]) <= (line, column) and (end_line, end_column) <= (s[2], s[3]) for s in spans)
+
+
+@lru_cache(maxsize=1024)
+def _expression_names(text: str) -> frozenset[str]:
+    """The `Name`s of `text` read as a Python expression, as LibCST reads a string annotation (none: it is not
+    one, such as a docstring's prose)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return frozenset()
+    return frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))

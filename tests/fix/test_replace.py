@@ -41,6 +41,13 @@ CASES = {
     "comprehension": AMP + "\nx = [autocast for autocast in range(3)]\nwith autocast():\n    pass\n",
     "f-string": AMP + "\nx = f'{autocast}'\nwith autocast():\n    pass\n",
     "two fixes": AMP + "\nwith autocast():\n    pass\nwith autocast():\n    pass\n",
+    # A string that names it as prose (a docstring) is no use of it; one that is an expression may be.
+    "named in a docstring": AMP
+    + '\n"""Call autocast here, or torch.cuda.amp.autocast."""\nwith autocast():\n    pass\n',
+    # `import a.b as c` in a function: LibCST's terms are those of `from a import b as c`, which no statement is
+    "aliased module in a function": "import torch\n\n\ndef f(t):\n    import torch.distributed as dist\n\n"
+    "    return dist._reduce_scatter_base(t, t)\n",
+    "a subscript in a string": AMP + "\nx: 'list[autocast]' = []\nwith autocast():\n    pass\n",
 }
 
 
