@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import codecs
 import re
-import subprocess
 import sys
 from typing import Any, List, Optional
 
@@ -99,6 +98,8 @@ def show(project: Any, settings: bool) -> int:
 def probe_device(python: Optional[str], device: str, timeout: int = 300) -> None:
     """`validate --device cuda|xpu`: InterpreterError unless `python`'s torch sees that device. Without one every
     script would only SKIP, and the run would overwrite earlier results while checking nothing."""
+    import subprocess  # here: a scan never needs it
+
     from advisor.report.validation import InterpreterError
 
     code = (
