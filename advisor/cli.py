@@ -67,6 +67,7 @@ def typer_command(function: Callable) -> Callable:
     )
     made.__doc__, made.__annotations__ = function.__doc__, function.__annotations__
     made.__module__, made.__qualname__ = function.__module__, function.__qualname__
+    made.__kwdefaults__ = function.__kwdefaults__
     return made
 
 

@@ -50,6 +50,11 @@ def cases(demo: str, out: str) -> list[list[str]]:
         ["scan", "a.py", "--write-baseline", f"{out}/bl-{{}}.json"], ["scan", "a.py", "--select", "ADV999999"],
         ["scan", "a.py", "--output-format", "json", "--output-format", "text"], ["scan", "a.py", "--min-torch", "abc"],
         ["rules"], ["--version"], ["--help"], [], ["scna"], ["explain", "ADV701"],
+        ["fix", "a.py", "--diff"], ["fix", "a.py", "--diff", "--unsafe-fixes", "--show-fixes"],
+        ["fix", "a.py", "--no-unsafe-fixes", "--diff"], ["fix", "-", "--stdin-filename", "x.py"], ["fix", "--help"],
+        ["fix", demo, "--diff", "--statistics", "-j", "1"], ["validate", "nothere"], ["rehearse", "--help"],
+        ["audit", "nothere.toml", "--out", f"{out}/audit-{{}}"], ["clean", "--cache-dir", f"{out}/none-{{}}"],
+        ["server", "--help"], ["rules", "--format", "json", "--target-version", "2.12"], ["explain", "--all"],
     ]  # fmt: skip
     return lines
 
