@@ -39,10 +39,12 @@ def command_line(function: Callable) -> tuple[dict[str, tuple], str | None, dict
     or a flag's value); the parameter taking the positional arguments; the defaults. None: a parameter of a type
     this reader does not know."""
     code = function.__code__
-    names = code.co_varnames[: code.co_argcount]
+    names, declared = code.co_varnames[: code.co_argcount], function.__defaults__ or ()
+    if code.co_kwonlyargcount or len(declared) != len(names):
+        return None  # every parameter is declared, with a default
     options: dict[str, tuple] = {}
     positional, defaults = None, {}
-    for name, param in zip(names, function.__defaults__ or ()):
+    for name, param in zip(names, declared):
         kind = _kind(function.__annotations__.get(name))
         if not isinstance(param, Param) or kind is None:
             return None
