@@ -4,16 +4,23 @@ The interrupt handler is installed before the CLI's imports start, so a Ctrl-C a
 moment ends the run with one line and exit 130 (advisor.interrupt).
 """
 
+import sys
+
 from advisor import interrupt
 
 
 def main() -> None:
     interrupt.install()
-    try:
-        from advisor.cli import main as cli_main  # after install(): the CLI's imports take a while
+    try:  # after install(): the CLI's imports take a while
+        from advisor.cli_fast import scan_call
+
+        # The common `advisor scan` runs without Typer; help, errors and the other commands go through it.
+        run = scan_call(sys.argv[1:])
+        if run is None:
+            from advisor.cli import main as run
     except KeyboardInterrupt:
         interrupt.leave()
-    cli_main()
+    run()
 
 
 if __name__ == "__main__":

@@ -5,38 +5,35 @@ Exit codes: 0 nothing found; 1 findings or files that could not be analysed;
 """
 
 # No `from __future__ import annotations`: Typer reads the signatures on each run, a string annotation costs an eval.
+import copy
 import os
 import sys
-from typing import List, Optional
+import types
+from typing import Callable, List, Optional
 
 import typer
 
 from advisor import __version__
 from advisor.core.config import find_project_root
-from advisor.core.findings import ScanResult
 from advisor.core.releases import TAGLINE
 from advisor.interrupt import run_cli
-from advisor.run.project import Project, ProjectError, cache_root
+from advisor.run.project import cache_root
 from advisor import cli_options as opt
+from advisor.cli_fast import guarded
+from advisor.cli_scan import load as _load, scan as scan_command
 from advisor.cli_support import (
-    PROGRESS_MIN_FILES,
-    emit_scan,
     print_audit_summary,
     rules_listing,
-    add_suppressions,
     fix_stdin,
     print_fix_run,
     explain_rules,
     fail,
     read_stdin,
     say_what_was_hidden,
-    save_baseline,
-    only_command,
     stdin_excluded,
     warn_if_nothing_to_scan,
 )
-from advisor.run.discovery import Discovered
-from advisor.cli_show import check_scan_flags, default_paths, probe_device, show, validation_exit
+from advisor.cli_show import default_paths, probe_device, validation_exit
 
 # Imported inside the commands that need them, for start-up: run.cache, report.render, report.validation and audit.runner
 # (Jinja), audit.executors (Dask), rich (progress bars), the output formats (JUnit: urllib, ssl) and the fixer.
@@ -51,6 +48,32 @@ app = typer.Typer(
 
 
 _fail = fail
+
+
+def typer_param(param: opt.Param):
+    """Typer's parameter for a declaration of advisor.cli_options."""
+    if param.is_argument:
+        return typer.Argument(param.default, help=param.help)
+    info = {"help": param.help, "rich_help_panel": param.rich_help_panel, "hidden": param.hidden}
+    return typer.Option(param.default, *param.decls, **info)
+
+
+def typer_command(function: Callable) -> Callable:
+    """A copy of `function` whose declared defaults are Typer's parameters (the original keeps the declarations,
+    which advisor.cli_fast reads)."""
+    defaults = tuple(typer_param(d) if isinstance(d, opt.Param) else d for d in function.__defaults__ or ())
+    made = types.FunctionType(
+        function.__code__, function.__globals__, function.__name__, defaults, function.__closure__
+    )
+    made.__doc__, made.__annotations__ = function.__doc__, function.__annotations__
+    made.__module__, made.__qualname__ = function.__module__, function.__qualname__
+    made.__kwdefaults__ = function.__kwdefaults__
+    return made
+
+
+def _command(function: Callable) -> Callable:
+    app.command()(typer_command(function))
+    return function
 
 
 def _version_callback(value: bool) -> None:
@@ -68,117 +91,10 @@ def _root(
     pass
 
 
-def _load(paths: List[str], config: Optional[str], stdin: Optional[bytes], quiet: bool = False, **flags) -> "Project":
-    """The project, with the flags (by the `Settings` field each sets), or exit 2 with the reason.
-    Says, in one line, when no lower bound was found (not under -q). With `stdin`, nothing is discovered."""
-    try:
-        project = Project.load(paths, config=config, found=Discovered() if stdin is not None else None, **flags)
-    except ProjectError as e:
-        raise _fail(str(e))
-    for note in project.warnings:
-        typer.echo(f"advisor: warning: {note}", err=True)
-    if project.lower_bound_note and not quiet:
-        typer.echo(project.lower_bound_note, err=True)
-    return project
+scan = _command(scan_command)
 
 
-def _scan(project: "Project") -> "ScanResult":
-    """The project's scan, with a progress bar on a TTY when it is long enough to need one."""
-    try:
-        if len(project.files) >= PROGRESS_MIN_FILES and sys.stderr.isatty():
-            from rich.console import Console  # lazy: rich costs start-up time most runs never need
-            from rich.progress import Progress
-
-            with Progress(console=Console(stderr=True), transient=True) as bar:
-                task = bar.add_task("advisor", total=None)
-                return project.scan(lambda done, total: bar.update(task, completed=done, total=total))
-        return project.scan()
-    except ProjectError as e:
-        raise _fail(str(e))
-
-
-@app.command()
-def scan(
-    paths: Optional[List[str]] = opt.PATHS,
-    select: Optional[List[str]] = opt.SELECT,
-    extend_select: Optional[List[str]] = opt.EXTEND_SELECT,
-    ignore: Optional[List[str]] = opt.IGNORE,
-    output_format: str = opt.OUTPUT_FORMAT,
-    output: Optional[str] = opt.OUTPUT,
-    exit_zero: bool = opt.EXIT_ZERO,
-    quiet: bool = opt.QUIET,
-    statistics: bool = opt.STATISTICS,
-    target_version: Optional[str] = opt.TARGET,
-    targets: Optional[List[str]] = opt.TARGETS,
-    cache_dir: Optional[str] = opt.CACHE_DIR,
-    no_cache: bool = opt.NO_CACHE,
-    jobs: Optional[int] = opt.JOBS,
-    exclude: Optional[List[str]] = opt.EXCLUDE,
-    force_exclude: bool = opt.FORCE_EXCLUDE,
-    extend_include: Optional[List[str]] = opt.EXTEND_INCLUDE,
-    stdin_filename: Optional[str] = opt.STDIN_FILENAME,
-    report: Optional[str] = opt.REPORT,
-    config: Optional[str] = opt.CONFIG,
-    baseline: Optional[str] = opt.BASELINE,
-    no_baseline: bool = opt.NO_BASELINE,
-    write_baseline: Optional[str] = opt.WRITE_BASELINE,
-    add_noqa: bool = opt.ADD_NOQA,
-    device: Optional[str] = opt.DEVICE,
-    min_torch: Optional[str] = opt.MIN_TORCH,
-    fail_on: Optional[str] = opt.FAIL_ON,
-    fix_flag: bool = opt.FIX_FLAG,  # Ruff's `check --fix`: point to `advisor fix`
-    show_settings: bool = opt.SHOW_SETTINGS,
-    show_files: bool = opt.SHOW_FILES,
-) -> None:
-    """Report every place the PyTorch upgrade touches."""
-    check_scan_flags(fix_flag, output_format)
-    if "-" in (paths := default_paths(paths, stdin_filename)) and add_noqa:
-        raise _fail("--add-noqa edits files; it cannot be used with `-` (stdin)")
-    stdin = read_stdin(paths, stdin_filename)
-    stdin_path = stdin_filename or "stdin.py"
-    setup = _load(
-        [stdin_path] if stdin is not None else paths,
-        config,
-        stdin,
-        quiet,
-        select=select,
-        extend_select=extend_select,
-        ignore=ignore,
-        target_version=target_version,
-        targets=targets,
-        min_torch=min_torch,
-        cache_dir=cache_dir,
-        no_cache=no_cache,
-        jobs=jobs,
-        exclude=exclude,
-        extend_include=extend_include,
-        force_exclude=force_exclude,
-        baseline="" if no_baseline else baseline,
-        device=device,
-        report=bool(report),
-        fail_on=fail_on,
-    )
-    if show_settings or show_files:
-        raise typer.Exit(show(setup, settings=show_settings))
-    if stdin is not None:
-        if stdin_excluded(setup, stdin_path):
-            raise typer.Exit(0)
-        result = setup.scan_stdin(stdin_path, stdin)
-    else:
-        if not quiet:
-            warn_if_nothing_to_scan(setup, paths)
-        result = _scan(setup)
-        say_what_was_hidden(setup, quiet)
-    if add_noqa:
-        raise typer.Exit(add_suppressions(result, setup.root))
-    emit_scan(setup, result, output_format, output, report, stdin, statistics=statistics, quiet=quiet)
-    if write_baseline:
-        save_baseline(write_baseline, result, setup.root)
-        raise typer.Exit(0)
-    raise typer.Exit(0 if exit_zero or not setup.fails(result) else 1)
-
-
-@app.command()
+@_command
 def fix(
     paths: Optional[List[str]] = opt.PATHS,
     unsafe_fixes: Optional[bool] = opt.FIX_UNSAFE_FIXES,
@@ -242,7 +158,7 @@ def fix(
     raise typer.Exit(print_fix_run(fix_project(project, diff, show=sys.stdout.buffer.write), **shown))
 
 
-@app.command()
+@_command
 def rules(
     format: str = opt.RULES_FORMAT,
     target_version: Optional[str] = opt.RULES_TARGET_VERSION,
@@ -251,7 +167,7 @@ def rules(
     typer.echo(rules_listing(format, target_version), nl=format != "markdown")
 
 
-@app.command()
+@_command
 def explain(
     code: Optional[str] = opt.EXPLAIN_CODE,
     every: bool = opt.EXPLAIN_EVERY,
@@ -260,7 +176,7 @@ def explain(
     typer.echo("\n\n".join(explain_rules(code, every)))
 
 
-@app.command()
+@_command
 def validate(
     directory: str = opt.VALIDATE_DIRECTORY,
     python: Optional[str] = opt.VALIDATE_PYTHON,
@@ -288,7 +204,7 @@ def validate(
     raise typer.Exit(validation_exit(summary["checks"]))
 
 
-@app.command()
+@_command
 def rehearse(
     path: str = opt.REHEARSE_PATH,
     python: Optional[str] = opt.REHEARSE_PYTHON,
@@ -312,7 +228,7 @@ def rehearse(
     raise typer.Exit(run_command(request, target_version, config, cache_dir))
 
 
-@app.command()
+@_command
 def clean(cache_dir: Optional[str] = opt.CACHE_DIR) -> None:
     """Remove the cache."""
     root = cache_root(cache_dir, find_project_root(["."]))
@@ -321,7 +237,7 @@ def clean(cache_dir: Optional[str] = opt.CACHE_DIR) -> None:
     typer.echo(f"removed {root}" if clean_cache(root) else f"no cache at {root}")
 
 
-@app.command()
+@_command
 def audit(
     manifest: str = opt.AUDIT_MANIFEST,
     out: str = opt.AUDIT_OUT,
@@ -367,7 +283,7 @@ def audit(
     raise typer.Exit(print_audit_summary(result, out))
 
 
-@app.command()
+@_command
 def server() -> None:
     """Run the language server (LSP over stdio) for editors; needs the `server` extra."""
     try:
@@ -382,19 +298,20 @@ def server() -> None:
     raise typer.Exit(serve())  # 1 after an `exit` without `shutdown` (LSP)
 
 
-def main() -> None:
-    try:
-        run_cli(
-            only_command(app, sys.argv[1:]), prog_name="advisor"
-        )  # Ctrl-C/SIGTERM: one line, exit 130, workers stopped
-    except KeyboardInterrupt:
-        typer.echo("advisor: interrupted", err=True)
-        sys.exit(130)
-    except SystemExit:
-        raise
-    except Exception as e:  # a bug of ours: say so, and exit 2, never 1 (which means "findings")
-        import traceback
+def only_command(app: typer.Typer, args: List[str]) -> typer.Typer:
+    """`app` with only the command `args` starts with, when it names one: Typer builds each command's parameters
+    from its signature on every run. Help, `--version` and a mistyped command get the whole app."""
+    named = [c for c in app.registered_commands if args and c.callback and _command_name(c) == args[0]]
+    if len(named) != 1:
+        return app
+    only = copy.copy(app)
+    only.registered_commands = named
+    return only
 
-        traceback.print_exc()
-        typer.echo(f"advisor: internal error: {type(e).__name__}: {e}", err=True)
-        sys.exit(2)
+
+def _command_name(command) -> str:
+    return command.name or command.callback.__name__.lower().replace("_", "-")  # as Typer names it
+
+
+def main() -> None:
+    guarded(lambda: run_cli(only_command(app, sys.argv[1:]), prog_name="advisor"))

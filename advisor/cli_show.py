@@ -1,21 +1,55 @@
 """`scan`'s flags checked before anything is loaded, and `--show-settings` / `--show-files`: what a run would use
-and read, as Ruff shows them (nothing is scanned); `validate`'s device probe and exit status."""
+and read, as Ruff shows them (nothing is scanned); `validate`'s device probe and exit status; `echo` and `fail`,
+which the commands print and stop with, Typer or not (advisor.cli_fast runs `scan` without it)."""
 
 from __future__ import annotations
 
-import subprocess
+import codecs
+import re
 import sys
 from typing import Any, List, Optional
-
-import typer
 
 from advisor.cli_options import FORMATS
 from advisor.report.output.printable import printable
 
+_ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")  # Click's: the codes `echo` strips when not writing to a terminal
 
-def fail(message: str) -> "typer.Exit":
-    typer.echo(f"advisor: error: {message}", err=True)
-    return typer.Exit(2)
+
+def echo(message: str = "", err: bool = False, nl: bool = True) -> None:
+    """Print a line as `typer.echo` (Click's `echo`) does: to stdout or stderr, flushed, colour codes stripped
+    unless the stream is a terminal."""
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:  # no stream attached (pythonw)
+        return
+    out = message + "\n" if nl else message
+    if not out:
+        stream.flush()
+        return
+    try:
+        tty = stream.isatty()
+    except Exception:
+        tty = False
+    out = out if tty else _ANSI.sub("", out)
+    if _ascii(stream) and getattr(stream, "buffer", None) is not None:
+        # Click writes UTF-8 to a stream set to ASCII (PYTHONIOENCODING=ascii), what it cannot encode as "?".
+        stream.flush()
+        stream.buffer.write(out.encode("utf-8", "replace"))
+        stream.buffer.flush()
+        return
+    stream.write(out)
+    stream.flush()
+
+
+def _ascii(stream: Any) -> bool:
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "ascii").name == "ascii"
+    except LookupError:
+        return False
+
+
+def fail(message: str) -> SystemExit:
+    echo(f"advisor: error: {message}", err=True)
+    return SystemExit(2)
 
 
 def check_scan_flags(fix_flag: bool, output_format: str) -> None:
@@ -57,13 +91,15 @@ def show(project: Any, settings: bool) -> int:
     """Print the settings (`settings`) or the files a scan would read, one per line; the exit code (0)."""
     lines = settings_lines(project) if settings else sorted([*project.files, *project.text_files])
     for line in lines:
-        typer.echo(printable(line))
+        echo(printable(line))
     return 0
 
 
 def probe_device(python: Optional[str], device: str, timeout: int = 300) -> None:
     """`validate --device cuda|xpu`: InterpreterError unless `python`'s torch sees that device. Without one every
     script would only SKIP, and the run would overwrite earlier results while checking nothing."""
+    import subprocess  # here: a scan never needs it
+
     from advisor.report.validation import InterpreterError
 
     code = (
@@ -103,6 +139,6 @@ def validation_exit(checks: List[dict]) -> int:
     if any(c["status"] in ("FAIL", "ERROR") for c in checks):
         return 1
     if not any(c["status"] == "PASS" for c in checks):
-        typer.echo("advisor: exit 1: no check ran here (every one was SKIPped), so nothing was validated", err=True)
+        echo("advisor: exit 1: no check ran here (every one was SKIPped), so nothing was validated", err=True)
         return 1
     return 0

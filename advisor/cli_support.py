@@ -6,15 +6,12 @@ and the warnings a run owes its user. The options themselves are declared in adv
 
 from __future__ import annotations
 
-import copy
 import io
 import os
 import sys
 from typing import Callable, List, Optional, TextIO
 
-import typer
-
-from advisor.cli_show import fail
+from advisor.cli_show import echo, fail
 from advisor.core.atomic import write_output
 from advisor.core.findings import ScanResult, Severity
 from advisor.core.textlines import split_lines
@@ -59,7 +56,7 @@ def render(
             raise fail(f"--statistics prints a table (text) or JSON, not {fmt}")
         table.render(result, stream, as_json=fmt == "json")
         for e in result.errors:  # not part of the table, but never hidden
-            typer.echo(f"{e.location}: error: {e.message}", err=True)
+            echo(f"{e.location}: error: {e.message}", err=True)
     elif fmt == "json":
         from advisor.fix.edits import with_edits
         from advisor.report.output import json_format
@@ -116,9 +113,9 @@ def warn_if_nothing_to_scan(setup, paths: List[str]) -> None:
     """A directory without one Python file is worth a word: "0 findings" there proves nothing.
     So is a report marker that advisor did not write (the folder is scanned, not skipped)."""
     for note in setup.found.notes:
-        typer.echo(f"advisor: warning: {note}", err=True)
+        echo(f"advisor: warning: {note}", err=True)
     if not setup.files and not setup.text_files and not setup.discovery_errors:
-        typer.echo(
+        echo(
             f"advisor: warning: no Python files found in {', '.join(paths)} "
             "(check the path, `exclude`, and .gitignore)",
             err=True,
@@ -128,7 +125,7 @@ def warn_if_nothing_to_scan(setup, paths: List[str]) -> None:
 def say_what_was_hidden(setup, quiet: bool) -> None:
     """The one stderr line on what the config, discovery and a baseline left out (advisor.run.hidden); not under -q."""
     if not quiet and (note := setup.hidden_note):
-        typer.echo(printable(note), err=True)
+        echo(printable(note), err=True)
 
 
 def explain_text(rule) -> str:
@@ -166,13 +163,13 @@ def add_suppressions(result: ScanResult, root: str) -> int:
 
     done = add_noqa(result.findings, root)
     for path, message in done.errors:
-        typer.echo(f"{printable(path)}: error: {printable(message)}", err=True)
+        echo(f"{printable(path)}: error: {printable(message)}", err=True)
     for f in done.skipped:
-        typer.echo(
+        echo(
             f"{printable(f.location)}: {f.rule} no safe place for a comment (inside a string, after a backslash, or on an IPython line); left as it is",
             err=True,
         )
-    typer.echo(f"Added {done.added} suppression comment{'s' if done.added != 1 else ''}.", err=True)
+    echo(f"Added {done.added} suppression comment{'s' if done.added != 1 else ''}.", err=True)
     return 1 if done.errors else 0
 
 
@@ -204,19 +201,19 @@ def print_fix_run(
 
         table(SimpleNamespace(findings=run.remaining), sys.stderr if err or diff else sys.stdout)  # type: ignore[arg-type]
     for f in [] if statistics else run.remaining:  # names and messages from the scanned tree: no raw escapes
-        typer.echo(f"{printable(f.location)}: {f.rule} {printable(short(f.message))}", err=err or diff)
+        echo(f"{printable(f.location)}: {f.rule} {printable(short(f.message))}", err=err or diff)
     for path, message in run.errors:
-        typer.echo(f"{printable(path)}: error: {printable(message)}", err=True)
+        echo(f"{printable(path)}: error: {printable(message)}", err=True)
     if show_fixes:
         for path, counts in run.per_file:
-            typer.echo(
+            echo(
                 f"{'Would fix' if diff else 'Fixed'} {path}: "
                 + ", ".join(f"{c} x{n}" for c, n in sorted(counts.items())),
                 err=diff or err,
             )
     if not quiet:
         for line in run.summary():
-            typer.echo(line, err=diff or err)
+            echo(line, err=diff or err)
     return run.exit_code(exit_zero)
 
 
@@ -264,7 +261,7 @@ def write_scan_report(report: str, setup, result: ScanResult) -> None:
         "docs_url": setup.settings.docs_url,
     }
     write_report(report, result.findings, [e.to_json() for e in result.errors], meta)
-    typer.echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
+    echo(f"advisor: report written to {os.path.join(report, 'report.html')}", err=True)
     # Report-only notes (dynamic access) belong to the report, not to the exit status or the listing.
     drop_report_only(result, setup.listed)
 
@@ -320,7 +317,7 @@ def rules_listing(format: str, target_version: Optional[str]) -> str:
 def print_audit_summary(result: dict, out: str) -> int:
     """The audit's one-line summary, then why it exits 1: each failed repository and each file not analysed."""
     t, run = result["totals"], result["run"]
-    typer.echo(
+    echo(
         f"Audited {t['repositories']} repositories ({run['files']} files) in {run['seconds']:.1f} s: {t['blocked']} blocked, "
         f"{t['failed']} failed, {t['findings']} findings, {100 * t['safe_share']:.0f}% with a safe fix "
         f"({100 * t['auto_fixable_share']:.0f}% with unsafe ones too). "
@@ -329,12 +326,12 @@ def print_audit_summary(result: dict, out: str) -> int:
     # Exit 1 says why: each failed repository, and each file that could not be analysed.
     for r in result["repositories"]:
         if r["status"] == "failed":
-            typer.echo(printable(f"{r['name']}: error: {r['error']}"), err=True)
+            echo(printable(f"{r['name']}: error: {r['error']}"), err=True)
         for e in r["errors"]:  # paths and messages from the audited trees: no raw terminal escapes
-            typer.echo(printable(f"{r['name']}: {e['path']}: error: {e['message']}"), err=True)
+            echo(printable(f"{r['name']}: {e['path']}: error: {e['message']}"), err=True)
     bad = t["failed"] + sum(bool(r["errors"]) for r in result["repositories"])
     if bad:
-        typer.echo(
+        echo(
             f"advisor: exit 1: {t['failed']} repositories failed, {bad - t['failed']} have files that could not be analysed",
             err=True,
         )
@@ -374,20 +371,4 @@ def save_baseline(path: str, result: ScanResult, root: str) -> None:
     from advisor.run.baseline import write_baseline  # lazy: JSON and hashes, for this flag only
 
     count = write_baseline(path, result.findings, root)
-    typer.echo(f"advisor: wrote {count} findings to the baseline {path}", err=True)
-
-
-def only_command(app: typer.Typer, args: List[str]) -> typer.Typer:
-    """`app` with only the command `args` starts with, when it names one: Typer builds each command's parameters
-    from its signature on every run, a third of a one-file scan's start-up. Help, `--version` and a mistyped
-    command get the whole app."""
-    named = [c for c in app.registered_commands if args and c.callback and _command_name(c) == args[0]]
-    if len(named) != 1:
-        return app
-    only = copy.copy(app)
-    only.registered_commands = named
-    return only
-
-
-def _command_name(command) -> str:
-    return command.name or command.callback.__name__.lower().replace("_", "-")  # as Typer names it
+    echo(f"advisor: wrote {count} findings to the baseline {path}", err=True)

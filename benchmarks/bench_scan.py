@@ -14,6 +14,7 @@ Prints the figures and the ratios the project's speed goals are stated in.
     python benchmarks/bench_scan.py --tree /path/to/Megatron-LM   # any cloned repository
     python benchmarks/bench_scan.py --tree T --cold-only   # the floor and the cold scan, for A/B runs
     python benchmarks/bench_scan.py --clean-only   # python's start and one clean file (CPU seconds), for A/B runs
+    python benchmarks/bench_scan.py --tree T --subset-only --torchfix TF   # advisor and TorchFix on the subset alone
 
 A/B of two versions of advisor: run the script from each checkout's root (`python -m advisor` takes the
 package from the working directory), interleaved, and compare the cold CPU seconds.
@@ -92,10 +93,13 @@ def main() -> None:
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument("--cold-only", action="store_true", help="time only the ast floor and the cold scan")
     ap.add_argument("--clean-only", action="store_true", help="time only python's start and the one clean file")
+    ap.add_argument("--subset-only", action="store_true", help="time only advisor and TorchFix on the subset")
     args = ap.parse_args()
     if args.clean_only:
         return report_clean(args.repeat)
     tree = args.tree or torch_dir()
+    if args.subset_only:
+        return report_subset(tree, args.repeat, args.torchfix)
     files = len(glob.glob(os.path.join(tree, "**", "*.py"), recursive=True))
     out: dict = {
         "date": time.strftime("%Y-%m-%d"),
@@ -134,19 +138,7 @@ def main() -> None:
             f.write("import torch\n\nx = torch.ones(3)\n")
         out["clean_file_s"] = clean_file(clean, args.repeat)
 
-    # TorchFix's comparison set: torch's cuda+backends+optim, or with --tree the whole tree.
-    subset = [os.path.join(tree, p) for p in ("cuda", "backends", "optim")]
-    subset = subset if all(os.path.isdir(p) for p in subset) else [tree]
-    out["subset"] = subset
-    out["subset_files"] = sum(len(glob.glob(os.path.join(p, "**", "*.py"), recursive=True)) for p in subset)
-    out["advisor_subset_s"] = median_of(
-        args.repeat,
-        lambda: timed(
-            ADVISOR + ["scan", *subset, "--no-cache", "--format", "json", "-o", os.devnull, "--exit-zero"], "subset"
-        ),
-    )
-    if args.torchfix:
-        out["torchfix_subset_s"] = median_of(1, lambda: timed([args.torchfix, *subset], "torchfix_subset"))
+    time_subset(out, tree, args.repeat, args.torchfix)
     out["cpu_s"] = {k: statistics.median(v) for k, v in CPU.items()}
     out["load_average_end"] = os.getloadavg()
 
@@ -171,7 +163,7 @@ def main() -> None:
     )
     print(f"  peak memory, largest process  {out['peak_rss_mb']:8.0f} MB  (goal <= 300 MB)")
     print(
-        f"  advisor on {' + '.join(os.path.basename(p) for p in subset)} ({out['subset_files']} files) {out['advisor_subset_s']:.2f} s"
+        f"  advisor on {' + '.join(os.path.basename(p) for p in out['subset'])} ({out['subset_files']} files) {out['advisor_subset_s']:.2f} s"
     )
     if "torchfix_subset_s" in out:
         print(
@@ -182,6 +174,43 @@ def main() -> None:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=2)
+
+
+def time_subset(out: dict, tree: str, repeat: int, torchfix: str | None) -> None:
+    """TorchFix's comparison set: torch's cuda+backends+optim, or with --tree the whole tree; advisor's median of
+    `repeat` runs, TorchFix's one run (it takes a minute or more)."""
+    subset = [os.path.join(tree, p) for p in ("cuda", "backends", "optim")]
+    subset = subset if all(os.path.isdir(p) for p in subset) else [tree]
+    out["subset"] = subset
+    out["subset_files"] = sum(len(glob.glob(os.path.join(p, "**", "*.py"), recursive=True)) for p in subset)
+    out["advisor_subset_s"] = median_of(
+        repeat,
+        lambda: timed(
+            ADVISOR + ["scan", *subset, "--no-cache", "--format", "json", "-o", os.devnull, "--exit-zero"], "subset"
+        ),
+    )
+    if torchfix:
+        out["torchfix_subset_s"] = median_of(1, lambda: timed([torchfix, *subset], "torchfix_subset"))
+
+
+def report_subset(tree: str, repeat: int, torchfix: str | None) -> None:
+    out: dict = {"load_average_start": os.getloadavg()}
+    time_subset(out, tree, repeat, torchfix)
+    cpu = {k: statistics.median(v) for k, v in CPU.items()}
+    print(
+        f"load average {' '.join(f'{x:.2f}' for x in out['load_average_start'])} at start, "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at end, cwd {os.getcwd()}"
+    )
+    print(
+        f"  advisor on {' + '.join(os.path.basename(p) for p in out['subset'])} ({out['subset_files']} files): "
+        f"wall {out['advisor_subset_s']:.2f} s, CPU {cpu['subset']:.2f} s (runs: {', '.join(f'{x:.2f}' for x in CPU['subset'])})"
+    )
+    if "torchfix_subset_s" in out:
+        tf_wall, tf_cpu = out["torchfix_subset_s"], cpu["torchfix_subset"]
+        print(
+            f"  TorchFix 0.7.0: wall {tf_wall:.2f} s, CPU {tf_cpu:.2f} s = {tf_wall / out['advisor_subset_s']:.1f} x by wall, "
+            f"{tf_cpu / cpu['subset']:.1f} x by CPU (goal >= 30)"
+        )
 
 
 def clean_file(path: str, repeat: int) -> float:

@@ -219,8 +219,12 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     workers = options.jobs or os.cpu_count() or 1
 
     def new_pool():
+        import multiprocessing
+
         from advisor.run.workers import start_pool
 
+        if multiprocessing.get_start_method() == "fork":
+            _warm_worker()  # here, once: forked workers inherit LibCST and the rules instead of importing them each
         return start_pool(workers, _warm_worker)
 
     pool = None

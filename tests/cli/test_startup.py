@@ -46,7 +46,7 @@ def test_a_file_a_rule_matches_does_import_it(tmp_path):
 def test_a_command_builds_only_itself_and_help_sees_them_all():
     # Typer builds each command's parameters from its signature on every run: a scan builds the scan command only.
     from advisor.cli import app
-    from advisor.cli_support import only_command
+    from advisor.cli import only_command
 
     only = only_command(app, ["scan", "x.py", "--no-cache"])
     assert [c.callback.__name__ for c in only.registered_commands] == ["scan"]
