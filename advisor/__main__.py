@@ -17,7 +17,9 @@ def main() -> None:
         # The common `advisor scan` runs without Typer; help, errors and the other commands go through it.
         run = scan_call(sys.argv[1:])
         if run is None:
-            from advisor.cli import main as run
+            from advisor.cli import main as cli_main
+
+            run = cli_main
     except KeyboardInterrupt:
         interrupt.leave()
     run()

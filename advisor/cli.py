@@ -54,8 +54,9 @@ def typer_param(param: opt.Param):
     """Typer's parameter for a declaration of advisor.cli_options."""
     if param.is_argument:
         return typer.Argument(param.default, help=param.help)
-    info = {"help": param.help, "rich_help_panel": param.rich_help_panel, "hidden": param.hidden}
-    return typer.Option(param.default, *param.decls, **info)
+    return typer.Option(
+        param.default, *param.decls, help=param.help, rich_help_panel=param.rich_help_panel, hidden=param.hidden
+    )
 
 
 def typer_command(function: Callable) -> Callable:

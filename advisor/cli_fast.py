@@ -86,9 +86,10 @@ def read(function: Callable, args: list[str]) -> dict[str, Any] | None:
             values[param] = convert
             continue
         if not eq:
-            value = next(rest, None)
-            if value is None or (value[:1] == "-" and value != "-"):
+            following = next(rest, None)
+            if following is None or (following[:1] == "-" and following != "-"):
                 return None
+            value = following
         try:
             value = convert(value)
         except ValueError:

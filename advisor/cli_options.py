@@ -33,11 +33,12 @@ class Param:
         self.rich_help_panel, self.hidden, self.is_argument = rich_help_panel, hidden, is_argument
 
 
-def Option(default: Any, *decls: str, **info: Any) -> Param:  # noqa: N802 (typer.Option's name, for reading)
+# Typed `Any`, as typer.Option is: a declaration stands as a parameter's default, whatever the parameter's type.
+def Option(default: Any, *decls: str, **info: Any) -> Any:  # noqa: N802 (typer.Option's name, for reading)
     return Param(default, *decls, **info)
 
 
-def Argument(default: Any, help: str | None = None) -> Param:  # noqa: N802
+def Argument(default: Any, help: str | None = None) -> Any:  # noqa: N802
     return Param(default, help=help, is_argument=True)
 
 

@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import time
+from typing import NoReturn
 
 EXIT_CODE = 130
 FORCE_AFTER = 3.0  # seconds: a later signal forces the exit when the first has not ended the run
@@ -83,7 +84,7 @@ def exit_on_first_signal() -> None:
         signal.signal(signum, lambda signum, frame: leave())
 
 
-def leave() -> None:
+def leave() -> NoReturn:
     from advisor.run import workers
 
     workers.stop_all()
