@@ -18,8 +18,8 @@ from io import BytesIO
 from typing import Any, Callable, Sequence
 
 from advisor.analysis import notebook_text, notebooks
-
 from advisor.analysis import compat_marks, lazy_helpers, own_attributes, sites, slices
+from advisor.analysis.parser import parse_unvalidated
 from advisor.analysis.facts import Facts
 from advisor.core import policy
 from advisor.core.policy import Decision
@@ -109,7 +109,7 @@ def parse(data: bytes, path: str) -> tuple[Any, str]:
 
 def parse_cst(data: bytes) -> Any:
     try:
-        module = cst.parse_module(data)
+        module = parse_unvalidated(data)
     except MemoryError:
         raise  # a worker over its memory cap (advisor.run.workers): the caller says so
     except Exception as e:  # libcst.ParserSyntaxError and friends
