@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from advisor.rehearse.records import Record, baseline_keys, match, normalise, site_key
-from tests.rehearse.test_rehearse import HAS_TORCH, _env, _finding, _project, _rehearse
+from tests.rehearse.test_rehearse import HAS_TORCH, _env, _finding, _gone, _project, _rehearse
 
 BASELINE_TESTS = """\
 import torch
@@ -81,6 +81,33 @@ def test_a_baseline_interpreter_without_torch_exits_2_before_any_test_runs(tmp_p
         "--baseline-python", str(tmp_path / "nothing-here"), "--python", sys.executable, cwd=root, env=_env(tmp_path)
     )
     assert proc.returncode == 2 and "--baseline-python" in proc.stderr and "no such executable file" in proc.stderr
+    assert os.listdir(tmp_path / "tmp") == []
+
+
+HANGS_THE_SECOND_TIME = """\
+import os, subprocess, sys, time
+
+
+def test_hangs_on_the_baseline():
+    if not os.path.exists(os.environ["MARK"]):  # the target's run: done at once
+        open(os.environ["MARK"], "w").close()
+        return
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    with open(os.environ["PIDS"], "w") as f:
+        f.write(f"{os.getpid()} {child.pid}")
+    time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="--python and --baseline-python are checked for torch")
+def test_a_baseline_run_that_hangs_is_stopped_whole_and_says_it_was_the_baseline(tmp_path):
+    root = _project(tmp_path / "proj", HANGS_THE_SECOND_TIME)
+    env = {**_env(tmp_path), "PIDS": str(tmp_path / "pids"), "MARK": str(tmp_path / "mark")}
+    args = ("--python", sys.executable, "--baseline-python", sys.executable, "--timeout", "20")
+    proc = _rehearse(*args, cwd=root, env=env)
+    assert proc.returncode == 2
+    assert "the baseline run (--baseline-python" in proc.stderr and "did not finish in 20 s" in proc.stderr
+    assert _gone([int(p) for p in (tmp_path / "pids").read_text().split()])  # pytest and what it started
     assert os.listdir(tmp_path / "tmp") == []
 
 
