@@ -182,7 +182,7 @@ def format_text(run: Run, outcome: Outcome, python: str, baseline: Run | None = 
         f"{site_count} torch warning{'s' if site_count != 1 else ''} at project call sites: "
         f"{c['confirmed']} confirmed by a finding, {c['missed']} missed by every rule"
         + (f", {c['pre-existing']} given on the baseline torch too (pre-existing)" if c["pre-existing"] else "")
-        + (f", {c['diagnostic']} tracer diagnostics" if c["diagnostic"] else "")
+        + (f", {c['diagnostic']} tracer diagnostic{'s' if c['diagnostic'] != 1 else ''}" if c["diagnostic"] else "")
         + (f", {c['internal']} internal to torch's own imports" if c["internal"] else "")
         + (f", {c['outside']} with no project frame" if c["outside"] else "")
         + f"; {c['silent']} finding{'s' if c['silent'] != 1 else ''} reached and silent. "

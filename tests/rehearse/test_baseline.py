@@ -13,6 +13,8 @@ import sys
 import pytest
 
 from advisor.rehearse.records import Record, baseline_keys, match, normalise, site_key
+from advisor.rehearse.runner import Run
+from advisor.rehearse.session import format_text
 from tests.rehearse.test_rehearse import HAS_TORCH, _env, _finding, _gone, _project, _rehearse
 
 BASELINE_TESTS = """\
@@ -152,6 +154,10 @@ def test_the_classification_of_each_record(tmp_path, monkeypatch):
         "outside": 1,
         "silent": 1,
     }
+    text = format_text(Run(["pytest"], 0, torch="2.15.0"), outcome, "python", Run(["pytest"], 1, torch="2.13.0"))
+    assert "pkg/m.py:5: [pre-existing] UserWarning: dropout2d" in text
+    assert "1 missed by every rule, 2 given on the baseline torch too (pre-existing), 1 tracer diagnostic," in text
+    assert text.rstrip().endswith("Baseline: torch 2.13.0, exited 1.")
     assert [r.status for r in match(records, set(), findings, str(tmp_path)).records][2:5] == ["missed"] * 3
 
 
