@@ -214,6 +214,7 @@ def rehearse(
     output_format: str = opt.REHEARSE_FORMAT,
     output: Optional[str] = opt.OUTPUT,
     report: Optional[str] = opt.REHEARSE_REPORT,
+    baseline_python: Optional[str] = opt.REHEARSE_BASELINE,
     target_version: Optional[str] = opt.TARGET,
     config: Optional[str] = opt.CONFIG,
     cache_dir: Optional[str] = opt.CACHE_DIR,
@@ -221,11 +222,10 @@ def rehearse(
     """Run the project's tests on the target torch; tie every torch warning to a finding, or report it missed.
 
     This RUNS THE PROJECT'S CODE (its tests, in a child process), unlike scan, fix, server and audit: use it
-    only on code you trust. Exit 0: no torch warning at a project call site; 1: some; 2: the tests could not run.
-    """
+    only on code you trust. Exit 0: no torch warning at a project call site; 1: some; 2: the tests could not run."""
     from advisor.rehearse.command import Request, run_command
 
-    request = Request(path, python, command, timeout, output_format, output, report)
+    request = Request(path, python, command, timeout, output_format, output, report, baseline_python)
     raise typer.Exit(run_command(request, target_version, config, cache_dir))
 
 

@@ -272,6 +272,12 @@ REHEARSE_COMMAND = Option(
 REHEARSE_TIMEOUT = Option(
     3600.0, "--timeout", help="Seconds before the tests are stopped, every process they started with them."
 )
+REHEARSE_BASELINE = Option(
+    None,
+    "--baseline-python",
+    help="Interpreter with the project's lowest torch: the same tests run there too, and what they give there "
+    "also is marked pre-existing (not missed). Runs the project's code a second time.",
+)
 REHEARSE_FORMAT = Option("text", "--output-format", "--format", help="text or json.")
 REHEARSE_REPORT = Option(
     None, "--report", help="Add a 'Seen at run time' section to the report in this directory (written first if absent)."

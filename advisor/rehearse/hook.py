@@ -205,7 +205,9 @@ def _record_warning(msg) -> None:
         return  # given wherever the garbage collector happens to run: its stack says nothing of who caused it
     text = str(msg.message)
     path, line, through_torch, in_torch_import = _site()
-    if not (through_torch or _in_torch(str(msg.filename)) or CPP_MARK in text):
+    # A category torch defines (the tracer's TracerWarning, raised from C++ with no "Triggered" suffix) is torch's.
+    own_category = str(getattr(msg.category, "__module__", "")).split(".")[0] in TORCH_PACKAGES
+    if not (through_torch or own_category or _in_torch(str(msg.filename)) or CPP_MARK in text):
         return  # not torch's: the project's own warnings, or another library's
     origin = None
     if CPP_MARK in text:

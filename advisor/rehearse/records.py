@@ -5,6 +5,11 @@
 - outside: one with no project frame on its stack (torch warning while a plugin imports it, say).
 - internal: one given, with no finding there, while torch's top-level code was being imported and called
   what warned (the project's `import` line is only where it surfaced): about torch's code, not the project's.
+- diagnostic: a `torch.jit.TracerWarning`: the tracer saying a trace may be wrong (a tensor turned into a Python
+  value), given on every torch version: not an upgrade effect, whatever finding sits there.
+- pre-existing: one no finding spans that the same tests also gave with the project's lowest torch
+  (`--baseline-python`): same site, category and text (normalised by `normalise`). Only would-be misses become
+  pre-existing; a confirmed record stays confirmed (a deprecation warned on both is still on its way to breaking).
 - silent: a deprecated or breaking finding whose line the tests ran, with nothing recorded there.
 """
 
@@ -18,6 +23,15 @@ from advisor.core.findings import Finding
 
 NOISY_KINDS = ("deprecated", "breaking")  # the findings that should make a sound when their line runs
 _WORD = re.compile(r"[a-z_]{3,}")
+DIAGNOSTIC_CATEGORIES = frozenset({"TracerWarning"})  # the tracer's own diagnostics, on every torch version
+# What differs between two runs of the same warning: addresses, numbers (pytest's tmp_path counter, sizes, a
+# version in a deprecation's text), temporary names, runs of spaces.
+_VOLATILE = (
+    (re.compile(r"0x[0-9a-fA-F]+"), "<address>"),
+    (re.compile(r"\btmp[A-Za-z0-9_]{6,}"), "tmp_"),
+    (re.compile(r"\b[0-9]+\b"), "#"),
+    (re.compile(r"\s+"), " "),
+)
 
 
 @dataclass
@@ -67,10 +81,27 @@ class Outcome:
         return [r for r in self.records if r.status in ("confirmed", "missed")]
 
     def counts(self) -> dict[str, int]:
-        found = {"confirmed": 0, "missed": 0, "internal": 0, "outside": 0}
+        found = {"confirmed": 0, "missed": 0, "pre-existing": 0, "diagnostic": 0, "internal": 0, "outside": 0}
         for r in self.records:
             found[r.status] += 1
         return {**found, "silent": len(self.silent)}
+
+
+def normalise(message: str) -> str:
+    """A warning's text as two runs of the same warning share it (see _VOLATILE)."""
+    for pattern, replacement in _VOLATILE:
+        message = pattern.sub(replacement, message)
+    return message.strip()
+
+
+def site_key(r: Record) -> tuple:
+    """What makes a target run's record the same as a baseline run's: site, kind, category and normalised text."""
+    return (r.path, r.line, r.kind, r.category, normalise(r.message))
+
+
+def baseline_keys(events: list[dict], root: str) -> set[tuple]:
+    """The site keys of what the baseline run (the project's lowest torch) recorded at a project site."""
+    return {site_key(r) for r in aggregate(events, root)[0] if r.path is not None}
 
 
 def finding_lines(findings: list[Finding], root: str) -> dict[str, list[int]]:
@@ -149,17 +180,30 @@ def _spans(findings: list[Finding], root: str) -> dict[str, list[tuple[int, int,
     return by_file
 
 
-def match(records: list[Record], hits: set[tuple[str, int]], findings: list[Finding], root: str) -> Outcome:
-    """Tie each record to the finding that spans its line (the one whose message shares most words with it)."""
+def match(
+    records: list[Record],
+    hits: set[tuple[str, int]],
+    findings: list[Finding],
+    root: str,
+    baseline: set[tuple] | None = None,
+) -> Outcome:
+    """Tie each record to the finding that spans its line (the one whose message shares most words with it);
+    `baseline`: the site keys the same tests gave on the project's lowest torch, None when not run."""
     by_file = _spans(findings, root)
     tied: set[Finding] = set()
     for r in records:
+        r.status, r.rule, r.finding = "missed", None, None  # unless a case below says otherwise
         if r.path is None:
             r.status = "outside"
+            continue
+        if r.category in DIAGNOSTIC_CATEGORIES:
+            r.status = "diagnostic"
             continue
         spanning = [f for first, last, f in by_file.get(r.path, []) if first <= (r.line or 0) <= last]
         if not spanning and r.in_torch_import:
             r.status = "internal"
+        elif not spanning and baseline is not None and site_key(r) in baseline:
+            r.status = "pre-existing"
         elif spanning:
             best = max(spanning, key=lambda f: (_overlap(f, r.message), f.kind in NOISY_KINDS, f.rule))
             r.status, r.rule, r.finding = "confirmed", best.rule, (best.path, best.line)

@@ -16,7 +16,7 @@ from typing import Callable
 from advisor import __version__
 from advisor.core.atomic import write_output
 from advisor.core.findings import Finding
-from advisor.rehearse.records import Outcome, Record, aggregate, finding_lines, match
+from advisor.rehearse.records import Outcome, Record, aggregate, baseline_keys, finding_lines, match
 from advisor.rehearse.runner import Run, RehearseError, run_tests
 from advisor.report.output.printable import printable
 
@@ -32,6 +32,12 @@ class Request:
     output_format: str = "text"
     output: str | None = None
     report: str | None = None
+    baseline_python: str | None = None  # an interpreter with the project's lowest torch: the same tests run there too
+
+
+def _absolute_python(python: str) -> str:
+    """Absolute: the tests run from the project's folder, and the interpreter's folder goes first on their PATH."""
+    return os.path.abspath(python) if os.sep in python else (shutil.which(python) or python)
 
 
 def interpreter_for(request: Request, target: str, companions: dict[str, str], cache: str, say) -> tuple[str, str]:
@@ -40,8 +46,7 @@ def interpreter_for(request: Request, target: str, companions: dict[str, str], c
 
     python = request.python
     if python is not None:
-        # Absolute: the tests run from the project's folder, and its folder goes first on their PATH.
-        python = os.path.abspath(python) if os.sep in python else (shutil.which(python) or python)
+        python = _absolute_python(python)
     else:
         from advisor.rehearse.environment import ensure
 
@@ -55,6 +60,38 @@ def interpreter_for(request: Request, target: str, companions: dict[str, str], c
     return python, version
 
 
+def baseline_interpreter(request: Request, target: str, say) -> tuple[str, str] | None:
+    """(interpreter, its torch) for --baseline-python, checked for torch before any test runs; None without it."""
+    from advisor.report.validation import InterpreterError, probe_torch
+
+    if request.baseline_python is None:
+        return None
+    python = _absolute_python(request.baseline_python)
+    try:
+        version = probe_torch(python, option="--baseline-python", wanted="the project's lowest")
+    except InterpreterError as e:
+        raise RehearseError(str(e)) from None
+    if _release(version) >= _release(target):
+        say(f"advisor: note: the baseline {python} has torch {version}, not older than the target {target}")
+    return python, version
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split("+")[0].split(".")[:2] if p.isdigit())
+
+
+def _run_baseline(request: Request, baseline: tuple[str, str], say) -> tuple[Run, set[tuple]]:
+    """The same tests on the baseline torch, without coverage: what they record there is not the upgrade's."""
+    python, version = baseline
+    say(f"advisor: running the same tests with the baseline {python} (torch {version}): this runs the code again")
+    try:
+        run = run_tests(python, request.root, request.command, {}, request.timeout)
+    except RehearseError as e:
+        raise RehearseError(f"the baseline run (--baseline-python {python}): {e}") from None
+    run.torch = run.torch or version
+    return run, baseline_keys(run.events, request.root)
+
+
 def rehearse(
     request: Request,
     findings: list[Finding],
@@ -66,16 +103,18 @@ def rehearse(
 ) -> int:
     """Run the tests, tie what torch said to the findings, write the output; the exit code (0 or 1)."""
     python, version = interpreter_for(request, target, companions, cache, say)
+    baseline = baseline_interpreter(request, target, say)
     say(f"advisor: running the project's tests in {request.root} with {python}: this runs the project's code")
     run = run_tests(python, request.root, request.command, finding_lines(findings, request.root), request.timeout)
     run.torch = run.torch or version
+    base_run, seen_before = _run_baseline(request, baseline, say) if baseline else (None, None)
     records, hits = aggregate(run.events, request.root)
-    outcome = match(records, hits, findings, request.root)
-    document = to_document(run, outcome, python, target)
+    outcome = match(records, hits, findings, request.root, seen_before)
+    document = to_document(run, outcome, python, target, (baseline[0], base_run) if baseline and base_run else None)
     if request.output_format == "json":
         text = json.dumps(document, indent=1) + "\n"
     else:
-        text = format_text(run, outcome, python)
+        text = format_text(run, outcome, python, base_run)
     if request.output:
         write_output(request.output, text)
         say(f"advisor: records written to {request.output}")
@@ -89,8 +128,8 @@ def rehearse(
     return 1 if outcome.at_project_sites else 0
 
 
-def to_document(run: Run, outcome: Outcome, python: str, target: str) -> dict:
-    return {
+def to_document(run: Run, outcome: Outcome, python: str, target: str, baseline: tuple[str, Run] | None = None) -> dict:
+    document = {
         "version": __version__,
         "target": target,
         "python": python,
@@ -104,6 +143,14 @@ def to_document(run: Run, outcome: Outcome, python: str, target: str) -> dict:
             for f in outcome.silent
         ],
     }
+    if baseline is not None:
+        document["baseline"] = {
+            "python": baseline[0],
+            "torch": baseline[1].torch,
+            "command": shlex.join(baseline[1].command),
+            "tests_exit": baseline[1].exit_code,
+        }
+    return document
 
 
 def _short(text: str) -> str:
@@ -123,7 +170,7 @@ def _line(r: Record) -> str:
     return f"{printable(where)}: [{status}] {printable(r.category)}: {_short(r.message)}{extra}"
 
 
-def format_text(run: Run, outcome: Outcome, python: str) -> str:
+def format_text(run: Run, outcome: Outcome, python: str, baseline: Run | None = None) -> str:
     lines = [_line(r) for r in outcome.records]
     lines += [
         f"{printable(f.path)}:{f.line}: [silent {f.rule}] reached by the tests, no torch warning there: {_short(f.message)}"
@@ -134,11 +181,14 @@ def format_text(run: Run, outcome: Outcome, python: str) -> str:
     lines.append(
         f"{site_count} torch warning{'s' if site_count != 1 else ''} at project call sites: "
         f"{c['confirmed']} confirmed by a finding, {c['missed']} missed by every rule"
+        + (f", {c['pre-existing']} given on the baseline torch too (pre-existing)" if c["pre-existing"] else "")
+        + (f", {c['diagnostic']} tracer diagnostic{'s' if c['diagnostic'] != 1 else ''}" if c["diagnostic"] else "")
         + (f", {c['internal']} internal to torch's own imports" if c["internal"] else "")
         + (f", {c['outside']} with no project frame" if c["outside"] else "")
         + f"; {c['silent']} finding{'s' if c['silent'] != 1 else ''} reached and silent. "
         f"Tests: `{printable(shlex.join(run.command))}` exited {run.exit_code}"
         + (f" ({printable(run.last_line)[:160]})" if run.last_line else "")
         + f", torch {run.torch}."
+        + (f" Baseline: torch {baseline.torch}, exited {baseline.exit_code}." if baseline else "")
     )
     return "\n".join(lines) + "\n"

@@ -136,19 +136,19 @@ class InterpreterError(ValueError):
     """The interpreter cannot run the checks: no such file, or no torch. Nothing was run or written."""
 
 
-def probe_torch(python: str | None, timeout: int = 300) -> str:
-    """The torch version `python` imports; InterpreterError (with the reason) when it cannot."""
+def probe_torch(python: str | None, timeout: int = 300, option: str = "--python", wanted: str = "the upgraded") -> str:
+    """The torch version `python` imports; InterpreterError (with the reason, naming `option`) when it cannot."""
     own = "advisor's own interpreter " if python is None else ""
     python = python or sys.executable
     if os.sep in python and not (os.path.isfile(python) and os.access(python, os.X_OK)):
-        raise InterpreterError(f"--python {python}: no such executable file")
+        raise InterpreterError(f"{option} {python}: no such executable file")
     code = "import torch, sys; sys.stdout.write(torch.__version__)"
     try:
         proc = subprocess.run([python, *ISOLATED, "-c", code], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise InterpreterError(f"{python}: `import torch` did not finish in {timeout} s") from None
     except OSError as e:
-        raise InterpreterError(f"--python {python}: cannot run it ({e.strerror or e})") from None
+        raise InterpreterError(f"{option} {python}: cannot run it ({e.strerror or e})") from None
     if proc.returncode != 0 or not proc.stdout.strip():
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
         if "-I" in tail[0] and "option" in tail[0].lower():  # Python 2 or < 3.4: no isolated mode
@@ -158,7 +158,7 @@ def probe_torch(python: str | None, timeout: int = 300) -> str:
             )
         raise InterpreterError(
             f"{own}{python} cannot import torch ({tail[0][:200]}), so no check would run; "
-            "pass --python with the interpreter of the environment that has the upgraded torch"
+            f"pass {option} with the interpreter of the environment that has {wanted} torch"
         )
     return proc.stdout.strip()
 
