@@ -11,7 +11,7 @@ import os
 import shlex
 import shutil
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from advisor import __version__
 from advisor.core.atomic import write_output
@@ -129,7 +129,7 @@ def rehearse(
 
 
 def to_document(run: Run, outcome: Outcome, python: str, target: str, baseline: tuple[str, Run] | None = None) -> dict:
-    document = {
+    document: dict[str, Any] = {
         "version": __version__,
         "target": target,
         "python": python,
