@@ -77,6 +77,7 @@ class _File:
         else:
             self.text, self.encoding = decode(data)
             _, self.analysed = analyse_source(data, path, rules, settings)
+        self._pieces: tuple[str, list[str], str] | None = None  # the analysed module's code, statement by statement
 
     def items(self) -> list[tuple[Any, tuple]]:
         """(report, the key of its finding as the scan placed it) of each report with a replacement."""
@@ -93,15 +94,47 @@ class _File:
 
     def fixed(self, reports: list) -> str:
         from advisor.analysis import notebook_text, notebooks
-        from advisor.fix.fixer import apply_reports
+        from advisor.fix.fixer import fixed_module
 
         assert self.analysed is not None  # asked only with its reports
-        new = apply_reports(self.analysed, reports, self.path).decode(self.encoding)
+        module = fixed_module(self.analysed, reports, self.path)
+        new = self._spliced(module)
+        if new is None:
+            new = module.bytes.decode(self.encoding)
         if not self.notebook:
             return new
         # Only the edited cells' JSON strings change, as `advisor fix` writes them (advisor.fix.fixer).
         sources = notebooks.from_virtual(self.nb, self.virtual, new)
         return notebook_text.splice(self.text, notebook_text.scan(self.text), sources)
+
+    def _spliced(self, new: Any) -> str | None:
+        """`new`'s code made from the analysed module's text and the code of only the top-level statements that
+        differ (a fix changes a few of a file's thousands); None where that cannot be sure to give `new.code`."""
+        old = self.analysed.module  # type: ignore[union-attr]
+        if self._pieces is None:
+            self._pieces = _pieces(old, self.virtual.source if self.notebook else self.text)
+        if not self._pieces or new.header != old.header or new.footer != old.footer or not new.has_trailing_newline:
+            return None
+        a, b = old.body, new.body
+        first = 0
+        while first < min(len(a), len(b)) and a[first] is b[first]:
+            first += 1
+        last = 0
+        while last < min(len(a), len(b)) - first and a[len(a) - 1 - last] is b[len(b) - 1 - last]:
+            last += 1
+        head, stmts, foot = self._pieces
+        middle = "".join(new.code_for_node(s) for s in b[first : len(b) - last])
+        return head + "".join(stmts[:first]) + middle + "".join(stmts[len(a) - last :]) + foot
+
+
+def _pieces(module: Any, text: str) -> tuple[str, list[str], str] | None:
+    """(header, each top-level statement's code, footer) of `module`, when together they are `text` exactly."""
+    if not module.has_trailing_newline:
+        return None
+    head = "".join(module.code_for_node(h) for h in module.header)
+    stmts = [module.code_for_node(s) for s in module.body]
+    foot = "".join(module.code_for_node(f) for f in module.footer)
+    return (head, stmts, foot) if head + "".join(stmts) + foot == text else None
 
 
 def _overlap(a: dict, b: dict) -> bool:

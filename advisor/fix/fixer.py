@@ -132,6 +132,11 @@ def apply_reports(analysed: Analysed, reports: Sequence[Any], path: str) -> byte
     """The analysed module with these (non-overlapping) reports' replacements made, imports a fix left unused
     removed and the imports the fixes need added where a person would put them. The fixer's one
     edit step; the language server's quick fixes and the JSON fix edits use it too."""
+    return fixed_module(analysed, reports, path).bytes
+
+
+def fixed_module(analysed: Analysed, reports: Sequence[Any], path: str) -> Any:
+    """`apply_reports`' module, before its code is generated (the JSON edits generate only what changed)."""
     from libcst.codemod import CodemodContext  # lazy: LibCST's codemod machinery loads only to fix
     from libcst.codemod.visitors import RemoveImportsVisitor
 
@@ -155,7 +160,7 @@ def apply_reports(analysed: Analysed, reports: Sequence[Any], path: str) -> byte
         new_module = parking.unpark(RemoveImportsVisitor(context).transform_module(parking.park(new_module)))
     if needed:
         new_module = add_imports(new_module, needed, path)
-    return new_module.bytes
+    return new_module
 
 
 def fix_bytes(data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings) -> FixOutcome:

@@ -203,3 +203,33 @@ def test_a_warm_json_run_takes_each_unchanged_files_edits_from_the_cache(tmp_pat
     changed = tmp_path / "t" / "multi.in.py"
     changed.write_text(changed.read_text() + "\n# changed\n")
     assert run()[0] != {} and made == ["multi.in.py"]
+
+
+# The edits generate only the top-level statements a fix changed and splice them into the file's text
+# (advisor.fix.edits._File._spliced): it must give the whole module's code, byte for byte, for every case of
+# tests/fix/test_replace.py (imports removed, added, several statements, a semicolon, non-ASCII text) and for a
+# file with CRLF newlines, one with no final newline (not spliced) and one with a comment after the last statement.
+def test_a_spliced_fix_is_the_whole_modules_code(monkeypatch):
+    from advisor.analysis.registry import all_rules
+    from advisor.core.settings import settings_at
+    from advisor.fix import edits
+    from tests.fix.test_replace import AMP, CASES
+
+    extra = {
+        "crlf": (AMP + "\nwith autocast():\n    pass\nx = 1\n").replace("\n", "\r\n"),
+        "no final newline": AMP + "\nwith autocast():\n    pass",
+        "footer comment": AMP + "\nwith autocast():\n    pass\n# the end\n",
+    }
+    rules, settings = all_rules(), settings_at("2.15", "2.12")
+    spliced = 0
+    for name, code in {**CASES, **extra}.items():
+        file = edits._File(f"{name}.py", code.encode(), rules, settings)
+        reports = [rep for rep, _ in file.items()]
+        assert reports, name
+        for chosen in [reports[:1], reports]:
+            fast = file.fixed(chosen)
+            with monkeypatch.context() as m:
+                m.setattr(edits._File, "_spliced", lambda self, new: None)
+                assert fast == file.fixed(chosen), name
+            spliced += file._pieces is not None
+    assert spliced >= len(CASES)  # the splice ran, and was not only the fallback
