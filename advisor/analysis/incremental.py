@@ -82,7 +82,7 @@ def _whole(data: bytes, path: str, rules, settings, key) -> tuple[FileResult, _L
 
     def seen(text: str, refs: Any) -> None:  # the analysis's own parse: what the next edit compares against
         matching = tuple(r.code for r in rules if r.may_match(refs))
-        whole = any(r.needs_whole_module(refs) or r.kept_lines(refs) for r in rules)
+        whole = _reads_whole(rules, refs)
         lines = split_lines(text, keepends=True)
         state.append(_Last(key, matching, lines, frozenset(refs.identifiers()), whole, None))
 
@@ -90,6 +90,12 @@ def _whole(data: bytes, path: str, rules, settings, key) -> tuple[FileResult, _L
     if not state or result.errors:
         return result, _Last(key, (), [], frozenset(), True, result)
     return result, replace(state[0], result=result)
+
+
+def _reads_whole(rules, refs: Any) -> bool:
+    """Whether a rule reads more of the file than an edited statement's slice holds: the whole module, or evidence
+    from other statements (`Rule.kept_lines`)."""
+    return any(r.needs_whole_module(refs) or r.kept_lines(refs) for r in rules)
 
 
 def _changed(old: list[str], new: list[str]) -> tuple[int, int, int]:
@@ -121,7 +127,7 @@ def _statement_only(data: bytes, path: str, rules, settings, last: _Last) -> tup
     rules = [r for r in rules if r.may_match(refs)]  # as the scan: the same rules as last time, or analysed whole
     if tuple(r.code for r in rules) != last.matching:
         return None
-    if any(r.needs_whole_module(refs) or r.kept_lines(refs) for r in rules):
+    if _reads_whole(rules, refs):
         return None
     identifiers = frozenset(refs.identifiers())
     if any(r.reads_identifiers for r in rules) and identifiers != last.identifiers:

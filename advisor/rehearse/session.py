@@ -16,6 +16,7 @@ from typing import Any, Callable
 from advisor import __version__
 from advisor.core.atomic import write_output
 from advisor.core.findings import Finding
+from advisor.core.versions import parse_version
 from advisor.rehearse.records import Outcome, Record, aggregate, baseline_keys, finding_lines, match
 from advisor.rehearse.runner import Run, RehearseError, run_tests
 from advisor.report.output.printable import printable
@@ -71,13 +72,13 @@ def baseline_interpreter(request: Request, target: str, say) -> tuple[str, str] 
         version = probe_torch(python, option="--baseline-python", wanted="the project's lowest")
     except InterpreterError as e:
         raise RehearseError(str(e)) from None
-    if _release(version) >= _release(target):
+    try:
+        older = parse_version(version) < parse_version(target)
+    except ValueError:
+        older = True  # a version that says nothing: no note
+    if not older:
         say(f"advisor: note: the baseline {python} has torch {version}, not older than the target {target}")
     return python, version
-
-
-def _release(version: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in version.split("+")[0].split(".")[:2] if p.isdigit())
 
 
 def _run_baseline(request: Request, baseline: tuple[str, str], say) -> tuple[Run, set[tuple]]:

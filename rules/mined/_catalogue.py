@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
-from advisor.rule import Kind, Rule, Symbol, SymbolRule, Window, cst, dotted_name, nodes_of
+from advisor.rule import Kind, Rule, Symbol, SymbolRule, Window, any_match, cst, dotted_name, nodes_of
 
 DATA = json.loads((Path(__file__).with_name("catalogue.json")).read_text(encoding="utf-8"))
 # Catalogue entries with `silent_from` are `@deprecated(..., category=None)`: documented deprecated, no warning at
@@ -183,13 +183,10 @@ class MinedNames(SymbolRule):
         super().on_reference(node, qualname)
 
     def match(self, node: Any, targets: Any) -> str | None:
-        if not isinstance(node, (cst.Name, cst.Attribute)):
+        t = type(node)  # as Rule.match, but no `getattr(m, "name")` call: the catalogue lists names
+        if t is not cst.Name and t is not cst.Attribute:
             return None
-        names = type(self).names
-        for q in sorted(self.qualnames(node)):
-            if q in names:
-                return q
-        return None
+        return any_match(self.qualnames(node), type(self).names)
 
 
 class MinedKeywords(Rule):
