@@ -21,10 +21,10 @@ from advisor.analysis import notebook_text, notebooks
 from advisor.analysis import compat_marks, lazy_helpers, own_attributes, sites, slices
 from advisor.analysis.parser import parse_unvalidated
 from advisor.analysis.facts import Facts
+from advisor.analysis.fix_text import fix_text
 from advisor.core import policy
 from advisor.core.policy import Decision
 from advisor.core.findings import Applicability, FileError, FileResult, Finding
-from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver
 from advisor.analysis.positions import StatementPositions, compute_positions, statement_starts
 from advisor.syntax.references import References, collect
@@ -174,33 +174,6 @@ def rule_errors(ctx: Context, positions: dict | None = None) -> list[FileError]:
     ]
 
 
-def _code(module: Any, node: Any) -> str:
-    if isinstance(node, cst.FlattenSentinel):
-        return "".join(module.code_for_node(n) for n in node.nodes)
-    return module.code_for_node(node)
-
-
-def _fix_text(module: Any, node: Any) -> str:
-    """The replacement's text for the span the fix range covers (SARIF, JSON).
-
-    A decorator's or statement's range starts at its first token and ends before its
-    newline: its leading blank lines, trailing comment and newline stay where they are.
-    """
-    if isinstance(node, cst.FlattenSentinel):
-        return _code(module, node)
-    changes: dict[str, Any] = {}
-    if isinstance(node, cst.Arg):  # an argument's range ends before its comma: so does its text
-        changes.update(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace(""))
-    if hasattr(node, "leading_lines"):
-        changes["leading_lines"] = ()
-    if isinstance(getattr(node, "trailing_whitespace", None), cst.TrailingWhitespace):
-        changes["trailing_whitespace"] = cst.TrailingWhitespace()
-    text = module.code_for_node(node.with_changes(**changes) if changes else node)
-    if "trailing_whitespace" in changes:
-        text = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith(("\n", "\r")) else text
-    return text
-
-
 def _with_fix_range(rep: Report, positions: dict[int, tuple[int, int, int, int]]) -> dict:
     """The report's data, plus the 1-based range its replacement covers (for SARIF fixes)."""
     data = dict(rep.data or {})
@@ -307,13 +280,15 @@ def _analyse_slices(parts, starts, text, path, rules, settings, identifiers, res
 
 
 def analyse_slice(
-    source: str, owned: Any, starts, text: str, path: str, rules, settings, identifiers, suppressions, result
-) -> None:
+    source: str, owned: Any, starts, text, path, rules, settings, identifiers, suppressions, result, kept=False
+) -> Analysed | None:
     """One slice parsed and checked; the findings of the statements it owns added to `result` (SourceError: it
-    does not parse). Its tree is garbage on return: one slice's tree at a time."""
+    does not parse). Its tree is garbage on return (one slice's tree at a time), unless `kept`: then it is
+    returned as the fixer reads it (a fix of a slice, advisor.fix.slice_edits)."""
     module = parse_cst(source.encode("utf-8", "surrogatepass"))
     ctx, facts = run_rules(module, path, rules, settings, identifiers, text)
     result.errors += rule_errors(ctx)
+    analysed = Analysed(module, ctx.resolver, text=text, parents=facts.parents) if kept else None
     if ctx.reports:
         positions = StatementPositions(module, starts, facts)
         for rep in ctx.reports:
@@ -322,7 +297,10 @@ def analyse_slice(
         for rep in ctx.reports:
             if rep.replacement is not None:
                 positions.cover(rep.target_node)
-        _place(ctx, result, suppressions, positions=positions)
+                if analysed is not None:
+                    analysed.spans[id(rep.target_node)] = positions[id(rep.target_node)]
+        _place(ctx, result, suppressions, analysed, positions)
+    return analysed
 
 
 def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision | None:
@@ -388,7 +366,7 @@ def _place(
             validation=rule.validation,
             replacement=None
             if rep.replacement is None or applicability is Applicability.NONE
-            else _fix_text(module, rep.replacement),
+            else fix_text(module, rep.replacement),
             snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
             data=_with_fix_range(rep, positions) | ({"compat_until": rep.compat_until} if rep.compat else {}),
             kind=decision.kind.value,

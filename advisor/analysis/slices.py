@@ -258,7 +258,7 @@ def plan(
     spans = _spans(tree.body)
     if spans is None:
         return None
-    renderer = _Renderer(lines, rules, refs.asnames, [n for r in rules for n in r.kept_lines(refs)])
+    renderer = _Renderer(lines, rules, refs.asnames, _kept_lines(rules, refs))
     small = _kept_everywhere(spans, rules, renderer)
     everywhere = {id(node) for _, _, node in small}
     wanted = [s for s in spans if id(s[2]) not in everywhere and renderer.wanted(s[0], s[1])]
@@ -312,6 +312,22 @@ def plan_for(text: str, tree: ast.Module, rules: Sequence[type[Rule]], refs: Any
     source, _ = renderer.render(spans, keep)
     own = next((start, end) for start, end, n in spans if n is node)
     return source, Owned([own])
+
+
+def for_lines(text: str, tree: ast.Module, rules: Sequence[type[Rule]], refs: Any, lines: Sequence[int]) -> str | None:
+    """One slice that keeps the statements holding `lines` (and what every slice keeps): what a fix of the
+    findings there reads (advisor.fix.slice_edits). None: not sliceable, or nothing left out."""
+    spans = top_level(tree)
+    if spans is None or any(r.needs_whole_module(refs) for r in rules):
+        return None
+    renderer = _Renderer(split_lines(text, keepends=True), rules, refs.asnames, [*lines, *_kept_lines(rules, refs)])
+    keep = {id(node) for _, _, node in _kept_everywhere(spans, rules, renderer)}
+    source, left_out = renderer.render(spans, keep)
+    return source if left_out else None
+
+
+def _kept_lines(rules: Sequence[type[Rule]], refs: Any) -> list[int]:
+    return [n for r in rules for n in r.kept_lines(refs)]
 
 
 def _groups(renderer: _Renderer, wanted: list[Span]) -> list[list[Span]]:

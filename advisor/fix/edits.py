@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections import defaultdict
-from typing import Any
+from typing import Any, Sequence
 
 from advisor.core.findings import Finding
 
@@ -64,11 +64,16 @@ def _key(f: Finding) -> tuple:
 class _File:
     """One file's text and the text one set of its reports' fixes makes of it (a notebook's: the .ipynb JSON)."""
 
-    def __init__(self, path: str, data: bytes, rules: list, settings: Any) -> None:
+    def __init__(self, path: str, data: bytes, rules: list, settings: Any, lines: Sequence[int] = ()) -> None:
+        """`lines`: those of the findings to fix, where a slice of the file that keeps them is enough to fix them
+        (advisor.fix.slice_edits); empty: the whole file is analysed."""
         from advisor.analysis.analyse import analyse_source, decode
         from advisor.analysis import notebooks
 
         self.path, self.notebook = path, path.endswith(".ipynb")
+        self._args = (path, data, rules, settings)
+        self.slice: Any = None  # advisor.fix.slice_edits.Slice, where the analysis is of a slice
+        self._whole: _File | None = None
         if self.notebook:
             self.text, self.encoding = data.decode("utf-8"), "utf-8"
             self.nb = notebooks.read(data)
@@ -76,8 +81,33 @@ class _File:
             _, self.analysed = analyse_source(self.virtual.source.encode("utf-8"), path, rules, settings)
         else:
             self.text, self.encoding = decode(data)
+            if lines and self._analyse_slice(lines):
+                return
             _, self.analysed = analyse_source(data, path, rules, settings)
         self._pieces: tuple[str, list[str], str] | None = None  # the analysed module's code, statement by statement
+
+    def _analyse_slice(self, lines: Sequence[int]) -> bool:
+        from advisor.analysis.analyse import SourceError
+        from advisor.fix import slice_edits
+
+        try:
+            path, data, rules, settings = self._args
+            sliced = slice_edits.analyse(data, path, rules, settings, lines)
+        except SourceError:  # the slice does not parse: the whole file will say why, if it does not either
+            return False
+        if sliced is None:
+            return False
+        self.analysed, source = sliced
+        self.slice = slice_edits.Slice(self.analysed.module, source, self.text)
+        return True
+
+    def whole(self) -> _File:
+        """This file analysed whole (itself, where it was)."""
+        if self.slice is None:
+            return self
+        if self._whole is None:
+            self._whole = _File(*self._args)
+        return self._whole
 
     def items(self) -> list[tuple[Any, tuple]]:
         """(report, the key of its finding as the scan placed it) of each report with a replacement."""
@@ -92,11 +122,23 @@ class _File:
                 out.append((rep, _key(placed)))
         return out
 
+    def keys_of(self, reports: list) -> list[tuple]:
+        keys = {id(rep): key for rep, key in self.items()}
+        return [keys[id(rep)] for rep in reports]
+
     def fixed(self, reports: list) -> str:
         from advisor.analysis import notebook_text, notebooks
         from advisor.fix.fixer import fixed_module
 
         assert self.analysed is not None  # asked only with its reports
+        if self.slice is not None:
+            fixed = fixed_module(self.analysed, reports, self.path, local=True)
+            text = self.slice.splice(fixed) if fixed is not None else None
+            if text is not None:
+                return text
+            whole = self.whole()
+            by_key = {key: rep for rep, key in whole.items()}
+            return whole.fixed([by_key[key] for key in self.keys_of(reports)])  # KeyError: no edits (fix_edits)
         module = fixed_module(self.analysed, reports, self.path)
         new = self._spliced(module)
         if new is None:
@@ -217,8 +259,11 @@ def _file_edits(path: str, fixable: list[Finding], project: Any, store: Any) -> 
         own = {tuple(k): edits for k, edits in cached[0]}
         return own, {tuple(k): {"with": [tuple(w) for w in w_], "edits": e} for k, w_, e in cached[1]}
     rules = [rule_by_code(code) for code in sorted({f.rule for f in fixable})]
-    file = _File(path, data, rules, project.settings)
+    file = _File(path, data, rules, project.settings, sorted({f.line for f in fixable}))
     items = [(rep, key) for rep, key in file.items() if key in keys]
+    if len(items) < len(keys):  # the slice did not find them all: the whole file does as the scan did
+        file = file.whole()
+        items = [(rep, key) for rep, key in file.items() if key in keys]
     own = {key: text_edits(file.text, file.fixed([rep])) for rep, key in items}
     shared = _shared(file, items, own)
     if store is not None:

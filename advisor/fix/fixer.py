@@ -135,8 +135,12 @@ def apply_reports(analysed: Analysed, reports: Sequence[Any], path: str) -> byte
     return fixed_module(analysed, reports, path).bytes
 
 
-def fixed_module(analysed: Analysed, reports: Sequence[Any], path: str) -> Any:
-    """`apply_reports`' module, before its code is generated (the JSON edits generate only what changed)."""
+def fixed_module(analysed: Analysed, reports: Sequence[Any], path: str, local: bool = False) -> Any:
+    """`apply_reports`' module, before its code is generated (the JSON edits generate only what changed).
+
+    `local`: None instead of a step that reads the whole module (LibCST's scope analysis for an import removal,
+    its placement of an import where the file has no import block): the module is a slice of the file, whose
+    left-out statements those steps would misread (advisor.fix.slice_edits)."""
     from libcst.codemod import CodemodContext  # lazy: LibCST's codemod machinery loads only to fix
     from libcst.codemod.visitors import RemoveImportsVisitor
 
@@ -152,6 +156,8 @@ def fixed_module(analysed: Analysed, reports: Sequence[Any], path: str) -> Any:
         alone = replace.remove_alone(new_module, removals) if removals and removals <= unused else None
     if alone is not None:
         new_module = alone
+    elif removals and local:
+        return None
     elif removals:  # first, so that an added import is placed among the imports that stay
         context = CodemodContext()
         for mod, name, asname in sorted(removals, key=str):
@@ -159,7 +165,7 @@ def fixed_module(analysed: Analysed, reports: Sequence[Any], path: str) -> Any:
         # Cell markers and the blank lines before a removed import are layout, not the import's: kept.
         new_module = parking.unpark(RemoveImportsVisitor(context).transform_module(parking.park(new_module)))
     if needed:
-        new_module = add_imports(new_module, needed, path)
+        new_module = add_imports(new_module, needed, path, fallback=not local)
     return new_module
 
 

@@ -172,10 +172,11 @@ def layout_of(path: str) -> list[Any]:
     return [root, sorted(known), list(roots)]
 
 
-def add_imports(module: Any, needed: Iterable[tuple[str, str | None]], path: str) -> Any:
+def add_imports(module: Any, needed: Iterable[tuple[str, str | None]], path: str, fallback: bool = True) -> Any:
     """`module` with each (module, name) import added where isort would put it; a new module.
 
-    The names one `from` module needs go into one statement, ordered as Ruff orders them.
+    The names one `from` module needs go into one statement, ordered as Ruff orders them. `fallback`: False gives
+    None where the file has no import block to join (LibCST's placement reads the whole module).
     """
     root = _root_of(os.path.dirname(os.path.abspath(path)))
     known, roots = _settings(root)
@@ -186,22 +187,24 @@ def add_imports(module: Any, needed: Iterable[tuple[str, str | None]], path: str
         # same object re-exported: importing it again would only redefine it (Ruff/flake8 F811).
         if not _has_import(module.body, mod, obj) and not (obj is not None and obj in imported):
             wanted.setdefault((mod, obj is not None), []).extend([obj] if obj else [])
-    fallback: list[tuple[str, str | None]] = []
+    missing: list[tuple[str, str | None]] = []
     for (mod, is_from), names in wanted.items():
         names = sorted(names, key=member_key)
         placed = _merge(module, mod, names) if is_from else None
         if placed is None:
             placed = _insert(module, mod, names, known, roots)
         if placed is None:
-            fallback.extend((mod, n) for n in names) if is_from else fallback.append((mod, None))
+            missing.extend((mod, n) for n in names) if is_from else missing.append((mod, None))
         else:
             module = placed
-    if fallback:  # no import block to join: LibCST's placement
+    if missing and not fallback:
+        return None
+    if missing:  # no import block to join: LibCST's placement
         from libcst.codemod import CodemodContext
         from libcst.codemod.visitors import AddImportsVisitor
 
         context = CodemodContext()
-        for mod, obj in fallback:
+        for mod, obj in missing:
             AddImportsVisitor.add_needed_import(context, mod, obj)
         module = AddImportsVisitor(context).transform_module(module)
     return module

@@ -1,0 +1,114 @@
+"""A JSON fix's edits computed from a slice of the file (advisor.fix.slice_edits) are those of the whole file.
+
+Every case of tests/fix/test_replace.py (imports removed and added, a name used again, shadowed, quoted, a
+semicolon, non-ASCII text) is made sliceable: functions and a class follow it, one of whose methods holds a fix
+while the others become stubs in the slice (a class thinned). Each report's fix, and all of them together, must
+give the whole file's text byte for byte; most must come from the slice, not from the fallback to the whole file.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.analysis.registry import all_rules
+from advisor.core.settings import settings_at
+from advisor.fix import edits
+from tests.fix.test_replace import AMP, CASES
+
+SETTINGS = settings_at("2.15", "2.12")
+
+# Statements over three lines: a slice leaves them out (stubs), so the slice is not the whole file.
+PAD = """
+
+def pad_one(x):
+    y = x + 1
+    z = y * 2
+    return z
+
+
+# between the two
+@staticmethod
+def pad_two(
+    a,
+    b,
+):
+    return a + b
+
+
+class Model:
+    def unrelated(self):
+        e = 1
+        f = e
+        return f
+
+    def forward(self, x):
+        with autocast():
+            return x
+
+    # a comment at the method's indentation
+    def after(self):
+        g = 1
+        h = g
+        return h
+"""
+
+VARIANTS = {
+    **{name: code + PAD for name, code in CASES.items()},
+    "crlf": (AMP + "\nwith autocast():\n    pass\n" + PAD).replace("\n", "\r\n"),
+    "footer comment": AMP + "\nwith autocast():\n    pass\n" + PAD + "# the end\n",
+    "only in a method": AMP + PAD,
+    "import added": "import torch\n" + PAD.replace("with autocast():", "with torch.cuda.amp.autocast():"),
+}
+
+# Files a scan does not slice either (advisor.analysis.slices): no top-level torch import, two statements on a line.
+NOT_SLICED = {"in a function", "under a condition", "semicolon", "non-ASCII before"}
+
+
+def _whole_and_sliced(name: str) -> tuple[edits._File, edits._File]:
+    data = VARIANTS[name].encode()
+    whole = edits._File(f"{name}.py", data, all_rules(), SETTINGS)
+    lines = sorted({finding.line for rep, finding in whole.analysed.items if rep.replacement is not None})
+    return whole, edits._File(f"{name}.py", data, all_rules(), SETTINGS, lines)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_fix_from_a_slice_is_the_whole_files_fix(name):
+    whole, sliced = _whole_and_sliced(name)
+    assert (sliced.slice is None) == (name in NOT_SLICED)
+    by_key = {key: rep for rep, key in whole.items()}
+    reports = [(rep, key) for rep, key in sliced.items() if key in by_key]
+    assert reports and len(reports) == len(by_key), "the slice finds what the whole file does"
+    for chosen in [[r] for r in reports] + [reports]:
+        got = sliced.fixed([rep for rep, _ in chosen])
+        assert got == whole.fixed([by_key[key] for _, key in chosen]), (name, [key for _, key in chosen])
+
+
+def test_most_cases_are_made_from_the_slice(monkeypatch):
+    made = fell_back = 0
+    original = edits._File.whole
+
+    def whole(self):
+        nonlocal fell_back
+        fell_back += 1
+        return original(self)
+
+    monkeypatch.setattr(edits._File, "whole", whole)
+    for name in set(VARIANTS) - NOT_SLICED:
+        _, sliced = _whole_and_sliced(name)
+        for rep, _ in sliced.items():
+            if rep.replacement is not None:
+                sliced.fixed([rep])
+                made += 1
+    assert made >= len(VARIANTS) and fell_back <= made // 5, (made, fell_back)
+
+
+def test_a_change_where_the_slice_is_not_the_file_falls_back():
+    """A stub's line is not the file's: a change there cannot be placed from the slice."""
+    whole, sliced = _whole_and_sliced("only in a method")
+    rep = next(rep for rep, _ in sliced.items() if rep.replacement is not None)
+    assert sliced.slice is not None
+    slice_ = sliced.slice
+    i = next(i for i, code in enumerate(slice_.codes) if code.lstrip().startswith("def pad_one"))
+    assert slice_._within(i, slice_.codes[i].replace("pad_one(*args, **kwargs)", "pad_one(*args)")) is None
+    # and the real fix is still the whole file's
+    assert sliced.fixed([rep]) == whole.fixed([rep for rep, _ in whole.items()][:1])
