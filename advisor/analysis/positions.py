@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 _NEWLINE = re.compile(r"\r\n?|\n")
 
@@ -24,8 +24,9 @@ def compute_positions(module: Any) -> dict[int, tuple[int, int, int, int]]:
     return _generate(module, module, 1)
 
 
-def _generate(module: Any, node: Any, line: int) -> dict[int, tuple[int, int, int, int]]:
-    """The positions of `node`'s subtree, its code starting at column 0 of `line` (a top-level statement)."""
+def _generate(module: Any, node: Any, line: int, indents: Sequence[str] = ()) -> dict[int, tuple[int, int, int, int]]:
+    """The positions of `node`'s subtree, its code starting at column 0 of `line`: a top-level statement, or a
+    statement of a def's or class's body, `indents` the indentation of each block it is in."""
     from libcst._nodes.internal import CodegenState
 
     class LeanState(CodegenState):
@@ -83,17 +84,60 @@ def _generate(module: Any, node: Any, line: int) -> dict[int, tuple[int, int, in
 
     state = LeanState(module.default_indent, module.default_newline)
     state.line = line
+    state.indent_tokens.extend(indents)
     node._codegen(state)
     return state.computed
 
 
-def statement_starts(tree: Any) -> list[int]:
-    """The first line of each top-level statement of an `ast.Module` (its first decorator's, for a decorated one).
+class Starts(list):
+    """The first line of each top-level statement (a list); `inner[i]`, where statement i is a def or a class:
+    (first line, inner) of each statement of its body, the same way down (else None)."""
+
+    inner: list[Any]
+
+
+def statement_starts(tree: Any) -> Starts:
+    """The first line of each top-level statement of an `ast.Module` (its first decorator's, for a decorated one),
+    and of each statement in the bodies of defs and classes (`Starts.inner`).
 
     CPython's statement nodes span their own tokens, parentheses included, so this is the line of
     the statement's first token.
     """
-    return [min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))]) for s in tree.body]
+    starts = Starts(_first_line(s) for s in tree.body)
+    starts.inner = [_inner(s) for s in tree.body]
+    return starts
+
+
+def _first_line(stmt: Any) -> int:
+    return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+
+
+def _inner(stmt: Any) -> list[tuple[int, Any]] | None:
+    if type(stmt).__name__ not in _SCOPES:
+        return None
+    return [(_first_line(s), _inner(s)) for s in stmt.body]
+
+
+_SCOPES = frozenset({"FunctionDef", "AsyncFunctionDef", "ClassDef"})
+
+
+def _before(stmt: Any) -> int:
+    """The lines a statement's code has before its first token's: its leading lines, its first decorator's."""
+    decorators = getattr(stmt, "decorators", None)
+    return len(stmt.leading_lines) + (len(decorators[0].leading_lines) if decorators else 0)
+
+
+def _in_block(block: Any, child: Any, inner: list[tuple[int, Any]]) -> tuple[int, Any] | None:
+    """(The line `child`'s code starts on, its own `inner`), `child` a statement of `block`, the body whose
+    statements' first lines `inner` holds; None where the two trees do not line up."""
+    from libcst import SimpleStatementLine
+
+    i, found = 0, None
+    for stmt in block.body:
+        if stmt is child and i < len(inner):
+            found = (inner[i][0] - _before(stmt), inner[i][1])
+        i += len(stmt.body) if type(stmt) is SimpleStatementLine else 1
+    return found if i == len(inner) else None
 
 
 class StatementPositions:
@@ -114,21 +158,20 @@ class StatementPositions:
         self._done: dict[int, tuple[int, int, int, int]] = {}
         self._whole: dict[int, tuple[int, int, int, int]] | None = None
         self._statements: set[int] = set()
+        self._inner: dict[int, Any] = {}  # id(top-level statement) -> its `Starts.inner`
 
     def _lines(self) -> dict[int, int] | None:
         """id(top-level statement) -> the line its generated code starts on, or None if the trees disagree."""
         if self._first_lines is None:
-            from libcst import FunctionDef, ClassDef, SimpleStatementLine
+            from libcst import SimpleStatementLine
 
             lines: dict[int, int] = {}
             i = 0
             for stmt in self.module.body:
                 if i >= len(self._starts):
                     return None
-                before = len(stmt.leading_lines)
-                if isinstance(stmt, (FunctionDef, ClassDef)) and stmt.decorators:
-                    before += len(stmt.decorators[0].leading_lines)
-                lines[id(stmt)] = self._starts[i] - before
+                lines[id(stmt)] = self._starts[i] - _before(stmt)
+                self._inner[id(stmt)] = self._starts.inner[i] if hasattr(self._starts, "inner") else None
                 i += len(stmt.body) if isinstance(stmt, SimpleStatementLine) else 1
             if i != len(self._starts):
                 return None
@@ -144,8 +187,9 @@ class StatementPositions:
         raise KeyError(key)
 
     def cover(self, node: Any) -> None:
-        """Compute the positions of the top-level statement that holds `node`."""
-        if self._whole is not None:
+        """Compute the positions of the innermost statement that holds `node` among the top-level statements
+        and, going down through defs and classes, the statements of their bodies."""
+        if self._whole is not None or id(node) in self._done:
             return
         path = self.facts.path(node)
         lines = self._lines() if len(path) >= 2 and path[-1] is self.module else None
@@ -153,6 +197,16 @@ class StatementPositions:
         if stmt is None or lines is None or id(stmt) not in lines:
             self._whole = compute_positions(self.module)
             return
+        line, inner, indents = lines[id(stmt)], self._inner.get(id(stmt)), []
+        k = len(path) - 2  # path[k] is `stmt`
+        # A def's or class's body (IndentedBlock) at path[k - 1], one of its statements at path[k - 2]
+        while inner is not None and k >= 2 and path[k - 1] is getattr(path[k], "body", None):
+            block = path[k - 1]
+            found = _in_block(block, path[k - 2], inner) if hasattr(block, "indent") else None
+            if found is None:
+                break
+            (line, inner), stmt, k = found, path[k - 2], k - 2
+            indents.append(self.module.default_indent if block.indent is None else block.indent)
         if id(stmt) not in self._statements:
             self._statements.add(id(stmt))
-            self._done.update(_generate(self.module, stmt, lines[id(stmt)]))
+            self._done.update(_generate(self.module, stmt, line, indents))
