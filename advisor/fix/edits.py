@@ -132,8 +132,11 @@ class _File:
 
         assert self.analysed is not None  # asked only with its reports
         if self.slice is not None:
-            fixed = fixed_module(self.analysed, reports, self.path, local=True)
-            text = self.slice.splice(fixed) if fixed is not None else None
+            try:
+                fixed = fixed_module(self.analysed, reports, self.path, local=True)
+                text = self.slice.splice(fixed) if fixed is not None else None
+            except Exception:  # the slice is a short cut: where it fails, the whole file decides, as without it
+                text = None
             if text is not None:
                 return text
             whole = self.whole()
@@ -215,8 +218,9 @@ def fix_edits(findings: list[Finding], project: Any) -> tuple[dict[tuple, list[d
     """({finding key: its fix's edits}, {finding key: the edits it makes together with others}) for the fixable
     findings of .py files and notebooks (a notebook's edits are in the .ipynb file's text).
 
-    Only files with a fix are analysed again, with the rules that reported there; the project's cache keeps each
-    file's edits for the next run over the same file.
+    Only files with a fix are analysed again, with the rules that reported there, and only in the statements that
+    hold the fixes where that gives the same edits (advisor.fix.slice_edits); the project's cache keeps each file's
+    edits for the next run over the same file.
     """
     wanted: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
