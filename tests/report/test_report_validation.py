@@ -208,6 +208,17 @@ def test_export_roundtrip_fails_where_e8m0_cannot_be_saved(all_scripts, monkeypa
 
 
 @needs_torch
+def test_export_roundtrip_leaves_nothing_in_the_temp_dir(all_scripts, monkeypatch, tmp_path):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where mkdtemp and TemporaryDirectory make folders
+    m = _load(all_scripts, "export_roundtrip")
+    m.main(m.CHECKS, argv=[])
+    assert any(r["name"] == "export_e8m0_roundtrip" and r["status"] == "PASS" for r in m.RESULTS), m.RESULTS
+    assert list(tmp_path.iterdir()) == []
+
+
+@needs_torch
 def test_compiled_numerics_can_fail(all_scripts, monkeypatch):
     m = _load(all_scripts, "compiled_numerics")
 
