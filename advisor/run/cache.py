@@ -22,7 +22,6 @@ a link (advisor.core.atomic).
 
 from __future__ import annotations
 
-import shutil
 import hashlib
 import json
 import os
@@ -236,6 +235,8 @@ def clean(root: str) -> bool:
         os.unlink(root)
         return True
     if os.path.isdir(root):
+        import shutil  # lazy: ~4 ms (zlib, bz2, lzma) that only `advisor clean` needs
+
         shutil.rmtree(root)
         return True
     return False

@@ -187,7 +187,7 @@ def _folder_left_out(
     name = os.path.basename(full)
     if name in SKIP_DIRS or name.endswith(".egg-info"):
         by: str | None = None if name in QUIET_SKIPS else "skip"
-    elif _excluded(full, exclude):
+    elif exclude and _excluded(full, exclude):
         by = "exclude"
     else:
         if os.path.lexists(os.path.join(full, REPORT_MARKER)):
