@@ -62,6 +62,7 @@ def _literal_ends(patterns: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, 
 
 
 _ENDS, _STARTS = _literal_ends((*("*" + suffix for suffix in SOURCE_SUFFIXES), *TEXT_FILE_PATTERNS))
+_TEXT_ENDS, _TEXT_STARTS = _literal_ends(TEXT_FILE_PATTERNS)
 
 
 def _candidate(name: str) -> bool:
@@ -353,4 +354,5 @@ class _Walk:
         key = os.path.realpath(full) if link else absolute_path
         if key not in self.seen:
             self.seen.add(key)
-            (out.text_files if is_text_name(name) else out.files).append(places[1] + name)
+            text = (name.endswith(_TEXT_ENDS) or name.startswith(_TEXT_STARTS)) and is_text_name(name)  # not for x.py
+            (out.text_files if text else out.files).append(places[1] + name)
