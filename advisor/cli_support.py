@@ -71,9 +71,9 @@ def render(
         )
         # stdin's text is not on disk: its fixes keep their range's one edit
         with_edits(out["findings"], result.findings, setup if source is None else None)
-        import json  # lazy: the text format never needs it
+        from advisor.report.output.indented_json import dumps  # json.dump(out, stream, indent=2), faster
 
-        json.dump(out, stream, indent=2)
+        stream.write(dumps(out, indent=2))
         stream.write("\n")
     elif fmt == "sarif":
         from advisor.report.output import sarif

@@ -22,7 +22,7 @@ from advisor.core.docs_url import parse_docs_url
 from advisor.core.findings import Finding, fix_counts, kind_counts
 from advisor.core.versions import NEWEST, OLDEST
 from advisor.report.templating import environment, md_code, md_escape  # noqa: F401  (md_*: used by templates and tests)
-from advisor.run.discovery import REPORT_MARKER, file_digest, manifest_text, read_manifest
+from advisor.run.report_marker import REPORT_MARKER, file_digest, manifest_text, read_manifest
 from advisor.analysis.registry import family_of, rule_by_code
 from advisor.analysis.textfiles import is_text_file
 from advisor.report.sources import collect as collect_sources, key as source_key

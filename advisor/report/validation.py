@@ -19,7 +19,7 @@ from typing import Any
 
 from advisor import __version__
 from advisor.core.atomic import real_dir, real_dirs, write_output
-from advisor.run.discovery import file_digest, read_manifest
+from advisor.run.report_marker import file_digest, read_manifest
 from advisor.core.findings import Finding
 from advisor.report.templating import environment
 from advisor.rule import CHECKS  # the one list of checks; rules are validated against it

@@ -22,7 +22,6 @@ a link (advisor.core.atomic).
 
 from __future__ import annotations
 
-import shutil
 import hashlib
 import json
 import os
@@ -57,18 +56,29 @@ def _index_entry(entry: Any) -> bool:
     return (
         isinstance(entry, list)
         and len(entry) == 3
-        and all(type(x) is int for x in entry[:2])
+        and type(entry[0]) is int
+        and type(entry[1]) is int
         and isinstance(entry[2], str)
     )
 
 
+def _absolute(path: str) -> str:
+    """`os.path.abspath(path)`; a path discovery made from an absolute one is already that, and is not worked out
+    again for each of a tree's files (only a path with `//`, `/.` or a final `/` can differ from its normal form)."""
+    if path.startswith(os.sep) and os.sep == "/" and "//" not in path and "/." not in path and not path.endswith("/"):
+        return path
+    return os.path.abspath(path)
+
+
 def _result_entry(entry: Any) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    findings, errors = entry.get("findings"), entry.get("errors")
     return (
-        isinstance(entry, dict)
-        and isinstance(entry.get("findings"), list)
-        and isinstance(entry.get("errors"), list)
-        and all(isinstance(f, dict) for f in entry["findings"])
-        and all(isinstance(e, str) for e in entry["errors"])
+        isinstance(findings, list)
+        and isinstance(errors, list)
+        and (not findings or all(isinstance(f, dict) for f in findings))  # most files: none, and no loop
+        and (not errors or all(isinstance(e, str) for e in errors))
     )
 
 
@@ -100,8 +110,10 @@ class Cache:
         self.dir = os.path.join(root, key)
         self.usable = not os.path.islink(root)  # a linked cache folder is neither read nor written
         self._signatures = self._read("signatures.json", signed=False)
-        self._index: dict[str, list[Any]] = {k: v for k, v in self._read("index.json").items() if _index_entry(v)}
-        self._results: dict[str, Any] = {k: v for k, v in self._read("results.json").items() if _result_entry(v)}
+        # Entries of the wrong shape are misses: each is checked when asked for (a warm run asks for every one
+        # once), not all of them up front, and none of them is written back.
+        self._index: dict[str, Any] = self._read("index.json")
+        self._results: dict[str, Any] = self._read("results.json")
         self._dirty = False
         self._shared = os.path.join(shared, key) if shared else None
         self._shared_new: dict[str, Any] = {}
@@ -122,13 +134,13 @@ class Cache:
 
     def hash_for_stat(self, path: str, st: os.stat_result) -> str | None:
         """The content hash recorded for an unchanged file (same size and mtime)."""
-        entry = self._index.get(os.path.abspath(path))
-        if entry and entry[0] == st.st_size and entry[1] == st.st_mtime_ns:
+        entry = self._index.get(_absolute(path))
+        if entry and _index_entry(entry) and entry[0] == st.st_size and entry[1] == st.st_mtime_ns:
             return entry[2]
         return None
 
     def remember_stat(self, path: str, st: os.stat_result, digest: str) -> None:
-        self._index[os.path.abspath(path)] = [st.st_size, st.st_mtime_ns, digest]
+        self._index[_absolute(path)] = [st.st_size, st.st_mtime_ns, digest]
         self._dirty = True
 
     def _shared_path(self, digest: str) -> str:
@@ -137,6 +149,8 @@ class Cache:
 
     def get(self, digest: str) -> dict[str, Any] | None:
         found = self._results.get(digest)
+        if found is not None and not _result_entry(found):
+            found = None
         if found is None and self._shared is not None:
             found = _read_signed(self._shared_path(digest))
             if not _result_entry(found):
@@ -161,10 +175,11 @@ class Cache:
             gitignore = os.path.join(self.root, ".gitignore")
             if not os.path.lexists(gitignore) or os.path.islink(gitignore):
                 write_output(gitignore, "# created by advisor\n*\n")
-            live = {entry[2] for entry in self._index.values()}
-            results = {k: v for k, v in self._results.items() if k in live}
+            index = {k: v for k, v in self._index.items() if _index_entry(v)}
+            live = {entry[2] for entry in index.values()}
+            results = {k: v for k, v in self._results.items() if k in live and _result_entry(v)}
             signatures = {}
-            for name, data in (("results.json", results), ("index.json", self._index)):
+            for name, data in (("results.json", results), ("index.json", index)):
                 raw = json.dumps(data).encode()
                 write_output(os.path.join(self.dir, name), raw)
                 signatures[name] = sign(raw)
@@ -220,6 +235,8 @@ def clean(root: str) -> bool:
         os.unlink(root)
         return True
     if os.path.isdir(root):
+        import shutil  # lazy: ~4 ms (zlib, bz2, lzma) that only `advisor clean` needs
+
         shutil.rmtree(root)
         return True
     return False

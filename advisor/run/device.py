@@ -45,6 +45,8 @@ PROJECT_FILES = (
     ".env",
 )
 
+_PROJECT_NAMES = (*{os.path.basename(rel) for rel in PROJECT_FILES}, os.sep, "/", ".")
+
 
 @dataclass
 class DeviceContext:
@@ -86,7 +88,9 @@ class DeviceContext:
 
 def project_markers(root: str, seen_paths: Iterable[str]) -> list[tuple[str, int, str]]:
     """Markers in the project-level files at `root` that the run did not scan itself."""
-    seen = {os.path.abspath(p) for p in seen_paths}
+    # Only a path that ends in a project file's name can be one (or one whose last part `abspath` drops: a final
+    # `/`, `.` or `..`): the others, most of a tree, need no `abspath`.
+    seen = {os.path.abspath(p) for p in seen_paths if p.endswith(_PROJECT_NAMES)}
     out: list[tuple[str, int, str]] = []
     for rel in PROJECT_FILES:
         path = os.path.join(root, rel)

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import stat
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from advisor.analysis.textfiles import is_shell_script, is_text_file, is_text_name
-from advisor.core.machine_key import sign, verify
+from advisor.analysis.textfiles import TEXT_FILE_PATTERNS, is_shell_script, is_text_file, is_text_name
 from advisor.core.reading import PIN_FILE_LIMIT, read_text
 from advisor.core.textlines import split_lines
+from advisor.run.report_marker import REPORT_MARKER, own_report_files
 
 if TYPE_CHECKING:
     from advisor.run.gitignore import GitIgnore
@@ -42,12 +41,37 @@ SKIP_DIRS = {
     "site-packages",
     ".eggs",
 }
-# Written into every report directory (advisor.report.render): the manifest of the files advisor wrote there.
-REPORT_MARKER = ".advisor-report"
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 # Skipped folders that never hold a project's code: leaving them out is not worth a word (advisor.run.hidden).
 QUIET_SKIPS = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".advisor_cache"}
-_MAX_MANIFEST_BYTES = 1 << 20
+
+
+def _literal_ends(patterns: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(ends, starts): a name that one of the `patterns` (globs) matches ends with one of `ends` or starts with one
+    of `starts`. Two tests in C that most names fail, before the regex, which costs ~1 us a name."""
+    ends: list[str] = []
+    starts: list[str] = []
+    for p in patterns:
+        if "?" in p or "[" in p:
+            starts.append("")  # not worth taking apart: every name goes on to the regex
+        elif p.endswith("*"):
+            starts.append(p[: p.index("*")])
+        else:
+            ends.append(p[p.rfind("*") + 1 :])
+    return tuple(ends), tuple(starts)
+
+
+_ENDS, _STARTS = _literal_ends((*("*" + suffix for suffix in SOURCE_SUFFIXES), *TEXT_FILE_PATTERNS))
+_TEXT_ENDS, _TEXT_STARTS = _literal_ends(TEXT_FILE_PATTERNS)
+
+
+def _candidate(name: str) -> bool:
+    """Whether the walk may take a file of this name: a source file's or a text file's (advisor.analysis.textfiles)."""
+    return (name.endswith(_ENDS) or name.startswith(_STARTS)) and (name.endswith(SOURCE_SUFFIXES) or is_text_name(name))
+
+
+# A listing's (folders, files it may take, whether a .gitignore is there)
+_Listing = tuple["list[os.DirEntry[str]]", "list[os.DirEntry[str]]", bool]
 
 
 class DiscoveryError(ValueError):
@@ -62,73 +86,6 @@ class Discovered:
     notes: list[str] = field(default_factory=list)  # warnings for the user (stderr), e.g. a forged report marker
     # What the walk left out and why: (path, "exclude" | "skip" | the .gitignore's path); folders end in "/".
     left_out: list[tuple[str, str]] = field(default_factory=list)
-
-
-def manifest_text(files: dict[str, str], version: str, signed: bool = True) -> str:
-    """The `.advisor-report` manifest: {relative path: sha256} of what advisor wrote, signed on this machine."""
-    import json  # lazy: start-up
-
-    body = json.dumps(files, sort_keys=True)
-    return (
-        json.dumps(
-            {
-                "written_by": "torch-upgrade-advisor",
-                "version": version,
-                "files": files,
-                "signature": sign(body.encode()) if signed else None,
-            },
-            indent=1,
-            sort_keys=True,
-        )
-        + "\n"
-    )
-
-
-def read_manifest(directory: str) -> tuple[dict[str, str], bool] | None:
-    """(files, signed here) from `directory`'s manifest; None when there is none or it is not one."""
-    import json  # lazy: start-up
-
-    try:
-        fd = os.open(
-            os.path.join(directory, REPORT_MARKER),
-            os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0),
-        )
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return None
-            data = json.loads(f.read(_MAX_MANIFEST_BYTES))
-    except (OSError, ValueError):
-        return None
-    files = data.get("files") if isinstance(data, dict) else None
-    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
-        return None
-    return files, verify(json.dumps(files, sort_keys=True).encode(), data.get("signature"))
-
-
-def file_digest(path: str) -> str | None:
-    """sha256 of a regular file (a link or anything else: None)."""
-    import hashlib  # lazy: start-up
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return None
-            return hashlib.sha256(f.read()).hexdigest()
-    except OSError:
-        return None
-
-
-def _own_report_files(directory: str) -> set[str] | None:
-    """The files of a report folder advisor wrote on this machine, still as written; None: not one."""
-    found = read_manifest(directory)
-    if found is None or not found[1]:
-        return None
-    return {
-        os.path.abspath(os.path.join(directory, rel))
-        for rel, digest in found[0].items()
-        if file_digest(os.path.join(directory, rel)) == digest
-    }
 
 
 class _GitIgnores:
@@ -150,6 +107,15 @@ class _GitIgnores:
                     spec = None
             self._specs[directory] = spec
         return self._specs[directory]
+
+    def listed_without(self, directory: str) -> None:
+        """`directory`'s listing holds no `.gitignore`: no need to ask the file system."""
+        self._specs.setdefault(directory, None)
+
+    def active(self, ancestors: list[str]) -> list[str]:
+        """Those of `ancestors` that have a .gitignore: `ignored` asks only these (the same answer, found once
+        per folder instead of once per file)."""
+        return [d for d in ancestors if self._spec(d) is not None]
 
     def ignored(self, path: str, is_dir: bool, ancestors: list[str]) -> str | None:
         """The .gitignore that ignores `path`, or None."""
@@ -205,7 +171,7 @@ def _repo_parents(directory: str) -> list[str]:
 
 def _report_folder(directory: str, own: set[str], notes: list[str]) -> None:
     """Skip the files a report folder's manifest vouches for; a marker anyone could have written skips nothing."""
-    files = _own_report_files(directory)
+    files = own_report_files(directory)
     if files is None:
         notes.append(
             f"{os.path.normpath(directory)}: its {REPORT_MARKER} was not written by advisor on this machine, "
@@ -222,7 +188,7 @@ def _folder_left_out(
     name = os.path.basename(full)
     if name in SKIP_DIRS or name.endswith(".egg-info"):
         by: str | None = None if name in QUIET_SKIPS else "skip"
-    elif _excluded(full, exclude):
+    elif exclude and _excluded(full, exclude):
         by = "exclude"
     else:
         if os.path.lexists(os.path.join(full, REPORT_MARKER)):
@@ -239,27 +205,19 @@ def discover(
 ) -> Discovered:
     out = Discovered()
     seen: set[str] = set()
-    exclude = list(exclude)
-    include = list(extend_include)  # extra globs, e.g. "*.pyw"
-    ignores = _GitIgnores()
-    own: set[str] = set()  # files of report folders advisor wrote here, unchanged since
-
-    def add(p: str, explicit: bool = False, link: bool | None = None) -> None:
-        # The walk does not follow directory links, so only a file link can alias another path.
-        key = os.path.realpath(p) if (os.path.islink(p) if link is None else link) else os.path.abspath(p)
-        if key not in seen:
-            seen.add(key)
-            text = is_text_file(p) or (explicit and is_shell_script(p))
-            (out.text_files if text else out.files).append(os.path.normpath(p))
-
+    walk = _Walk(out, seen, list(exclude), list(extend_include))  # extend_include: extra globs, e.g. "*.pyw"
     for raw in paths:
         if not os.path.lexists(raw):
             raise DiscoveryError(f"path does not exist: {raw}")
-        if force_exclude and _excluded(os.path.normpath(raw), exclude):
+        if force_exclude and _excluded(os.path.normpath(raw), walk.exclude):
             out.left_out.append((os.path.normpath(raw), "exclude"))
             continue
-        if os.path.isfile(raw):
-            add(raw, explicit=True)  # explicit files are always taken
+        if os.path.isfile(raw):  # explicit files are always taken
+            key = os.path.realpath(raw) if os.path.islink(raw) else os.path.abspath(raw)
+            if key not in seen:
+                seen.add(key)
+                text = is_text_file(raw) or is_shell_script(raw)
+                (out.text_files if text else out.files).append(os.path.normpath(raw))
             continue
         if not os.path.isdir(raw):
             if os.path.islink(raw):
@@ -267,47 +225,134 @@ def discover(
             else:
                 out.errors.append((raw, "not a regular file or directory"))
             continue
-        root = raw
-        real_root = os.path.realpath(root) + os.sep
-        ancestors_of: dict[str, list[str]] = {root: _repo_parents(root) + [root]}
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            ancestors = ancestors_of.get(dirpath, [dirpath])
-            keep = []
-            for d in sorted(dirnames):
-                full = os.path.join(dirpath, d)
-                if _folder_left_out(full, exclude, ignores, ancestors, own, out):
-                    continue
-                ancestors_of[full] = ancestors + [full]
-                keep.append(d)
-            dirnames[:] = keep
-            for name in sorted(filenames):
-                # Most of a tree's names are neither source nor text files: judged by the name alone first.
-                if (
-                    not name.endswith(SOURCE_SUFFIXES)
-                    and not is_text_name(name)
-                    and not (include and _excluded(os.path.join(dirpath, name), include))
-                ):
-                    continue
-                full = os.path.join(dirpath, name)
-                if _excluded(full, exclude):
-                    out.left_out.append((os.path.normpath(full), "exclude"))
-                    continue
-                if by := ignores.ignored(full, False, ancestors):
-                    out.left_out.append((os.path.normpath(full), by))
-                    continue
-                link = os.path.islink(full)  # asked once: a tree's every file
-                if link and not os.path.exists(full):
-                    out.errors.append((os.path.normpath(full), "dangling symbolic link"))
-                    continue
-                if not os.path.isfile(full):
-                    if not os.path.isdir(full):  # a FIFO, socket or device by a source file's name
-                        out.errors.append(
-                            (os.path.normpath(full), "not a regular file (a FIFO, socket or device); not read")
-                        )
-                    continue
-                if link and not os.path.realpath(full).startswith(real_root):
-                    continue  # a link out of the scanned tree: not ours to read or rewrite
-                if own and os.path.abspath(full) in own:
-                    continue  # our own report: its validation scripts call the APIs the rules look for
-                add(full, link=link)
+        walk.tree(raw)
     return out
+
+
+def _listing(directory: str, wanted: Callable[[str], object]) -> _Listing | None:
+    """(folders, the other entries whose name is `wanted`, whether a `.gitignore` is there) of `directory`, the
+    entries sorted by name, split as `os.walk` splits them (a link to a folder is a folder; an entry whose type
+    cannot be read is not); None when it cannot be listed (`os.walk` skips it, and so do we). `os.scandir`'s
+    entries know their type without a `stat` on Linux."""
+    folders: list[os.DirEntry[str]] = []
+    others: list[os.DirEntry[str]] = []
+    gitignore = False
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if is_dir:
+                    folders.append(entry)
+                elif wanted(entry.name):  # most of a tree's names are neither source nor text files
+                    others.append(entry)
+                elif entry.name == ".gitignore":
+                    gitignore = True
+    except OSError:
+        return None
+    folders.sort(key=_name)
+    others.sort(key=_name)
+    return folders, others, gitignore
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False  # as os.path.islink
+
+
+class _Walk:
+    """The walk of directories: each folder listed once, top-down, folders and files in name order (as `os.walk`
+    with sorted names gave), a regular file's type known from its folder's listing: the engine's `stat` of it,
+    for the cache's freshness check, is its only one."""
+
+    def __init__(self, out: Discovered, seen: set[str], exclude: list[str], include: list[str]) -> None:
+        self.out, self.seen, self.exclude, self.include = out, seen, exclude, include
+        self.ignores = _GitIgnores()
+        self.own: set[str] = set()  # files of report folders advisor wrote here, unchanged since
+
+    def tree(self, root: str) -> None:
+        real_root = os.path.realpath(root) + os.sep
+        stack = [(root, _repo_parents(root) + [root])]
+        while stack:
+            dirpath, ancestors = stack.pop()
+            listed = _listing(dirpath, self._wanted(dirpath))
+            if listed is None:
+                continue
+            folders, others, gitignore = listed
+            if not gitignore:
+                self.ignores.listed_without(dirpath)
+            if not (folders or others):
+                continue
+            active = self.ignores.active(ancestors)
+            prefix = os.path.join(dirpath, "")  # + a name: os.path.join's result, without its cost per file
+            below = []
+            for entry in folders:
+                full = prefix + entry.name
+                if _folder_left_out(full, self.exclude, self.ignores, active, self.own, self.out):
+                    continue
+                if not _is_link(entry):  # symlinked directories are not followed
+                    below.append((full, ancestors + [full]))
+            stack.extend(reversed(below))  # the first folder is walked next, whole: depth first, in order
+            if others:
+                norm = os.path.normpath(dirpath)
+                places = (
+                    prefix,
+                    "" if norm == "." else os.path.join(norm, ""),
+                    os.path.join(os.path.abspath(dirpath), ""),
+                )
+                for entry in others:
+                    self._file(entry, places, active, real_root)
+
+    def _wanted(self, dirpath: str) -> Callable[[str], object]:
+        """Whether a file name in `dirpath` may be taken: a source or text file's, or one `extend_include` names."""
+        if not self.include:
+            return _candidate
+        include = self.include
+        return lambda name: _candidate(name) or _excluded(os.path.join(dirpath, name), include)
+
+    def _file(self, entry: os.DirEntry[str], places: tuple[str, str, str], active: list[str], real_root: str) -> None:
+        """Take one file of a listing, or say why not. `places`: its folder as walked, normalised ("" for ".") and
+        absolute, each ready to take a name; `active`: the folders above it that have a .gitignore."""
+        name = entry.name
+        out = self.out
+        full = places[0] + name
+        if self.exclude and _excluded(full, self.exclude):
+            out.left_out.append((places[1] + name, "exclude"))
+            return
+        if active and (by := self.ignores.ignored(full, False, active)):
+            out.left_out.append((places[1] + name, by))
+            return
+        link = _is_link(entry)
+        if link:
+            if not os.path.exists(full):
+                out.errors.append((os.path.normpath(full), "dangling symbolic link"))
+                return
+            regular = os.path.isfile(full)
+        else:
+            try:
+                regular = entry.is_file()
+            except OSError:
+                regular = False
+        if not regular:
+            if not os.path.isdir(full):  # a FIFO, socket or device by a source file's name
+                out.errors.append((os.path.normpath(full), "not a regular file (a FIFO, socket or device); not read"))
+            return
+        if link and not os.path.realpath(full).startswith(real_root):
+            return  # a link out of the scanned tree: not ours to read or rewrite
+        absolute_path = places[2] + name
+        if self.own and absolute_path in self.own:
+            return  # our own report: its validation scripts call the APIs the rules look for
+        # The walk does not follow directory links, so only a file link can alias another path.
+        key = os.path.realpath(full) if link else absolute_path
+        if key not in self.seen:
+            self.seen.add(key)
+            text = (name.endswith(_TEXT_ENDS) or name.startswith(_TEXT_STARTS)) and is_text_name(name)  # not for x.py
+            (out.text_files if text else out.files).append(places[1] + name)

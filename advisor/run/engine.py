@@ -146,7 +146,7 @@ def _salt(path: str, options: ScanOptions) -> bytes:
     parts = []
     if path.endswith(".ipynb"):
         parts.append(b"notebook")
-    off = options.settings.ignored_for(path)
+    off = options.settings.ignored_for(path) if options.settings.per_file_ignores else None  # asked per file
     if off:
         parts.append(",".join(sorted(off.patterns)).encode())
     return b"advisor salt\0" + b"\0".join(parts) + b"\0" if parts else b""

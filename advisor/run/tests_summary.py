@@ -46,7 +46,10 @@ def is_test_file(rel: str) -> bool:
 
 
 def _rel(path: str, root: str) -> str:
-    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    absolute, top = os.path.abspath(path), os.path.abspath(root)
+    under = absolute.startswith(top) and absolute[len(top) : len(top) + 1] == os.sep
+    # Under the root: what relpath gives, without its own two abspaths.
+    rel = absolute[len(top) + 1 :] if under else os.path.relpath(absolute, top)
     return path if rel.startswith("..") else rel
 
 

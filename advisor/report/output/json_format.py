@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any, TextIO
 
 from advisor import __version__
 from advisor.core.findings import ScanResult, fix_counts, kind_counts
+from advisor.report.output.indented_json import dumps
 
 
 def as_dict(
@@ -57,5 +57,5 @@ def render(
     min_torch: str | None = None,
     min_torch_source: str | None = None,
 ) -> None:
-    json.dump(as_dict(result, target, target_source, device, min_torch, min_torch_source), stream, indent=2)
+    stream.write(dumps(as_dict(result, target, target_source, device, min_torch, min_torch_source), indent=2))
     stream.write("\n")
