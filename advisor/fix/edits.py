@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from collections import defaultdict
 from typing import Any, Sequence
 
@@ -255,13 +256,23 @@ def _file_edits(path: str, fixable: list[Finding], project: Any, store: Any) -> 
     from advisor.run.cache import content_hash
     from advisor.run.engine import read_file
 
-    data = read_file(path)
+    st = os.stat(path)
+    content = store.content_hash(path, st) if store is not None else None
+    data = None
+    if content is None:
+        data = read_file(path)
+        content = content_hash(data)
     keys = {_key(f) for f in fixable}
-    digest = content_hash(json.dumps([content_hash(data), sorted(keys), layout_of(path)]).encode())
+    key_of = lambda content: content_hash(json.dumps([content, sorted(keys), layout_of(path)]).encode())  # noqa: E731
+    digest = key_of(content)
     cached = store.get(path, digest) if store is not None else None
     if cached is not None:
         own = {tuple(k): edits for k, edits in cached[0]}
         return own, {tuple(k): {"with": [tuple(w) for w in w_], "edits": e} for k, w_, e in cached[1]}
+    if data is None:  # the entry was for other findings: the file is read now
+        data = read_file(path)
+        content = content_hash(data)
+        digest = key_of(content)
     rules = [rule_by_code(code) for code in sorted({f.rule for f in fixable})]
     file = _File(path, data, rules, project.settings, sorted({f.line for f in fixable}))
     items = [(rep, key) for rep, key in file.items() if key in keys]
@@ -275,7 +286,7 @@ def _file_edits(path: str, fixable: list[Finding], project: Any, store: Any) -> 
             [[list(k), e] for k, e in own.items()],
             [[list(k), [list(w) for w in t["with"]], t["edits"]] for k, t in shared.items()],
         )
-        store.put(path, digest, entry)
+        store.put(path, digest, entry, st, content)
     return own, shared
 
 

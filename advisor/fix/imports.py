@@ -25,7 +25,7 @@ FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
 _ROOT_MARKERS = ("pyproject.toml", "ruff.toml", ".ruff.toml", "setup.cfg", ".isort.cfg")
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=4096)  # by directory: a tree has hundreds
 def _root_of(directory: str) -> str:
     d = directory
     while True:

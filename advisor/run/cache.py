@@ -213,10 +213,19 @@ class EditsStore:
 
     def get(self, path: str, digest: str) -> Any:
         entry = self._entries.get(os.path.abspath(path))
-        return entry[1] if isinstance(entry, list) and len(entry) == 2 and entry[0] == digest else None
+        return entry[1] if isinstance(entry, list) and len(entry) == 3 and entry[0] == digest else None
 
-    def put(self, path: str, digest: str, data: Any) -> None:
-        self._entries[os.path.abspath(path)] = [digest, data]
+    def content_hash(self, path: str, st: os.stat_result) -> str | None:
+        """The content hash recorded with the file's entry, where the file's size and mtime are unchanged: as the
+        scan's own stat index, so that a warm run reads no unchanged file for its edits either."""
+        entry = self._entries.get(os.path.abspath(path))
+        seen = entry[2] if isinstance(entry, list) and len(entry) == 3 else None
+        if isinstance(seen, list) and len(seen) == 3 and seen[:2] == [st.st_size, st.st_mtime_ns]:
+            return seen[2] if isinstance(seen[2], str) else None
+        return None
+
+    def put(self, path: str, digest: str, data: Any, st: os.stat_result, content: str) -> None:
+        self._entries[os.path.abspath(path)] = [digest, data, [st.st_size, st.st_mtime_ns, content]]
         self._dirty = True
 
     def flush(self) -> None:
