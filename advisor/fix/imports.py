@@ -25,16 +25,17 @@ FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
 _ROOT_MARKERS = ("pyproject.toml", "ruff.toml", ".ruff.toml", "setup.cfg", ".isort.cfg")
 
 
-@functools.lru_cache(maxsize=4096)  # by directory: a tree has hundreds
 def _root_of(directory: str) -> str:
-    d = directory
-    while True:
-        if any(os.path.isfile(os.path.join(d, m)) for m in _ROOT_MARKERS):
-            return d
-        parent = os.path.dirname(d)
-        if parent == d:
-            return directory
-        d = parent
+    return _marked(directory) or directory
+
+
+@functools.lru_cache(maxsize=4096)  # by directory: a tree has hundreds, and each asks its parent
+def _marked(directory: str) -> str | None:
+    """The nearest directory from `directory` up that holds a project marker, or None."""
+    if any(os.path.isfile(os.path.join(directory, m)) for m in _ROOT_MARKERS):
+        return directory
+    parent = os.path.dirname(directory)
+    return None if parent == directory else _marked(parent)
 
 
 def _toml(path: str) -> dict:
@@ -69,6 +70,8 @@ def _strings(value: Any) -> list[str]:
 @functools.lru_cache(maxsize=64)
 def _settings(root: str) -> tuple[frozenset[str], tuple[str, ...]]:
     """(known first-party names, source roots) of the project at `root`."""
+    if _marked(root) != root:  # no marker file here: nothing to read, the defaults
+        return frozenset(), (os.path.join(root, "."), os.path.join(root, "src"))
     known: set[str] = set()
     src: list[str] | None = None
     for name in ("pyproject.toml", "ruff.toml", ".ruff.toml"):
@@ -317,5 +320,5 @@ def _put_before(module: Any, body: list, index: int, new: Any, first_of_group: b
 
 def forget_cached() -> None:
     """Forget project roots and settings read by directory: a config file changed under a long-lived process."""
-    _root_of.cache_clear()
+    _marked.cache_clear()
     _settings.cache_clear()
