@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 import advisor.analysis.analyse as analyse
+from advisor.core.lazy import cst
 from advisor.core.settings import settings_at
 from advisor.analysis.registry import select_rules
 from advisor.run.project import Project
@@ -88,7 +89,7 @@ MEMORY = "of memory advisor gives one file"
 def _scan_and_fix() -> None:
     from advisor.fix.fixrun import fix_project
 
-    analyse.cst.parse_module  # noqa: B018  (LibCST loaded before the fork, as in a real run's parent)
+    cst.parse_module  # noqa: B018  (LibCST loaded before the fork, as in a real run's parent)
     project = Project.load(["."], no_cache=True, jobs=1)
     result = project.scan()
     assert [e.path for e in result.errors] == ["big.py"] and MEMORY in result.errors[0].message
@@ -103,7 +104,7 @@ def test_scan_and_fix_analyse_a_large_file_in_a_capped_child(tight):
 
 
 def _editor_buffer(root: str) -> None:
-    analyse.cst.parse_module  # noqa: B018
+    cst.parse_module  # noqa: B018
     big = os.path.join(root, "big.py")
     project = Project.for_editor(root)
     found = project.analyse_bytes(big, ONE_LINE, use="editor")
