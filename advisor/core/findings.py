@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from collections import Counter
 from typing import Any, Iterable
 
+from advisor.core.plain import Frozen, Plain, init
 from advisor.core.releases import OLDEST
 
 
@@ -49,8 +50,7 @@ class Kind(str, enum.Enum):
 KINDS = tuple(k.value for k in Kind)
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(Frozen):
     """When an API changed, as torch releases ("2.4"); None: never.
 
     `since`: the replacement exists from this release; `deprecated_in`: first release
@@ -58,23 +58,36 @@ class Window:
     first release where the deprecation was withdrawn.
     """
 
-    since: str = OLDEST
-    deprecated_in: str | None = None
-    removed_in: str | None = None
-    undeprecated_in: str | None = None
+    __slots__ = ("since", "deprecated_in", "removed_in", "undeprecated_in")
+    since: str
+    deprecated_in: str | None
+    removed_in: str | None
+    undeprecated_in: str | None
+
+    def __init__(
+        self,
+        since: str = OLDEST,
+        deprecated_in: str | None = None,
+        removed_in: str | None = None,
+        undeprecated_in: str | None = None,
+    ) -> None:
+        init(self, since, deprecated_in, removed_in, undeprecated_in)
 
 
-@dataclass(frozen=True)
-class Safety:
+class Safety(Frozen):
     """A fix that does the same as the old code only from `same_from` on; below it, `differs` says what changes
     (the policy then makes the fix unsafe and says so)."""
 
+    __slots__ = ("same_from", "differs", "exists_from")
     same_from: str
     differs: str
     # Where the new form exists from a release other than the window's `since` (None: `since`): a rule
     # reported only from a behaviour change (ADV716, the `weights_only` default flip in 2.6) whose
     # replacement is older (`weights_only=` exists since 1.13, so from the catalogue's first release).
-    exists_from: str | None = None
+    exists_from: str | None
+
+    def __init__(self, same_from: str, differs: str, exists_from: str | None = None) -> None:
+        init(self, same_from, differs, exists_from)
 
 
 def kind_counts(findings: "Iterable[Finding]") -> dict[str, int]:
@@ -185,10 +198,13 @@ class Finding:
 _AT = re.compile(r"\(line (\d+), column (\d+)\)$")
 
 
-@dataclass(frozen=True)
-class FileError:
+class FileError(Frozen):
+    __slots__ = ("path", "message")
     path: str
     message: str
+
+    def __init__(self, path: str, message: str) -> None:
+        init(self, path, message)
 
     @property
     def location(self) -> str:
@@ -200,16 +216,32 @@ class FileError:
         return {"path": self.path, "message": self.message}
 
 
-@dataclass
-class FileResult:
+class FileResult(Plain):
     """What analysing one file produced. Cached as JSON by content hash."""
 
+    __slots__ = ("path", "findings", "errors", "suppressed", "markers", "parsed")
     path: str
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[FileError] = field(default_factory=list)
-    suppressed: int = 0
-    markers: list[list] = field(default_factory=list)  # [[ROCm marker text, line], ...] (advisor.run.device)
-    parsed: bool = False  # the file was parsed (not just prefiltered), on this run or the one cached
+    findings: list[Finding]
+    errors: list[FileError]
+    suppressed: int
+    markers: list[list]  # [[ROCm marker text, line], ...] (advisor.run.device)
+    parsed: bool  # the file was parsed (not just prefiltered), on this run or the one cached
+
+    def __init__(
+        self,
+        path: str,
+        findings: list[Finding] | None = None,
+        errors: list[FileError] | None = None,
+        suppressed: int = 0,
+        markers: list[list] | None = None,
+        parsed: bool = False,
+    ) -> None:
+        self.path = path
+        self.findings = [] if findings is None else findings
+        self.errors = [] if errors is None else errors
+        self.suppressed = suppressed
+        self.markers = [] if markers is None else markers
+        self.parsed = parsed
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -232,12 +264,24 @@ class FileResult:
         )
 
 
-@dataclass
-class ScanResult:
-    results: list[FileResult] = field(default_factory=list)
-    files_scanned: int = 0
-    files_parsed: int = 0
-    files_cached: int = 0
+class ScanResult(Plain):
+    __slots__ = ("results", "files_scanned", "files_parsed", "files_cached")
+    results: list[FileResult]
+    files_scanned: int
+    files_parsed: int
+    files_cached: int
+
+    def __init__(
+        self,
+        results: list[FileResult] | None = None,
+        files_scanned: int = 0,
+        files_parsed: int = 0,
+        files_cached: int = 0,
+    ) -> None:
+        self.results = [] if results is None else results
+        self.files_scanned = files_scanned
+        self.files_parsed = files_parsed
+        self.files_cached = files_cached
 
     @property
     def findings(self) -> list[Finding]:

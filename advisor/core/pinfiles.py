@@ -19,9 +19,8 @@ import glob
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-
 from advisor.core import reading
+from advisor.core.plain import Plain
 
 
 # Most binding first: what `pip install <project>` installs, then extras and dependency
@@ -32,12 +31,16 @@ _REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(\(?\s*[<
 _CONDA = re.compile(r"^\s*(?:[\w.-]+::)?([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$")
 
 
-@dataclass
-class Reader:
+class Reader(Plain):
     """Reads pin files under `root` (None: anywhere) and keeps a note of each one it skipped, and why."""
 
-    root: str | None = None
-    notes: list[str] = field(default_factory=list)
+    __slots__ = ("root", "notes")
+    root: str | None
+    notes: list[str]
+
+    def __init__(self, root: str | None = None, notes: list[str] | None = None) -> None:
+        self.root = root
+        self.notes = [] if notes is None else notes
 
     def note(self, path: str, why: str) -> None:
         shown = os.path.normpath(path)

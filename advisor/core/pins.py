@@ -21,9 +21,8 @@ from __future__ import annotations
 import glob
 import os
 import re
-from dataclasses import dataclass
-
 from advisor.core import pinfiles
+from advisor.core.plain import Frozen, init
 from advisor.core.releases import RELEASES
 
 LIBRARIES = ("torch", "torchvision", "torchaudio")
@@ -63,12 +62,15 @@ def bounds_from_spec(spec: str) -> tuple[tuple[int, int] | None, tuple[int, int]
     return lower, upper
 
 
-@dataclass(frozen=True)
-class Pin:
+class Pin(Frozen):
+    __slots__ = ("library", "spec", "source", "tier")
     library: str  # torch / torchvision / torchaudio
     spec: str  # PEP 440, e.g. ">=2.1.0,<2.10.0" ("" = unpinned)
     source: str  # "requirements/pytorch/base.txt:4", relative to the project root
     tier: str  # pinfiles.TIERS
+
+    def __init__(self, library: str, spec: str, source: str, tier: str) -> None:
+        init(self, library, spec, source, tier)
 
     @property
     def bounds(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
@@ -79,16 +81,27 @@ class Pin:
         return f"{self.library}{self.spec}"
 
 
-@dataclass(frozen=True)
-class Bounds:
+class Bounds(Frozen):
     """A library's declared range; `upper` is inclusive at minor level ("<2.10" -> (2, 9))."""
 
+    __slots__ = ("lower", "upper", "source_lower", "source_upper", "pin_lower", "pin_upper")
     lower: tuple[int, int] | None
     upper: tuple[int, int] | None
     source_lower: str | None
     source_upper: str | None
-    pin_lower: Pin | None = None
-    pin_upper: Pin | None = None
+    pin_lower: Pin | None
+    pin_upper: Pin | None
+
+    def __init__(
+        self,
+        lower: tuple[int, int] | None,
+        upper: tuple[int, int] | None,
+        source_lower: str | None,
+        source_upper: str | None,
+        pin_lower: Pin | None = None,
+        pin_upper: Pin | None = None,
+    ) -> None:
+        init(self, lower, upper, source_lower, source_upper, pin_lower, pin_upper)
 
     @property
     def lower_text(self) -> str | None:

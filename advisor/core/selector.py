@@ -9,17 +9,21 @@ families' code ranges (`rules/<family>/__init__.py`) are all `Selector`s. A patt
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Iterable
+
+from advisor.core.plain import Frozen, init
 
 EVERY = ("ALL", "ADV")
 _PATTERN = re.compile(r"^ADV\d{0,3}$")
 _RANGE = re.compile(r"^(ADV\d{3})-(ADV\d{3})$")
 
 
-@dataclass(frozen=True)
-class Selector:
-    patterns: tuple[str, ...] = ()
+class Selector(Frozen):
+    __slots__ = ("patterns",)
+    patterns: tuple[str, ...]
+
+    def __init__(self, patterns: tuple[str, ...] = ()) -> None:
+        init(self, patterns)
 
     @classmethod
     def of(cls, patterns: Iterable[str]) -> "Selector":
