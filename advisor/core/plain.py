@@ -7,7 +7,9 @@ the rest as `@dataclass` would: `__eq__` (same class, fields in order), `__repr_
 pickling; `Frozen` adds the hash of the fields and refuses to change (`dataclasses.FrozenInstanceError`).
 `replace(obj, **changes)` stands for `dataclasses.replace`. A slot named `_...` is private state (a
 dataclass's `field(init=False, compare=False, repr=False)`): kept when pickled, not compared or shown.
-A subclass must not be subclassed again (its fields are its own `__slots__`).
+A class without `__slots__` of its own (`advisor.core.settings.Settings`, whose fields carry their
+declarations) has its annotated names as fields, in order, as a dataclass finds them.
+A subclass must not be subclassed again (its fields are its own).
 """
 
 from __future__ import annotations
@@ -22,10 +24,13 @@ if TYPE_CHECKING:
 
 class Plain:
     __slots__: tuple[str, ...] = ()
-    _fields: tuple[str, ...] = ()  # the public slots: compared, shown, hashed, replaced
+    _state: tuple[str, ...] = ()  # every slot (or field): what pickling keeps
+    _fields: tuple[str, ...] = ()  # the public ones: compared, shown, hashed, replaced
 
     def __init_subclass__(cls) -> None:
-        cls._fields = tuple(name for name in cls.__slots__ if not name.startswith("_"))
+        own = cls.__dict__
+        cls._state = tuple(own["__slots__"] if "__slots__" in own else own.get("__annotations__", ()))
+        cls._fields = tuple(name for name in cls._state if not name.startswith("_"))
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._fields)
@@ -42,7 +47,7 @@ class Plain:
         return f"{self.__class__.__qualname__}({shown})"
 
     def __getstate__(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
+        return tuple(getattr(self, name) for name in self._state)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         init(self, *state)
@@ -63,7 +68,7 @@ class Frozen(Plain):
 
 def init(obj: Plain, *values: Any) -> None:
     """Sets `obj`'s fields, in `__slots__` order (also on a frozen one: its `__init__` calls this)."""
-    for name, value in zip(obj.__slots__, values):
+    for name, value in zip(obj._state, values):
         object.__setattr__(obj, name, value)
 
 

@@ -18,11 +18,10 @@ Errors are `ProjectError`s with a message for the user; the CLI turns them into 
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from advisor.core.config import ConfigError
-from advisor.core.plain import Plain
+from advisor.core.plain import Plain, replace
 from advisor.core.settings import Settings, Versions, load_settings, split_codes
 from advisor.run.device import DeviceContext, project_markers
 from advisor.run.discovery import Discovered, DiscoveryError, discover

@@ -81,3 +81,13 @@ def test_mutable_classes_are_unhashable_and_have_fresh_defaults():
     assert b.findings == [] and a != b
     with pytest.raises(TypeError):
         hash(b)
+
+
+def test_settings_take_their_declared_fields_by_keyword_only_and_survive_pickling():
+    s = Settings(select=("ADV7",), jobs=2)
+    assert s.select == ("ADV7",) and s.jobs == 2 and s.ignore == () and s.versions == Settings().versions
+    assert repr(s).startswith("Settings(root='.', config_path=None, select=('ADV7',), extend_select=()")
+    assert pickle.loads(pickle.dumps(s)) == s and hash(s) == hash(Settings(select=("ADV7",), jobs=2))
+    assert plain.replace(s, jobs=3) == Settings(select=("ADV7",), jobs=3)
+    with pytest.raises(TypeError, match="bogus"):
+        Settings(bogus=1)
