@@ -195,7 +195,7 @@ class Finding:
         return asdict(self)
 
 
-_AT = re.compile(r"\(line (\d+), column (\d+)\)$")
+_AT = r"\(line (\d+), column (\d+)\)$"  # compiled on first use, by re's own cache: only files with errors
 
 
 class FileError(Frozen):
@@ -209,7 +209,7 @@ class FileError(Frozen):
     @property
     def location(self) -> str:
         """`path:line:col` when the message ends with the parser's "(line N, column M)", else `path`."""
-        m = _AT.search(self.message)
+        m = re.search(_AT, self.message)
         return f"{self.path}:{m.group(1)}:{m.group(2)}" if m else self.path
 
     def to_json(self) -> dict[str, str]:

@@ -27,7 +27,7 @@ from advisor.core.releases import RELEASES
 
 LIBRARIES = ("torch", "torchvision", "torchaudio")
 _CONDA_NAMES = {"pytorch": "torch"}  # conda / pixi spell torch this way
-_SPEC = re.compile(r"(==|~=|>=|<=|<|>|!=)\s*([0-9][0-9.*]*)")
+_SPEC = r"(==|~=|>=|<=|<|>|!=)\s*([0-9][0-9.*]*)"  # compiled on first use, by re's own cache: needed with pins only
 Version = tuple  # (major, minor)
 
 
@@ -42,7 +42,7 @@ def _minor(text: str) -> tuple[int, int] | None:
 def bounds_from_spec(spec: str) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
     """(lower, upper) minor versions a PEP 440 specifier allows (upper is inclusive)."""
     lower = upper = None
-    for op, ver in _SPEC.findall(spec):
+    for op, ver in re.findall(_SPEC, spec):
         v = _minor(ver)
         if v is None:
             continue
