@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from collections import Counter
 from typing import Any, Iterable
 
@@ -102,8 +102,12 @@ def fix_counts(findings: "Iterable[Finding]") -> dict[str, int]:
     return {a.value: fixes[a.value] for a in (Applicability.SAFE, Applicability.UNSAFE)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, eq=False, repr=False)
 class Finding:
+    """One finding. A frozen dataclass (the analysis and the fixer change copies with `dataclasses.replace`), whose
+    `__init__`, `__eq__`, `__hash__` and `__repr__` are written here as `@dataclass` would generate them: generating
+    them at every start cost more than the rest of the module. `data` is neither compared nor hashed."""
+
     rule: str
     name: str
     severity: str
@@ -121,6 +125,58 @@ class Finding:
     kind: str = Kind.ADVICE.value  # a Kind's value (advisor.core.policy)
     warns_from: str | None = None  # the window's deprecated_in
     breaks_in: str | None = None  # the window's removed_in
+
+    def __init__(
+        self,
+        rule: str,
+        name: str,
+        severity: str,
+        path: str,
+        line: int,
+        column: int,
+        end_line: int,
+        end_column: int,
+        message: str,
+        fix: str | None,
+        validation: str | None,
+        replacement: str | None = None,
+        snippet: str = "",
+        data: dict | None = None,
+        kind: str = Kind.ADVICE.value,
+        warns_from: str | None = None,
+        breaks_in: str | None = None,
+    ) -> None:
+        values: tuple[Any, ...] = (
+            rule,
+            name,
+            severity,
+            path,
+            line,
+            column,
+            end_line,
+            end_column,
+            message,
+            fix,
+            validation,
+        )
+        values += (replacement, snippet, {} if data is None else data, kind, warns_from, breaks_in)
+        for key, value in zip(_FINDING_FIELDS, values):
+            object.__setattr__(self, key, value)
+
+    def _compared(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, key) for key in _FINDING_COMPARED)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._compared() == other._compared()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{key}={getattr(self, key)!r}" for key in _FINDING_FIELDS)
+        return f"{self.__class__.__qualname__}({shown})"
 
     @property
     def cell(self) -> int | None:
@@ -195,6 +251,8 @@ class Finding:
         return asdict(self)
 
 
+_FINDING_FIELDS = tuple(f.name for f in fields(Finding))  # in __init__'s order
+_FINDING_COMPARED = tuple(f.name for f in fields(Finding) if f.compare)  # all but data
 _AT = r"\(line (\d+), column (\d+)\)$"  # compiled on first use, by re's own cache: only files with errors
 
 

@@ -91,3 +91,39 @@ def test_settings_take_their_declared_fields_by_keyword_only_and_survive_picklin
     assert plain.replace(s, jobs=3) == Settings(select=("ADV7",), jobs=3)
     with pytest.raises(TypeError, match="bogus"):
         Settings(bogus=1)
+
+
+@dataclasses.dataclass(frozen=True)
+class FindingAsGenerated:  # Finding as @dataclass(frozen=True) generated it before its methods were written out
+    rule: str
+    name: str
+    severity: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    fix: str | None
+    validation: str | None
+    replacement: str | None = None
+    snippet: str = ""
+    data: dict = dataclasses.field(default_factory=dict, hash=False, compare=False)
+    kind: str = "advice"
+    warns_from: str | None = None
+    breaks_in: str | None = None
+
+
+def test_finding_written_out_is_the_dataclass_it_was():
+    from advisor.core.findings import Finding
+
+    args = ("ADV1", "n", "error", "a.py", 1, 2, 1, 5, "m", "safe", None)
+    for kw in ({}, {"data": {"cell": 2}, "kind": "breaking", "breaks_in": "2.4"}, {"snippet": "x", "replacement": "y"}):
+        new, old = Finding(*args, **kw), FindingAsGenerated(*args, **kw)  # type: ignore[arg-type]
+        assert repr(new) == repr(old).replace("FindingAsGenerated", "Finding")
+        assert hash(new) == hash(old) and dataclasses.asdict(new) == dataclasses.asdict(old)
+        assert new == dataclasses.replace(new, data={"other": 1}) != dataclasses.replace(new, line=9)
+        assert pickle.loads(pickle.dumps(new)) == new and Finding(*args).data == {}
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            new.line = 3  # type: ignore[misc]
+    assert [f.name for f in dataclasses.fields(Finding)] == [f.name for f in dataclasses.fields(FindingAsGenerated)]
