@@ -26,6 +26,7 @@ from advisor.core.plain import Frozen, init
 from advisor.core.releases import RELEASES
 
 LIBRARIES = ("torch", "torchvision", "torchaudio")
+LOCKS = ("uv.lock", "poetry.lock")  # read last, and only when nothing else bounds a library
 _CONDA_NAMES = {"pytorch": "torch"}  # conda / pixi spell torch this way
 _SPEC = r"(==|~=|>=|<=|<|>|!=)\s*([0-9][0-9.*]*)"  # compiled on first use, by re's own cache: needed with pins only
 Version = tuple  # (major, minor)
@@ -157,7 +158,7 @@ def find_pins(root: str, locks: bool = True, notes: list[str] | None = None) -> 
     seen: set[str] = set()
     for path in _requirement_files(root) + extra_files:
         rows += [(f, (n, s, line, t)) for f, n, s, line, t in pinfiles.requirements(path, "install", seen, reader)]
-    for name in ("uv.lock", "poetry.lock") if locks else ():
+    for name in LOCKS if locks else ():
         if os.path.lexists(join(name)):
             rows += [(join(name), r) for r in pinfiles.lock(join(name), reader)]
     pins: list[Pin] = []
@@ -191,9 +192,11 @@ def find_bounds(root: str, notes: list[str] | None = None) -> dict[str, Bounds]:
     out = {}
     for library in LIBRARIES:
         bounds = combine([p for p in pins if p.library == library])
-        if bounds is None and not locks_read:  # only now read the locks (the lowest rank), once
-            pins, locks_read = find_pins(root, notes=notes), True
-            bounds = combine([p for p in pins if p.library == library])
+        if bounds is None and not locks_read:  # only now read the locks (the lowest rank), once, if there are any
+            locks_read = True
+            if any(os.path.lexists(os.path.join(root, name)) for name in LOCKS):
+                pins = find_pins(root, notes=notes)
+                bounds = combine([p for p in pins if p.library == library])
         if bounds is not None:
             out[library] = bounds
     return out
