@@ -4,6 +4,7 @@ The interrupt handler is installed before the CLI's imports start, so a Ctrl-C a
 moment ends the run with one line and exit 130 (advisor.interrupt).
 """
 
+import gc
 import sys
 
 from advisor import interrupt
@@ -11,6 +12,11 @@ from advisor import interrupt
 
 def main() -> None:
     interrupt.install()
+    # The imports below make thousands of objects that live as long as the process. The collector's passes over
+    # them find nothing: off while they are made, then frozen (gc.freeze: moved out of every later collection,
+    # the one at exit included; the idiom Python's documentation gives before a fork, as a worker pool does).
+    # A clean-file scan: ~10% fewer instructions.
+    gc.disable()
     try:  # after install(): the CLI's imports take a while
         from advisor.cli_fast import scan_call
 
@@ -22,6 +28,9 @@ def main() -> None:
             run = cli_main
     except KeyboardInterrupt:
         interrupt.leave()
+    finally:
+        gc.freeze()
+        gc.enable()
     run()
 
 

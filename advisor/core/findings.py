@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from collections import Counter
 from typing import Any, Iterable
 
+from advisor.core.plain import Frozen, Plain, init
 from advisor.core.releases import OLDEST
 
 
@@ -49,8 +50,7 @@ class Kind(str, enum.Enum):
 KINDS = tuple(k.value for k in Kind)
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(Frozen):
     """When an API changed, as torch releases ("2.4"); None: never.
 
     `since`: the replacement exists from this release; `deprecated_in`: first release
@@ -58,23 +58,36 @@ class Window:
     first release where the deprecation was withdrawn.
     """
 
-    since: str = OLDEST
-    deprecated_in: str | None = None
-    removed_in: str | None = None
-    undeprecated_in: str | None = None
+    __slots__ = ("since", "deprecated_in", "removed_in", "undeprecated_in")
+    since: str
+    deprecated_in: str | None
+    removed_in: str | None
+    undeprecated_in: str | None
+
+    def __init__(
+        self,
+        since: str = OLDEST,
+        deprecated_in: str | None = None,
+        removed_in: str | None = None,
+        undeprecated_in: str | None = None,
+    ) -> None:
+        init(self, since, deprecated_in, removed_in, undeprecated_in)
 
 
-@dataclass(frozen=True)
-class Safety:
+class Safety(Frozen):
     """A fix that does the same as the old code only from `same_from` on; below it, `differs` says what changes
     (the policy then makes the fix unsafe and says so)."""
 
+    __slots__ = ("same_from", "differs", "exists_from")
     same_from: str
     differs: str
     # Where the new form exists from a release other than the window's `since` (None: `since`): a rule
     # reported only from a behaviour change (ADV716, the `weights_only` default flip in 2.6) whose
     # replacement is older (`weights_only=` exists since 1.13, so from the catalogue's first release).
-    exists_from: str | None = None
+    exists_from: str | None
+
+    def __init__(self, same_from: str, differs: str, exists_from: str | None = None) -> None:
+        init(self, same_from, differs, exists_from)
 
 
 def kind_counts(findings: "Iterable[Finding]") -> dict[str, int]:
@@ -89,8 +102,12 @@ def fix_counts(findings: "Iterable[Finding]") -> dict[str, int]:
     return {a.value: fixes[a.value] for a in (Applicability.SAFE, Applicability.UNSAFE)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, eq=False, repr=False)
 class Finding:
+    """One finding. A frozen dataclass (the analysis and the fixer change copies with `dataclasses.replace`), whose
+    `__init__`, `__eq__`, `__hash__` and `__repr__` are written here as `@dataclass` would generate them: generating
+    them at every start cost more than the rest of the module. `data` is neither compared nor hashed."""
+
     rule: str
     name: str
     severity: str
@@ -108,6 +125,58 @@ class Finding:
     kind: str = Kind.ADVICE.value  # a Kind's value (advisor.core.policy)
     warns_from: str | None = None  # the window's deprecated_in
     breaks_in: str | None = None  # the window's removed_in
+
+    def __init__(
+        self,
+        rule: str,
+        name: str,
+        severity: str,
+        path: str,
+        line: int,
+        column: int,
+        end_line: int,
+        end_column: int,
+        message: str,
+        fix: str | None,
+        validation: str | None,
+        replacement: str | None = None,
+        snippet: str = "",
+        data: dict | None = None,
+        kind: str = Kind.ADVICE.value,
+        warns_from: str | None = None,
+        breaks_in: str | None = None,
+    ) -> None:
+        values: tuple[Any, ...] = (
+            rule,
+            name,
+            severity,
+            path,
+            line,
+            column,
+            end_line,
+            end_column,
+            message,
+            fix,
+            validation,
+        )
+        values += (replacement, snippet, {} if data is None else data, kind, warns_from, breaks_in)
+        for key, value in zip(_FINDING_FIELDS, values):
+            object.__setattr__(self, key, value)
+
+    def _compared(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, key) for key in _FINDING_COMPARED)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._compared() == other._compared()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{key}={getattr(self, key)!r}" for key in _FINDING_FIELDS)
+        return f"{self.__class__.__qualname__}({shown})"
 
     @property
     def cell(self) -> int | None:
@@ -182,34 +251,55 @@ class Finding:
         return asdict(self)
 
 
-_AT = re.compile(r"\(line (\d+), column (\d+)\)$")
+_FINDING_FIELDS = tuple(f.name for f in fields(Finding))  # in __init__'s order
+_FINDING_COMPARED = tuple(f.name for f in fields(Finding) if f.compare)  # all but data
+_AT = r"\(line (\d+), column (\d+)\)$"  # compiled on first use, by re's own cache: only files with errors
 
 
-@dataclass(frozen=True)
-class FileError:
+class FileError(Frozen):
+    __slots__ = ("path", "message")
     path: str
     message: str
+
+    def __init__(self, path: str, message: str) -> None:
+        init(self, path, message)
 
     @property
     def location(self) -> str:
         """`path:line:col` when the message ends with the parser's "(line N, column M)", else `path`."""
-        m = _AT.search(self.message)
+        m = re.search(_AT, self.message)
         return f"{self.path}:{m.group(1)}:{m.group(2)}" if m else self.path
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "message": self.message}
 
 
-@dataclass
-class FileResult:
+class FileResult(Plain):
     """What analysing one file produced. Cached as JSON by content hash."""
 
+    __slots__ = ("path", "findings", "errors", "suppressed", "markers", "parsed")
     path: str
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[FileError] = field(default_factory=list)
-    suppressed: int = 0
-    markers: list[list] = field(default_factory=list)  # [[ROCm marker text, line], ...] (advisor.run.device)
-    parsed: bool = False  # the file was parsed (not just prefiltered), on this run or the one cached
+    findings: list[Finding]
+    errors: list[FileError]
+    suppressed: int
+    markers: list[list]  # [[ROCm marker text, line], ...] (advisor.run.device)
+    parsed: bool  # the file was parsed (not just prefiltered), on this run or the one cached
+
+    def __init__(
+        self,
+        path: str,
+        findings: list[Finding] | None = None,
+        errors: list[FileError] | None = None,
+        suppressed: int = 0,
+        markers: list[list] | None = None,
+        parsed: bool = False,
+    ) -> None:
+        self.path = path
+        self.findings = [] if findings is None else findings
+        self.errors = [] if errors is None else errors
+        self.suppressed = suppressed
+        self.markers = [] if markers is None else markers
+        self.parsed = parsed
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -232,12 +322,24 @@ class FileResult:
         )
 
 
-@dataclass
-class ScanResult:
-    results: list[FileResult] = field(default_factory=list)
-    files_scanned: int = 0
-    files_parsed: int = 0
-    files_cached: int = 0
+class ScanResult(Plain):
+    __slots__ = ("results", "files_scanned", "files_parsed", "files_cached")
+    results: list[FileResult]
+    files_scanned: int
+    files_parsed: int
+    files_cached: int
+
+    def __init__(
+        self,
+        results: list[FileResult] | None = None,
+        files_scanned: int = 0,
+        files_parsed: int = 0,
+        files_cached: int = 0,
+    ) -> None:
+        self.results = [] if results is None else results
+        self.files_scanned = files_scanned
+        self.files_parsed = files_parsed
+        self.files_cached = files_cached
 
     @property
     def findings(self) -> list[Finding]:

@@ -7,8 +7,9 @@ each `FileResult`, cached with it. `advisor.run.device` decides what they mean.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-_MARKERS = re.compile(
+_MARKERS = (  # compiled on first use (_pattern): most files hold no needle, and a clean-file run never needs it
     rb"torch\.version\.hip\b"
     rb"|\b(?:_?is_hip|_?is_rocm|IS_HIP|IS_ROCM|TEST_WITH_ROCM|skipIfRocm|is_hip_available)\b"  # helpers
     rb"|\b(?:HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|PYTORCH_HIP_ALLOC_CONF|PYTORCH_ROCM_ARCH|TORCH_ROCM_FA_PREFER_CK)\b"
@@ -17,6 +18,11 @@ _MARKERS = re.compile(
     rb"|\bgfx(?:9[0-9a-f]{2}|1[0-2][0-9a-f]{2})\b"  # AMD GPU architectures
 )
 MAX_MARKERS_PER_FILE = 20
+
+
+@lru_cache(maxsize=1)
+def _pattern() -> re.Pattern[bytes]:
+    return re.compile(_MARKERS)
 
 
 # Every marker contains one of these. `needle in data` runs at memory speed, while the full
@@ -39,7 +45,7 @@ def find_markers(data: bytes) -> list[list]:
     seen: set[bytes] = set()
     for start in sorted(lines):
         end = data.find(b"\n", start)
-        for m in _MARKERS.finditer(data, start, len(data) if end == -1 else end):
+        for m in _pattern().finditer(data, start, len(data) if end == -1 else end):
             text = m.group()
             if text in seen:  # the first place of each distinct marker is enough to explain the decision
                 continue

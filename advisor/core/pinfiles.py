@@ -19,25 +19,28 @@ import glob
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-
 from advisor.core import reading
+from advisor.core.plain import Plain
 
 
 # Most binding first: what `pip install <project>` installs, then extras and dependency
 # groups, then build requirements, then what a lock file happens to hold today.
 TIERS = ("install", "extra", "build", "lock")
 Row = tuple  # (name, spec, line, tier)
-_REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(\(?\s*[<>=!~][^;#@]*)?")
-_CONDA = re.compile(r"^\s*(?:[\w.-]+::)?([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$")
+_REQ = r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(\(?\s*[<>=!~][^;#@]*)?"
+_CONDA = r"^\s*(?:[\w.-]+::)?([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$"  # both compiled when used (re's cache)
 
 
-@dataclass
-class Reader:
+class Reader(Plain):
     """Reads pin files under `root` (None: anywhere) and keeps a note of each one it skipped, and why."""
 
-    root: str | None = None
-    notes: list[str] = field(default_factory=list)
+    __slots__ = ("root", "notes")
+    root: str | None
+    notes: list[str]
+
+    def __init__(self, root: str | None = None, notes: list[str] | None = None) -> None:
+        self.root = root
+        self.notes = [] if notes is None else notes
 
     def note(self, path: str, why: str) -> None:
         shown = os.path.normpath(path)
@@ -69,7 +72,7 @@ def line_of(lines: list[str], needle: str, name: str) -> int:
 
 def split_requirement(text: str) -> tuple[str, str] | None:
     """`torch[extra] >=2.1, <3 ; python_version>"3.8"` -> ("torch", ">=2.1,<3")."""
-    m = _REQ.match(text.split(";", 1)[0])
+    m = re.match(_REQ, text.split(";", 1)[0])
     if not m:
         return None
     return m.group(1), (m.group(3) or "").replace("(", "").replace(")", "").replace(" ", "").strip()
@@ -303,7 +306,7 @@ def environment_yml(path: str, reader: Reader) -> Iterator[Row]:
                 yield req[0], req[1], n, "install"
             continue
         pip_indent = None
-        c = _CONDA.match(item)
+        c = re.match(_CONDA, item)
         if c:
             yield c.group(1), conda_spec(c.group(2)), n, "install"
 

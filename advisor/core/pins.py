@@ -21,14 +21,14 @@ from __future__ import annotations
 import glob
 import os
 import re
-from dataclasses import dataclass
-
 from advisor.core import pinfiles
+from advisor.core.plain import Frozen, init
 from advisor.core.releases import RELEASES
 
 LIBRARIES = ("torch", "torchvision", "torchaudio")
+LOCKS = ("uv.lock", "poetry.lock")  # read last, and only when nothing else bounds a library
 _CONDA_NAMES = {"pytorch": "torch"}  # conda / pixi spell torch this way
-_SPEC = re.compile(r"(==|~=|>=|<=|<|>|!=)\s*([0-9][0-9.*]*)")
+_SPEC = r"(==|~=|>=|<=|<|>|!=)\s*([0-9][0-9.*]*)"  # compiled on first use, by re's own cache: needed with pins only
 Version = tuple  # (major, minor)
 
 
@@ -43,7 +43,7 @@ def _minor(text: str) -> tuple[int, int] | None:
 def bounds_from_spec(spec: str) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
     """(lower, upper) minor versions a PEP 440 specifier allows (upper is inclusive)."""
     lower = upper = None
-    for op, ver in _SPEC.findall(spec):
+    for op, ver in re.findall(_SPEC, spec):
         v = _minor(ver)
         if v is None:
             continue
@@ -63,12 +63,15 @@ def bounds_from_spec(spec: str) -> tuple[tuple[int, int] | None, tuple[int, int]
     return lower, upper
 
 
-@dataclass(frozen=True)
-class Pin:
+class Pin(Frozen):
+    __slots__ = ("library", "spec", "source", "tier")
     library: str  # torch / torchvision / torchaudio
     spec: str  # PEP 440, e.g. ">=2.1.0,<2.10.0" ("" = unpinned)
     source: str  # "requirements/pytorch/base.txt:4", relative to the project root
     tier: str  # pinfiles.TIERS
+
+    def __init__(self, library: str, spec: str, source: str, tier: str) -> None:
+        init(self, library, spec, source, tier)
 
     @property
     def bounds(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
@@ -79,16 +82,27 @@ class Pin:
         return f"{self.library}{self.spec}"
 
 
-@dataclass(frozen=True)
-class Bounds:
+class Bounds(Frozen):
     """A library's declared range; `upper` is inclusive at minor level ("<2.10" -> (2, 9))."""
 
+    __slots__ = ("lower", "upper", "source_lower", "source_upper", "pin_lower", "pin_upper")
     lower: tuple[int, int] | None
     upper: tuple[int, int] | None
     source_lower: str | None
     source_upper: str | None
-    pin_lower: Pin | None = None
-    pin_upper: Pin | None = None
+    pin_lower: Pin | None
+    pin_upper: Pin | None
+
+    def __init__(
+        self,
+        lower: tuple[int, int] | None,
+        upper: tuple[int, int] | None,
+        source_lower: str | None,
+        source_upper: str | None,
+        pin_lower: Pin | None = None,
+        pin_upper: Pin | None = None,
+    ) -> None:
+        init(self, lower, upper, source_lower, source_upper, pin_lower, pin_upper)
 
     @property
     def lower_text(self) -> str | None:
@@ -144,7 +158,7 @@ def find_pins(root: str, locks: bool = True, notes: list[str] | None = None) -> 
     seen: set[str] = set()
     for path in _requirement_files(root) + extra_files:
         rows += [(f, (n, s, line, t)) for f, n, s, line, t in pinfiles.requirements(path, "install", seen, reader)]
-    for name in ("uv.lock", "poetry.lock") if locks else ():
+    for name in LOCKS if locks else ():
         if os.path.lexists(join(name)):
             rows += [(join(name), r) for r in pinfiles.lock(join(name), reader)]
     pins: list[Pin] = []
@@ -178,9 +192,11 @@ def find_bounds(root: str, notes: list[str] | None = None) -> dict[str, Bounds]:
     out = {}
     for library in LIBRARIES:
         bounds = combine([p for p in pins if p.library == library])
-        if bounds is None and not locks_read:  # only now read the locks (the lowest rank), once
-            pins, locks_read = find_pins(root, notes=notes), True
-            bounds = combine([p for p in pins if p.library == library])
+        if bounds is None and not locks_read:  # only now read the locks (the lowest rank), once, if there are any
+            locks_read = True
+            if any(os.path.lexists(os.path.join(root, name)) for name in LOCKS):
+                pins = find_pins(root, notes=notes)
+                bounds = combine([p for p in pins if p.library == library])
         if bounds is not None:
             out[library] = bounds
     return out

@@ -16,15 +16,18 @@ Where each column comes from:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from advisor.core.plain import Frozen, init
 
 
-@dataclass(frozen=True)
-class Release:
+class Release(Frozen):
+    __slots__ = ("torch", "torchvision", "torchaudio", "python")
     torch: str  # minor release, "2.15"
     torchvision: str  # the torchvision minor pip resolves with it
     torchaudio: str  # the torchaudio minor pip resolves with it
     python: str  # the wheel's Requires-Python floor
+
+    def __init__(self, torch: str, torchvision: str, torchaudio: str, python: str) -> None:
+        init(self, torch, torchvision, torchaudio, python)
 
     @property
     def key(self) -> tuple[int, int]:

@@ -9,17 +9,22 @@ families' code ranges (`rules/<family>/__init__.py`) are all `Selector`s. A patt
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Iterable
 
+from advisor.core.plain import Frozen, init
+
 EVERY = ("ALL", "ADV")
-_PATTERN = re.compile(r"^ADV\d{0,3}$")
-_RANGE = re.compile(r"^(ADV\d{3})-(ADV\d{3})$")
+# Compiled on first use, by re's own cache: a run whose patterns hold no range never needs them.
+_PATTERN = r"^ADV\d{0,3}$"
+_RANGE = r"^(ADV\d{3})-(ADV\d{3})$"
 
 
-@dataclass(frozen=True)
-class Selector:
-    patterns: tuple[str, ...] = ()
+class Selector(Frozen):
+    __slots__ = ("patterns",)
+    patterns: tuple[str, ...]
+
+    def __init__(self, patterns: tuple[str, ...] = ()) -> None:
+        init(self, patterns)
 
     @classmethod
     def of(cls, patterns: Iterable[str]) -> "Selector":
@@ -39,7 +44,7 @@ class Selector:
 def _matches(pattern: str, code: str) -> bool:
     if pattern in EVERY:
         return True
-    span = _RANGE.match(pattern)
+    span = "-" in pattern and re.match(_RANGE, pattern)
     if span:
         return span.group(1) <= code <= span.group(2)
     return code.startswith(pattern)
@@ -48,4 +53,4 @@ def _matches(pattern: str, code: str) -> bool:
 def well_formed(pattern: str) -> bool:
     """Whether `pattern` has the form of a code, a prefix, a range or ALL (not whether any rule has it)."""
     p = pattern.strip().upper()
-    return p in EVERY or bool(_PATTERN.match(p) or _RANGE.match(p))
+    return p in EVERY or bool(re.match(_PATTERN, p) or re.match(_RANGE, p))

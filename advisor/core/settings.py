@@ -7,7 +7,10 @@ combines with the config (replaces it, adds to it, or switches it on). Fixit's
 
     Settings.from_toml(section, where)   # the project's config, checked key by key
         .with_overrides(select=[...])    # the flags, by keyword
-    replace(settings, versions=...)      # the torch versions, resolved against the project's pins
+    plain.replace(settings, versions=...)  # the torch versions, resolved against the project's pins
+
+`Settings` is a plain frozen class (`advisor.core.plain`), not a dataclass: a clean-file scan
+imports it, and a dataclass of 27 fields costs more to build than the rest of the module.
 
 Nothing here reads files or knows the rules; `advisor.core.config` finds and reads the TOML.
 """
@@ -16,11 +19,11 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable
 
 from advisor.core.docs_url import DEFAULT_DOCS_URL, parse_docs_url
 from advisor.core.config import DEFAULT_FAIL_ON, DEVICES, ConfigError, parse_fail_on, read_section
+from advisor.core.plain import Frozen, Plain, init, replace
 from advisor.core.releases import NEWEST, OLDEST
 from advisor.core.selector import Selector
 from advisor.core.versions import parse_version
@@ -77,6 +80,29 @@ def _flag_device(value: Any) -> str:
     return value
 
 
+class Option(Plain):
+    """A setting's declaration: its default; `key` in `[tool.advisor]` read with `parse`; a flag of the same
+    name combines by `merge` (None: no flag), its value read with `flag_parse` (default: codes or patterns,
+    comma-separated)."""
+
+    __slots__ = ("default", "key", "parse", "merge", "flag_parse")
+    default: Any
+    key: str | None
+    parse: Callable[[Any], Any] | None
+    merge: str | None
+    flag_parse: Callable[[Any], Any] | None
+
+    def __init__(
+        self,
+        default: Any,
+        key: str | None = None,
+        parse: Callable[[Any], Any] | None = None,
+        merge: str | None = None,
+        flag_parse: Callable[[Any], Any] | None = None,
+    ) -> None:
+        self.default, self.key, self.parse, self.merge, self.flag_parse = default, key, parse, merge, flag_parse
+
+
 def option(
     default: Any,
     key: str | None = None,
@@ -84,21 +110,22 @@ def option(
     merge: str | None = None,
     flag_parse: Callable[[Any], Any] | None = None,
 ) -> Any:
-    """A setting: `key` in `[tool.advisor]` read with `parse`; a flag of the same name combines by `merge`
-    (None: no flag), its value read with `flag_parse` (default: codes or patterns, comma-separated)."""
-    meta = {"key": key, "parse": parse, "merge": merge, "flag_parse": flag_parse}
-    return field(default=default, metadata=meta)
+    """A setting, declared in `Settings`' body (typed Any there, as `dataclasses.field` is)."""
+    return Option(default, key, parse, merge, flag_parse)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Versions:
+class Versions(Frozen):
     """The torch versions a run is about: upgraded to, still supported, and the companions the target brings."""
 
-    target: str = NEWEST
-    lowest: str | None = (
-        None  # the lowest torch the project supports; None: no lower bound (tests, the editors' warm-up)
-    )
-    companions: tuple[tuple[str, str], ...] = ()  # (torchvision | torchaudio, "X.Y")
+    __slots__ = ("target", "lowest", "companions")
+    target: str
+    lowest: str | None  # the lowest torch the project supports; None: no lower bound (tests, the editors' warm-up)
+    companions: tuple[tuple[str, str], ...]  # (torchvision | torchaudio, "X.Y")
+
+    def __init__(
+        self, *, target: str = NEWEST, lowest: str | None = None, companions: tuple[tuple[str, str], ...] = ()
+    ) -> None:
+        init(self, target, lowest, companions)
 
     @property
     def target_tuple(self) -> tuple[int, int]:
@@ -109,12 +136,11 @@ class Versions:
         return parse_version(self.lowest) if self.lowest else None
 
 
-@dataclass(frozen=True, kw_only=True)
-class Settings:
-    """Every setting of a run; `[tool.advisor]` keys and flags are declared here, once."""
+class Settings(Frozen):
+    """Every setting of a run; `[tool.advisor]` keys and flags are declared here, once. Keyword-only."""
 
-    root: str = "."  # the project root: globs of per-file-ignores and exclude are relative to it
-    config_path: str | None = None  # the pyproject.toml read, if any
+    root: str = option(".")  # the project root: globs of per-file-ignores and exclude are relative to it
+    config_path: str | None = option(None)  # the pyproject.toml read, if any
     select: tuple[str, ...] = option((), "select", _strings, REPLACE)  # empty: the default set
     extend_select: tuple[str, ...] = option((), "extend-select", _strings, EXTEND)
     ignore: tuple[str, ...] = option((), "ignore", _strings, EXTEND)
@@ -139,21 +165,28 @@ class Settings:
     jobs: int | None = option(None, merge=REPLACE, flag_parse=int)
     baseline: str | None = option(None, merge=REPLACE, flag_parse=str)  # "": none (--no-baseline)
     report: bool = option(False, merge=EITHER, flag_parse=bool)  # report-only rules (ADV900) join the scan
-    # Resolved by Project.load from the above and the project's pins.
-    versions: Versions = field(default_factory=Versions)
+    # Resolved by Project.load from the above and the project's pins (a shared default: it is frozen).
+    versions: Versions = option(Versions())
+
+    def __init__(self, **values: Any) -> None:
+        unknown = values.keys() - _OPTIONS.keys()
+        if unknown:
+            raise TypeError(f"Settings.__init__() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+        for name, declared in _OPTIONS.items():
+            object.__setattr__(self, name, values[name] if name in values else declared.default)
 
     @classmethod
     def from_toml(cls, section: dict, config_path: str | None = None, root: str = ".") -> "Settings":
         """The settings `section` (a parsed `[tool.advisor]` table) declares; a bad key or value is a ConfigError."""
         where = f"{config_path}: [tool.advisor]" if config_path else "[tool.advisor]"
-        by_key = {f.metadata["key"]: f for f in fields(cls) if f.metadata.get("key")}
+        by_key = {o.key: (name, o.parse) for name, o in _OPTIONS.items() if o.key and o.parse}
         values: dict[str, Any] = {}
         for key, value in section.items():
-            f = by_key.get(key)
-            if f is None:
+            if key not in by_key:
                 raise ConfigError(f"{where} {key}: unknown key")
+            name, parse = by_key[key]
             try:
-                values[f.name] = f.metadata["parse"](value)
+                values[name] = parse(value)
             except ValueError as e:
                 raise ConfigError(f"{where} {key}: {e}") from None
         return cls(root=root, config_path=config_path, **values)
@@ -163,16 +196,15 @@ class Settings:
 
         Raises ValueError (the message names the flag's problem) and TypeError for a name that is no flag.
         """
-        declared = {f.name: f for f in fields(self)}
         changes: dict[str, Any] = {}
         for name, value in flags.items():
-            f = declared.get(name)
-            if f is None or f.metadata.get("merge") is None:
+            declared = _OPTIONS.get(name)
+            if declared is None or declared.merge is None:
                 raise TypeError(f"no flag sets {name!r}")
             if value is None:
                 continue
-            parse = f.metadata["flag_parse"] or split_codes
-            value, merge = parse(value), f.metadata["merge"]
+            parse = declared.flag_parse or split_codes
+            value, merge = parse(value), declared.merge
             if merge == EXTEND:
                 value = getattr(self, name) + value
             elif merge == EITHER:
@@ -184,7 +216,7 @@ class Settings:
 
     def code_lists(self) -> dict[str, tuple[str, ...]]:
         """Each setting that holds rule codes, by its key (per-file-ignores by glob): what the registry checks."""
-        out = {f.metadata["key"]: getattr(self, f.name) for f in fields(self) if f.name in _CODE_FIELDS}
+        out = {key: getattr(self, name) for name in _CODE_FIELDS if (key := _OPTIONS[name].key)}
         out.update({f"per-file-ignores.{glob}": codes for glob, codes in self.per_file_ignores})
         return out
 
@@ -201,6 +233,7 @@ class Settings:
         return (not fixable or fixable.matches(code)) and not Selector.of(self.unfixable).matches(code)
 
 
+_OPTIONS: dict[str, Option] = {name: vars(Settings)[name] for name in Settings._fields}  # by field, in order
 _CODE_FIELDS = ("select", "extend_select", "ignore", "fixable", "unfixable")
 
 

@@ -8,9 +8,10 @@ other reference to `on_reference`; each node is dispatched at most once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Collection
 
+from advisor.core import plain
 from advisor.core.findings import Applicability, Window
 from advisor.core.lazy import cst
 from advisor.rule.base import Rule
@@ -125,7 +126,7 @@ class SymbolRule(ReferenceRule):
         A replacement newer than the target is reported without a fix (on_reference), not dropped.
         """
         if symbol.window is None and symbol.since is not None and self.target_at_least(symbol.since):
-            return replace(type(self).window(), since=symbol.since)
+            return plain.replace(type(self).window(), since=symbol.since)
         return symbol.window
 
     def on_reference(self, node: Any, qualname: str) -> None:

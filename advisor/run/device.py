@@ -17,11 +17,12 @@ scoping runs after the engine, on findings: nothing flows back into analysis.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import replace  # of a Finding (a dataclass)
 from typing import Iterable
 
 from advisor.core.config import DEVICES  # noqa: F401  (re-exported: the devices scoping knows)
 from advisor.core.markers import find_markers
+from advisor.core.plain import Plain
 from advisor.core.reading import read_bytes
 from advisor.analysis.registry import entries
 
@@ -48,13 +49,23 @@ PROJECT_FILES = (
 _PROJECT_NAMES = (*{os.path.basename(rel) for rel in PROJECT_FILES}, os.sep, "/", ".")
 
 
-@dataclass
-class DeviceContext:
+class DeviceContext(Plain):
     """What the run decided about devices, for outputs and the report."""
 
-    override: str | None = None  # --device / config
-    markers: list[tuple[str, int, str]] = field(default_factory=list)  # (path, line, marker)
-    mentions: set[str] = field(default_factory=set)  # every marker text seen anywhere (e.g. PYTORCH_ROCM_ARCH)
+    __slots__ = ("override", "markers", "mentions")
+    override: str | None  # --device / config
+    markers: list[tuple[str, int, str]]  # (path, line, marker)
+    mentions: set[str]  # every marker text seen anywhere (e.g. PYTORCH_ROCM_ARCH)
+
+    def __init__(
+        self,
+        override: str | None = None,
+        markers: list[tuple[str, int, str]] | None = None,
+        mentions: set[str] | None = None,
+    ) -> None:
+        self.override = override
+        self.markers = [] if markers is None else markers
+        self.mentions = set() if mentions is None else mentions
 
     @property
     def project_is_rocm(self) -> bool:

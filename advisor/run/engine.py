@@ -9,10 +9,10 @@ from __future__ import annotations
 import gc
 import os
 from itertools import chain
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
+from advisor.core.plain import Plain
 from advisor.core.settings import Settings
 from advisor.core.lazy import cst
 from advisor.core.markers import find_markers
@@ -55,15 +55,27 @@ _TRANSIENT = (
 )
 
 
-@dataclass
-class ScanOptions:
+class ScanOptions(Plain):
+    __slots__ = ("rules", "settings", "cache_dir", "shared_cache_dir", "jobs", "progress", "_prefilter")
     rules: Sequence[AnyRule]
     settings: Settings  # the run's (per-file-ignores, the torch versions): every job carries them
-    cache_dir: str | None = None  # None: no cache
-    shared_cache_dir: str | None = None  # results shared with other repositories (advisor.run.cache); needs cache_dir
-    jobs: int | None = None  # None: one per CPU
-    progress: Callable[[int, int], None] | None = None  # (files analysed, files to analyse)
-    _prefilter: Prefilter | None = field(default=None, init=False, repr=False, compare=False)
+    cache_dir: str | None  # None: no cache
+    shared_cache_dir: str | None  # results shared with other repositories (advisor.run.cache); needs cache_dir
+    jobs: int | None  # None: one per CPU
+    progress: Callable[[int, int], None] | None  # (files analysed, files to analyse)
+    _prefilter: Prefilter | None  # built on first use
+
+    def __init__(
+        self,
+        rules: Sequence[AnyRule],
+        settings: Settings,
+        cache_dir: str | None = None,
+        shared_cache_dir: str | None = None,
+        jobs: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.rules, self.settings, self.cache_dir, self.shared_cache_dir = rules, settings, cache_dir, shared_cache_dir
+        self.jobs, self.progress, self._prefilter = jobs, progress, None
 
     def rules_for(self, path: str, rules: Sequence[AnyRule] | None = None) -> list[AnyRule]:
         """`rules` (default: all of them) less those `per-file-ignores` switches off for `path`."""

@@ -19,7 +19,6 @@ file's rules before analysis, so an ignored rule never costs a parse.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
 from advisor.run import tests_summary
@@ -29,6 +28,7 @@ from advisor.core.findings import ScanResult
 from advisor.core.selector import Selector
 from advisor.analysis.registry import entries
 from advisor.core.findings import FileError, FileResult
+from advisor.core.plain import Plain
 
 if TYPE_CHECKING:
     from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
@@ -38,17 +38,31 @@ class PostprocessError(ValueError):
     """A project-level input (the baseline) cannot be used; the message is for the user."""
 
 
-@dataclass
-class Shaping:
+class Shaping(Plain):
     """What `shape` needs to know about the project."""
 
+    __slots__ = ("project_root", "device", "baseline", "discovery_errors", "project_markers", "listed", "baseline_hid")
     project_root: str
-    device: str | None = None  # --device / config: overrides the ROCm markers
-    baseline: str | None = None  # None: advisor-baseline.json at the project root, if present; "": none (--no-baseline)
-    discovery_errors: Sequence[tuple[str, str]] = ()
-    project_markers: list | None = None  # known already (an audit's plan); None: read at the project root
-    listed: frozenset[str] = field(default_factory=frozenset)  # report-only codes the user selected
-    baseline_hid: tuple[str, int] | None = None  # set by `shape`: the baseline applied, and how many it dropped
+    device: str | None  # --device / config: overrides the ROCm markers
+    baseline: str | None  # None: advisor-baseline.json at the project root, if present; "": none (--no-baseline)
+    discovery_errors: Sequence[tuple[str, str]]
+    project_markers: list | None  # known already (an audit's plan); None: read at the project root
+    listed: frozenset[str]  # report-only codes the user selected
+    baseline_hid: tuple[str, int] | None  # set by `shape`: the baseline applied, and how many it dropped
+
+    def __init__(
+        self,
+        project_root: str,
+        device: str | None = None,
+        baseline: str | None = None,
+        discovery_errors: Sequence[tuple[str, str]] = (),
+        project_markers: list | None = None,
+        listed: frozenset[str] = frozenset(),
+        baseline_hid: tuple[str, int] | None = None,
+    ) -> None:
+        self.project_root, self.device, self.baseline = project_root, device, baseline
+        self.discovery_errors, self.project_markers, self.listed = discovery_errors, project_markers, listed
+        self.baseline_hid = baseline_hid
 
 
 def report_rules(rules: Sequence[AnyRule], ignored: Sequence[str], by_code) -> tuple[list[AnyRule], frozenset[str]]:

@@ -18,10 +18,10 @@ Errors are `ProjectError`s with a message for the user; the CLI turns them into 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from advisor.core.config import ConfigError
+from advisor.core.plain import Plain, replace
 from advisor.core.settings import Settings, Versions, load_settings, split_codes
 from advisor.run.device import DeviceContext, project_markers
 from advisor.run.discovery import Discovered, DiscoveryError, discover
@@ -99,23 +99,53 @@ def _discover(paths: list[str], settings: Settings) -> Discovered:
         raise ProjectError(str(e)) from None
 
 
-@dataclass
-class Project:
+class Project(Plain):
     """A project resolved against its config: plain data, nothing left to look up."""
 
+    __slots__ = (
+        *("settings", "rules", "found", "target_source", "lowest_source", "lowest_found", "companion_overrides"),
+        *("listed", "cache_dir", "device_context", "warnings", "turned_off", "baseline_hid"),
+    )
     settings: Settings  # the config and the flags, with the torch versions resolved
     rules: list[AnyRule]  # the index's entries: a rule's module is imported when a file needs it
     found: Discovered
     target_source: str  # where the target came from (printed)
-    lowest_source: str = ""  # where the lowest supported torch came from (printed)
-    lowest_found: bool = True  # False: none found, the conservative default (NO_LOWER_BOUND says so)
-    companion_overrides: frozenset[str] = frozenset()  # the companions set by --target
-    listed: frozenset[str] = frozenset()  # report-only codes the user selected (advisor.run.postprocess)
-    cache_dir: str | None = None
-    device_context: DeviceContext | None = None  # set by `scan`
-    warnings: list[str] = field(default_factory=list)  # pin files skipped as unsafe or malformed (printed)
-    turned_off: list[str] = field(default_factory=list)  # the config's settings that switch rules off (hidden_note)
-    baseline_hid: tuple[str, int] | None = None  # set by `shape`: the baseline applied, and the findings it dropped
+    lowest_source: str  # where the lowest supported torch came from (printed)
+    lowest_found: bool  # False: none found, the conservative default (NO_LOWER_BOUND says so)
+    companion_overrides: frozenset[str]  # the companions set by --target
+    listed: frozenset[str]  # report-only codes the user selected (advisor.run.postprocess)
+    cache_dir: str | None
+    device_context: DeviceContext | None  # set by `scan`
+    warnings: list[str]  # pin files skipped as unsafe or malformed (printed)
+    turned_off: list[str]  # the config's settings that switch rules off (hidden_note)
+    baseline_hid: tuple[str, int] | None  # set by `shape`: the baseline applied, and the findings it dropped
+
+    def __init__(
+        self,
+        settings: Settings,
+        rules: list[AnyRule],
+        found: Discovered,
+        target_source: str,
+        lowest_source: str = "",
+        lowest_found: bool = True,
+        companion_overrides: frozenset[str] = frozenset(),
+        listed: frozenset[str] = frozenset(),
+        cache_dir: str | None = None,
+        device_context: DeviceContext | None = None,
+        warnings: list[str] | None = None,
+        turned_off: list[str] | None = None,
+        baseline_hid: tuple[str, int] | None = None,
+    ) -> None:
+        self.settings, self.rules, self.found, self.target_source = settings, rules, found, target_source
+        self.lowest_source, self.lowest_found, self.companion_overrides = (
+            lowest_source,
+            lowest_found,
+            companion_overrides,
+        )
+        self.listed, self.cache_dir, self.device_context = listed, cache_dir, device_context
+        self.warnings = [] if warnings is None else warnings
+        self.turned_off = [] if turned_off is None else turned_off
+        self.baseline_hid = baseline_hid
 
     @property
     def root(self) -> str:

@@ -54,3 +54,40 @@ def test_a_command_builds_only_itself_and_help_sees_them_all():
     assert len(app.registered_commands) > 1  # the app itself is untouched
     for args in ([], ["--help"], ["--version"], ["scna"], ["-h", "scan"]):
         assert only_command(app, args) is app  # help, the version and a typo's suggestion see every command
+
+
+_DATACLASSES_BUILT = """
+import dataclasses, runpy, sys
+sys.argv = ["advisor", "scan", "clean.py", "--no-cache"]
+try:
+    runpy.run_module("advisor", run_name="__main__")
+except SystemExit:
+    pass
+print(sorted(
+    f"{name}.{attr}" for name, module in list(sys.modules.items()) if name.split(".")[0] == "advisor"
+    for attr, value in vars(module).items()
+    if isinstance(value, type) and value.__module__ == name and dataclasses.is_dataclass(value)
+))
+print("signal" in sys.modules)
+"""
+
+
+def test_a_clean_file_scan_builds_two_dataclasses_and_imports_no_signal_module(tmp_path):
+    # Each @dataclass compiles its methods with exec at import (~4M instructions on Python 3.11); the classes a
+    # clean-file scan imports are plain ones (advisor.core.plain). Finding stays a dataclass (the analysis and the
+    # fixer call dataclasses.replace on it); Discovered is advisor.run.discovery's. `signal` builds enums: the
+    # interrupt handler uses the C module under it.
+    (tmp_path / "clean.py").write_text("import torch\n\nx = torch.ones(3)\n")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    proc = subprocess.run(
+        [sys.executable, "-c", _DATACLASSES_BUILT],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": root},
+        timeout=300,
+    )
+    assert "Found 0 findings in 1 file." in proc.stdout, proc.stderr
+    built, signal_imported = proc.stdout.splitlines()[-2:]
+    assert built == "['advisor.core.findings.Finding', 'advisor.run.discovery.Discovered']"
+    assert signal_imported == "False"

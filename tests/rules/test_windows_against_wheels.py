@@ -20,7 +20,7 @@ which the rule's documentation must state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import json
 import re
@@ -28,6 +28,7 @@ import re
 import pytest
 
 from advisor.analysis.registry import all_rules
+from advisor.core import plain
 from advisor.core.findings import Window
 from advisor.core.versions import parse_version
 from advisor.rule import Symbol
@@ -73,7 +74,7 @@ def windows_of(rule) -> list[Checked]:
     if isinstance(names, dict) and all(isinstance(s, Symbol) for s in names.values()):
         out = []
         for q, s in names.items():
-            w = s.window or (replace(rule.window(), since=s.since) if s.since else rule.window())
+            w = s.window or (plain.replace(rule.window(), since=s.since) if s.since else rule.window())
             out.append(Checked(rule.code, q, (q,), (s.replacement,) if s.replacement else (), w))
         return out
     if isinstance(names, dict) and all(isinstance(s, str) for s in names.values()):  # old -> replacement
