@@ -42,6 +42,14 @@ def old_archs(value: str) -> list[str]:
     return out
 
 
+_ARCH_NUMBER = re.compile(r"(?:compute|sm)_(\d+)")
+
+
+def _old_arch_named(text: str) -> bool:
+    """Whether `text` names an architecture below sm_75 anywhere (what every `gencode_archs` find holds)."""
+    return any(int(n) < OLDEST for n in _ARCH_NUMBER.findall(text))
+
+
 def gencode_archs(text: str) -> list[str]:
     return [f"sm_{n}" for m in _GENCODE.finditer(text) for n in m.groups() if n and int(n) < OLDEST]
 
@@ -116,7 +124,10 @@ class CudaArchList(Rule):
         keys = ("torch_cuda_arch_list", "cuda_arch_list")
         if any(n.lower() in keys for n in refs.names) or any(q.lower() in keys for q in refs.qualnames):
             return True
-        return refs.has_string_containing("sm_") or refs.has_string_containing("compute_")
+        # A flag string is reported only for an architecture below sm_75: a string must name one (`sm_60`,
+        # `compute_70`). Where the parser splits a string LibCST sees in pieces ("a" "b"), a piece that names one
+        # makes the whole one name it too.
+        return any("_" in s and _old_arch_named(s) for strings in (refs.qualnames, refs.long_strings) for s in strings)
 
     def visit_Assign(self, node) -> None:
         for t in node.targets:
