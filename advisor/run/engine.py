@@ -335,8 +335,18 @@ def crashed(verb: str) -> str:
 
 
 def _analyse_alone(job: FileJob) -> dict:
+    import multiprocessing
+
     from advisor.run.workers import isolated
 
+    if multiprocessing.get_start_method() == "fork":
+        # Here: each big file's process is forked from this one, and would otherwise import LibCST, the analysis
+        # and its rules itself, every time (torch's tree has 15 such files: 9.6 CPU-s with `-j 1`).
+        import advisor.analysis.analyse  # noqa: F401
+
+        cst.parse_module  # noqa: B018  (the lazy module imports libcst on first attribute access)
+        for code in job.codes:
+            rule_by_code(code)
     return isolated(_analyse_job, job, _failed_analysis, ISOLATED_TIMEOUT)
 
 
