@@ -150,7 +150,7 @@ class StatementPositions:
     module's positions are computed (compute_positions), as before.
     """
 
-    def __init__(self, module: Any, starts: list[int], facts: Any) -> None:
+    def __init__(self, module: Any, starts: Starts, facts: Any) -> None:
         self.module = module
         self.facts = facts
         self._first_lines: dict[int, int] | None = None
@@ -171,7 +171,7 @@ class StatementPositions:
                 if i >= len(self._starts):
                     return None
                 lines[id(stmt)] = self._starts[i] - _before(stmt)
-                self._inner[id(stmt)] = self._starts.inner[i] if hasattr(self._starts, "inner") else None
+                self._inner[id(stmt)] = self._starts.inner[i]
                 i += len(stmt.body) if isinstance(stmt, SimpleStatementLine) else 1
             if i != len(self._starts):
                 return None

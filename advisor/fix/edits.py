@@ -158,7 +158,9 @@ class _File:
         differ (a fix changes a few of a file's thousands); None where that cannot be sure to give `new.code`."""
         old = self.analysed.module  # type: ignore[union-attr]
         if self._pieces is None:
-            self._pieces = _pieces(old, self.virtual.source if self.notebook else self.text)
+            from advisor.fix.slice_edits import pieces
+
+            self._pieces = pieces(old, self.virtual.source if self.notebook else self.text)
         if not self._pieces or new.header != old.header or new.footer != old.footer or not new.has_trailing_newline:
             return None
         a, b = old.body, new.body
@@ -171,16 +173,6 @@ class _File:
         head, stmts, foot = self._pieces
         middle = "".join(new.code_for_node(s) for s in b[first : len(b) - last])
         return head + "".join(stmts[:first]) + middle + "".join(stmts[len(a) - last :]) + foot
-
-
-def _pieces(module: Any, text: str) -> tuple[str, list[str], str] | None:
-    """(header, each top-level statement's code, footer) of `module`, when together they are `text` exactly."""
-    if not module.has_trailing_newline:
-        return None
-    head = "".join(module.code_for_node(h) for h in module.header)
-    stmts = [module.code_for_node(s) for s in module.body]
-    foot = "".join(module.code_for_node(f) for f in module.footer)
-    return (head, stmts, foot) if head + "".join(stmts) + foot == text else None
 
 
 def _overlap(a: dict, b: dict) -> bool:

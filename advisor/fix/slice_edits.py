@@ -58,17 +58,13 @@ class Slice:
         self.offsets = [0]  # where each of the file's lines starts in `text`
         for line in self.lines:
             self.offsets.append(self.offsets[-1] + len(line))
-        head, foot = _lines(module, module.header), _lines(module, module.footer)
+        parts = pieces(module, source)
+        self.exact = parts is not None and len(self.src_lines) == len(self.lines)
+        head, self.codes, foot = parts or ("", [], "")
         self.ends = (head, foot)
-        self.codes = [module.code_for_node(s) for s in module.body]
         self.starts = [_count(head)]  # the line (0-based) where each statement's code starts, then the footer's
         for code in self.codes:
             self.starts.append(self.starts[-1] + _count(code))
-        self.exact = (
-            module.has_trailing_newline
-            and len(self.src_lines) == len(self.lines)
-            and head + "".join(self.codes) + foot == source
-        )
 
     def region(self, first: int, last: int) -> str:
         """The file's text of lines [first, last), 0-based."""
@@ -130,6 +126,15 @@ class Slice:
         whole = self.region(self.starts[i], self.starts[i + 1])
         cut = where - self.offsets[self.starts[i]]
         return whole[: cut + p - line_start] + new_code[p : len(new_code) - s] + whole[cut + len(changed) :]
+
+
+def pieces(module: Any, text: str) -> tuple[str, list[str], str] | None:
+    """(header, each top-level statement's code, footer) of `module`, when together they are `text` exactly."""
+    if not module.has_trailing_newline:
+        return None
+    head, foot = _lines(module, module.header), _lines(module, module.footer)
+    stmts = [module.code_for_node(s) for s in module.body]
+    return (head, stmts, foot) if head + "".join(stmts) + foot == text else None
 
 
 def _lines(module: Any, lines: Sequence[Any]) -> str:

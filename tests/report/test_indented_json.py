@@ -11,18 +11,8 @@ import pytest
 
 from advisor.report.output.indented_json import dumps
 from tests.conftest import run_cli
+from tests.fix.test_json_fixes import SHARED  # a file two fixes share an import in
 
-SHARED = """import torch
-
-
-def run(model, x):
-    from torch.cuda.amp import autocast
-
-    with autocast():
-        y = model(x)
-    with autocast(dtype=torch.bfloat16):
-        return model(y)
-"""
 TRAIN = (
     "import torch\nfrom torch.cuda.amp import GradScaler\n\nscaler = torch.cuda.amp.GradScaler()\n"
     'with torch.cuda.amp.autocast():\n    y = torch.load("w.pt")\n'
