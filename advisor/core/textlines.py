@@ -18,3 +18,16 @@ def split_lines(text: str, keepends: bool = False) -> list[str]:
     """`text.splitlines(keepends)`, breaking only where the tokenizer does."""
     lines = _LINE.findall(text)
     return lines if keepends else [line.rstrip("\r\n") for line in lines]
+
+
+def common_ends(a: str, b: str) -> tuple[int, int]:
+    """(The length of `a`'s and `b`'s common start, that of their common end after it): what lies between
+    is what changed."""
+    n = min(len(a), len(b))
+    start = 0
+    while start < n and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < n - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    return start, end

@@ -15,6 +15,7 @@ from collections import defaultdict
 from typing import Any, Sequence
 
 from advisor.core.findings import Finding
+from advisor.core.textlines import common_ends
 
 
 def _position(lines: list[str], first: int, offset: int) -> tuple[int, int]:
@@ -45,12 +46,8 @@ def text_edits(old: str, new: str) -> list[dict[str, Any]]:
             continue
         i1, i2, j1, j2 = i1 + head, i2 + head, j1 + head, j2 + head
         before, after = "".join(a[i1:i2]), "".join(b[j1:j2])
-        start = 0
-        while start < min(len(before), len(after)) and before[start] == after[start]:
-            start += 1
-        end_before, end_after = len(before), len(after)
-        while end_before > start and end_after > start and before[end_before - 1] == after[end_after - 1]:
-            end_before, end_after = end_before - 1, end_after - 1
+        start, same_end = common_ends(before, after)
+        end_before, end_after = len(before) - same_end, len(after) - same_end
         line, column = _position(a, i1, start)
         end_line, end_column = _position(a, i1, end_before)
         where = {"line": line, "column": column, "end_line": end_line, "end_column": end_column}

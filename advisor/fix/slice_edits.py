@@ -24,7 +24,7 @@ from advisor.analysis.positions import statement_starts
 from advisor.analysis.suppressions import Suppressions
 from advisor.core.findings import FileResult
 from advisor.core.settings import Settings
-from advisor.core.textlines import split_lines
+from advisor.core.textlines import common_ends, split_lines
 from advisor.rule import Rule
 
 
@@ -107,13 +107,7 @@ class Slice:
         """Statement `i`, a stub or thinned in the slice, with the one change that turned it into `new_code`,
         made in the file's text: where the slice's text of the change, from its first line's start, is the file's."""
         old_code = self.codes[i]
-        p = 0
-        n = min(len(old_code), len(new_code))
-        while p < n and old_code[p] == new_code[p]:
-            p += 1
-        s = 0
-        while s < n - p and old_code[-1 - s] == new_code[-1 - s]:
-            s += 1
+        p, s = common_ends(old_code, new_code)
         line = _count(old_code[:p]) - (0 if old_code[:p].endswith(("\n", "\r")) or not p else 1)
         line_start = len("".join(split_lines(old_code, keepends=True)[:line]))
         if line_start > p:  # the change starts inside a line break ("\r|\n")
