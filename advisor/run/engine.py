@@ -342,11 +342,7 @@ def _analyse_alone(job: FileJob) -> dict:
     if multiprocessing.get_start_method() == "fork":
         # Here: each big file's process is forked from this one, and would otherwise import LibCST, the analysis
         # and its rules itself, every time (torch's tree has 15 such files: 9.6 CPU-s with `-j 1`).
-        import advisor.analysis.analyse  # noqa: F401
-
-        cst.parse_module  # noqa: B018  (the lazy module imports libcst on first attribute access)
-        for code in job.codes:
-            rule_by_code(code)
+        _warm_worker(job.codes)
     return isolated(_analyse_job, job, _failed_analysis, ISOLATED_TIMEOUT)
 
 
@@ -357,12 +353,15 @@ def warm() -> None:
     scan_bytes("warm.py", b"import torch\nwith torch.cuda.amp.autocast():\n    pass\n", options)
 
 
-def _warm_worker() -> None:
-    """Pool initializer: pay for the imports before the first file arrives."""
+def _warm_worker(codes: Sequence[str] | None = None) -> None:
+    """Pool initializer: pay for the imports before the first file arrives (`codes`: only these rules, else all)."""
     import advisor.analysis.analyse  # noqa: F401  (lazy on purpose: this runs in the worker, not in the main process)
 
     cst.parse_module  # noqa: B018  (the lazy module imports libcst on first attribute access)
-    all_rules()
+    if codes is None:
+        all_rules()
+    for code in codes or ():
+        rule_by_code(code)
 
 
 def _failed_analysis(job: FileJob, why: str) -> dict:
