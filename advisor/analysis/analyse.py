@@ -125,10 +125,11 @@ def run_rules(
     settings: Settings,
     identifiers: frozenset[str] = frozenset(),
     text: str | None = None,
+    alias_names: frozenset[str] | None = None,
 ) -> tuple[Context, Facts]:
-    """`text`: the whole file's, where `module` is a slice of it."""
+    """`text`: the whole file's, where `module` is a slice of it. `alias_names`: see `Context.alias_names`."""
     resolver = NameResolver.sharing(module, lazy_helpers.importing_calls(path))
-    ctx = Context(path, module, resolver, settings, identifiers, text)
+    ctx = Context(path, module, resolver, settings, identifiers, text, alias_names)
     failed = partial(_rule_failed, ctx)  # a rule that raises loses one node, never the file
     # The rules' walk is the one walk over the tree: the scope builder runs first in it, and it records
     # parents and the nodes the passes below need; they go upward from each report's node (advisor.analysis.facts).
@@ -235,20 +236,21 @@ def analyse_source(
         if not rules:  # nothing here for any rule: skip the LibCST parse
             return result, None
         starts = statement_starts(tree)
-        identifiers = frozenset(refs.identifiers())
+        identifiers, aliases = frozenset(refs.identifiers()), refs.alias_names()
         if sliced:  # parse only the statements that can match (advisor.analysis.slices)
             parts = slices.plan(text, tree, rules, refs)
             if parts is not None:
                 del tree
                 refs.forget_calls()  # they hold the `ast` tree
-                return _analyse_slices(parts, starts, text, path, rules, settings, identifiers, result), None
+                names = (identifiers, aliases)
+                return _analyse_slices(parts, starts, text, path, rules, settings, names, result), None
         del tree
         refs.forget_calls()  # they hold the `ast` tree, which goes before LibCST's is built
         module = parse_cst(data)
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))
         return result, None
-    ctx, facts = run_rules(module, path, rules, settings, identifiers)
+    ctx, facts = run_rules(module, path, rules, settings, identifiers, alias_names=aliases)
     result.errors += rule_errors(ctx)
     analysed = Analysed(module, ctx.resolver, text=text, parents=facts.parents)
     # positions of the statements that hold a report only, not a second pass over the whole module
@@ -263,15 +265,17 @@ def analyse_source(
     return result, analysed
 
 
-def _analyse_slices(parts, starts, text, path, rules, settings, identifiers, result: FileResult) -> FileResult:
+def _analyse_slices(parts, starts, text, path, rules, settings, names, result: FileResult) -> FileResult:
     """Each slice parsed and checked on its own; a finding counts in the slice that owns its statement.
 
     A slice keeps every top-level statement on its line (whole, thinned or as a stub), so the file's
-    statement starts (`starts`) are the slice's too."""
+    statement starts (`starts`) are the slice's too. `names`: the file's (identifiers, alias names)."""
     suppressions = Suppressions(text)
+    identifiers, aliases = names
     for source, owned in parts:
         try:
-            analyse_slice(source, owned, starts, text, path, rules, settings, identifiers, suppressions, result)
+            args = (source, owned, starts, text, path, rules, settings, identifiers, suppressions, result)
+            analyse_slice(*args, alias_names=aliases)
         except SourceError as e:
             result.errors.append(FileError(path, str(e)))
             return result
@@ -280,13 +284,24 @@ def _analyse_slices(parts, starts, text, path, rules, settings, identifiers, res
 
 
 def analyse_slice(
-    source: str, owned: Any, starts, text, path, rules, settings, identifiers, suppressions, result, kept=False
+    source: str,
+    owned,
+    starts,
+    text,
+    path,
+    rules,
+    settings,
+    identifiers,
+    suppressions,
+    result,
+    kept=False,
+    alias_names=None,
 ) -> Analysed | None:
     """One slice parsed and checked; the findings of the statements it owns added to `result` (SourceError: it
     does not parse). Its tree is garbage on return (one slice's tree at a time), unless `kept`: then it is
-    returned as the fixer reads it (a fix of a slice, advisor.fix.slice_edits)."""
+    returned as the fixer reads it (a fix of a slice, advisor.fix.slice_edits). `alias_names`: the file's."""
     module = parse_cst(source.encode("utf-8", "surrogatepass"))
-    ctx, facts = run_rules(module, path, rules, settings, identifiers, text)
+    ctx, facts = run_rules(module, path, rules, settings, identifiers, text, alias_names)
     result.errors += rule_errors(ctx)
     analysed = Analysed(module, ctx.resolver, text=text, parents=facts.parents) if kept else None
     if ctx.reports:

@@ -156,9 +156,8 @@ def _analyse_statement(text: str, tree: ast.Module, refs: Any, identifiers, node
     part = slices.plan_for(text, tree, rules, refs, node)
     result = FileResult(path)
     try:
-        analyse_slice(
-            *part, statement_starts(tree), text, path, rules, settings, identifiers, Suppressions(text), result
-        )
+        args = (*part, statement_starts(tree), text, path, rules, settings, identifiers, Suppressions(text), result)
+        analyse_slice(*args, alias_names=refs.alias_names())
     except SourceError:
         return None
     return result

@@ -39,13 +39,13 @@ def analyse(
     if source is None:
         return None
     starts = statement_starts(tree)
-    identifiers = frozenset(refs.identifiers())
+    identifiers, aliases = frozenset(refs.identifiers()), refs.alias_names()
     del tree
     refs.forget_calls()  # they hold the `ast` tree
     everything = slices.Owned([(1, len(split_lines(text)) + 1)])
     result = FileResult(path)
     args = (source, everything, starts, text, path, rules, settings, identifiers, Suppressions(text), result)
-    analysed = analyse_slice(*args, kept=True)
+    analysed = analyse_slice(*args, kept=True, alias_names=aliases)
     return (analysed, source) if analysed is not None and not result.errors else None
 
 

@@ -98,6 +98,7 @@ class Context:
         settings: Settings,
         identifiers: frozenset[str] = frozenset(),
         text: str | None = None,
+        alias_names: frozenset[str] | None = None,
     ):
         self.path = path
         self.module = module
@@ -105,6 +106,9 @@ class Context:
         # Every name, attribute and keyword identifier of the whole file, and the last part of every import (from
         # `ast`, before any slicing): evidence a rule may take from anywhere in the file without the file whole.
         self.identifiers = identifiers
+        # The names the file's imports bind to something of another name (`import softmax as sm`: `sm`), from the
+        # same pass (advisor.syntax.references.References.alias_names); None: not known, any name may be one.
+        self.alias_names = alias_names
         self.resolver = resolver
         self.settings = settings  # the run's (advisor.core.settings)
         self.target = settings.versions.target_tuple  # the torch upgraded to, (2, 15)

@@ -35,8 +35,33 @@ class ReferenceRule(Rule):
     def __init__(self, ctx: Any) -> None:
         super().__init__(ctx)
         self._seen: set = set()
+        self._last_names = type(self).last_names()
+        self._aliases = ctx.alias_names
+
+    @classmethod
+    def last_names(cls) -> frozenset[str]:
+        """The last part of each of `names` (which a registry hook may replace: cached per `names`)."""
+        cached = cls.__dict__.get("_last_names_of")
+        if cached is None or cached[0] is not cls.names:
+            cached = (cls.names, frozenset(q.rpartition(".")[2] for q in cls.names))
+            cls._last_names_of = cached
+        return cached[1]
+
+    def _may_refer(self, node: Any) -> bool:
+        """False where `node` cannot refer to one of `names`, so that most of a file's names and attributes cost
+        no lookup: `x.attr` refers only to things named `attr`, and a name only to things of its own name unless
+        an import binds it to something else (`Context.alias_names`)."""
+        t = type(node)
+        if t is cst.Attribute:
+            return node.attr.value in self._last_names
+        if t is cst.Name:
+            name = node.value
+            return name in self._last_names or self._aliases is None or name in self._aliases
+        return True  # `getattr(m, "name")`
 
     def visit_Call(self, node: Any) -> None:
+        if not self._may_refer(node.func):
+            return
         qualname = self.match(node.func, self.names)
         if qualname is not None:
             self._seen.add(node.func)
@@ -57,7 +82,7 @@ class ReferenceRule(Rule):
         self.report(node)
 
     def _reference(self, node: Any) -> None:
-        if node in self._seen:
+        if node in self._seen or not self._may_refer(node):
             return
         qualname = self.match(node, self.names)
         if qualname is not None:

@@ -61,6 +61,12 @@ class References:
         """Every name, keyword and attribute identifier, and the last part of every import."""
         return self.names | self.attributes | {q.rsplit(".", 1)[-1] for q in self.imports}
 
+    def alias_names(self) -> frozenset[str]:
+        """The names an import binds, in any scope, to something of another name (`import softmax as sm`: `sm`;
+        `m = import_module("torch.cuda")`: `m`). Any other name refers, through imports, only to things of its own
+        name (`from m import f`, a star import), or to nothing absolute (a local, a relative import)."""
+        return frozenset(n for n, qs in self.bindings.items() if any(q.rpartition(".")[2] != n for q in qs))
+
     def has_string_containing(self, fragment: str) -> bool:
         return any(fragment in q for q in self.qualnames) or any(fragment in s for s in self.long_strings)
 
