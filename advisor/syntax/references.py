@@ -156,75 +156,82 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
     refs = References()
     aliases: dict[str, set[str]] = {}
     stars: list[str] = []
-    chains: list[list[str]] = []
+    chains: list[list[str]] = []  # dotted names (`a.b.c`), resolved at the end
+    bare: set[str] = set()  # plain names (`a`): each resolved once however often it is used
+    attributes, qualnames = refs.attributes, refs.qualnames
+    max_depth = 0
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
-    shapes = _SHAPES
+    push = stack.append
+    shapes, AST = _SHAPES, _AST
     while stack:
         node, depth = stack.pop()
         t = type(node)
-        shape = shapes.get(t) or _shape(t)
-        d = depth + 1 if shape[0] else 0
-        if d > refs.max_depth:
-            refs.max_depth = d
+        is_expr, fields, kind = shapes.get(t) or _shape(t)
+        d = depth + 1 if is_expr else 0
+        if d > max_depth:
+            max_depth = d
             if d > depth_limit:
+                refs.max_depth = d
                 return refs  # the caller rejects the file
-        if t is ast.Name:
-            chains.append([node.id])  # type: ignore[attr-defined]
-            refs.names.add(node.id)  # type: ignore[attr-defined]
-            continue
-        if t is ast.Attribute:
-            refs.attributes.add(node.attr)  # type: ignore[attr-defined]
-            if node.attr in _TRANSPOSES and type(node.value) in (ast.Name, ast.Call):  # type: ignore[attr-defined]
-                refs.transposed.append((node.attr, node.value))  # type: ignore[attr-defined]
-            chain = _chain(node)
-            if chain is not None:  # a plain dotted name: nothing below it but its own parts
-                chains.append(chain)
-                refs.names.add(chain[0])
-                refs.attributes.update(chain[1:])
-                refs.max_depth = max(refs.max_depth, d + len(chain))
+        if kind:  # one of the nodes this walk reads (the kinds below); most are not
+            if kind == _NAME:
+                bare.add(node.id)  # type: ignore[attr-defined]
                 continue
-        elif t is ast.Constant:
-            value = node.value  # type: ignore[attr-defined]
-            if isinstance(value, str):
-                if len(value) < 200:
-                    refs.qualnames.add(value)
-                else:
-                    refs.long_strings.append(value)
-            continue
-        elif t is ast.Call or t is ast.Subscript or t is ast.List or t is ast.ListComp:
-            if not refs.index_lists:
-                refs.index_lists = _index_evidence(node)
-            if t is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
-                _getattr_chain(node, chains)  # type: ignore[arg-type]
-                _record_call(node, refs.calls)  # type: ignore[arg-type]
-        elif t is ast.keyword:
-            if node.arg:  # type: ignore[attr-defined]
-                refs.names.add(node.arg)  # type: ignore[attr-defined]
-        elif t is ast.Import or t is ast.ImportFrom:
-            _record_import(node, refs, aliases, stars)  # type: ignore[arg-type]
-            continue
-        elif t is ast.If or t is ast.IfExp or t is ast.While:
-            _identifiers_into(node.test, refs.guard_identifiers)  # type: ignore[attr-defined]
-        elif t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.ClassDef:
-            if t is not ast.ClassDef:
-                refs.defs.setdefault(node.name, []).append(node)  # type: ignore[attr-defined, arg-type]
-            for dec in node.decorator_list:  # type: ignore[attr-defined]
-                _identifiers_into(dec, refs.guard_identifiers)
-        elif t is ast.BinOp:
-            if type(node.op) is ast.Sub and type(node.left) is ast.Call and _is_one(node.right):  # type: ignore[attr-defined]
-                _record_call(node.left, refs.calls, refs.minus_one)  # type: ignore[attr-defined]
-        elif (t is ast.Assign or t is ast.AnnAssign) and type(node.value) is ast.Call:  # type: ignore[attr-defined]
-            _assignment(node, refs, aliases, importing_calls)  # type: ignore[arg-type]
+            if kind == _ATTRIBUTE:
+                attributes.add(node.attr)  # type: ignore[attr-defined]
+                if node.attr in _TRANSPOSES and type(node.value) in (ast.Name, ast.Call):  # type: ignore[attr-defined]
+                    refs.transposed.append((node.attr, node.value))  # type: ignore[attr-defined]
+                chain = _chain(node)
+                if chain is not None:  # a plain dotted name: nothing below it but its own parts
+                    chains.append(chain)
+                    refs.names.add(chain[0])
+                    attributes.update(chain[1:])
+                    max_depth = max(max_depth, d + len(chain))
+                    continue
+            elif kind == _CONSTANT:
+                value = node.value  # type: ignore[attr-defined]
+                if isinstance(value, str):
+                    if len(value) < 200:
+                        qualnames.add(value)
+                    else:
+                        refs.long_strings.append(value)
+                continue
+            elif kind == _INDEXING:  # a call, subscript, list display or list comprehension
+                if not refs.index_lists:
+                    refs.index_lists = _index_evidence(node)
+                if t is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
+                    _getattr_chain(node, chains)  # type: ignore[arg-type]
+                    _record_call(node, refs.calls)  # type: ignore[arg-type]
+            elif kind == _KEYWORD:
+                if node.arg:  # type: ignore[attr-defined]
+                    refs.names.add(node.arg)  # type: ignore[attr-defined]
+            elif kind == _IMPORT:
+                _record_import(node, refs, aliases, stars)  # type: ignore[arg-type]
+                continue
+            elif kind == _TEST:  # if, while, a conditional expression
+                _identifiers_into(node.test, refs.guard_identifiers)  # type: ignore[attr-defined]
+            elif kind == _SCOPE:  # def, async def, class
+                if t is not ast.ClassDef:
+                    refs.defs.setdefault(node.name, []).append(node)  # type: ignore[attr-defined, arg-type]
+                for dec in node.decorator_list:  # type: ignore[attr-defined]
+                    _identifiers_into(dec, refs.guard_identifiers)
+            elif kind == _BINOP:
+                if type(node.op) is ast.Sub and type(node.left) is ast.Call and _is_one(node.right):  # type: ignore[attr-defined]
+                    _record_call(node.left, refs.calls, refs.minus_one)  # type: ignore[attr-defined]
+            elif type(node.value) is ast.Call:  # type: ignore[attr-defined]  # an assignment
+                _assignment(node, refs, aliases, importing_calls)  # type: ignore[arg-type]
         # ast.iter_child_nodes, inlined and without the fields that never hold a node this walk reads.
-        for name in shape[1]:
+        for name in fields:
             value = getattr(node, name, None)
-            if isinstance(value, _AST):
-                stack.append((value, d))
+            if isinstance(value, AST):
+                push((value, d))
             elif type(value) is list:
                 for item in value:
-                    if isinstance(item, _AST):
-                        stack.append((item, d))
-    _resolve(chains, aliases, stars, refs)
+                    if isinstance(item, AST):
+                        push((item, d))
+    refs.max_depth = max_depth
+    refs.names |= bare
+    _resolve(chains, bare, aliases, stars, refs)
     refs.bindings, refs.stars = aliases, stars
     return refs
 
@@ -232,13 +239,27 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
 # Fields `collect` never descends into: operators and contexts (`Load()`, `Add()`) are nodes but say nothing,
 # and the rest hold strings or numbers. Skipping them is a third of the walk's nodes.
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "level", "module"})
-# Per node type: (is it an expression, the fields to descend into), filled on first sight.
-_SHAPES: dict[type, tuple[bool, tuple[str, ...]]] = {}
+# The node kinds `collect` reads (0: any other node, whose children it only walks).
+_NAME, _ATTRIBUTE, _CONSTANT, _INDEXING, _KEYWORD, _IMPORT, _TEST, _SCOPE, _BINOP, _ASSIGN = range(1, 11)
+_KINDS = {
+    ast.Name: _NAME,
+    ast.Attribute: _ATTRIBUTE,
+    ast.Constant: _CONSTANT,
+    **dict.fromkeys((ast.Call, ast.Subscript, ast.List, ast.ListComp), _INDEXING),
+    ast.keyword: _KEYWORD,
+    **dict.fromkeys((ast.Import, ast.ImportFrom), _IMPORT),
+    **dict.fromkeys((ast.If, ast.IfExp, ast.While), _TEST),
+    **dict.fromkeys((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef), _SCOPE),
+    ast.BinOp: _BINOP,
+    **dict.fromkeys((ast.Assign, ast.AnnAssign), _ASSIGN),
+}
+# Per node type: (is it an expression, the fields to descend into, its kind), filled on first sight.
+_SHAPES: dict[type, tuple[bool, tuple[str, ...], int]] = {}
 
 
-def _shape(t: type) -> tuple[bool, tuple[str, ...]]:
-    shape = (issubclass(t, ast.expr), tuple(f for f in t._fields if f not in _LEAF_FIELDS))  # type: ignore[attr-defined]
-    _SHAPES[t] = shape
+def _shape(t: type) -> tuple[bool, tuple[str, ...], int]:
+    fields = tuple(f for f in t._fields if f not in _LEAF_FIELDS)  # type: ignore[attr-defined]
+    shape = _SHAPES[t] = (issubclass(t, ast.expr), fields, _KINDS.get(t, 0))
     return shape
 
 
@@ -265,16 +286,30 @@ def _assignment(
                 refs.imports.add(mod)
 
 
-def _resolve(chains: list[list[str]], aliases: dict[str, set[str]], stars: list[str], refs: References) -> None:
-    """Every dotted reference, through the file's import aliases and star imports, into `refs.qualnames`."""
+def _resolve(
+    chains: list[list[str]], bare: set[str], aliases: dict[str, set[str]], stars: list[str], refs: References
+) -> None:
+    """Every dotted reference and plain name, through the file's import aliases and star imports, into
+    `refs.qualnames`."""
+    qualnames = refs.qualnames
+    bases_of: dict[str, set[str]] = {}
+    for name in bare:
+        bases_of[name] = bases = _bases(name, aliases, stars)
+        qualnames.update(bases)
     for chain in chains:
+        head = chain[0]
+        bases = bases_of.get(head)
+        if bases is None:
+            bases = bases_of[head] = _bases(head, aliases, stars)
+        if not bases:
+            continue
         rest = chain[1:]
-        for base in _bases(chain[0], aliases, stars):
+        for base in bases:
             q = base
-            refs.qualnames.add(q)
+            qualnames.add(q)
             for part in rest:
                 q = f"{q}.{part}"
-                refs.qualnames.add(q)
+                qualnames.add(q)
 
 
 def _bases(name: str, aliases: dict[str, set[str]], stars: list[str]) -> set[str]:
