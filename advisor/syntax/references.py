@@ -294,8 +294,9 @@ def _resolve(
     qualnames = refs.qualnames
     bases_of: dict[str, set[str]] = {}
     for name in bare:
-        bases_of[name] = bases = _bases(name, aliases, stars)
-        qualnames.update(bases)
+        bases_of[name] = _bases(name, aliases, stars)
+        qualnames.update(bases_of[name])
+    bases: set[str] | None
     for chain in chains:
         head = chain[0]
         bases = bases_of.get(head)
