@@ -18,6 +18,7 @@ exception propagates. Try blocks cost nothing until they catch (CPython 3.11+).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
@@ -171,23 +172,57 @@ def nodes_of(root: Any, *types: type, skip: dict[type, tuple[str, ...] | None] |
     CSTNode = cst.CSTNode
     if type(root) is cst.Module:
         MODULE_WALKS[0] += 1
+    # Per node class, as in `walk` (`isinstance` against LibCST's ABCs is slow): is it one of `types`, and is it
+    # entered at all. Tokens and whitespace hold only tokens and whitespace: entered only when one is looked for.
+    wanted: dict[type, bool] = {}
+    entered: dict[type, bool] = {}
+    tokens = _finds_tokens(types)
+
+    def enters(t: type) -> bool:
+        node = _IS_NODE.get(t)
+        if node is None:
+            node = _IS_NODE[t] = issubclass(t, CSTNode)
+        known = entered[t] = node and (tokens or not _is_token(t))
+        return known
 
     found = []
     stack = [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, types):
+        t = type(node)
+        hit = wanted.get(t)
+        if hit is None:
+            hit = wanted[t] = issubclass(t, types)
+        if hit:
             found.append(node)
-        fields = _fields(type(node))
-        if skip is not None and type(node) in skip:
-            cut = skip[type(node)]
+        fields = _fields(t)
+        if skip is not None and t in skip:
+            cut = skip[t]
             if cut is None:
                 continue
             fields = tuple(f for f in fields if f not in cut)
         for name in fields:
             value = getattr(node, name)
-            if isinstance(value, CSTNode):
+            vt = type(value)
+            inside = entered.get(vt)
+            if inside is None:
+                inside = enters(vt)
+            if inside:
                 stack.append(value)
-            elif type(value) in (list, tuple):
-                stack.extend(v for v in value if isinstance(v, CSTNode))
+            elif vt is list or vt is tuple:
+                for v in value:
+                    inside = entered.get(type(v))
+                    if inside is None:
+                        inside = enters(type(v))
+                    if inside:
+                        stack.append(v)
     return found
+
+
+@functools.lru_cache(maxsize=None)
+def _finds_tokens(types: tuple[type, ...]) -> bool:
+    """Can a node of one of `types` be a token or whitespace (`Comment`, `CSTNode`, a base of `Comma`)?"""
+    import libcst
+
+    classes = [c for c in vars(libcst).values() if isinstance(c, type) and issubclass(c, cst.CSTNode)]
+    return any(issubclass(c, t) for c in classes if _is_token(c) for t in types)
