@@ -16,16 +16,12 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
+from advisor.syntax import ast_parts
+from advisor.syntax.ast_parts import IMPORTING_CALLS
+
 # Unbound names that a star import is taken to bind to the module of the same name (advisor.syntax.names).
 STAR_MODULES = frozenset({"torch"})
 
-# Calls that import a module by its string name and return it, lazy-import helpers included
-# (`models, _ = optional_import("torchvision.models")` binds the first name); one list for this pass
-# and advisor.syntax.names. A project adds its own: `[tool.advisor] lazy-import-helpers`.
-IMPORTING_CALLS = ("importorskip", "import_module", "__import__", "optional_import", "lazy_import")
-# Of those, the ones whose `name=` keyword is not an attribute of the module (`import_module(name, package)`);
-# for the others, MONAI's `optional_import("torchvision", name="models")` binds `torchvision.models`.
-FIRST_ARG_ONLY = ("importorskip", "import_module", "__import__")
 _AST = ast.AST
 _TRANSPOSES = frozenset({"T", "H", "mT", "mH"})
 
@@ -90,7 +86,7 @@ class References:
     def resolve(self, node: ast.AST) -> set[str] | None:
         """What a dotted name (`F.softmax`, `torch`) may refer to through the file's imports, as `qualnames`
         has it (no scopes): empty for a name no import binds, None for anything else (a call, a subscript)."""
-        chain = _chain(node)
+        chain = ast_parts.chain(node)
         if chain is None:
             return None
         rest = "".join(f".{part}" for part in chain[1:])
@@ -108,18 +104,6 @@ class References:
     @property
     def imports_torch(self) -> bool:
         return any(q == "torch" or q.startswith("torch.") for q in self.imports)
-
-
-def _chain(node: ast.AST) -> list[str] | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        parts.reverse()
-        return parts
-    return None
 
 
 def _record_import(
@@ -181,7 +165,7 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                 attributes.add(node.attr)  # type: ignore[attr-defined]
                 if node.attr in _TRANSPOSES and type(node.value) in (ast.Name, ast.Call):  # type: ignore[attr-defined]
                     refs.transposed.append((node.attr, node.value))  # type: ignore[attr-defined]
-                chain = _chain(node)
+                chain = ast_parts.chain(node)
                 if chain is not None:  # a plain dotted name: nothing below it but its own parts
                     chains.append(chain)
                     refs.names.add(chain[0])
@@ -198,10 +182,10 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                 continue
             elif kind == _INDEXING:  # a call, subscript, list display or list comprehension
                 if not refs.index_lists:
-                    refs.index_lists = _index_evidence(node)
+                    refs.index_lists = ast_parts.index_evidence(node)
                 if t is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
-                    _getattr_chain(node, chains)  # type: ignore[arg-type]
-                    _record_call(node, refs.calls)  # type: ignore[arg-type]
+                    ast_parts.getattr_chain(node, chains)  # type: ignore[arg-type]
+                    ast_parts.record_call(node, refs.calls)  # type: ignore[arg-type]
             elif kind == _KEYWORD:
                 if node.arg:  # type: ignore[attr-defined]
                     refs.names.add(node.arg)  # type: ignore[attr-defined]
@@ -211,13 +195,10 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             elif kind == _TEST:  # if, while, a conditional expression
                 _identifiers_into(node.test, refs.guard_identifiers)  # type: ignore[attr-defined]
             elif kind == _SCOPE:  # def, async def, class
-                if t is not ast.ClassDef:
-                    refs.defs.setdefault(node.name, []).append(node)  # type: ignore[attr-defined, arg-type]
-                for dec in node.decorator_list:  # type: ignore[attr-defined]
-                    _identifiers_into(dec, refs.guard_identifiers)
+                _scope(node, refs)  # type: ignore[arg-type]
             elif kind == _BINOP:
-                if type(node.op) is ast.Sub and type(node.left) is ast.Call and _is_one(node.right):  # type: ignore[attr-defined]
-                    _record_call(node.left, refs.calls, refs.minus_one)  # type: ignore[attr-defined]
+                if type(node.op) is ast.Sub and type(node.left) is ast.Call and ast_parts.is_one(node.right):  # type: ignore[attr-defined]
+                    ast_parts.record_call(node.left, refs.calls, refs.minus_one)  # type: ignore[attr-defined]
             elif type(node.value) is ast.Call:  # type: ignore[attr-defined]  # an assignment
                 _assignment(node, refs, aliases, importing_calls)  # type: ignore[arg-type]
         # ast.iter_child_nodes, inlined and without the fields that never hold a node this walk reads.
@@ -263,6 +244,14 @@ def _shape(t: type) -> tuple[bool, tuple[str, ...], int]:
     return shape
 
 
+def _scope(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, refs: References) -> None:
+    """A function by its name (`defs`), and the names its decorators use (`guard_identifiers`)."""
+    if type(node) is not ast.ClassDef:
+        refs.defs.setdefault(node.name, []).append(node)  # type: ignore[arg-type]
+    for dec in node.decorator_list:
+        _identifiers_into(dec, refs.guard_identifiers)
+
+
 def _assignment(
     node: ast.Assign | ast.AnnAssign, refs: References, aliases: dict[str, set[str]], importing_calls: tuple[str, ...]
 ) -> None:
@@ -274,9 +263,9 @@ def _assignment(
         refs.assigned.setdefault(targets[0].id, []).append(call)  # type: ignore[arg-type, attr-defined]
     if type(node) is not ast.Assign:
         return
-    if not refs.index_lists and _slice_call(call):  # type: ignore[arg-type]
+    if not refs.index_lists and ast_parts.slice_call(call):  # type: ignore[arg-type]
         refs.index_lists = any(isinstance(t, ast.Subscript) for t in targets)
-    mod = _imported_module(call, importing_calls)  # type: ignore[arg-type]
+    mod = ast_parts.imported_module(call, importing_calls)  # type: ignore[arg-type]
     if mod:
         for t in targets:
             if isinstance(t, ast.Tuple) and t.elts:
@@ -320,45 +309,6 @@ def _bases(name: str, aliases: dict[str, set[str]], stars: list[str]) -> set[str
     return bases
 
 
-def _is_one(node: ast.AST) -> bool:
-    """A literal 1 or 1.0 (not `True`)."""
-    return type(node) is ast.Constant and type(node.value) in (int, float) and node.value == 1  # type: ignore[attr-defined]
-
-
-def _record_call(call: ast.Call, calls: dict[str, list[ast.Call]], into: set[str] | None = None) -> None:
-    func = call.func
-    if type(func) is ast.Call and type(func.func) is ast.Name and func.func.id == "getattr" and len(func.args) == 2:
-        name = func.args[1]  # `getattr(m, "f")(x)` calls `f`
-        key = name.value if type(name) is ast.Constant and isinstance(name.value, str) else None
-    else:
-        key = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
-    if key is None:
-        return
-    if into is not None:  # only the name, for the shape it was seen in
-        into.add(key)
-    else:
-        calls.setdefault(key, []).append(call)
-
-
-def _slice_call(node: ast.AST) -> bool:
-    return type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "slice"  # type: ignore[attr-defined]
-
-
-def _index_evidence(node: ast.AST) -> bool:
-    """Is `node` a sign of a list index (ADV130)? A subscript by a list, or a `slice(...)` put into a list."""
-    if type(node) is ast.Subscript:
-        index = node.slice  # type: ignore[attr-defined]
-        if type(index) is ast.BinOp:
-            return type(index.left) is ast.List or type(index.right) is ast.List
-        return type(index) in (ast.List, ast.ListComp)
-    if type(node) is ast.List:
-        return any(_slice_call(e) for e in node.elts)  # type: ignore[attr-defined]
-    if type(node) is ast.ListComp:
-        return _slice_call(node.elt)  # type: ignore[attr-defined]
-    args = node.args  # type: ignore[attr-defined]  # a Call: `idx.append(slice(a, b))`
-    return bool(args) and _slice_call(args[-1]) and type(node.func) is ast.Attribute  # type: ignore[attr-defined]
-
-
 def _identifiers_into(node: ast.AST, out: set[str]) -> None:
     stack = [node]  # ast.walk, without its generator and the nodes that hold no name
     shapes = _SHAPES
@@ -376,28 +326,3 @@ def _identifiers_into(node: ast.AST, out: set[str]) -> None:
                 stack.append(value)
             elif type(value) is list:
                 stack.extend(v for v in value if isinstance(v, _AST))
-
-
-def _getattr_chain(call: ast.Call, chains: list[list[str]]) -> None:
-    func, args = call.func, call.args
-    if type(func) is ast.Name and func.id == "getattr" and len(args) == 2 and not call.keywords:
-        attr = args[1]
-        if type(attr) is ast.Constant and isinstance(attr.value, str):
-            chain = _chain(args[0])
-            if chain is not None:
-                chains.append([*chain, attr.value])
-
-
-def _imported_module(call: ast.Call, calls: tuple[str, ...]) -> str | None:
-    func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    if name in calls and call.args:
-        first = call.args[0]
-        if isinstance(first, ast.Constant) and isinstance(first.value, str):
-            attr = (
-                next((k.value for k in call.keywords if k.arg == "name"), None) if name not in FIRST_ARG_ONLY else None
-            )
-            if isinstance(attr, ast.Constant) and isinstance(attr.value, str):  # `optional_import("m", name="a")`
-                return f"{first.value}.{attr.value}"
-            return first.value
-    return None

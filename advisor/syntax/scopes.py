@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from advisor.core.lazy import cst
-from advisor.syntax.references import FIRST_ARG_ONLY, IMPORTING_CALLS
+from advisor.syntax.ast_parts import FIRST_ARG_ONLY, IMPORTING_CALLS
 
 if TYPE_CHECKING:
     from advisor.syntax.names import NameResolver
