@@ -37,7 +37,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from advisor.analysis.prefilter import Prefilter
-from advisor.syntax.references import collect
+from advisor.syntax.references import References, collect, refers_within
 from advisor.core.textlines import split_lines
 
 if TYPE_CHECKING:
@@ -126,23 +126,23 @@ class _Renderer:
     """Decides, statement by statement, what a slice keeps, and writes the slice."""
 
     def __init__(
-        self, lines: list[str], rules: Sequence[type[Rule]], asnames: dict[str, set[str]], kept: Sequence[int] = ()
+        self, lines: list[str], rules: Sequence[type[Rule]], refs: References, kept: Sequence[int] = ()
     ) -> None:
-        self.lines = lines
+        self.lines, self.refs = lines, refs
         self.kept = sorted(kept)  # lines whose statements are kept whatever they hold (`Rule.kept_lines`)
         prefilter = _prefilter(tuple(rules))
         self._matches: Callable[[bytes], list] = prefilter.candidates
         # `from m import profile as _profile`: the statements that use `_profile` hold no trigger word; the
         # import's own name does. Such names count as triggers for the statements.
-        aliases = sorted(a for a, names in asnames.items() if any(prefilter.candidates(n.encode()) for n in names))
+        aliases = sorted(a for a, names in refs.asnames.items() if any(prefilter.candidates(n.encode()) for n in names))
         self._aliases = re.compile(r"\b(?:" + "|".join(map(re.escape, aliases)) + r")\b") if aliases else None
         self._thinned: dict[int, list[str] | None] = {}
 
     def text(self, start: int, end: int) -> str:
         return "".join(self.lines[start - 1 : end])
 
-    def wanted(self, start: int, end: int) -> bool:
-        return self.holds_kept(start, end) or self.wanted_text(self.text(start, end))
+    def wanted(self, start: int, end: int, node: ast.stmt) -> bool:
+        return self.holds_kept(start, end) or self.wanted_text(self.text(start, end), node)
 
     def holds_kept(self, start: int, end: int) -> bool:
         i = bisect.bisect_left(self.kept, start)
@@ -181,7 +181,7 @@ class _Renderer:
         if inner is None or indent is None:
             return
         for s, e, child in inner:
-            if e - s + 1 <= SMALL_LINES or self.wanted(s, e):
+            if e - s + 1 <= SMALL_LINES or self.wanted(s, e, child):
                 self._thin(out, s, e, child)
             else:
                 self._stub_out(out, s, e, child, indent)
@@ -223,10 +223,17 @@ class _Renderer:
             _blank(lines, start, *span, filler)
         return lines
 
-    def wanted_text(self, text: str) -> bool:
+    def wanted_text(self, text: str, node: ast.AST | None = None) -> bool:
+        """Does `text` (the statement `node`'s) hold what a candidate rule looks for?"""
         if self._aliases is not None and self._aliases.search(text):
             return True
-        return bool(self._matches(text.encode("utf-8", "surrogatepass")))
+        rules = self._matches(text.encode("utf-8", "surrogatepass"))
+        if node is None or not rules or not all(r.reports_at_references for r in rules):
+            return bool(rules)
+        # Only reference rules' words: the statement must refer to what they look for (`range` in a loop is not
+        # `torch.range`), as the file's `ast` references have it.
+        targets = frozenset(t for r in rules for t in r.targets)
+        return refers_within(node, self.refs, targets, frozenset(a for r in rules for a in r.attribute_targets))
 
     def _indent(self, inner: list[Span], node: ast.ClassDef) -> str | None:
         """The body's indentation, when every body statement starts its own line there (else None: keep it all)."""
@@ -258,10 +265,10 @@ def plan(
     spans = _spans(tree.body)
     if spans is None:
         return None
-    renderer = _Renderer(lines, rules, refs.asnames, _kept_lines(rules, refs))
+    renderer = _Renderer(lines, rules, refs, _kept_lines(rules, refs))
     small = _kept_everywhere(spans, rules, renderer)
     everywhere = {id(node) for _, _, node in small}
-    wanted = [s for s in spans if id(s[2]) not in everywhere and renderer.wanted(s[0], s[1])]
+    wanted = [s for s in spans if id(s[2]) not in everywhere and renderer.wanted(*s)]
     small_bytes = sum(renderer.kept_size(start, end, node) for start, end, node in small)
     if len(text) < SLICE_MIN_BYTES:
         groups = [wanted]
@@ -306,7 +313,7 @@ def plan_for(text: str, tree: ast.Module, rules: Sequence[type[Rule]], refs: Any
     editor's analysis of the one statement an edit changed (advisor.analysis.incremental)."""
     lines = split_lines(text, keepends=True)
     spans = _spans(tree.body) or []
-    renderer = _Renderer(lines, rules, refs.asnames)
+    renderer = _Renderer(lines, rules, refs)
     small = _kept_everywhere(spans, rules, renderer)
     keep = {id(n) for _, _, n in small} | {id(node)}
     source, _ = renderer.render(spans, keep)
@@ -320,7 +327,7 @@ def for_lines(text: str, tree: ast.Module, rules: Sequence[type[Rule]], refs: An
     spans = top_level(tree)
     if spans is None or any(r.needs_whole_module(refs) for r in rules):
         return None
-    renderer = _Renderer(split_lines(text, keepends=True), rules, refs.asnames, [*lines, *_kept_lines(rules, refs)])
+    renderer = _Renderer(split_lines(text, keepends=True), rules, refs, [*lines, *_kept_lines(rules, refs)])
     keep = {id(node) for _, _, node in _kept_everywhere(spans, rules, renderer)}
     source, left_out = renderer.render(spans, keep)
     return source if left_out else None

@@ -174,6 +174,9 @@ class Rule:
     # Reads every statement at module level (outside functions and classes) besides those with its triggers:
     # evidence gathered per scope, where the module is one scope. A slice then keeps them all.
     module_level: ClassVar[bool] = False
+    # Reports only in statements that refer to one of `targets` or use one of `attribute_targets` (a reference
+    # rule): a slice leaves out a statement that merely holds a trigger word ("range" in `for i in range(n)`).
+    reports_at_references: ClassVar[bool] = False
     # Reads `Context.identifiers` (evidence from anywhere in the file): an editor's edit that changes them has
     # the file analysed again whole (advisor.analysis.incremental).
     reads_identifiers: ClassVar[bool] = False

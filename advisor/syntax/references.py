@@ -326,3 +326,55 @@ def _identifiers_into(node: ast.AST, out: set[str]) -> None:
                 stack.append(value)
             elif type(value) is list:
                 stack.extend(v for v in value if isinstance(v, _AST))
+
+
+def refers_within(node: ast.AST, refs: References, targets: frozenset[str], attributes: frozenset[str]) -> bool:
+    """Does the statement `node` refer to one of `targets` (as `collect` would record it: a dotted name through the
+    file's imports, a string, `getattr(m, "name")`, an import), or use one of `attributes`?"""
+    bindings, stars, shapes = refs.bindings, refs.stars, _SHAPES
+    stack = [node]  # ast.walk, without its generator and the fields that hold no name (as collect)
+    while stack:
+        sub = stack.pop()
+        t = type(sub)
+        for name in (shapes.get(t) or _shape(t))[1]:
+            value = getattr(sub, name, None)
+            if isinstance(value, _AST):
+                stack.append(value)
+            elif type(value) is list:
+                stack.extend(v for v in value if isinstance(v, _AST))
+        if t is ast.Attribute:
+            if sub.attr in attributes:  # type: ignore[attr-defined]
+                return True
+            parts = ast_parts.chain(sub)
+        elif t is ast.Name:
+            parts = [sub.id]  # type: ignore[attr-defined]
+        elif t is ast.Constant:
+            parts = None
+            if type(sub.value) is str and sub.value in targets:  # type: ignore[attr-defined]
+                return True
+        elif t is ast.Call:
+            found: list[list[str]] = []
+            ast_parts.getattr_chain(sub, found)  # type: ignore[arg-type]
+            parts = found[0] if found else None
+        elif t is ast.Import or t is ast.ImportFrom:
+            if _imports_any(sub, targets):  # type: ignore[arg-type]
+                return True
+            continue
+        else:
+            continue
+        if parts is not None:
+            rest = "".join(f".{p}" for p in parts[1:])
+            if any(base + rest in targets for base in _bases(parts[0], bindings, stars)):
+                return True
+    return False
+
+
+def _imports_any(node: ast.Import | ast.ImportFrom, targets: frozenset[str]) -> bool:
+    """Does the import name one of `targets`, or something inside one (`import m.gone.sub`)?"""
+    if type(node) is ast.Import:
+        names = [a.name for a in node.names]
+    elif node.level == 0 and node.module:  # type: ignore[union-attr]
+        names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]  # type: ignore[union-attr]
+    else:
+        return False
+    return any(name in targets or any(name.startswith(t + ".") for t in targets) for name in names)

@@ -81,6 +81,7 @@ class StreamCaptureQuery(ReferenceRule):
     validation = "stream_capture"
     triggers = ("is_current_stream_capturing",)
     names = _TARGETS
+    reports_at_references = False  # also `patch.object(torch.cuda, "is_current_stream_capturing")`
     window_exceptions = {"since": "`2.12.0 torch/_C/__init__.pyi:150` (absent from 2.11.0)"}
 
     @classmethod

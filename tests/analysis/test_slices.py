@@ -345,3 +345,56 @@ def test_evidence_from_other_statements_is_kept_in_every_slice(tiny_slices, monk
     sliced, _ = _findings(allowed.encode(), "allowed.py", sliced=True)
     assert sliced == _findings(allowed.encode(), "allowed.py", sliced=False)[0]
     assert not any("same path" in f[5] for f in sliced)  # the allow list reached the load's slice
+
+
+def test_a_statement_with_only_a_reference_rules_word_is_left_out(monkeypatch):
+    """`range` in a loop is not `torch.range`: a statement that holds a reference rule's trigger word but refers
+    to none of its names (through the file's imports) is left out of the slice; one that refers to one is kept,
+    by an alias too."""
+    import ast
+
+    from advisor.analysis.registry import rule_by_code
+    from advisor.syntax.references import collect
+
+    monkeypatch.setattr(slices, "KEEP_MAX", 1.01)
+    src = (
+        "import torch\nfrom torch import range as trange\n\n"
+        "def loop(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n\n"
+        "def old():\n    return torch.range(0, 3)\n\n"
+        "def aliased():\n    return trange(0, 3)\n\n"
+        "def named():\n    return getattr(torch, 'range')(0, 3)\n"
+    )
+    tree = ast.parse(src)
+    rule = rule_by_code("ADV718")
+    [(source, _)] = slices.plan(src, tree, [rule], collect(tree, 400))
+    assert "for i in range(n)" not in source
+    assert "torch.range(0, 3)" in source and "trange(0, 3)" in source and "getattr(torch, 'range')" in source
+    sliced = analyse(src.encode(), "m.py", [rule], settings_at(NEWEST), sliced=True)[0]
+    whole = analyse(src.encode(), "m.py", [rule], settings_at(NEWEST), sliced=False)[0]
+    assert [f.to_dict() for f in sliced.findings] == [f.to_dict() for f in whole.findings]
+    assert len(whole.findings) == 3
+
+
+def test_a_rule_that_reports_beyond_references_keeps_its_words_statements(monkeypatch):
+    """ADV101 also reports `patch.object(torch.cuda, "is_current_stream_capturing")`, which refers to none of its
+    names: it says `reports_at_references = False`, and the statement stays."""
+    import ast
+
+    from advisor.analysis.registry import rule_by_code
+    from advisor.syntax.references import collect
+
+    monkeypatch.setattr(slices, "KEEP_MAX", 1.01)
+    src = (
+        "import torch\nfrom unittest import mock\n\n"
+        "def test_capture():\n"
+        "    with mock.patch.object(torch.cuda, 'is_current_stream_capturing', return_value=False):\n"
+        "        pass\n\n"
+        "def other():\n    return 1\n"
+    )
+    tree = ast.parse(src)
+    rule = rule_by_code("ADV101")
+    assert not rule.reports_at_references
+    [(source, _)] = slices.plan(src, tree, [rule], collect(tree, 400))
+    assert "mock.patch.object" in source
+    sliced = analyse(src.encode(), "m.py", [rule], settings_at(NEWEST), sliced=True)[0]
+    assert [f.rule for f in sliced.findings] == ["ADV101"]
