@@ -192,6 +192,7 @@ class KeywordChange(Rule):
     """Base of the rules generated from keyword-change rows."""
 
     row: Row
+    reports_at_references = True  # at calls of its targets
 
     def visit_Call(self, node: Any) -> None:
         row = self.row

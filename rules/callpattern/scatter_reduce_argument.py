@@ -53,6 +53,8 @@ class ScatterReduceArgument(Rule):
     Validation: none.
     """
 
+    reports_at_references = True  # at its calls
+
     code = "ADV135"
     name = "scatter-reduce-argument"
     message = (

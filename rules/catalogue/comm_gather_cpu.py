@@ -44,6 +44,8 @@ class CommGatherCpu(Rule):
     Validation: none.
     """
 
+    reports_at_references = True  # at its calls
+
     code = "ADV169"
     name = "comm-gather-cpu"
     message = '`destination=-1` of `comm.gather` is deprecated (FutureWarning); pass `"cpu"`'

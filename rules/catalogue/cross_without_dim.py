@@ -33,6 +33,8 @@ class CrossWithoutDim(Rule):
     Validation: none.
     """
 
+    reports_at_references = True  # at its calls
+
     code = "ADV792"
     name = "cross-without-dim"
     message = (

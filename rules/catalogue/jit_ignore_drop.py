@@ -48,6 +48,8 @@ class JitIgnoreDrop(Rule):
     Validation: none.
     """
 
+    reports_at_references = True  # at its calls
+
     code = "ADV161"
     name = "jit-ignore-drop"
     message = "`torch.jit.ignore({arg})` is deprecated (FutureWarning); decorate with `@torch.jit.unused` instead"

@@ -71,6 +71,8 @@ class OnnxExport(Rule):
     Validation: none.
     """
 
+    reports_at_references = True  # at its calls
+
     code = "ADV784"
     name = "onnx-export"
     message = "`torch.onnx.export` changed"

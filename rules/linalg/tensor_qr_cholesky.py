@@ -48,6 +48,8 @@ class TensorQrCholeskyMethod(Rule):
     Validation: none.
     """
 
+    reports_at_references = True  # at its calls
+
     code = "ADV757"
     name = "tensor-qr-cholesky-method"
     message = (

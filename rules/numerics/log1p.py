@@ -32,6 +32,8 @@ class LogOnePlus(Rule):
     Validation: none.
     """
 
+    reports_at_references = True  # at its calls
+
     code = "ADV110"
     name = "log-one-plus"
     message = "`torch.log(1 + x)` loses precision for small x; `torch.log1p(x)` computes it accurately"

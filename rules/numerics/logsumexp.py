@@ -25,6 +25,8 @@ class LogSumExp(Rule):
     Validation: none.
     """
 
+    reports_at_references = True  # at its calls
+
     code = "ADV112"
     name = "log-sum-exp"
     message = "`torch.log(torch.sum(torch.exp(x), dim))` overflows for large x; `torch.logsumexp(x, dim)` is stable"
