@@ -64,7 +64,7 @@ def _first_line(node: ast.stmt) -> int:
 
 
 def _stub(node: ast.stmt) -> str | None:
-    """The first line of a statement's stub (`def f(*args, **kwargs):`, `class C:`, `a = b = `), or None."""
+    """The first line of a statement's stub (`def f(*args, **kwargs):`, `class C:`, `a = b = `, `(`), or None."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
         return f"{prefix} {node.name}(*args, **kwargs):"
@@ -74,6 +74,8 @@ def _stub(node: ast.stmt) -> str | None:
     names = [t.id for t in targets if isinstance(t, ast.Name)]
     if names and len(names) == len(targets):
         return " = ".join(names) + " = "
+    if isinstance(node, ast.Expr) and not any(isinstance(n, ast.NamedExpr) for n in ast.walk(node.value)):
+        return "("  # a call, a docstring: it binds nothing (no `:=`), so `()` over its lines stands for it
     return None  # anything else (a big `if`/`try`) is kept as it is
 
 
@@ -93,6 +95,8 @@ def _stub_lines(head: str, indent: str, old: list[str]) -> list[str]:
     (blank lines, comments, an indented block's trailing comments) belong where they belong in the whole file,
     and the statements after it keep their leading lines (fix texts and positions depend on them)."""
     n, ends = len(old), [_ending(line) for line in old]
+    if head == "(":  # an expression statement
+        return [indent + "()" + ends[0]] if n == 1 else [indent + "(" + ends[0], *ends[1:-1], ")" + ends[-1]]
     if head.endswith("= "):  # an assignment: `a = """ ... """`
         if n == 1:
             return [indent + head + "None" + ends[0]]

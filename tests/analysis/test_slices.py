@@ -398,3 +398,26 @@ def test_a_rule_that_reports_beyond_references_keeps_its_words_statements(monkey
     assert "mock.patch.object" in source
     sliced = analyse(src.encode(), "m.py", [rule], settings_at(NEWEST), sliced=True)[0]
     assert [f.rule for f in sliced.findings] == ["ADV101"]
+
+
+def test_an_expression_statement_without_a_trigger_is_left_out(monkeypatch):
+    """A module-level call (`add_docstr(torch.abs, r\"\"\"...\"\"\")`) binds nothing: a slice writes `()` over its
+    lines; one with `:=` binds a name, and stays."""
+    import ast
+
+    from advisor.analysis.registry import rule_by_code
+    from advisor.syntax.references import collect
+
+    monkeypatch.setattr(slices, "KEEP_MAX", 1.01)
+    doc = 'add_docstr(\n    torch.abs,\n    r"""\n    abs(input) -> Tensor\n    """,\n)\n\n'
+    walrus = "print(\n    (n := 3),\n    1,\n    2,\n)\n\n"
+    src = "import torch\nfrom torch._C import _add_docstr as add_docstr\n\n" + doc + walrus + "x = torch.range(0, n)\n"
+    tree = ast.parse(src)
+    rule = rule_by_code("ADV718")
+    [(source, _)] = slices.plan(src, tree, [rule], collect(tree, 400))
+    assert "abs(input)" not in source and "(n := 3)" in source
+    assert source.count("\n") == src.count("\n")
+    ast.parse(source)
+    sliced = analyse(src.encode(), "m.py", [rule], settings_at(NEWEST), sliced=True)[0]
+    whole = analyse(src.encode(), "m.py", [rule], settings_at(NEWEST), sliced=False)[0]
+    assert [f.to_dict() for f in sliced.findings] == [f.to_dict() for f in whole.findings] != []
