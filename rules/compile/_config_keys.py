@@ -26,6 +26,7 @@ class ConfigKeys(Rule):
     module: ClassVar[str] = ""
     keys: ClassVar[dict[str, Key]] = {}
     compile_options: ClassVar[bool] = False  # also `torch.compile(options={...})` string keys
+    reports_at_references = True  # each form above refers to the module (its targets) or to `torch.compile`
 
     def visit_Attribute(self, node: Any) -> None:
         for key, spec in self.keys.items():
