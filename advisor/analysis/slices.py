@@ -94,7 +94,8 @@ def _stub_lines(head: str, indent: str, old: list[str]) -> list[str]:
     """A stub over exactly the statement's lines: its body one string spanning them, so that the lines after it
     (blank lines, comments, an indented block's trailing comments) belong where they belong in the whole file,
     and the statements after it keep their leading lines (fix texts and positions depend on them)."""
-    n, ends = len(old), [_ending(line) for line in old]
+    n = len(old)
+    ends = ["\n"] * n if "\r" not in "".join(old) else [_ending(line) for line in old]  # most files: "\n" only
     if head == "(":  # an expression statement
         return [indent + "()" + ends[0]] if n == 1 else [indent + "(" + ends[0], *ends[1:-1], ")" + ends[-1]]
     if head.endswith("= "):  # an assignment: `a = """ ... """`
@@ -375,9 +376,7 @@ def _blank(lines: list[str], first: int, line: int, col: int, end_line: int, end
     start = _column(a, col)
     b = lines[end_line - first]
     end = _column(b, end_col)
-    # Only what follows on the element's last line needs its columns: none to keep when that is a comma, a
-    # comment or nothing.
-    pad = not _NOTHING_AFTER.fullmatch(b[end:])
+    pad = not _NOTHING_AFTER.fullmatch(b[end:])  # what follows on the last line keeps its columns (a comma: none)
     if line == end_line:
         if end - start >= len(filler) or not pad:
             lines[line - first] = a[:start] + filler + (" " * (end - start - len(filler)) if pad else "") + a[end:]
