@@ -41,6 +41,8 @@ class NamedTensors(KnownTensors):
     Validation: none.
     """
 
+    reports_at_references = True  # at the methods and `.names` (attribute targets), or a factory's `names=`
+
     code = "ADV150"
     name = "named-tensors"
     message = "named tensors were removed in torch 2.13 ({what} raises {error}); drop the names, index dims by position"

@@ -35,6 +35,8 @@ class TensorResize(KnownTensors):
     Validation: none.
     """
 
+    reports_at_references = True  # at calls of the methods (attribute targets)
+
     code = "ADV151"
     name = "tensor-resize"
     message = "non-inplace `Tensor.{old}()` is deprecated (UserWarning); use `{recv}.{new}(...)` (or `{old}_` in place)"
