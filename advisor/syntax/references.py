@@ -309,9 +309,19 @@ def _bases(name: str, aliases: dict[str, set[str]], stars: list[str]) -> set[str
     return bases
 
 
+def _children_into(node: ast.AST, stack: list[ast.AST]) -> None:
+    """`node`'s children onto `stack`: `ast.iter_child_nodes` without the fields that never hold a name."""
+    t = type(node)
+    for name in (_SHAPES.get(t) or _shape(t))[1]:
+        value = getattr(node, name, None)
+        if isinstance(value, _AST):
+            stack.append(value)
+        elif type(value) is list:
+            stack.extend(v for v in value if isinstance(v, _AST))
+
+
 def _identifiers_into(node: ast.AST, out: set[str]) -> None:
     stack = [node]  # ast.walk, without its generator and the nodes that hold no name
-    shapes = _SHAPES
     while stack:
         sub = stack.pop()
         t = type(sub)
@@ -320,28 +330,18 @@ def _identifiers_into(node: ast.AST, out: set[str]) -> None:
             continue
         if t is ast.Attribute:
             out.add(sub.attr)  # type: ignore[attr-defined]
-        for name in (shapes.get(t) or _shape(t))[1]:
-            value = getattr(sub, name, None)
-            if isinstance(value, _AST):
-                stack.append(value)
-            elif type(value) is list:
-                stack.extend(v for v in value if isinstance(v, _AST))
+        _children_into(sub, stack)
 
 
 def refers_within(node: ast.AST, refs: References, targets: frozenset[str], attributes: frozenset[str]) -> bool:
     """Does the statement `node` refer to one of `targets` (as `collect` would record it: a dotted name through the
     file's imports, a string, `getattr(m, "name")`, an import), or use one of `attributes`?"""
-    bindings, stars, shapes = refs.bindings, refs.stars, _SHAPES
+    bindings, stars = refs.bindings, refs.stars
     stack = [node]  # ast.walk, without its generator and the fields that hold no name (as collect)
     while stack:
         sub = stack.pop()
         t = type(sub)
-        for name in (shapes.get(t) or _shape(t))[1]:
-            value = getattr(sub, name, None)
-            if isinstance(value, _AST):
-                stack.append(value)
-            elif type(value) is list:
-                stack.extend(v for v in value if isinstance(v, _AST))
+        _children_into(sub, stack)
         if t is ast.Attribute:
             if sub.attr in attributes:  # type: ignore[attr-defined]
                 return True
