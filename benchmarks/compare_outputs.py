@@ -4,8 +4,10 @@ stderr or the files written: the check that a start-up or CLI change leaves ever
 
     python benchmarks/compare_outputs.py /path/to/base-checkout [/path/to/new-checkout]   # default: this one
 
-Each checkout's package is taken from its root (PYTHONPATH); both run with this interpreter, in a scratch
-project (two files with findings, a pyproject.toml) and on a copy of examples/demo.
+Each checkout's package is taken from its root (PYTHONPATH), with its own `.venv/bin/python` where it has one, else
+this interpreter, in a scratch project (two files with findings, a pyproject.toml) and on a copy of examples/demo. A
+checkout whose `advisor.rules` (the top-level `rules/` folder, which an editable install maps) would come from
+elsewhere is refused: its rules would not be the ones compared.
 """
 
 from __future__ import annotations
@@ -59,12 +61,29 @@ def cases(demo: str, out: str) -> list[list[str]]:
     return lines
 
 
+def interpreter(root: str) -> str:
+    own = os.path.join(root, ".venv", "bin", "python")
+    return own if os.path.exists(own) else sys.executable
+
+
+def check_rules(root: str) -> None:
+    """Exit unless `root`'s interpreter and PYTHONPATH import `advisor.rules` from `root`."""
+    env = dict(os.environ, PYTHONPATH=root)
+    code = "import advisor.rules; print(advisor.rules.__file__)"
+    found = subprocess.run([interpreter(root), "-c", code], capture_output=True, text=True, env=env).stdout.strip()
+    if not os.path.realpath(found).startswith(os.path.realpath(root) + os.sep):
+        sys.exit(
+            f"{root}: advisor.rules comes from {found or '(nowhere)'}; give it a venv with its own editable install"
+        )
+
+
 def run(root: str, tag: str, args: list[str], cwd: str, out: str) -> tuple:
     args = [a.replace("{}", tag) for a in args]
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env["PYTHONPATH"] = root
     stdin = STDIN if "-" in args or "--stdin-filename" in args else b""
-    p = subprocess.run([sys.executable, "-m", "advisor", *args], cwd=cwd, input=stdin, capture_output=True, env=env)
+    cmd = [interpreter(root), "-m", "advisor", *args]
+    p = subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, env=env)
     written = []
     for a in args:
         path = a.split("=", 1)[-1]
@@ -78,6 +97,8 @@ def run(root: str, tag: str, args: list[str], cwd: str, out: str) -> tuple:
 
 def main() -> int:
     base, new = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else ROOT)
+    for root in (base, new):
+        check_rules(root)
     with tempfile.TemporaryDirectory() as scratch:
         project, demo, out = (os.path.join(scratch, d) for d in ("project", "demo", "out"))
         os.makedirs(project)
