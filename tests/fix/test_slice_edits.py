@@ -58,6 +58,15 @@ VARIANTS = {
     "footer comment": AMP + "\nwith autocast():\n    pass\n" + PAD + "# the end\n",
     "only in a method": AMP + PAD,
     "import added": "import torch\n" + PAD.replace("with autocast():", "with torch.cuda.amp.autocast():"),
+    # A module docstring and a call over more than three lines: a slice writes `()` over them.
+    "docstring, import added": '"""The module.\n\nIts docstring,\nover lines.\n"""\nimport torch\n'
+    + PAD.replace("with autocast():", "with torch.cuda.amp.autocast():"),
+    "docstring, amp": '"""The module.\n\nIts docstring,\nover lines.\n"""\n'
+    + AMP
+    + "\nwith autocast():\n    pass\n"
+    + PAD,
+    "a long call between imports": "import torch\nprint(\n    1,\n    2,\n    3,\n)\nimport os\n"
+    + PAD.replace("with autocast():", "with torch.cuda.amp.autocast():"),
 }
 
 # Files a scan does not slice either (advisor.analysis.slices): no top-level torch import, two statements on a line.
