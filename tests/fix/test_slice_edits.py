@@ -65,6 +65,11 @@ VARIANTS = {
     + AMP
     + "\nwith autocast():\n    pass\n"
     + PAD,
+    "docstring, __future__, import added": '"""The module.\n\nIts docstring,\nover lines.\n"""\n'
+    + "from __future__ import annotations\nimport os\n"
+    + PAD.replace("with autocast():", "with torch.cuda.amp.autocast():").replace(
+        "class Model:", "import torch\n\nclass Model:"
+    ),
     "a long call between imports": "import torch\nprint(\n    1,\n    2,\n    3,\n)\nimport os\n"
     + PAD.replace("with autocast():", "with torch.cuda.amp.autocast():"),
 }
