@@ -26,7 +26,7 @@ from advisor.analysis.positions import statement_starts
 from advisor.analysis.suppressions import Suppressions
 from advisor.core.findings import FileResult, Finding
 from advisor.core.settings import Settings
-from advisor.core.textlines import split_lines
+from advisor.core.textlines import common_ends, split_lines
 from advisor.rule import Rule
 
 _KEEP = 32  # buffers remembered (an editor's open files)
@@ -100,13 +100,7 @@ def _reads_whole(rules, refs: Any) -> bool:
 
 def _changed(old: list[str], new: list[str]) -> tuple[int, int, int]:
     """(lines in common at the start, at the end, and the change in the number of lines)."""
-    n = min(len(old), len(new))
-    head = 0
-    while head < n and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < n - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new)
     return head, tail, len(new) - len(old)
 
 

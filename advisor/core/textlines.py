@@ -10,6 +10,10 @@ splits here.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Sequence
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
@@ -20,9 +24,9 @@ def split_lines(text: str, keepends: bool = False) -> list[str]:
     return lines if keepends else [line.rstrip("\r\n") for line in lines]
 
 
-def common_ends(a: str, b: str) -> tuple[int, int]:
+def common_ends(a: Sequence[Any], b: Sequence[Any]) -> tuple[int, int]:
     """(The length of `a`'s and `b`'s common start, that of their common end after it): what lies between
-    is what changed."""
+    is what changed. Texts (characters) or lists of lines alike."""
     n = min(len(a), len(b))
     start = 0
     while start < n and a[start] == b[start]:
