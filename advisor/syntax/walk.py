@@ -50,6 +50,13 @@ def _is_token(t: type) -> bool:
 MODULE_WALKS = [0]
 
 
+def _is_node_class(t: type) -> bool:
+    node = _IS_NODE.get(t)
+    if node is None:
+        node = _IS_NODE[t] = issubclass(t, cst.CSTNode)
+    return node
+
+
 def _fields(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
@@ -81,7 +88,6 @@ def walk(
     on_error: Callable[[Any, Any, Exception], None] | None = None,
 ) -> None:
     """`parents`, when given, receives id(child) -> parent for every node entered (advisor.analysis.facts)."""
-    CSTNode = cst.CSTNode  # libcst is imported on first use (see advisor.core.lazy)
     if type(root) is cst.Module:
         MODULE_WALKS[0] += 1
 
@@ -93,10 +99,7 @@ def walk(
         t = type(value)
         known = entered.get(t)
         if known is None:
-            node = _IS_NODE.get(t)
-            if node is None:
-                node = _IS_NODE[t] = issubclass(t, CSTNode)
-            known = entered[t] = node and not (_is_token(t) and t.__name__ not in subscribed)
+            known = entered[t] = _is_node_class(t) and not (_is_token(t) and t.__name__ not in subscribed)
         return known
 
     stack: list[tuple[int, Any, str | None]] = [(_ENTER, root, None)]
@@ -169,7 +172,6 @@ def nodes_of(root: Any, *types: type, skip: dict[type, tuple[str, ...] | None] |
     `skip`: node class -> the fields not searched below such a node (None: none of them), for a search that
     knows where its nodes cannot be (no statement inside an expression) or must not be looked for (a nested
     scope). The order of what is found is the same as without it, less what is skipped."""
-    CSTNode = cst.CSTNode
     if type(root) is cst.Module:
         MODULE_WALKS[0] += 1
     # Per node class, as in `walk` (`isinstance` against LibCST's ABCs is slow): is it one of `types`, and is it
@@ -179,10 +181,7 @@ def nodes_of(root: Any, *types: type, skip: dict[type, tuple[str, ...] | None] |
     tokens = _finds_tokens(types)
 
     def enters(t: type) -> bool:
-        node = _IS_NODE.get(t)
-        if node is None:
-            node = _IS_NODE[t] = issubclass(t, CSTNode)
-        known = entered[t] = node and (tokens or not _is_token(t))
+        known = entered[t] = _is_node_class(t) and (tokens or not _is_token(t))
         return known
 
     found = []
