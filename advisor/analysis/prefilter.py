@@ -77,3 +77,13 @@ class Prefilter:
             for r in self._by_trigger[h]:
                 rules[r.code] = r
         return [rules[c] for c in sorted(rules)]
+
+
+@lru_cache(maxsize=32)
+def reference_gate(rules: tuple[AnyRule, ...]) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(targets, attribute targets) of `rules`, where every one of them reports only at references
+    (`Rule.reports_at_references`): a statement holding only their triggers counts where it refers to one of those.
+    None where one of them does not."""
+    if not all(r.reports_at_references for r in rules):
+        return None
+    return frozenset(t for r in rules for t in r.targets), frozenset(a for r in rules for a in r.attribute_targets)

@@ -36,7 +36,7 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from advisor.analysis.prefilter import Prefilter
+from advisor.analysis.prefilter import Prefilter, reference_gate
 from advisor.syntax.references import References, collect, refers_within
 from advisor.core.textlines import split_lines
 
@@ -233,12 +233,12 @@ class _Renderer:
         if self._aliases is not None and self._aliases.search(text):
             return True
         rules = self._matches(text.encode("utf-8", "surrogatepass"))
-        if node is None or not rules or not all(r.reports_at_references for r in rules):
+        gate = reference_gate(tuple(rules)) if rules else None
+        if gate is None or node is None:
             return bool(rules)
         # Only reference rules' words: the statement must refer to what they look for (`range` in a loop is not
         # `torch.range`), as the file's `ast` references have it.
-        targets = frozenset(t for r in rules for t in r.targets)
-        return refers_within(node, self.refs, targets, frozenset(a for r in rules for a in r.attribute_targets))
+        return refers_within(node, self.refs, *gate)
 
     def _indent(self, inner: list[Span], node: ast.ClassDef) -> str | None:
         """The body's indentation, when every body statement starts its own line there (else None: keep it all)."""
