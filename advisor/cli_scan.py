@@ -39,8 +39,9 @@ def load(paths: List[str], config: Optional[str], stdin: Optional[bytes], quiet:
     return project
 
 
-def _scan(project: "Project") -> "ScanResult":
-    """The project's scan, with a progress bar on a TTY when it is long enough to need one."""
+def _scan(project: "Project", edits: bool = False) -> "ScanResult":
+    """The project's scan, with a progress bar on a TTY when it is long enough to need one (`edits`: the JSON
+    report's fix edits made by the workers, advisor.run.project.Project.scan_raw)."""
     try:
         if len(project.files) >= PROGRESS_MIN_FILES and sys.stderr.isatty():
             from rich.console import Console  # lazy: rich costs start-up time most runs never need
@@ -48,8 +49,8 @@ def _scan(project: "Project") -> "ScanResult":
 
             with Progress(console=Console(stderr=True), transient=True) as bar:
                 task = bar.add_task("advisor", total=None)
-                return project.scan(lambda done, total: bar.update(task, completed=done, total=total))
-        return project.scan()
+                return project.scan(lambda done, total: bar.update(task, completed=done, total=total), edits)
+        return project.scan(edits=edits)
     except ProjectError as e:
         raise fail(str(e))
 
@@ -123,7 +124,7 @@ def scan(
     else:
         if not quiet:
             warn_if_nothing_to_scan(setup, paths)
-        result = _scan(setup)
+        result = _scan(setup, edits=output_format == "json" and not statistics)
         say_what_was_hidden(setup, quiet)
     if add_noqa:
         raise SystemExit(add_suppressions(result, setup.root))

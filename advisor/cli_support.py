@@ -70,7 +70,8 @@ def render(
             min_torch_source=setup.lowest_source,
         )
         # stdin's text is not on disk: its fixes keep their range's one edit
-        with_edits(out["findings"], result.findings, setup if source is None else None)
+        made = {r.path: r.edits for r in result.results if r.edits is not None}
+        with_edits(out["findings"], result.findings, setup if source is None else None, made)
         from advisor.report.output.indented_json import dumps  # json.dump(out, stream, indent=2), faster
 
         stream.write(dumps(out, indent=2))

@@ -185,12 +185,13 @@ def _with_fix_range(rep: Report, positions: dict[int, tuple[int, int, int, int]]
 
 
 def analyse(
-    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, sliced: bool = False
+    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, sliced: bool = False, on_fixes=None
 ) -> tuple[FileResult, Analysed | None]:
-    """`sliced`: a scan may analyse a very large file in slices (advisor.analysis.slices); a fix never does."""
+    """`sliced`: a scan may analyse a very large file in slices (advisor.analysis.slices); a fix never does.
+    `on_fixes(analysed, source)`: each slice's analysis (and its source) while its tree lives (the JSON edits)."""
     if path.endswith(".ipynb"):
         return _analyse_notebook(data, path, rules, settings)
-    return analyse_source(data, path, rules, settings, sliced)
+    return analyse_source(data, path, rules, settings, sliced, on_fixes=on_fixes)
 
 
 def _analyse_notebook(data, path, rules, settings) -> tuple[FileResult, Analysed | None]:
@@ -218,6 +219,7 @@ def analyse_source(
     settings: Settings,
     sliced: bool = False,
     seen: Callable[[str, References], None] | None = None,
+    on_fixes: Callable[[Analysed, str], None] | None = None,
 ) -> tuple[FileResult, Analysed | None]:
     """`seen(text, refs)`: called once the file's references are known (an editor keeps what its next analysis
     needs of them, advisor.analysis.incremental, rather than parsing the file again)."""
@@ -243,7 +245,7 @@ def analyse_source(
                 del tree
                 refs.forget_calls()  # they hold the `ast` tree
                 names = (identifiers, aliases)
-                return _analyse_slices(parts, starts, text, path, rules, settings, names, result), None
+                return _analyse_slices(parts, starts, text, path, rules, settings, names, result, on_fixes), None
         del tree
         refs.forget_calls()  # they hold the `ast` tree, which goes before LibCST's is built
         module = parse_cst(data)
@@ -265,7 +267,7 @@ def analyse_source(
     return result, analysed
 
 
-def _analyse_slices(parts, starts, text, path, rules, settings, names, result: FileResult) -> FileResult:
+def _analyse_slices(parts, starts, text, path, rules, settings, names, result: FileResult, on_fixes) -> FileResult:
     """Each slice parsed and checked on its own; a finding counts in the slice that owns its statement.
 
     A slice keeps every top-level statement on its line (whole, thinned or as a stub), so the file's
@@ -275,7 +277,10 @@ def _analyse_slices(parts, starts, text, path, rules, settings, names, result: F
     for source, owned in parts:
         try:
             args = (source, owned, starts, text, path, rules, settings, identifiers, suppressions, result)
-            analyse_slice(*args, alias_names=aliases)
+            analysed = analyse_slice(*args, kept=on_fixes is not None, alias_names=aliases)
+            if analysed is not None and analysed.items:
+                on_fixes(analysed, source)  # type: ignore[misc]  # kept: only with on_fixes
+            del analysed  # this slice's tree goes before the next one's is built
         except SourceError as e:
             result.errors.append(FileError(path, str(e)))
             return result

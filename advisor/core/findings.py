@@ -277,13 +277,14 @@ class FileError(Frozen):
 class FileResult(Plain):
     """What analysing one file produced. Cached as JSON by content hash."""
 
-    __slots__ = ("path", "findings", "errors", "suppressed", "markers", "parsed")
+    __slots__ = ("path", "findings", "errors", "suppressed", "markers", "parsed", "edits")
     path: str
     findings: list[Finding]
     errors: list[FileError]
     suppressed: int
     markers: list[list]  # [[ROCm marker text, line], ...] (advisor.run.device)
     parsed: bool  # the file was parsed (not just prefiltered), on this run or the one cached
+    edits: list | None  # its JSON fix edits, made by the worker from its analysis (advisor.fix.file_edits): not cached
 
     def __init__(
         self,
@@ -293,8 +294,10 @@ class FileResult(Plain):
         suppressed: int = 0,
         markers: list[list] | None = None,
         parsed: bool = False,
+        edits: list | None = None,
     ) -> None:
         self.path = path
+        self.edits = edits
         self.findings = [] if findings is None else findings
         self.errors = [] if errors is None else errors
         self.suppressed = suppressed

@@ -191,11 +191,16 @@ def _uses_of(text: str, names: frozenset[str]) -> tuple[_Uses | None, list[str]]
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None, []
     uses = _Uses(set(names))
-    uses.visit(tree)
+    uses.walk(tree)
     return uses, re.split(r"\r\n|\r|\n", text)
 
 
-class _Uses(ast.NodeVisitor):
+# The nodes that bind a name where they stand and are not read on their own (`_bound_names`; imports, names and
+# `global` have their own steps in `_Uses.walk`).
+_BINDERS = (ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs, ast.MatchStar)
+
+
+class _Uses:
     """Imports of every kind, and where `names` occur, in one pass over the `ast`."""
 
     def __init__(self, names: set[str]) -> None:
@@ -209,64 +214,71 @@ class _Uses(ast.NodeVisitor):
         self.every: dict[str, list[ast.Name]] = {}  # every `Name` of them, in any context
         self.loads: set[ast.Name] = set()  # the loads that read the module's binding (no enclosing rebinding)
         self.in_strings: set[str] = set()  # those a string holds as a word
-        self._depth = 0  # enclosing scopes that are not the module
-        self._rebinding: list[set[str]] = []  # per enclosing scope: the names of `names` it (or anything in it) binds
+        self._rebinding: dict[int, set[str]] = {}  # id(scope) -> the names of `names` it (or anything in it) binds
+
+    def walk(self, tree: ast.AST) -> None:
+        """Every node, each with the scopes (not the module) it is in. Order does not matter: only counts and sets
+        are kept. A scope's rebindings are looked for only where one of `names` is read in it (names are rare)."""
+        stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(tree, ())]
+        while stack:
+            node, scopes = stack.pop()
+            t = type(node)
+            if t is ast.Name:
+                self._name(node, scopes)  # type: ignore[arg-type]
+            elif t is ast.Import or t is ast.ImportFrom:
+                self._import(node, bool(scopes))  # type: ignore[arg-type]
+            elif t is ast.Constant:
+                self._constant(node)  # type: ignore[arg-type]
+            elif t is ast.Global or t is ast.Nonlocal:
+                self.globals.update(n for n in node.names if n in self.names)  # type: ignore[attr-defined]
+            else:
+                if not scopes and isinstance(node, _BINDERS):  # a def, a class, an `except ... as`, a match capture
+                    for bound in _bound_names(node):
+                        self._bound(bound)
+                if isinstance(node, _SCOPES):
+                    scopes = (*scopes, node)
+                stack.extend((child, scopes) for child in ast.iter_child_nodes(node))
 
     def _bound(self, name: str | None) -> None:
-        if name in self.names and not self._depth:
-            self.module_binds[name] = self.module_binds.get(name, 0) + 1
+        """A binding at module scope."""
+        if name in self.names:
+            self.module_binds[name] = self.module_binds.get(name, 0) + 1  # type: ignore[index]
 
-    def _imported(self, removal: Removal) -> None:
-        self.imports[removal] = self.imports.get(removal, 0) + 1
-        if self._depth:
-            self.nested_imports.add(removal)
-
-    def visit_Import(self, node: ast.Import) -> None:
+    def _import(self, node: ast.Import | ast.ImportFrom, nested: bool) -> None:
+        module = (node.module or "") if isinstance(node, ast.ImportFrom) else None  # None: `import m`
         for alias in node.names:
-            self._imported((alias.name, None, alias.asname))
-        for bound in _bound_names(node):
-            self._bound(bound)
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        for alias in node.names:
-            if node.level:
+            if isinstance(node, ast.ImportFrom) and node.level:
                 self.relative_names.add(alias.name)
             else:
-                self._imported((node.module or "", alias.name, alias.asname))
-        for bound in _bound_names(node):
-            self._bound(bound)
+                removal = (alias.name, None, alias.asname) if module is None else (module, alias.name, alias.asname)
+                self.imports[removal] = self.imports.get(removal, 0) + 1
+                if nested:
+                    self.nested_imports.add(removal)
+        if not nested:
+            for bound in _bound_names(node):
+                self._bound(bound)
 
-    def visit_Name(self, node: ast.Name) -> None:
+    def _name(self, node: ast.Name, scopes: tuple[ast.AST, ...]) -> None:
         if node.id not in self.names:
             return
         self.every.setdefault(node.id, []).append(node)
         if not isinstance(node.ctx, ast.Load):
-            self._bound(node.id)
-        elif not any(node.id in s for s in self._rebinding):
+            if not scopes:
+                self._bound(node.id)
+        elif not any(node.id in self._binds(s) for s in scopes):
             self.loads.add(node)
 
-    def visit_Constant(self, node: ast.Constant) -> None:
+    def _binds(self, scope: ast.AST) -> set[str]:
+        found = self._rebinding.get(id(scope))
+        if found is None:
+            found = self._rebinding[id(scope)] = _binds(scope, self.names)
+        return found
+
+    def _constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str):
             found = set(self.words.findall(node.value)) - self.in_strings
             if found:  # only a string that is an expression naming it (an annotation, `__all__`): not prose
                 self.in_strings.update(found & _expression_names(node.value))
-
-    def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
-        self.globals.update(n for n in node.names if n in self.names)
-
-    visit_Nonlocal = visit_Global
-
-    def generic_visit(self, node: ast.AST) -> None:
-        for bound in _bound_names(node):  # a def, a class, an `except ... as`, a match capture
-            self._bound(bound)
-        if isinstance(node, _SCOPES):
-            self._depth += 1
-            self._rebinding.append(_binds(node, self.names))
-            super().generic_visit(node)
-            self._rebinding.pop()
-            self._depth -= 1
-        else:
-            super().generic_visit(node)
 
 
 def _binds(scope: ast.AST, names: set[str]) -> set[str]:

@@ -56,13 +56,14 @@ _TRANSIENT = (
 
 
 class ScanOptions(Plain):
-    __slots__ = ("rules", "settings", "cache_dir", "shared_cache_dir", "jobs", "progress", "_prefilter")
+    __slots__ = ("rules", "settings", "cache_dir", "shared_cache_dir", "jobs", "progress", "edits", "_prefilter")
     rules: Sequence[AnyRule]
     settings: Settings  # the run's (per-file-ignores, the torch versions): every job carries them
     cache_dir: str | None  # None: no cache
     shared_cache_dir: str | None  # results shared with other repositories (advisor.run.cache); needs cache_dir
     jobs: int | None  # None: one per CPU
     progress: Callable[[int, int], None] | None  # (files analysed, files to analyse)
+    edits: bool  # the JSON report's fix edits are made by the workers (`FileJob.edits`)
     _prefilter: Prefilter | None  # built on first use
 
     def __init__(
@@ -76,6 +77,7 @@ class ScanOptions(Plain):
     ) -> None:
         self.rules, self.settings, self.cache_dir, self.shared_cache_dir = rules, settings, cache_dir, shared_cache_dir
         self.jobs, self.progress, self._prefilter = jobs, progress, None
+        self.edits = False
 
     def rules_for(self, path: str, rules: Sequence[AnyRule] | None = None) -> list[AnyRule]:
         """`rules` (default: all of them) less those `per-file-ignores` switches off for `path`."""
@@ -99,17 +101,15 @@ class ScanOptions(Plain):
             return None
         from advisor.core.jobs import FileJob  # lazy: a run where no file needs analysing never makes one
 
-        return FileJob(path, data, codes, self.settings)
+        return FileJob(path, data, codes, self.settings, self.edits)
 
 
 def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
     """Worker entry point: plain data in, plain data out. `incremental`: an editor's buffer, analysed again only
     where the edit since its last analysis requires (advisor.analysis.incremental)."""
-    # Lazy: the main process, which only reads and prefilters, never loads the analysis (and LibCST) itself.
-    from advisor.analysis.analyse import analyse
-
     path = job.path
     rules = [rule_by_code(c) for c in job.codes]
+    edits: list = []
     # A LibCST parse allocates millions of small objects, and the collector's passes over them
     # cost ~25% of the analysis. Trees hold few cycles: collect once, while it is all still young.
     gc_enabled = gc.isenabled()
@@ -123,7 +123,7 @@ def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
 
             result = analyse_edit(job.data, path, rules, job.settings)
         else:
-            result = analyse(job.data, path, rules, job.settings, sliced=True)[0]
+            result = _scanned(job, rules, edits)
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
     except MemoryError:
@@ -137,7 +137,27 @@ def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
         gc.collect(0)
         if gc_enabled:
             gc.enable()
-    return result.to_dict()
+    answer = result.to_dict()
+    if edits and edits[0] is not None:
+        answer["edits"] = edits[0]  # not cached with the findings (`scan` takes it out)
+    return answer
+
+
+def _scanned(job: FileJob, rules: list, edits: list) -> FileResult:
+    """The scan's analysis of `job`, and, where the job asks, the JSON fix edits from that analysis into `edits`."""
+    # Lazy: the main process, which only reads and prefilters, never loads the analysis (and LibCST) itself.
+    from advisor.analysis.analyse import analyse
+
+    if not job.edits or not job.path.endswith(".py"):
+        return analyse(job.data, job.path, rules, job.settings, sliced=True)[0]
+    from advisor.fix.file_edits import ScanEdits
+
+    found = ScanEdits(job.path, job.data, job.settings)
+    result, analysed = analyse(job.data, job.path, rules, job.settings, sliced=True, on_fixes=found.add)
+    if analysed is not None:
+        found.add(analysed)
+    edits.append(found.answer())
+    return result
 
 
 def read_file(path: str) -> bytes:
@@ -281,6 +301,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         if options.progress is not None:
             options.progress(count, len(jobs))
         result = FileResult.from_dict(path, found)
+        result.edits = found.get("edits")
         result.markers = markers[path]
         result.parsed = True
         done[path] = result

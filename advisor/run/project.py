@@ -246,12 +246,15 @@ class Project(Plain):
         progress: Callable[[int, int], None] | None = None,
         python: bool = True,
         shared_cache_dir: str | None = None,
+        edits: bool = False,
     ) -> ScanResult:
         """The engine's findings, before post-processing; `python=False`: the text files only.
-        `shared_cache_dir`: results shared with other repositories (an audit's; advisor.run.cache)."""
+        `shared_cache_dir`: results shared with other repositories (an audit's; advisor.run.cache).
+        `edits`: the workers make the JSON report's fix edits too (`FileJob.edits`)."""
         options = self.scan_options()
         options.progress = progress
         options.shared_cache_dir = shared_cache_dir
+        options.edits = edits
         return scan(self.files if python else [], options, self.text_files)
 
     def markers(self) -> list:
@@ -301,9 +304,9 @@ class Project(Plain):
         """`advisor scan -`: the text read from stdin, analysed as `path` and post-processed as a scan."""
         return self.shape(self.analyse_bytes(path, data))
 
-    def scan(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
-        """The whole pipeline: engine, then post-processing."""
-        return self.shape(self.scan_raw(progress))
+    def scan(self, progress: Callable[[int, int], None] | None = None, edits: bool = False) -> ScanResult:
+        """The whole pipeline: engine, then post-processing (`edits`: see `scan_raw`)."""
+        return self.shape(self.scan_raw(progress, edits=edits))
 
     def fails_on(self, finding: Finding) -> bool:
         """Whether this finding fails the run: of a `fail-on` kind, or at or above a `fail-on` severity."""

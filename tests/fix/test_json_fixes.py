@@ -240,3 +240,38 @@ def test_a_spliced_fix_is_the_whole_modules_code(monkeypatch):
                 assert fast == file.fixed(chosen), name
             spliced += file._pieces is not None
     assert spliced >= len(CASES)  # the splice ran, and was not only the fallback
+
+
+def test_the_scans_workers_make_the_json_edits_from_their_own_analysis(tmp_path, monkeypatch):
+    # A JSON scan's workers make each file's fix edits from the analysis that found the fixes (a slice of the file,
+    # or the whole file): the edits the main process would make from a second analysis, which they spare it.
+    from advisor.fix import edits, file_edits
+    from advisor.run.project import Project
+
+    shutil.copytree(os.path.join(ROOT, "tests", "fixtures", "fix"), tmp_path / "t")
+    filler = "".join(
+        f"def unrelated_{i}(x):\n    y = x + {i}\n    z = y * 2\n    w = z - x\n    return [w] * {i}\n\n\n"
+        for i in range(40)
+    )
+    sliced = "import torch\n\n\n" + filler + "def f(x):\n    with torch.cuda.amp.autocast():\n        return x\n"
+    (tmp_path / "t" / "big.py").write_text(sliced)
+    sources = []
+    by_scan = file_edits._File.analysed_by_scan.__func__
+
+    def recording(cls, path, data, rules, settings, analysed, source):
+        sources.append((os.path.basename(path), source is not None))
+        return by_scan(cls, path, data, rules, settings, analysed, source)
+
+    monkeypatch.setattr(file_edits._File, "analysed_by_scan", classmethod(recording))
+    project = Project.load([str(tmp_path / "t")], target_version="2.15", no_cache=True)
+    result = project.scan(edits=True)
+    fixable = {f.path for f in result.findings if file_edits.fixable(f)}
+    made = {r.path: r.edits for r in result.results if r.edits is not None}
+    assert sorted(made) == sorted(fixable)
+    assert ("big.py", True) in sources  # big.py's from its slice
+    analysed = []
+    real = edits._File.__init__
+    monkeypatch.setattr(edits._File, "__init__", lambda self, path, *a: analysed.append(path) or real(self, path, *a))
+    from_workers = edits.fix_edits(result.findings, project, made)
+    assert analysed == []
+    assert edits.fix_edits(result.findings, project) == from_workers and sorted(set(analysed)) == sorted(fixable)
