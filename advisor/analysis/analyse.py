@@ -1,8 +1,8 @@
 """Analyse one file: decode, guard, parse, resolve names, run rules, place findings.
 
-This is where findings get their positions and suppressions are applied. It
-runs inside worker processes, so it returns plain data (`FileResult`), plus,
-for the fixer, the parsed module and the live reports.
+A finding is born here (a rule's report, in `run_rules`) and placed by `advisor.analysis.place` (the policy's
+decision, its position, its suppression); advisor.run.postprocess shapes the run's findings. It runs inside worker processes, so it returns plain data (`FileResult`), plus, for the
+fixer, the parsed module and the live reports.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from functools import partial
 
 import ast
 import os
-import re
 import tokenize
 from dataclasses import dataclass, field, replace
 from io import BytesIO
@@ -21,10 +20,8 @@ from advisor.analysis import notebook_text, notebooks
 from advisor.analysis import compat_marks, lazy_helpers, own_attributes, sites, slices
 from advisor.analysis.parser import parse_unvalidated
 from advisor.analysis.facts import Facts
-from advisor.analysis.fix_text import fix_text
-from advisor.core import policy
-from advisor.core.policy import Decision
-from advisor.core.findings import Applicability, FileError, FileResult, Finding
+from advisor.analysis.place import place
+from advisor.core.findings import FileError, FileResult, Finding
 from advisor.syntax.names import NameResolver
 from advisor.analysis.positions import StatementPositions, compute_positions, statement_starts
 from advisor.syntax.references import References, collect
@@ -49,6 +46,11 @@ MAX_CST_BYTES = int(float(os.environ.get("ADVISOR_MAX_FILE_MB", "2")) * 1024 * 1
 
 class SourceError(Exception):
     """The file cannot be analysed; the message says why, for the user."""
+
+
+class ParseAlone(Exception):
+    """A file that cannot be sliced, where the caller would not parse it whole (`whole=False`): a big file in a
+    pool's worker, which advisor.run.engine parses in a capped process of its own instead."""
 
 
 @dataclass
@@ -175,23 +177,21 @@ def rule_errors(ctx: Context, positions: dict | None = None) -> list[FileError]:
     ]
 
 
-def _with_fix_range(rep: Report, positions: dict[int, tuple[int, int, int, int]]) -> dict:
-    """The report's data, plus the 1-based range its replacement covers (for SARIF fixes)."""
-    data = dict(rep.data or {})
-    if rep.replacement is not None:
-        sl, sc, el, ec = positions[id(rep.target_node)]
-        data["fix_range"] = [sl, sc + 1, el, ec + 1]
-    return data
-
-
 def analyse(
-    data: bytes, path: str, rules: Sequence[type[Rule]], settings: Settings, sliced: bool = False, on_fixes=None
+    data: bytes,
+    path: str,
+    rules: Sequence[type[Rule]],
+    settings: Settings,
+    sliced: bool = False,
+    on_fixes=None,
+    whole: bool = True,
 ) -> tuple[FileResult, Analysed | None]:
     """`sliced`: a scan may analyse a very large file in slices (advisor.analysis.slices); a fix never does.
-    `on_fixes(analysed, source)`: each slice's analysis (and its source) while its tree lives (the JSON edits)."""
+    `on_fixes(analysed, source)`: each slice's analysis (and its source) while its tree lives (the JSON edits).
+    `whole=False`: ParseAlone rather than a parse of the whole file."""
     if path.endswith(".ipynb"):
         return _analyse_notebook(data, path, rules, settings)
-    return analyse_source(data, path, rules, settings, sliced, on_fixes=on_fixes)
+    return analyse_source(data, path, rules, settings, sliced, on_fixes=on_fixes, whole=whole)
 
 
 def _analyse_notebook(data, path, rules, settings) -> tuple[FileResult, Analysed | None]:
@@ -220,9 +220,10 @@ def analyse_source(
     sliced: bool = False,
     seen: Callable[[str, References], None] | None = None,
     on_fixes: Callable[[Analysed, str], None] | None = None,
+    whole: bool = True,
 ) -> tuple[FileResult, Analysed | None]:
     """`seen(text, refs)`: called once the file's references are known (an editor keeps what its next analysis
-    needs of them, advisor.analysis.incremental, rather than parsing the file again)."""
+    needs of them, advisor.analysis.incremental, rather than parsing the file again). `whole`: see `analyse`."""
     result = FileResult(path)
     try:
         if len(data) > MAX_CST_BYTES:  # by size, before any parse: Python's own costs ~0.2 GB per MB too
@@ -246,6 +247,8 @@ def analyse_source(
                 refs.forget_calls()  # they hold the `ast` tree
                 names = (identifiers, aliases)
                 return _analyse_slices(parts, starts, text, path, rules, settings, names, result, on_fixes), None
+        if not whole:
+            raise ParseAlone(path)
         del tree
         refs.forget_calls()  # they hold the `ast` tree, which goes before LibCST's is built
         module = parse_cst(data)
@@ -262,7 +265,7 @@ def analyse_source(
         if rep.replacement is not None:
             positions.cover(rep.target_node)
             analysed.spans[id(rep.target_node)] = positions[id(rep.target_node)]
-    _place(ctx, result, Suppressions(text), analysed, positions)
+    place(ctx, result, Suppressions(text), analysed, positions)
     result.findings.sort(key=Finding.sort_key)
     return result, analysed
 
@@ -319,80 +322,5 @@ def analyse_slice(
                 positions.cover(rep.target_node)
                 if analysed is not None:
                     analysed.spans[id(rep.target_node)] = positions[id(rep.target_node)]
-        _place(ctx, result, suppressions, analysed, positions)
+        place(ctx, result, suppressions, analysed, positions)
     return analysed
-
-
-def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision | None:
-    """Kind, severity, fix applicability and message, decided once (advisor.core.policy), before the `Finding` exists.
-
-    None: the report does not apply to this target (replacement too new, not yet
-    deprecated, un-deprecated). The fixer reads the result from the finding (`Finding.fix`), never from the report.
-    """
-    window = policy.torch_window(rep.window or rule.window(), rule.library)
-    return policy.decide(
-        window,
-        rep.kind or rule.kind,
-        rule.severity,
-        rep.applicability,
-        rep.message,
-        target,
-        lowest,
-        rep.compat_until,
-        rep.compat,
-        rep.safety or rule.safety,
-    )
-
-
-def _place(
-    ctx: Context,
-    result: FileResult,
-    suppressions: Suppressions,
-    analysed: Analysed | None = None,
-    positions: Any = None,
-) -> None:
-    """Positions, suppressions and Finding objects for the context's reports (kept in `analysed` for the fixer)."""
-    module, path = ctx.module, ctx.path
-    if not ctx.reports:
-        return
-    if positions is None:
-        positions = compute_positions(module)  # id(node) -> (line, col, end line, end col), columns 0-based
-    seen: set[tuple[str, int, int]] = set()
-    for rep in ctx.reports:
-        start_line, start_col, end_line, end_col = positions[id(rep.node)]
-        rule = type(rep.rule)
-        key = (rule.code, start_line, start_col)
-        if key in seen:  # two visit paths reported the same node
-            continue
-        seen.add(key)
-        if suppressions.is_suppressed(rule.code, start_line, end_line):
-            result.suppressed += 1
-            continue
-        decision = decide(rule, rep, ctx.target, ctx.lowest)
-        if decision is None:
-            continue
-        applicability, message = decision.applicability, decision.message
-        finding = Finding(
-            rule=rule.code,
-            name=rule.name,
-            severity=decision.severity.value,
-            path=path,
-            line=start_line,
-            column=start_col + 1,
-            end_line=end_line,
-            end_column=end_col + 1,
-            message=message,
-            fix=None if applicability is Applicability.NONE else applicability.value,
-            validation=rule.validation,
-            replacement=None
-            if rep.replacement is None or applicability is Applicability.NONE
-            else fix_text(module, rep.replacement),
-            snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
-            data=_with_fix_range(rep, positions) | ({"compat_until": rep.compat_until} if rep.compat else {}),
-            kind=decision.kind.value,
-            warns_from=decision.warns_from,
-            breaks_in=decision.breaks_in,
-        )
-        result.findings.append(finding)
-        if analysed is not None:
-            analysed.items.append((rep, finding))

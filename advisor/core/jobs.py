@@ -18,3 +18,4 @@ class FileJob:
     codes: tuple[str, ...]  # the rules the prefilter and per-file-ignores left for this file
     settings: Settings  # the run's: the torch versions; for a fix, unsafe-fixes and (un)fixable
     edits: bool = False  # a scan whose JSON report holds the fix edits: the worker makes them from its own analysis
+    pooled: bool = False  # a big file sent to a pool's worker: analysed there only in slices (advisor.run.engine)

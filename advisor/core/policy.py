@@ -2,7 +2,7 @@
 
 Rules declare data (a `Window`, maybe a `Kind`); this module turns it into what
 the user sees for a target torch and a lowest supported torch. It runs at
-analysis (`advisor.analysis.analyse._place`), before the `Finding` exists, so the
+analysis (`advisor.analysis.place.place`), before the `Finding` exists, so the
 fixer, the cache and every output read one decision. Pure: no libcst, no torch.
 
 | condition (target T)                        | kind       | severity | message          |

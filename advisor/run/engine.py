@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
-from itertools import chain
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
@@ -16,14 +16,13 @@ from advisor.core.plain import Plain
 from advisor.core.settings import Settings
 from advisor.core.lazy import cst
 from advisor.core.markers import find_markers
-from advisor.core.reading import read_bytes, source_limit
+from advisor.run.loading import cached_result, cannot_read, load, open_cache, read_file, salt  # noqa: F401  (fixrun's)
 from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.analysis.textfiles import scan_text
 
 if TYPE_CHECKING:
     from advisor.core.jobs import FileJob
-    from advisor.run.cache import Cache
     from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
 
 # advisor.run.workers (and with it multiprocessing, ~10% of a one-file scan's imports) is
@@ -37,14 +36,16 @@ ISOLATED_TIMEOUT = 300  # = advisor.run.workers.ISOLATED_TIMEOUT (tests/run/test
 # ADVISOR_POOL_MIN_BYTES overrides it (tests of the pool with tiny files; benchmarks).
 POOL_MIN_BYTES = 512 * 1024
 # A candidate this large is analysed in a fresh process, whose memory is capped (advisor.run.workers),
-# when no pool runs (a pool's workers are capped too), and so is an editor's or stdin's buffer: the parser
+# when no pool runs (a pool's workers are capped too; in a pool, only one that cannot be sliced, `_analysed`),
+# and so is an editor's or stdin's buffer: the parser
 # costs ~1.1 GiB per MB (advisor.analysis.analyse.MAX_CST_BYTES), twice that on one long line, so a file this
 # size stays under ~0.6 GB in this process, and a bigger one costs only itself when it needs more than the
 # cap. ADVISOR_ISOLATE_MIN_BYTES overrides it (tests).
 ISOLATE_MIN_BYTES = 256 * 1024
+# A pooled big file's answer where it must be parsed whole (advisor.analysis.analyse.ParseAlone): parsed alone.
+_ALONE = {"alone": True}
 # Errors that are not a fact about the file's content (crashes, time-outs, the size limit,
 # which ADVISOR_MAX_FILE_MB changes) are not cached; a syntax error is.
-_TEXT_SALT = b"advisor text file\0"
 _TRANSIENT = (
     "internal error",
     "the parser crashed",
@@ -107,6 +108,8 @@ class ScanOptions(Plain):
 def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
     """Worker entry point: plain data in, plain data out. `incremental`: an editor's buffer, analysed again only
     where the edit since its last analysis requires (advisor.analysis.incremental)."""
+    from advisor.analysis.analyse import ParseAlone  # lazy, as `_scanned`'s analysis
+
     path = job.path
     rules = [rule_by_code(c) for c in job.codes]
     edits: list = []
@@ -124,6 +127,8 @@ def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
             result = analyse_edit(job.data, path, rules, job.settings)
         else:
             result = _scanned(job, rules, edits)
+    except ParseAlone:
+        return dict(_ALONE)
     except RecursionError:
         result = FileResult(path, errors=[FileError(path, "code too deeply nested to analyse")])
     except MemoryError:
@@ -149,94 +154,16 @@ def _scanned(job: FileJob, rules: list, edits: list) -> FileResult:
     from advisor.analysis.analyse import analyse
 
     if not job.edits or not job.path.endswith(".py"):
-        return analyse(job.data, job.path, rules, job.settings, sliced=True)[0]
+        return analyse(job.data, job.path, rules, job.settings, sliced=True, whole=not job.pooled)[0]
     from advisor.fix.file_edits import ScanEdits
 
     found = ScanEdits(job.path, job.data, job.settings)
-    result, analysed = analyse(job.data, job.path, rules, job.settings, sliced=True, on_fixes=found.add)
+    args = (job.data, job.path, rules, job.settings)
+    result, analysed = analyse(*args, sliced=True, on_fixes=found.add, whole=not job.pooled)
     if analysed is not None:
         found.add(analysed)
     edits.append(found.answer())
     return result
-
-
-def read_file(path: str) -> bytes:
-    """A source file's bytes: a regular file, bounded (a FIFO or device raises `UnsafeFile`, an OSError)."""
-    return read_bytes(path, source_limit())
-
-
-def cannot_read(path: str, e: OSError) -> FileError:
-    return FileError(path, f"cannot read: {e.strerror or e}")
-
-
-def _salt(path: str, options: ScanOptions) -> bytes:
-    """What besides the content decides a file's result: its kind, and rules switched off for its path.
-
-    Cached results are keyed by content (and shared across repositories): the same bytes at a path
-    where `per-file-ignores` turns rules off, or as a notebook, must not reuse another file's result.
-    """
-    parts = []
-    if path.endswith(".ipynb"):
-        parts.append(b"notebook")
-    off = options.settings.ignored_for(path) if options.settings.per_file_ignores else None  # asked per file
-    if off:
-        parts.append(",".join(sorted(off.patterns)).encode())
-    return b"advisor salt\0" + b"\0".join(parts) + b"\0" if parts else b""
-
-
-def _from_cache(cache: Cache, path: str, digest: str) -> FileResult | None:
-    cached = cache.get(digest)
-    try:
-        return FileResult.from_dict(path, cached) if cached is not None else None
-    except (TypeError, KeyError, ValueError, AttributeError):
-        return None  # an entry of the wrong shape is a miss: the run rewrites it
-
-
-def _load(path: str, cache: Cache | None, text: bool, salt: bytes = b"") -> tuple[FileResult | None, bytes, str]:
-    """(cached or error result, data, content digest) of one file; data is empty when the result is known."""
-    try:
-        st = os.stat(path)
-    except OSError as e:
-        return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
-    if cache is not None:
-        cached = cache.hash_for_stat(path, st)
-        known = _from_cache(cache, path, cached) if cached else None
-        if cached and known is not None:
-            return known, b"", cached
-    try:
-        data = read_file(path)
-    except OSError as e:
-        return FileResult(path, errors=[cannot_read(path, e)]), b"", ""
-    if cache is None:
-        return None, data, ""  # no cache: no digest needed
-    from advisor.run.cache import content_hash  # imported by open_cache already
-
-    # A text file's result is not a Python file's result for the same bytes: keep them apart in the cache.
-    digest = content_hash(_TEXT_SALT + salt + data if text else salt + data)
-    cache.remember_stat(path, st, digest)
-    known = _from_cache(cache, path, digest)
-    if known is not None:
-        return known, b"", digest
-    return None, data, digest
-
-
-def open_cache(options: ScanOptions) -> Cache | None:
-    """The cache of a run with these options (its rules and settings make the key); None without one."""
-    if not options.cache_dir:
-        return None
-    # Lazy: a run without a cache (--no-cache, an editor's) never hashes, signs or reads JSON.
-    from advisor.run.cache import Cache, run_key
-
-    key = run_key(options.rules, options.settings)
-    # No key without a machine key (no writable home): nothing to trust, so no cache.
-    return Cache(options.cache_dir, key, options.shared_cache_dir) if key and options.cache_dir else None
-
-
-def cached_result(path: str, cache: Cache, options: ScanOptions) -> tuple[FileResult | None, bytes]:
-    """A Python file's or notebook's result as `cache` holds it (None: a miss) and, when it had to be read to
-    know, its bytes. An unchanged file (same size and mtime) is not even read."""
-    known, data, _ = _load(path, cache, text=False, salt=_salt(path, options))
-    return known, data
 
 
 def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] = ()) -> ScanResult:
@@ -263,7 +190,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     pending = 0  # bytes of candidate files so far
     pool_min = int(os.environ.get("ADVISOR_POOL_MIN_BYTES", POOL_MIN_BYTES))
     for path in text_paths:  # a line scan, cheaper than sending the file to a worker
-        known, data, digest = _load(path, cache, text=True, salt=_salt(path, options))
+        known, data, digest = load(path, cache, text=True, salt=salt(path, options))
         if known is not None:
             done[path] = known
             out.files_cached += bool(digest)
@@ -272,7 +199,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         if cache is not None:
             cache.put(digest, done[path].to_dict())
     for path in paths:
-        known, data, digest = _load(path, cache, text=False, salt=_salt(path, options))
+        known, data, digest = load(path, cache, text=False, salt=salt(path, options))
         if known is not None:
             done[path] = known
             out.files_cached += bool(digest)
@@ -314,15 +241,22 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
 
 
 def _analysed(jobs: list[FileJob], pool, new_pool) -> Iterator[tuple[FileJob, dict]]:
-    """(job, result) of each job: small ones here or in the pool; large ones each in a capped process of its own,
-    after the pool's, so that two are never parsed side by side."""
+    """(job, result) of each job: small ones here or in the pool; large ones in the pool too where they can be
+    sliced (a slice's tree is small), else each in a capped process of its own, after the pool's, so that two are
+    never parsed whole side by side."""
     if pool is None:
-        return ((job, _analyse_alone(job) if big(job.data) else _analyse_job(job)) for job in jobs)
+        yield from ((job, _analyse_alone(job) if big(job.data) else _analyse_job(job)) for job in jobs)
+        return
     from advisor.run.workers import run
 
-    small = [job for job in jobs if not big(job.data)]
-    alone = ((job, _analyse_alone(job)) for job in jobs if big(job.data))
-    return chain(run(_analyse_job, small, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT), alone)
+    sent = [replace(job, pooled=True) if big(job.data) and job.path.endswith(".py") else job for job in jobs]
+    alone = [job for job in jobs if big(job.data) and not job.path.endswith(".py")]
+    for job, found in run(_analyse_job, sent, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT):
+        if found.get("alone"):  # it cannot be sliced (`ParseAlone`)
+            alone.append(replace(job, pooled=False))
+        else:
+            yield job, found
+    yield from ((job, _analyse_alone(job)) for job in alone)
 
 
 def scan_bytes(path: str, data: bytes, options: ScanOptions, incremental: bool = False) -> ScanResult:

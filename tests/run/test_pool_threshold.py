@@ -62,3 +62,23 @@ def test_a_small_scan_never_imports_multiprocessing(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "clean.py")], capture_output=True, text=True)
     assert out.stdout.strip().splitlines()[-1] == "none", out.stderr
+
+
+def test_a_big_file_that_can_be_sliced_is_analysed_in_the_pool(tmp_path, monkeypatch):
+    # A big file is parsed in a capped process of its own only where it cannot be sliced (the slices of one that
+    # can are small trees): here the one whose torch import is inside a function.
+    monkeypatch.setenv("ADVISOR_POOL_MIN_BYTES", "4096")
+    monkeypatch.setenv("ADVISOR_ISOLATE_MIN_BYTES", "3000")
+    filler = "".join(
+        f"def unrelated_{i}(x):\n    y = x + {i}\n    z = y * 2\n    return [z] * {i}\n\n\n" for i in range(60)
+    )
+    (tmp_path / "sliced.py").write_text("import torch\n\n\n" + filler + "def f():\n    " + LINE.splitlines()[1] + "\n")
+    (tmp_path / "whole.py").write_text(filler + "def g():\n    " + LINE.replace("\n", "\n    "))
+    paths = [str(tmp_path / "sliced.py"), str(tmp_path / "whole.py"), *_tree(tmp_path, 8, padding=1000)]
+    serial = scan(paths, ScanOptions(select_rules(), settings_at("2.12"), jobs=1))
+    alone = []
+    real = workers.isolated
+    monkeypatch.setattr(workers, "isolated", lambda fn, job, *a: alone.append(job.path) or real(fn, job, *a))
+    pooled = scan(paths, ScanOptions(select_rules(), settings_at("2.12"), jobs=2))
+    assert alone == [str(tmp_path / "whole.py")]
+    assert pooled.findings == serial.findings and len(pooled.findings) == 10
