@@ -65,10 +65,13 @@ class Prefilter:
 
     def candidates(self, data: bytes) -> list[AnyRule]:
         """The rules whose triggers occur in `data`, in code order."""
-        words = set(data.translate(_SPACES).split()) if self._words or self._gates else set()
+        # The file's words are not made a set: the few trigger words among them are found by looking each word up
+        # in the (much smaller) sets of triggers, which allocates nothing per word.
+        words = data.translate(_SPACES).split() if self._words or self._gates else []
         hits = set(self._words.intersection(words))
+        gates = self._gates.intersection(words) if self._others else frozenset()
         for trigger, word in self._others:
-            if (word is None or word in words) and trigger in data and _pattern(trigger).search(data):
+            if (word is None or word in gates) and trigger in data and _pattern(trigger).search(data):
                 hits.add(trigger)
         if not hits:
             return []
