@@ -1,8 +1,8 @@
 """Analyse one file: decode, guard, parse, resolve names, run rules, place findings.
 
 A finding is born here (a rule's report, in `run_rules`) and placed by `advisor.analysis.place` (the policy's
-decision, its position, its suppression); advisor.run.postprocess shapes the run's findings. It runs inside worker processes, so it returns plain data (`FileResult`), plus, for the
-fixer, the parsed module and the live reports.
+decision, its position, its suppression); advisor.run.postprocess shapes the run's findings. It runs inside worker
+processes, so it returns plain data (`FileResult`), plus, for the fixer, the parsed module and the live reports.
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def analyse(
     rules: Sequence[type[Rule]],
     settings: Settings,
     sliced: bool = False,
-    on_fixes=None,
+    on_fixes: Callable[[Analysed, str], None] | None = None,
     whole: bool = True,
 ) -> tuple[FileResult, Analysed | None]:
     """`sliced`: a scan may analyse a very large file in slices (advisor.analysis.slices); a fix never does.
@@ -281,8 +281,8 @@ def _analyse_slices(parts, starts, text, path, rules, settings, names, result: F
         try:
             args = (source, owned, starts, text, path, rules, settings, identifiers, suppressions, result)
             analysed = analyse_slice(*args, kept=on_fixes is not None, alias_names=aliases)
-            if analysed is not None and analysed.items:
-                on_fixes(analysed, source)  # type: ignore[misc]  # kept: only with on_fixes
+            if on_fixes is not None and analysed is not None and analysed.items:
+                on_fixes(analysed, source)
             del analysed  # this slice's tree goes before the next one's is built
         except SourceError as e:
             result.errors.append(FileError(path, str(e)))

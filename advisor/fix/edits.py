@@ -14,7 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from advisor.core.findings import Finding
-from advisor.fix.file_edits import _File, _key, edits_of, fixable, from_plain, plain, text_edits  # noqa: F401
+from advisor.fix.file_edits import _File, _key, edits_of, fix_rules, fixable, from_plain, plain
 
 
 def fix_edits(
@@ -25,7 +25,7 @@ def fix_edits(
 
     Only files with a fix are analysed again, with the rules that reported there, and only in the statements that
     hold the fixes where that gives the same edits (advisor.fix.slice_edits); the project's cache keeps each file's
-    edits for the next run over the same file. `made`: {path: `ScanEdits.answer()`}, the edits the scan's workers
+    edits for the next run over the same file. `made`: {path: `ScanEdits.answer`}, the edits the scan's workers
     made from their own analysis, used where they are of the same findings.
     """
     wanted: dict[str, list[Finding]] = defaultdict(list)
@@ -59,7 +59,7 @@ def _file_edits(path: str, fixable: list[Finding], project: Any, store: Any, mad
     from the scan's worker (`made`) when it made them for these findings, else from an analysis made here."""
     from advisor.fix.imports import layout_of
     from advisor.run.cache import content_hash
-    from advisor.run.engine import read_file
+    from advisor.run.loading import read_file
 
     keys = {_key(f) for f in fixable}
     mine = from_plain(made[1]) if made is not None and {tuple(k) for k in made[0]} == keys else None
@@ -76,21 +76,19 @@ def _file_edits(path: str, fixable: list[Finding], project: Any, store: Any, mad
     cached = store.get(path, digest)
     if cached is not None:
         return from_plain(cached)
-    if mine is None and data is None:  # the entry was for other findings: the file is read now
-        data = read_file(path)
-        content = content_hash(data)
-        digest = key_of(content)
-    own, shared = mine or _analysed(path, data, fixable, project, keys)  # type: ignore[arg-type]  # read when mine is None
-    store.put(path, digest, plain(own, shared), st, content)
-    return own, shared
+    if mine is None:
+        if data is None:  # the entry was for other findings: the file is read now
+            data = read_file(path)
+            content = content_hash(data)
+            digest = key_of(content)
+        mine = _analysed(path, data, fixable, project, keys)
+    store.put(path, digest, plain(*mine), st, content)
+    return mine
 
 
 def _analysed(path: str, data: bytes, fixable: list[Finding], project: Any, keys: set[tuple]) -> tuple[dict, dict]:
     """The edits from an analysis of the file made here, with the rules that reported there."""
-    from advisor.analysis.registry import rule_by_code
-
-    rules = [rule_by_code(code) for code in sorted({f.rule for f in fixable})]
-    return edits_of(_File(path, data, rules, project.settings, sorted({f.line for f in fixable})), keys)
+    return edits_of(_File(path, data, fix_rules(fixable), project.settings, sorted({f.line for f in fixable})), keys)
 
 
 def with_edits(

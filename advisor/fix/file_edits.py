@@ -196,6 +196,13 @@ def edits_of(file: _File, keys: set[tuple]) -> tuple[dict[tuple, list[dict]], di
     return own, _shared(file, items, own)
 
 
+def fix_rules(fixable: Sequence[Finding]) -> list:
+    """The rules a file's fixes are made with: those that reported them (as the second analysis runs them)."""
+    from advisor.analysis.registry import rule_by_code
+
+    return [rule_by_code(code) for code in sorted({f.rule for f in fixable})]
+
+
 def fixable(finding: Finding) -> bool:
     """Whether the JSON report gives `finding` its fix's edits (a .py file's or a notebook's fix with a replacement)."""
     return bool(finding.fix) and finding.replacement is not None and finding.path.endswith((".py", ".ipynb"))
@@ -250,30 +257,25 @@ class ScanEdits:
     """The JSON fix edits a scan's worker makes from its own analysis of a .py file (`add`: the analysis of a slice
     with its source, or of the whole file), rather than the main process analysing the file again for them.
 
-    `answer()`: [the keys of the fixable findings, their (own, shared) edits as `plain` data], or None where the
-    main process makes them as before: no fix, fixes in two slices (they may share an import), or an error."""
+    `answer`: [the keys of the fixable findings, their (own, shared) edits as `plain` data], or None where the main
+    process makes them as before: no fix, fixes in two slices (they may share an import), or an error."""
 
     def __init__(self, path: str, data: bytes, settings: Any) -> None:
         self.path, self.data, self.settings = path, data, settings
-        self._answers: list[list | None] = []
+        self.answer: list | None = None
+        self._with_fixes = 0  # analyses (slices) that held a fixable finding
 
     def add(self, analysed: Any, source: str | None = None) -> None:
         found = [f for rep, f in analysed.items if rep.replacement is not None and fixable(f)]
         if not found:
             return
-        if self._answers:  # a second slice with fixes: what they share is not seen from either
-            self._answers.append(None)
+        self._with_fixes += 1
+        if self._with_fixes > 1:  # a second slice with fixes: what they share is not seen from either
+            self.answer = None
             return
-        from advisor.analysis.registry import rule_by_code
-
         keys = {_key(f) for f in found}
-        rules = [rule_by_code(code) for code in sorted({f.rule for f in found})]  # as the main process would
         try:
-            file = _File.analysed_by_scan(self.path, self.data, rules, self.settings, analysed, source)
-            answer: list | None = [sorted(map(list, keys)), plain(*edits_of(file, keys))]
+            file = _File.analysed_by_scan(self.path, self.data, fix_rules(found), self.settings, analysed, source)
+            self.answer = [sorted(map(list, keys)), plain(*edits_of(file, keys))]
         except Exception:  # the main process tries again, and decides as it does for any file
-            answer = None
-        self._answers.append(answer)
-
-    def answer(self) -> list | None:
-        return self._answers[0] if len(self._answers) == 1 else None
+            self.answer = None

@@ -13,7 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from advisor.run.engine import cached_result, cannot_read, open_cache, read_file, scan
+from advisor.run.engine import scan
+from advisor.run.loading import cached_result, cannot_read, open_cache, read_file
 from advisor.core.findings import Applicability, Finding
 from advisor.core.settings import Settings
 from advisor.core.atomic import LinkError

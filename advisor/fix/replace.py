@@ -241,8 +241,8 @@ class _Uses:
 
     def _bound(self, name: str | None) -> None:
         """A binding at module scope."""
-        if name in self.names:
-            self.module_binds[name] = self.module_binds.get(name, 0) + 1  # type: ignore[index]
+        if name is not None and name in self.names:
+            self.module_binds[name] = self.module_binds.get(name, 0) + 1
 
     def _import(self, node: ast.Import | ast.ImportFrom, nested: bool) -> None:
         module = (node.module or "") if isinstance(node, ast.ImportFrom) else None  # None: `import m`

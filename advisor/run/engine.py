@@ -16,7 +16,7 @@ from advisor.core.plain import Plain
 from advisor.core.settings import Settings
 from advisor.core.lazy import cst
 from advisor.core.markers import find_markers
-from advisor.run.loading import cached_result, cannot_read, load, open_cache, read_file, salt  # noqa: F401  (fixrun's)
+from advisor.run.loading import cache_salt, load, open_cache
 from advisor.analysis.prefilter import Prefilter
 from advisor.analysis.registry import all_rules, rule_by_code
 from advisor.analysis.textfiles import scan_text
@@ -112,7 +112,7 @@ def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
 
     path = job.path
     rules = [rule_by_code(c) for c in job.codes]
-    edits: list = []
+    made = None  # the JSON fix edits, where the job asks for them (`_scanned`)
     # A LibCST parse allocates millions of small objects, and the collector's passes over them
     # cost ~25% of the analysis. Trees hold few cycles: collect once, while it is all still young.
     gc_enabled = gc.isenabled()
@@ -126,7 +126,7 @@ def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
 
             result = analyse_edit(job.data, path, rules, job.settings)
         else:
-            result = _scanned(job, rules, edits)
+            result, made = _scanned(job, rules)
     except ParseAlone:
         return dict(_ALONE)
     except RecursionError:
@@ -143,27 +143,29 @@ def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
         if gc_enabled:
             gc.enable()
     answer = result.to_dict()
-    if edits and edits[0] is not None:
-        answer["edits"] = edits[0]  # not cached with the findings (`scan` takes it out)
+    if made is not None:
+        answer["edits"] = made  # `FileResult.edits`, which its `to_dict` (the cache's entry) leaves out
     return answer
 
 
-def _scanned(job: FileJob, rules: list, edits: list) -> FileResult:
-    """The scan's analysis of `job`, and, where the job asks, the JSON fix edits from that analysis into `edits`."""
+def _scanned(job: FileJob, rules: list) -> tuple[FileResult, list | None]:
+    """The scan's analysis of `job`, and, where the job asks, the JSON fix edits from that analysis (else None)."""
     # Lazy: the main process, which only reads and prefilters, never loads the analysis (and LibCST) itself.
     from advisor.analysis.analyse import analyse
 
-    if not job.edits or not job.path.endswith(".py"):
-        return analyse(job.data, job.path, rules, job.settings, sliced=True, whole=not job.pooled)[0]
-    from advisor.fix.file_edits import ScanEdits
+    found = None
+    if job.edits and job.path.endswith(".py"):
+        from advisor.fix.file_edits import ScanEdits
 
-    found = ScanEdits(job.path, job.data, job.settings)
+        found = ScanEdits(job.path, job.data, job.settings)
+    on_fixes = found.add if found is not None else None
     args = (job.data, job.path, rules, job.settings)
-    result, analysed = analyse(*args, sliced=True, on_fixes=found.add, whole=not job.pooled)
+    result, analysed = analyse(*args, sliced=True, on_fixes=on_fixes, whole=not job.pooled)
+    if found is None:
+        return result, None
     if analysed is not None:
         found.add(analysed)
-    edits.append(found.answer())
-    return result
+    return result, found.answer
 
 
 def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] = ()) -> ScanResult:
@@ -190,7 +192,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
     pending = 0  # bytes of candidate files so far
     pool_min = int(os.environ.get("ADVISOR_POOL_MIN_BYTES", POOL_MIN_BYTES))
     for path in text_paths:  # a line scan, cheaper than sending the file to a worker
-        known, data, digest = load(path, cache, text=True, salt=salt(path, options))
+        known, data, digest = load(path, cache, text=True, salt=cache_salt(path, options))
         if known is not None:
             done[path] = known
             out.files_cached += bool(digest)
@@ -199,7 +201,7 @@ def scan(paths: Sequence[str], options: ScanOptions, text_paths: Sequence[str] =
         if cache is not None:
             cache.put(digest, done[path].to_dict())
     for path in paths:
-        known, data, digest = load(path, cache, text=False, salt=salt(path, options))
+        known, data, digest = load(path, cache, text=False, salt=cache_salt(path, options))
         if known is not None:
             done[path] = known
             out.files_cached += bool(digest)

@@ -25,7 +25,7 @@ def cannot_read(path: str, e: OSError) -> FileError:
     return FileError(path, f"cannot read: {e.strerror or e}")
 
 
-def salt(path: str, options: Any) -> bytes:
+def cache_salt(path: str, options: Any) -> bytes:
     """What besides the content decides a file's result: its kind, and rules switched off for its path.
 
     Cached results are keyed by content (and shared across repositories): the same bytes at a path
@@ -91,5 +91,5 @@ def open_cache(options: Any) -> Cache | None:
 def cached_result(path: str, cache: Cache, options: Any) -> tuple[FileResult | None, bytes]:
     """A Python file's or notebook's result as `cache` holds it (None: a miss) and, when it had to be read to
     know, its bytes. An unchanged file (same size and mtime) is not even read."""
-    known, data, _ = load(path, cache, text=False, salt=salt(path, options))
+    known, data, _ = load(path, cache, text=False, salt=cache_salt(path, options))
     return known, data

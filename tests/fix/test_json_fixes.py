@@ -199,14 +199,14 @@ def test_a_warm_json_run_takes_each_unchanged_files_edits_from_the_cache(tmp_pat
     first = run()
     assert made and first[0]
     made.clear()
-    import advisor.run.engine as engine
+    import advisor.run.loading as loading
 
     reads = []
-    real_read = engine.read_file
-    monkeypatch.setattr(engine, "read_file", lambda path: reads.append(path) or real_read(path))
+    real_read = loading.read_file
+    monkeypatch.setattr(loading, "read_file", lambda path: reads.append(path) or real_read(path))
     assert run() == first and made == []
     assert reads == []  # an unchanged file (same size and mtime) is not even read for its edits
-    monkeypatch.setattr(engine, "read_file", real_read)
+    monkeypatch.setattr(loading, "read_file", real_read)
     changed = tmp_path / "t" / "multi.in.py"
     changed.write_text(changed.read_text() + "\n# changed\n")
     assert run()[0] != {} and made == ["multi.in.py"]
