@@ -30,6 +30,9 @@ import threading
 import time
 from typing import Any, Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+
+# Not the built-in TimeoutError before Python 3.11: `result(timeout=...)` raises this one.
+from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 
 # Below this many files, starting worker processes costs more than it saves.
@@ -204,7 +207,9 @@ def run(
     """(job, fn(job)) for each job, in order; in `pool`, or here when `pool` is None.
 
     `failed(job, why)` stands in for the result of a job whose process crashed
-    (why "crashed") or ran past `timeout` seconds on its own (why "timeout").
+    (why "crashed") or ran past `timeout` seconds (why "timeout"). A job is waited for once every job before it
+    is done, so it is running by then: its wait is at most its run. Past `timeout`, the pool's workers end (the
+    jobs the others were running are run again in a new pool), so one pathological file never stops a run.
     """
     if pool is None:
         for job in jobs:
@@ -216,10 +221,15 @@ def run(
         futures = [pool.submit(fn, job) for job in jobs]
         for i, job in enumerate(jobs):
             try:
-                result = futures[i].result()
+                result = futures[i].result(timeout=timeout)
             except BrokenProcessPool:
                 result = isolated(fn, job, failed, timeout)
                 _shutdown(pool, wait=False)
+                pool = new_pool()
+                futures[i + 1 :] = [pool.submit(fn, j) for j in jobs[i + 1 :]]
+            except FutureTimeout:
+                result = failed(job, "timeout")
+                stop(pool)
                 pool = new_pool()
                 futures[i + 1 :] = [pool.submit(fn, j) for j in jobs[i + 1 :]]
             yield job, result
@@ -252,7 +262,7 @@ def isolated(fn: Callable[[Any], Any], job: Any, failed: Callable[[Any, str], An
     except (BrokenProcessPool, MemoryError):  # MemoryError: raised where `fn` does not catch it, sent back
         finished = True
         return failed(job, "crashed")
-    except TimeoutError:
+    except FutureTimeout:
         return failed(job, "timeout")
     finally:
         if finished:
