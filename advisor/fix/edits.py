@@ -14,7 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from advisor.core.findings import Finding
-from advisor.fix.file_edits import _File, _key, edits_of, fix_rules, fixable, from_plain, plain
+from advisor.fix.file_edits import FixableFile, edits_of, finding_key, fix_rules, fixable, from_plain, plain
 
 
 def fix_edits(
@@ -61,7 +61,7 @@ def _file_edits(path: str, fixable: list[Finding], project: Any, store: Any, mad
     from advisor.run.cache import content_hash
     from advisor.run.loading import read_file
 
-    keys = {_key(f) for f in fixable}
+    keys = {finding_key(f) for f in fixable}
     mine = from_plain(made[1]) if made is not None and {tuple(k) for k in made[0]} == keys else None
     if store is None:
         return mine or _analysed(path, read_file(path), fixable, project, keys)
@@ -88,7 +88,9 @@ def _file_edits(path: str, fixable: list[Finding], project: Any, store: Any, mad
 
 def _analysed(path: str, data: bytes, fixable: list[Finding], project: Any, keys: set[tuple]) -> tuple[dict, dict]:
     """The edits from an analysis of the file made here, with the rules that reported there."""
-    return edits_of(_File(path, data, fix_rules(fixable), project.settings, sorted({f.line for f in fixable})), keys)
+    return edits_of(
+        FixableFile(path, data, fix_rules(fixable), project.settings, sorted({f.line for f in fixable})), keys
+    )
 
 
 def with_edits(
@@ -100,11 +102,11 @@ def with_edits(
     for entry, f in zip(entries, findings):
         if entry["fix"] is None:
             continue
-        edits = own.get(_key(f))
+        edits = own.get(finding_key(f))
         if edits is None and entry["fix"]["range"] is not None and not f.cell:  # a cell's range is not the file's
             edits = [{"range": entry["fix"]["range"], "content": entry["fix"]["replacement"]}]
         entry["fix"]["edits"] = edits or []
-        together = shared.get(_key(f))
+        together = shared.get(finding_key(f))
         if together is not None:
             others = [{"rule": k[0], "cell": k[1] or None, "line": k[2], "column": k[3]} for k in together["with"]]
             entry["fix"]["shared_edits"] = {"with": others, "edits": together["edits"]}

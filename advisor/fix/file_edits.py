@@ -52,11 +52,12 @@ def text_edits(old: str, new: str) -> list[dict[str, Any]]:
     return edits
 
 
-def _key(f: Finding) -> tuple:
+def finding_key(f: Finding) -> tuple:
+    """A finding as the scan placed it, for matching a fix's report to it (its line and column, not its end)."""
     return (f.rule, f.cell or 0, f.line, f.column, f.message)
 
 
-class _File:
+class FixableFile:
     """One file's text and the text one set of its reports' fixes makes of it (a notebook's: the .ipynb JSON)."""
 
     def __init__(self, path: str, data: bytes, rules: list, settings: Any, lines: Sequence[int] = ()) -> None:
@@ -68,7 +69,7 @@ class _File:
         self.path, self.notebook = path, path.endswith(".ipynb")
         self._args = (path, data, rules, settings)
         self.slice: Any = None  # advisor.fix.slice_edits.Slice, where the analysis is of a slice
-        self._whole: _File | None = None
+        self._whole: FixableFile | None = None
         if self.notebook:
             self.text, self.encoding = data.decode("utf-8"), "utf-8"
             self.nb = notebooks.read(data)
@@ -84,7 +85,7 @@ class _File:
     @classmethod
     def analysed_by_scan(
         cls, path: str, data: bytes, rules: list, settings: Any, analysed: Any, source: str | None
-    ) -> _File:
+    ) -> FixableFile:
         """A .py file as the scan analysed it: `analysed` is of the slice `source`, or of the whole file (None)."""
         from advisor.analysis.analyse import decode
         from advisor.fix import slice_edits
@@ -112,12 +113,12 @@ class _File:
         self.slice = slice_edits.Slice(self.analysed.module, source, self.text)
         return True
 
-    def whole(self) -> _File:
+    def whole(self) -> FixableFile:
         """This file analysed whole (itself, where it was)."""
         if self.slice is None:
             return self
         if self._whole is None:
-            self._whole = _File(*self._args)
+            self._whole = FixableFile(*self._args)
         return self._whole
 
     def items(self) -> list[tuple[Any, tuple]]:
@@ -130,7 +131,7 @@ class _File:
         for rep, finding in self.analysed.items:
             if rep.replacement is not None:
                 placed = notebooks.place([finding], self.virtual.source)[0] if self.notebook else finding
-                out.append((rep, _key(placed)))
+                out.append((rep, finding_key(placed)))
         return out
 
     def keys_of(self, reports: list) -> list[tuple]:
@@ -185,7 +186,7 @@ class _File:
         return head + "".join(stmts[:first]) + middle + "".join(stmts[len(a) - last :]) + foot
 
 
-def edits_of(file: _File, keys: set[tuple]) -> tuple[dict[tuple, list[dict]], dict[tuple, dict]]:
+def edits_of(file: FixableFile, keys: set[tuple]) -> tuple[dict[tuple, list[dict]], dict[tuple, dict]]:
     """(own, shared) edits of the fixes of the findings `keys` (`key`), the whole file's analysis deciding where
     `file`'s slice misses one of them."""
     items = [(rep, key) for rep, key in file.items() if key in keys]
@@ -228,7 +229,7 @@ def _overlap(a: dict, b: dict) -> bool:
     return start_a < end_b and start_b < end_a or start_a == start_b
 
 
-def _shared(file: _File, items: list[tuple[Any, tuple]], own: dict[tuple, list[dict]]) -> dict[tuple, dict]:
+def _shared(file: FixableFile, items: list[tuple[Any, tuple]], own: dict[tuple, list[dict]]) -> dict[tuple, dict]:
     """{key: {"with": other keys, "edits": [...]}}: what fixes make only together, as `advisor fix` makes it in one
     pass: an import that several fixes use, left unused once all of them are made, is removed by none alone."""
     from advisor.fix.replace import imported_names
@@ -273,9 +274,9 @@ class ScanEdits:
         if self._with_fixes > 1:  # a second slice with fixes: what they share is not seen from either
             self.answer = None
             return
-        keys = {_key(f) for f in found}
+        keys = {finding_key(f) for f in found}
         try:
-            file = _File.analysed_by_scan(self.path, self.data, fix_rules(found), self.settings, analysed, source)
+            file = FixableFile.analysed_by_scan(self.path, self.data, fix_rules(found), self.settings, analysed, source)
             self.answer = [sorted(map(list, keys)), plain(*edits_of(file, keys))]
         except Exception:  # the main process tries again, and decides as it does for any file
             self.answer = None

@@ -183,13 +183,13 @@ def test_a_warm_json_run_takes_each_unchanged_files_edits_from_the_cache(tmp_pat
 
     shutil.copytree(os.path.join(ROOT, "tests", "fixtures", "fix"), tmp_path / "t")
     made = []
-    real = edits._File.__init__
+    real = edits.FixableFile.__init__
 
     def counting(self, path, *a, **k):
         made.append(os.path.basename(path))
         real(self, path, *a, **k)
 
-    monkeypatch.setattr(edits._File, "__init__", counting)
+    monkeypatch.setattr(edits.FixableFile, "__init__", counting)
 
     def run():
         project = Project.load([str(tmp_path / "t")], target_version="2.15", cache_dir=str(tmp_path / "cache"))
@@ -213,7 +213,7 @@ def test_a_warm_json_run_takes_each_unchanged_files_edits_from_the_cache(tmp_pat
 
 
 # The edits generate only the top-level statements a fix changed and splice them into the file's text
-# (advisor.fix.edits._File._spliced): it must give the whole module's code, byte for byte, for every case of
+# (advisor.fix.edits.FixableFile._spliced): it must give the whole module's code, byte for byte, for every case of
 # tests/fix/test_replace.py (imports removed, added, several statements, a semicolon, non-ASCII text) and for a
 # file with CRLF newlines, one with no final newline (not spliced) and one with a comment after the last statement.
 def test_a_spliced_fix_is_the_whole_modules_code(monkeypatch):
@@ -230,13 +230,13 @@ def test_a_spliced_fix_is_the_whole_modules_code(monkeypatch):
     rules, settings = all_rules(), settings_at("2.15", "2.12")
     spliced = 0
     for name, code in {**CASES, **extra}.items():
-        file = edits._File(f"{name}.py", code.encode(), rules, settings)
+        file = edits.FixableFile(f"{name}.py", code.encode(), rules, settings)
         reports = [rep for rep, _ in file.items()]
         assert reports, name
         for chosen in [reports[:1], reports]:
             fast = file.fixed(chosen)
             with monkeypatch.context() as m:
-                m.setattr(edits._File, "_spliced", lambda self, new: None)
+                m.setattr(edits.FixableFile, "_spliced", lambda self, new: None)
                 assert fast == file.fixed(chosen), name
             spliced += file._pieces is not None
     assert spliced >= len(CASES)  # the splice ran, and was not only the fallback
@@ -256,13 +256,13 @@ def test_the_scans_workers_make_the_json_edits_from_their_own_analysis(tmp_path,
     sliced = "import torch\n\n\n" + filler + "def f(x):\n    with torch.cuda.amp.autocast():\n        return x\n"
     (tmp_path / "t" / "big.py").write_text(sliced)
     sources = []
-    by_scan = file_edits._File.analysed_by_scan.__func__
+    by_scan = file_edits.FixableFile.analysed_by_scan.__func__
 
     def recording(cls, path, data, rules, settings, analysed, source):
         sources.append((os.path.basename(path), source is not None))
         return by_scan(cls, path, data, rules, settings, analysed, source)
 
-    monkeypatch.setattr(file_edits._File, "analysed_by_scan", classmethod(recording))
+    monkeypatch.setattr(file_edits.FixableFile, "analysed_by_scan", classmethod(recording))
     project = Project.load([str(tmp_path / "t")], target_version="2.15", no_cache=True)
     result = project.scan(edits=True)
     fixable = {f.path for f in result.findings if file_edits.fixable(f)}
@@ -270,8 +270,10 @@ def test_the_scans_workers_make_the_json_edits_from_their_own_analysis(tmp_path,
     assert sorted(made) == sorted(fixable)
     assert ("big.py", True) in sources  # big.py's from its slice
     analysed = []
-    real = edits._File.__init__
-    monkeypatch.setattr(edits._File, "__init__", lambda self, path, *a: analysed.append(path) or real(self, path, *a))
+    real = edits.FixableFile.__init__
+    monkeypatch.setattr(
+        edits.FixableFile, "__init__", lambda self, path, *a: analysed.append(path) or real(self, path, *a)
+    )
     from_workers = edits.fix_edits(result.findings, project, made)
     assert analysed == []
     assert edits.fix_edits(result.findings, project) == from_workers and sorted(set(analysed)) == sorted(fixable)

@@ -78,11 +78,11 @@ VARIANTS = {
 NOT_SLICED = {"in a function", "under a condition", "semicolon", "non-ASCII before"}
 
 
-def _whole_and_sliced(name: str) -> tuple[edits._File, edits._File]:
+def _whole_and_sliced(name: str) -> tuple[edits.FixableFile, edits.FixableFile]:
     data = VARIANTS[name].encode()
-    whole = edits._File(f"{name}.py", data, all_rules(), SETTINGS)
+    whole = edits.FixableFile(f"{name}.py", data, all_rules(), SETTINGS)
     lines = sorted({finding.line for rep, finding in whole.analysed.items if rep.replacement is not None})
-    return whole, edits._File(f"{name}.py", data, all_rules(), SETTINGS, lines)
+    return whole, edits.FixableFile(f"{name}.py", data, all_rules(), SETTINGS, lines)
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -99,14 +99,14 @@ def test_a_fix_from_a_slice_is_the_whole_files_fix(name):
 
 def test_most_cases_are_made_from_the_slice(monkeypatch):
     made = fell_back = 0
-    original = edits._File.whole
+    original = edits.FixableFile.whole
 
     def whole(self):
         nonlocal fell_back
         fell_back += 1
         return original(self)
 
-    monkeypatch.setattr(edits._File, "whole", whole)
+    monkeypatch.setattr(edits.FixableFile, "whole", whole)
     for name in set(VARIANTS) - NOT_SLICED:
         _, sliced = _whole_and_sliced(name)
         for rep, _ in sliced.items():
