@@ -251,8 +251,14 @@ def _analysed(jobs: list[FileJob], pool, new_pool) -> Iterator[tuple[FileJob, di
         return
     from advisor.run.workers import run
 
-    sent = [replace(job, pooled=True) if big(job.data) and job.path.endswith(".py") else job for job in jobs]
-    alone = [job for job in jobs if big(job.data) and not job.path.endswith(".py")]
+    sent, alone = [], []
+    for job in jobs:
+        if not big(job.data):
+            sent.append(job)
+        elif job.path.endswith(".py"):  # a worker slices it, or answers ParseAlone
+            sent.append(replace(job, pooled=True))
+        else:  # a notebook is never sliced
+            alone.append(job)
     for job, found in run(_analyse_job, sent, pool, new_pool, _failed_analysis, ISOLATED_TIMEOUT):
         if found.get("alone"):  # it cannot be sliced (`ParseAlone`)
             alone.append(replace(job, pooled=False))
