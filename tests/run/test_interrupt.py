@@ -79,20 +79,6 @@ def _send(proc, group: bool) -> None:
         proc.send_signal(signal.SIGINT)
 
 
-def _wait_for_handler(proc, timeout=120.0) -> None:
-    """Until the run has installed its interrupt handler (advisor.interrupt.install: SIGTERM caught). Before
-    that, a loaded machine may still be starting Python, whose own Ctrl-C is a traceback no program can stop."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, "the run ended before its handler was installed"
-        with open(f"/proc/{proc.pid}/status") as f:
-            caught = next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt:"))
-        if caught & (1 << (signal.SIGTERM - 1)):
-            return
-        time.sleep(0.005)
-    pytest.fail("the interrupt handler was never installed")
-
-
 def _wait_for_workers(proc, timeout=120.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -144,8 +130,7 @@ CASES = [
 def test_an_interrupted_scan_exits_130_with_one_line(big_tree, tmp_path, moment, group, again):
     proc = _start(["scan", str(big_tree), "--no-cache", "-j", "3", "--min-torch", "2.0"], cwd=tmp_path)
     if moment == "start":
-        _wait_for_handler(proc)
-        time.sleep(0.1)
+        time.sleep(0.4)
     else:
         _wait_for_workers(proc)
         if moment == "mid":
