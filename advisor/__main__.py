@@ -28,6 +28,9 @@ def main() -> None:
             run = cli_main
     except KeyboardInterrupt:
         interrupt.leave()
+    except Exception:
+        interrupt.leave_if_interrupted()
+        raise
     finally:
         gc.freeze()
         gc.enable()

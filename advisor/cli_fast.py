@@ -121,7 +121,7 @@ def scan_call(args: list[str]) -> Callable[[], None] | None:
 
 def _as_click_runs(command: Callable, kwargs: dict[str, Any]) -> None:
     """Run `command` and exit as Typer's main does: a return is exit 0, Ctrl-C exit 130, a closed pipe exit 1."""
-    from advisor.interrupt import install, interrupted, leave
+    from advisor.interrupt import install, interrupted, leave, leave_if_interrupted
 
     install()
     try:
@@ -138,8 +138,10 @@ def _as_click_runs(command: Callable, kwargs: dict[str, Any]) -> None:
         sys.stdout, sys.stderr = _Pacified(sys.stdout), _Pacified(sys.stderr)  # type: ignore[assignment]
         sys.exit(1)
     except SystemExit:
-        if interrupted():
-            leave()
+        leave_if_interrupted()
+        raise
+    except Exception:
+        leave_if_interrupted()
         raise
     sys.exit(0)
 
@@ -173,6 +175,9 @@ def guarded(run: Callable[[], None]) -> None:
     except SystemExit:
         raise
     except Exception as e:  # a bug of ours: say so, and exit 2, never 1 (which means "findings")
+        from advisor.interrupt import leave_if_interrupted
+
+        leave_if_interrupted()  # unless it is the interrupt in another form
         import traceback
 
         traceback.print_exc()

@@ -102,6 +102,14 @@ def leave() -> NoReturn:
     os._exit(EXIT_CODE)
 
 
+def leave_if_interrupted() -> None:
+    """`leave` where a signal has come: for an exception that is the interrupt in another form. Python wraps a
+    KeyboardInterrupt raised in `__set_name__` in a RuntimeError, which a Ctrl-C while a module defines its
+    classes (LibCST's, imported mid-run) raises instead."""
+    if interrupted():
+        leave()
+
+
 def run_cli(app, **kwargs) -> None:
     """Run the Typer `app`; an interrupt at any point ends it with `leave`."""
     install()
@@ -110,6 +118,8 @@ def run_cli(app, **kwargs) -> None:
     except KeyboardInterrupt:
         leave()
     except SystemExit:
-        if interrupted():  # Typer turns KeyboardInterrupt into a silent Exit(130)
-            leave()
+        leave_if_interrupted()  # Typer turns KeyboardInterrupt into a silent Exit(130)
+        raise
+    except Exception:
+        leave_if_interrupted()
         raise

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from advisor.analysis.rule_index import INDEX_MODULE, RuleEntry, mismatch, row, rule_modules
+from advisor.core.lazy import import_module
 from advisor.core.selector import EVERY, Selector
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def families() -> dict[str, Family]:
 
     for info in pkgutil.iter_modules(package.__path__):
         if info.ispkg:
-            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            module = import_module(f"{package.__name__}.{info.name}")
             title, codes = getattr(module, "TITLE", None), getattr(module, "CODES", None)
             if not title or not codes:
                 raise RuntimeError(f"{module.__name__}: a rule family declares TITLE and CODES in its __init__.py")
@@ -109,7 +110,7 @@ def all_rules() -> tuple[type[Rule], ...]:
 
     found: dict[str, type[Rule]] = {}
     for name in _rule_modules(rules_package()):
-        module = importlib.import_module(name)
+        module = import_module(name)
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, Rule) and obj.code and obj.__module__ == module.__name__:
                 if not _CODE.match(obj.code):
@@ -133,7 +134,7 @@ def entries() -> tuple[RuleEntry, ...]:
     """Every rule as the index records it, in code order; from the classes themselves when a rule module is new
     or gone since the index was written."""
     package = rules_package()
-    index = importlib.import_module(f"{package.__name__}.{INDEX_MODULE}")
+    index = import_module(f"{package.__name__}.{INDEX_MODULE}")
     if rule_modules(package.__path__[0], package.__name__) != {r[0] for r in index.RULES}:
         return tuple(RuleEntry(row(r)) for r in all_rules())
     return tuple(map(RuleEntry, index.RULES))
@@ -161,7 +162,7 @@ def _load(code: str) -> type[Rule]:
     entry = _by_code()[code]
     if all_rules.cache_info().currsize:
         return next(r for r in all_rules() if r.code == code)
-    rule = getattr(importlib.import_module(entry.module), entry.cls, None)
+    rule = getattr(import_module(entry.module), entry.cls, None)
     if rule is None or rule.code != code:
         raise RuntimeError(
             f"rules/{INDEX_MODULE}.py is stale ({entry.module}.{entry.cls} is not {code}): {_REGENERATE}"

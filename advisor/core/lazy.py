@@ -12,6 +12,24 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 
+def interrupt_in(error: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C inside `error`, if it is one in another form: Python wraps a KeyboardInterrupt raised in
+    `__set_name__` (as a module defines its classes: LibCST's nodes, a dataclass's fields) in a RuntimeError."""
+    cause = error.__cause__
+    return cause if isinstance(error, RuntimeError) and isinstance(cause, KeyboardInterrupt) else None
+
+
+def import_module(name: str) -> Any:
+    """`importlib.import_module`, where a Ctrl-C during the import stays a KeyboardInterrupt (`interrupt_in`)."""
+    try:
+        return importlib.import_module(name)
+    except RuntimeError as e:
+        stop = interrupt_in(e)
+        if stop is not None:
+            raise stop from None
+        raise
+
+
 class _LazyModule:
     def __init__(self, name: str) -> None:
         self._name = name
@@ -21,7 +39,7 @@ class _LazyModule:
         # Called only for a name not yet looked up: each is then kept on the stand-in, so that the rules'
         # millions of `cst.Name` lookups a run are plain attribute reads, not a Python call each.
         if self._module is None:
-            self._module = importlib.import_module(self._name)
+            self._module = import_module(self._name)
         value = getattr(self._module, attr)
         setattr(self, attr, value)
         return value
