@@ -22,7 +22,7 @@ from advisor.analysis.parser import parse_unvalidated
 from advisor.analysis.facts import Facts
 from advisor.analysis.place import place
 from advisor.core.findings import FileError, FileResult, Finding
-from advisor.core.lazy import interrupt_in
+from advisor.core.lazy import reraise_interrupt
 from advisor.syntax.names import NameResolver
 from advisor.analysis.positions import StatementPositions, compute_positions, statement_starts
 from advisor.syntax.references import References, collect
@@ -159,9 +159,7 @@ def run_rules(
 
 def _rule_failed(ctx: Context, fn: Any, node: Any, e: Exception) -> None:
     """A rule raised on one node: keep the first error per rule, lose only that node (a Ctrl-C ends the run)."""
-    stop = interrupt_in(e)
-    if stop is not None:
-        raise stop from None
+    reraise_interrupt(e)  # a Ctrl-C, not a bug: the run ends
     code = getattr(type(getattr(fn, "__self__", None)), "code", "") or getattr(fn, "__qualname__", "?")
     ctx.rule_errors.setdefault(code, (node, e))
 

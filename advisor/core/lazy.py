@@ -19,14 +19,20 @@ def interrupt_in(error: BaseException) -> KeyboardInterrupt | None:
     return cause if isinstance(error, RuntimeError) and isinstance(cause, KeyboardInterrupt) else None
 
 
+def reraise_interrupt(error: BaseException) -> None:
+    """Raise the Ctrl-C inside `error`, if it is one (`interrupt_in`): for a catch-all that stands for a bug, or
+    for a failure the run gets over, where an interrupt must still end the run."""
+    stop = interrupt_in(error)
+    if stop is not None:
+        raise stop from None
+
+
 def import_module(name: str) -> Any:
     """`importlib.import_module`, where a Ctrl-C during the import stays a KeyboardInterrupt (`interrupt_in`)."""
     try:
         return importlib.import_module(name)
     except RuntimeError as e:
-        stop = interrupt_in(e)
-        if stop is not None:
-            raise stop from None
+        reraise_interrupt(e)
         raise
 
 

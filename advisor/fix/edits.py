@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from advisor.core.findings import Finding
+from advisor.core.lazy import reraise_interrupt
 from advisor.fix.file_edits import FixableFile, edits_of, finding_key, fix_rules, fixable, from_plain, plain
 
 
@@ -38,7 +39,8 @@ def fix_edits(
     for path, found in wanted.items():
         try:
             mine, together = _file_edits(path, found, project, store, (made or {}).get(path))
-        except Exception:  # unreadable now, or a notebook whose cells cannot be rewritten: no edits
+        except Exception as e:  # unreadable now, or a notebook whose cells cannot be rewritten: no edits
+            reraise_interrupt(e)
             continue
         own.update(mine)
         shared.update(together)

@@ -12,6 +12,7 @@ from collections import defaultdict
 from typing import Any, Sequence
 
 from advisor.core.findings import Finding
+from advisor.core.lazy import reraise_interrupt
 from advisor.core.textlines import common_ends
 
 
@@ -147,7 +148,8 @@ class FixableFile:
             try:
                 fixed = fixed_module(self.analysed, reports, self.path, local=True)
                 text = self.slice.splice(fixed) if fixed is not None else None
-            except Exception:  # the slice is a short cut: where it fails, the whole file decides, as without it
+            except Exception as e:  # the slice is a short cut: where it fails, the whole file decides, as without it
+                reraise_interrupt(e)
                 text = None
             if text is not None:
                 return text

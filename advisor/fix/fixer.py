@@ -19,7 +19,7 @@ from advisor.analysis.analyse import Analysed, SourceError, analyse_source, pars
 from advisor.core.atomic import inside, read_in_place, replace_file
 from advisor.core.findings import Applicability, Finding
 from advisor.core.jobs import FileJob
-from advisor.core.lazy import interrupt_in
+from advisor.core.lazy import reraise_interrupt
 from advisor.core.settings import Settings
 from advisor.core.textlines import split_lines
 from advisor.analysis.registry import rule_by_code
@@ -256,9 +256,7 @@ def _fix_source(data: bytes, path: str, rules: Sequence[type[Rule]], settings: S
         except MemoryError:
             raise  # over a worker's memory cap: `_fix_job` says so
         except Exception as e:  # a bug in a fix: never write anything for this file
-            stop = interrupt_in(e)
-            if stop is not None:  # a Ctrl-C, not a bug: the run ends
-                raise stop from None
+            reraise_interrupt(e)  # a Ctrl-C, not a bug: the run ends
             outcome.error = f"internal error while fixing ({type(e).__name__}: {e}); file left untouched"
             outcome.fixed = data
             return outcome

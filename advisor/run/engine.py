@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 from advisor.core.findings import FileError, FileResult, ScanResult  # noqa: F401  (ScanResult: what scan returns)
 from advisor.core.plain import Plain
 from advisor.core.settings import Settings
-from advisor.core.lazy import cst, interrupt_in
+from advisor.core.lazy import cst, reraise_interrupt
 from advisor.core.markers import find_markers
 from advisor.run.loading import cache_salt, load, open_cache
 from advisor.analysis.prefilter import Prefilter
@@ -134,9 +134,7 @@ def _analyse_job(job: FileJob, incremental: bool = False) -> dict:
     except MemoryError:
         result = FileResult(path, errors=[FileError(path, out_of_memory(len(job.data)))])
     except Exception as e:  # a bug in a rule must not end the run: report it as this file's error
-        stop = interrupt_in(e)
-        if stop is not None:  # a Ctrl-C, not a bug: the run ends
-            raise stop from None
+        reraise_interrupt(e)  # a Ctrl-C, not a bug: the run ends
         result = FileResult(
             path,
             errors=[FileError(path, f"internal error while analysing ({type(e).__name__}: {e}); please report it")],

@@ -47,3 +47,16 @@ def test_a_wrapped_interrupt_is_one_line_and_exit_130(where):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr == "advisor: interrupted\n"
+
+
+def test_only_a_wrapped_interrupt_is_raised_again():
+    def wrapped(cause):
+        try:
+            raise RuntimeError("Error calling __set_name__") from cause
+        except RuntimeError as e:
+            return e
+
+    lazy.reraise_interrupt(ValueError("a bug"))  # nothing to raise: the catch-all goes on
+    lazy.reraise_interrupt(wrapped(ValueError("a bug")))
+    with pytest.raises(KeyboardInterrupt):
+        lazy.reraise_interrupt(wrapped(KeyboardInterrupt()))
