@@ -4,6 +4,9 @@ Rule modules are imported for every run (to read their codes and triggers), but
 libcst costs ~0.4 s to import. Rules write `from advisor.rule import cst` and use
 `cst.Call` inside their visit methods, so a run where no file passes the
 prefilter never pays for libcst.
+
+Imports made mid-run (LibCST, the rule modules: `import_module`) keep a Ctrl-C a KeyboardInterrupt, which Python
+3.11 hands on as a RuntimeError when it lands while a class is being defined (`interrupt_in`).
 """
 
 from __future__ import annotations
