@@ -140,9 +140,6 @@ def _as_click_runs(command: Callable, kwargs: dict[str, Any]) -> None:
     except SystemExit:
         leave_if_interrupted()
         raise
-    except Exception:
-        leave_if_interrupted()
-        raise
     sys.exit(0)
 
 
@@ -177,7 +174,7 @@ def guarded(run: Callable[[], None]) -> None:
     except Exception as e:  # a bug of ours: say so, and exit 2, never 1 (which means "findings")
         from advisor.interrupt import leave_if_interrupted
 
-        leave_if_interrupted()  # unless it is the interrupt in another form
+        leave_if_interrupted()  # unless it is the interrupt in another form (both command paths end here)
         import traceback
 
         traceback.print_exc()

@@ -120,6 +120,3 @@ def run_cli(app, **kwargs) -> None:
     except SystemExit:
         leave_if_interrupted()  # Typer turns KeyboardInterrupt into a silent Exit(130)
         raise
-    except Exception:
-        leave_if_interrupted()
-        raise

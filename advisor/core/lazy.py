@@ -6,7 +6,7 @@ libcst costs ~0.4 s to import. Rules write `from advisor.rule import cst` and us
 prefilter never pays for libcst.
 
 Imports made mid-run (LibCST, the rule modules: `import_module`) keep a Ctrl-C a KeyboardInterrupt, which Python
-3.11 hands on as a RuntimeError when it lands while a class is being defined (`interrupt_in`).
+3.11 hands on as a RuntimeError when it lands while a class is being defined (`reraise_interrupt`).
 """
 
 from __future__ import annotations
@@ -15,23 +15,17 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 
-def interrupt_in(error: BaseException) -> KeyboardInterrupt | None:
-    """The Ctrl-C inside `error`, if it is one in another form: Python wraps a KeyboardInterrupt raised in
-    `__set_name__` (as a module defines its classes: LibCST's nodes, a dataclass's fields) in a RuntimeError."""
-    cause = error.__cause__
-    return cause if isinstance(error, RuntimeError) and isinstance(cause, KeyboardInterrupt) else None
-
-
 def reraise_interrupt(error: BaseException) -> None:
-    """Raise the Ctrl-C inside `error`, if it is one (`interrupt_in`): for a catch-all that stands for a bug, or
-    for a failure the run gets over, where an interrupt must still end the run."""
-    stop = interrupt_in(error)
-    if stop is not None:
-        raise stop from None
+    """Raise the Ctrl-C inside `error`, if it is one in another form (Python wraps a KeyboardInterrupt raised in
+    `__set_name__`, as a module defines its classes: LibCST's nodes, a dataclass's fields, in a RuntimeError): for a
+    catch-all that stands for a bug, or for a failure the run gets over, where an interrupt must still end the run."""
+    cause = error.__cause__
+    if isinstance(error, RuntimeError) and isinstance(cause, KeyboardInterrupt):
+        raise cause from None
 
 
 def import_module(name: str) -> Any:
-    """`importlib.import_module`, where a Ctrl-C during the import stays a KeyboardInterrupt (`interrupt_in`)."""
+    """`importlib.import_module`, where a Ctrl-C during the import stays a KeyboardInterrupt (`reraise_interrupt`)."""
     try:
         return importlib.import_module(name)
     except RuntimeError as e:
