@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from advisor.core.lazy import cst
-from advisor.syntax.references import IMPORTING_CALLS, STAR_MODULES
-from advisor.syntax.scopes import LOCAL, Scope, _dotted, _ScopeBuilder, plain_string
+from advisor.syntax.references import IMPORTING_CALLS
+from advisor.syntax.scopes import LOCAL, Scope, _dotted, _ScopeBuilder, lookup_in, plain_string
 from advisor.syntax.walk import walk
 
 __all__ = ["LOCAL", "NameResolver", "Scope", "any_match", "dotted_name"]
@@ -136,24 +136,7 @@ class NameResolver:
         return self._log("lookup", (scope, name), found) if self._building else found
 
     def _lookup(self, scope: Scope, name: str) -> set[str]:
-        if name in scope.globals:
-            scope = self.module_scope
-        s: Scope | None = scope
-        first = True
-        while s is not None:
-            # Class bodies are not visible from the scopes nested inside them.
-            if s.kind == "class" and not first:
-                s = s.parent
-                continue
-            if name in s.bindings and name not in s.nonlocals:
-                return s.bindings[name]
-            first = False
-            s = s.parent
-        stars = self.module_scope.stars
-        found = {f"{m}.{name}" for m in stars}
-        if stars and name in STAR_MODULES:
-            found.add(name)
-        return found
+        return lookup_in(self.module_scope, scope, name)
 
     def module_imports(self) -> set[str]:
         """Qualified names of everything imported anywhere at module level."""

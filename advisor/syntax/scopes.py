@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from advisor.core.lazy import cst
 from advisor.syntax.ast_parts import FIRST_ARG_ONLY, IMPORTING_CALLS
+from advisor.syntax.references import STAR_MODULES
 
 if TYPE_CHECKING:
     from advisor.syntax.names import NameResolver
@@ -32,6 +33,29 @@ class Scope:
 
     def bind(self, name: str, qualified: str) -> None:
         self.bindings.setdefault(name, set()).add(qualified)
+
+
+def lookup_in(module_scope: Scope, scope: Scope, name: str) -> set[str]:
+    """Every qualified name `name` can refer to when used in `scope` (of a module whose scope is `module_scope`):
+    Python's rules, one resolver's (LibCST's, advisor.syntax.names; `ast`'s, advisor.syntax.ast_names) as the other's."""
+    if name in scope.globals:
+        scope = module_scope
+    s: Scope | None = scope
+    first = True
+    while s is not None:
+        # Class bodies are not visible from the scopes nested inside them.
+        if s.kind == "class" and not first:
+            s = s.parent
+            continue
+        if name in s.bindings and name not in s.nonlocals:
+            return s.bindings[name]
+        first = False
+        s = s.parent
+    stars = module_scope.stars
+    found = {f"{m}.{name}" for m in stars}
+    if stars and name in STAR_MODULES:
+        found.add(name)
+    return found
 
 
 class _ScopeBuilder:

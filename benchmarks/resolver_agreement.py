@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Do the `ast` resolver (advisor.syntax.ast_names) and the LibCST one (advisor.syntax.names) agree, on real code?
+
+    python benchmarks/resolver_agreement.py TREE [TREE...] [--jobs 2] [--show 20]
+
+For every .py file under each tree, both resolvers answer for every name, attribute and `getattr(obj, "name")`
+call of `ast`'s tree; each `ast` node is paired with the LibCST node of the same kind and the same span (lines,
+and columns in characters: LibCST's positions, `advisor.analysis.positions`). Prints the nodes compared, the
+answers that differ (each with its file, line and both answers), the `ast` nodes with no LibCST partner, and
+the CPU seconds each resolver took (LibCST's without its parse, `ast`'s without `ast.parse`). A file either
+parser rejects is counted and skipped. Exit status 1 where an answer differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _ast_answers(text: str) -> tuple[dict[tuple, frozenset[str]], float]:
+    from advisor.syntax.ast_names import AstResolver
+
+    tree = ast.parse(text)
+    start = time.process_time()
+    resolver = AstResolver(tree, text)
+    seconds = time.process_time() - start
+    lines = [line.encode("utf-8", "surrogatepass") for line in _lines(text)]
+
+    def column(line: int, offset: int) -> int:
+        return len(lines[line - 1][:offset].decode("utf-8", "surrogatepass"))
+
+    out = {}
+    for node in ast.walk(tree):
+        t = type(node)
+        if t is ast.Call and not (type(node.func) is ast.Name and node.func.id == "getattr"):
+            continue
+        if t in (ast.Name, ast.Attribute, ast.Call):
+            key = (
+                t.__name__,
+                node.lineno,
+                column(node.lineno, node.col_offset),
+                node.end_lineno,
+                column(node.end_lineno, node.end_col_offset),
+            )
+            out[key] = frozenset(resolver.qualnames(node))
+    return out, seconds
+
+
+def _lines(text: str) -> list[str]:
+    from advisor.core.textlines import split_lines
+
+    return split_lines(text, keepends=True) or [""]
+
+
+def _cst_answers(data: bytes) -> tuple[dict[tuple, frozenset[str]], float]:
+    import libcst as cst
+
+    from advisor.analysis.parser import parse_unvalidated
+    from advisor.analysis.positions import compute_positions
+    from advisor.syntax.names import NameResolver
+
+    module = parse_unvalidated(data)
+    start = time.process_time()
+    resolver = NameResolver(module)
+    seconds = time.process_time() - start
+    positions = compute_positions(module)
+    out = {}
+
+    class Nodes(cst.CSTVisitor):
+        def visit_Name(self, node):
+            self._add("Name", node)
+
+        def visit_Attribute(self, node):
+            self._add("Attribute", node)
+
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value == "getattr":
+                self._add("Call", node)
+
+        def _add(self, kind, node):
+            line, col, end_line, end_col = positions[id(node)]
+            out[(kind, line, col, end_line, end_col)] = frozenset(resolver.qualnames(node))
+
+    module.visit(Nodes())
+    return out, seconds
+
+
+def compare(path: str) -> tuple[str, int, list, list, float, float, str]:
+    """(path, nodes compared, differing answers, unpaired ast nodes, ast CPU s, LibCST CPU s, error)."""
+    from advisor.analysis.analyse import decode
+
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text, _ = decode(data)
+        ours, ast_seconds = _ast_answers(text)
+        theirs, cst_seconds = _cst_answers(data)
+    except Exception as e:  # noqa: BLE001  (a file either parser rejects: counted)
+        return path, 0, [], [], 0.0, 0.0, f"{type(e).__name__}: {str(e)[:80]}"
+    differ, unpaired = [], []
+    for key, answer in ours.items():
+        other = theirs.get(key)
+        if other is None:
+            if answer:
+                unpaired.append((key, sorted(answer)))
+        elif other != answer:
+            differ.append((key, sorted(answer), sorted(other)))
+    return path, len(ours), differ, unpaired, ast_seconds, cst_seconds, ""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("trees", nargs="+")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--show", type=int, default=20)
+    args = parser.parse_args()
+    paths = sorted(
+        os.path.join(root, name)
+        for tree in args.trees
+        for root, _, names in os.walk(tree)
+        for name in names
+        if name.endswith(".py")
+    )
+    compared = errors = 0
+    differ: list = []
+    unpaired: list = []
+    ast_seconds = cst_seconds = 0.0
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for path, n, d, u, a, c, error in pool.map(compare, paths, chunksize=8):
+            compared += n
+            errors += bool(error)
+            differ += [(path, *x) for x in d]
+            unpaired += [(path, *x) for x in u]
+            ast_seconds += a
+            cst_seconds += c
+    print(f"{len(paths)} files ({errors} rejected by a parser), {compared:,} names, attributes and getattr calls")
+    print(f"answers that differ: {len(differ)}; ast nodes with an answer and no LibCST partner: {len(unpaired)}")
+    print(f"resolver CPU seconds: ast {ast_seconds:.2f}, LibCST {cst_seconds:.2f}")
+    for path, key, ours, theirs in differ[: args.show]:
+        print(f"  {path}:{key[1]}:{key[2] + 1} {key[0]}  ast {ours}  LibCST {theirs}")
+    for path, key, ours in unpaired[: args.show]:
+        print(f"  unpaired {path}:{key[1]}:{key[2] + 1} {key[0]} {ours}")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
