@@ -19,17 +19,15 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _ast_answers(text: str) -> tuple[dict[tuple, frozenset[str]], float]:
-    from advisor.syntax.ast_names import AstResolver
-
+def ast_nodes(text: str, kinds: tuple = (ast.Name, ast.Attribute)) -> tuple[ast.Module, dict[tuple, Any]]:
+    """The module's `ast` tree, and its nodes of `kinds` (calls: `getattr` ones only, unless `kinds` names
+    `ast.Call` itself) by (kind, line, column, end line, end column), columns in characters."""
     tree = ast.parse(text)
-    start = time.process_time()
-    resolver = AstResolver(tree, text)
-    seconds = time.process_time() - start
     lines = [line.encode("utf-8", "surrogatepass") for line in _lines(text)]
 
     def column(line: int, offset: int) -> int:
@@ -38,7 +36,7 @@ def _ast_answers(text: str) -> tuple[dict[tuple, frozenset[str]], float]:
     out = {}
     for node in ast.walk(tree):
         t = type(node)
-        if t is ast.Call and not (type(node.func) is ast.Name and node.func.id == "getattr"):
+        if t not in kinds and not (t is ast.Call and type(node.func) is ast.Name and node.func.id == "getattr"):
             continue
         if t in (ast.Name, ast.Attribute, ast.Call):
             key = (
@@ -48,8 +46,8 @@ def _ast_answers(text: str) -> tuple[dict[tuple, frozenset[str]], float]:
                 node.end_lineno,
                 column(node.end_lineno, node.end_col_offset),
             )
-            out[key] = frozenset(resolver.qualnames(node))
-    return out, seconds
+            out[key] = node
+    return tree, out
 
 
 def _lines(text: str) -> list[str]:
@@ -58,17 +56,14 @@ def _lines(text: str) -> list[str]:
     return split_lines(text, keepends=True) or [""]
 
 
-def _cst_answers(data: bytes) -> tuple[dict[tuple, frozenset[str]], float]:
+def cst_nodes(data: bytes) -> tuple[Any, dict[tuple, Any]]:
+    """LibCST's module, and its names, attributes and calls by the keys `ast_nodes` gives them."""
     import libcst as cst
 
     from advisor.analysis.parser import parse_unvalidated
     from advisor.analysis.positions import compute_positions
-    from advisor.syntax.names import NameResolver
 
     module = parse_unvalidated(data)
-    start = time.process_time()
-    resolver = NameResolver(module)
-    seconds = time.process_time() - start
     positions = compute_positions(module)
     out = {}
 
@@ -80,15 +75,44 @@ def _cst_answers(data: bytes) -> tuple[dict[tuple, frozenset[str]], float]:
             self._add("Attribute", node)
 
         def visit_Call(self, node):
-            if isinstance(node.func, cst.Name) and node.func.value == "getattr":
-                self._add("Call", node)
+            self._add("Call", node)
 
         def _add(self, kind, node):
             line, col, end_line, end_col = positions[id(node)]
-            out[(kind, line, col, end_line, end_col)] = frozenset(resolver.qualnames(node))
+            out[(kind, line, col, end_line, end_col)] = node
 
     module.visit(Nodes())
-    return out, seconds
+    return module, out
+
+
+def _ast_answers(text: str) -> tuple[dict[tuple, frozenset[str]], float]:
+    from advisor.syntax.ast_names import AstResolver
+
+    tree, nodes = ast_nodes(text)
+    start = time.process_time()
+    resolver = AstResolver(tree, text)
+    seconds = time.process_time() - start
+    return {key: frozenset(resolver.qualnames(node)) for key, node in nodes.items()}, seconds
+
+
+def _cst_answers(data: bytes) -> tuple[dict[tuple, frozenset[str]], float]:
+    from advisor.syntax.names import NameResolver
+
+    module, nodes = cst_nodes(data)
+    start = time.process_time()
+    resolver = NameResolver(module)
+    seconds = time.process_time() - start
+    return {key: frozenset(resolver.qualnames(node)) for key, node in nodes.items()}, seconds
+
+
+def tree_files(trees: list[str]) -> list[str]:
+    return sorted(
+        os.path.join(root, name)
+        for tree in trees
+        for root, _, names in os.walk(tree)
+        for name in names
+        if name.endswith(".py")
+    )
 
 
 def compare(path: str) -> tuple[str, int, list, list, float, float, str]:
@@ -120,13 +144,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--show", type=int, default=20)
     args = parser.parse_args()
-    paths = sorted(
-        os.path.join(root, name)
-        for tree in args.trees
-        for root, _, names in os.walk(tree)
-        for name in names
-        if name.endswith(".py")
-    )
+    paths = tree_files(args.trees)
     compared = errors = 0
     differ: list = []
     unpaired: list = []

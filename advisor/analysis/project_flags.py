@@ -73,22 +73,62 @@ def _parsed(path: str, mtime: float) -> tuple[Any, Any, dict[str, Any]] | None:
     return module, NameResolver(module), defs
 
 
-def definition(importer: str | None, qualname: str, depth: int = 0) -> tuple[Any, Any, Any, str] | None:
-    """(value, its module, its resolver, its path) of the flag `qualname` imported by `importer`, or None."""
+def definition(
+    importer: str | None, qualname: str, depth: int = 0, reader: Any = None
+) -> tuple[Any, Any, Any, str] | None:
+    """(value, its module, its resolver, its path) of the flag `qualname` imported by `importer`, or None.
+    `reader`: `_ast_parsed` reads the modules with `ast` (the module is then its (tree, Source) pair)."""
+    reader = reader or _parsed
     if importer is None or importer.endswith(".ipynb") or depth >= _DEPTH or "." not in qualname:
         return None
     module_name, _, name = qualname.rpartition(".")
     path = _module_file(importer, module_name)
     if path is None or os.path.abspath(path) == os.path.abspath(importer):
         return None
-    parsed = _parsed(path, os.path.getmtime(path))
+    parsed = reader(path, os.path.getmtime(path))
     if parsed is None:
         return None
     module, resolver, defs = parsed
     if name in defs:
         return defs[name], module, resolver, path
     for q in sorted(resolver.module_scope.bindings.get(name, ())):  # a re-export: follow it
-        found = definition(path, q, depth + 1)
+        found = definition(path, q, depth + 1, reader)
         if found is not None:
             return found
     return None
+
+
+@functools.lru_cache(maxsize=32)
+def _ast_parsed(path: str, mtime: float) -> tuple[Any, Any, dict[str, Any]] | None:
+    """((`ast` tree, its Source), its AstResolver, {module-level name: assigned value}) of a project file, or None."""
+    import ast
+    import io
+    import tokenize
+
+    from advisor.analysis.ast_gates import Source
+    from advisor.syntax.ast_names import AstResolver
+
+    try:
+        if os.path.getsize(path) > _MAX_BYTES:
+            return None
+        with open(path, "rb") as f:
+            data = f.read()
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+        tree = ast.parse(text)
+    except Exception:  # unreadable or not Python: the flag stays unknown
+        return None
+    defs: dict[str, Any] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            for t in stmt.targets:  # `WITH_PT24 = _WITH_PT24 = ...` binds both
+                if isinstance(t, ast.Name):
+                    defs[t.id] = stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+            defs[stmt.target.id] = stmt.value
+    return (tree, Source(text)), AstResolver(tree, text), defs
+
+
+def ast_definition(importer: str | None, qualname: str) -> tuple[Any, Any, Any, str] | None:
+    """`definition` read with `ast` (advisor.analysis.ast_gates): (value, (tree, Source), resolver, path), or None."""
+    return definition(importer, qualname, reader=_ast_parsed)
