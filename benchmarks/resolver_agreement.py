@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import os
 import sys
 import time
@@ -85,12 +86,15 @@ def cst_nodes(data: bytes) -> tuple[Any, dict[tuple, Any]]:
     return module, out
 
 
-def _ast_answers(text: str) -> tuple[dict[tuple, frozenset[str]], float]:
+def _ast_answers(text: str, lazy: bool = False) -> tuple[dict[tuple, frozenset[str]], float]:
     from advisor.syntax.ast_names import AstResolver
 
     tree, nodes = ast_nodes(text)
+    parents = None
+    if lazy and not any(isinstance(n, ast.Global) for n in ast.walk(tree)):
+        parents = {id(c): (p, "") for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
     start = time.process_time()
-    resolver = AstResolver(tree, text)
+    resolver = AstResolver(tree, text, parents=parents)
     seconds = time.process_time() - start
     return {key: frozenset(resolver.qualnames(node)) for key, node in nodes.items()}, seconds
 
@@ -115,7 +119,7 @@ def tree_files(trees: list[str]) -> list[str]:
     )
 
 
-def compare(path: str) -> tuple[str, int, list, list, float, float, str]:
+def compare(path: str, lazy: bool = False) -> tuple[str, int, list, list, float, float, str]:
     """(path, nodes compared, differing answers, unpaired ast nodes, ast CPU s, LibCST CPU s, error)."""
     from advisor.analysis.analyse import decode
 
@@ -123,7 +127,7 @@ def compare(path: str) -> tuple[str, int, list, list, float, float, str]:
         data = f.read()
     try:
         text, _ = decode(data)
-        ours, ast_seconds = _ast_answers(text)
+        ours, ast_seconds = _ast_answers(text, lazy)
         theirs, cst_seconds = _cst_answers(data)
     except Exception as e:  # noqa: BLE001  (a file either parser rejects: counted)
         return path, 0, [], [], 0.0, 0.0, f"{type(e).__name__}: {str(e)[:80]}"
@@ -143,6 +147,7 @@ def main() -> int:
     parser.add_argument("trees", nargs="+")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--show", type=int, default=20)
+    parser.add_argument("--lazy", action="store_true", help="the resolver walks bodies on demand, as a scan's")
     args = parser.parse_args()
     paths = tree_files(args.trees)
     compared = errors = 0
@@ -150,7 +155,7 @@ def main() -> int:
     unpaired: list = []
     ast_seconds = cst_seconds = 0.0
     with ProcessPoolExecutor(args.jobs) as pool:
-        for path, n, d, u, a, c, error in pool.map(compare, paths, chunksize=8):
+        for path, n, d, u, a, c, error in pool.map(functools.partial(compare, lazy=args.lazy), paths, chunksize=8):
             compared += n
             errors += bool(error)
             differ += [(path, *x) for x in d]

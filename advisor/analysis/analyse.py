@@ -17,7 +17,7 @@ from io import BytesIO
 from typing import Any, Callable, Sequence
 
 from advisor.analysis import notebook_text, notebooks
-from advisor.analysis import compat_marks, lazy_helpers, own_attributes, sites, slices
+from advisor.analysis import ast_reports, compat_marks, lazy_helpers, own_attributes, sites, slices
 from advisor.analysis.parser import parse_unvalidated
 from advisor.analysis.facts import Facts
 from advisor.analysis.place import place
@@ -238,7 +238,10 @@ def analyse_source(
         if seen is not None:
             seen(text, refs)
         rules = [r for r in rules if r.may_match(refs)]
-        if not rules:  # nothing here for any rule: skip the LibCST parse
+        if sliced and any(ast_reports.eligible(r) for r in rules):  # a scan: table rules' findings from `ast`
+            rules = _report_on_ast(tree, text, refs, path, rules, settings, result)
+        if not rules:  # nothing here for any rule (left): skip the LibCST parse
+            result.findings.sort(key=Finding.sort_key)
             return result, None
         starts = statement_starts(tree)
         identifiers, aliases = frozenset(refs.identifiers()), refs.alias_names()
@@ -270,6 +273,15 @@ def analyse_source(
     place(ctx, result, Suppressions(text), analysed, positions)
     result.findings.sort(key=Finding.sort_key)
     return result, analysed
+
+
+def _report_on_ast(tree, text, refs, path, rules, settings, result: FileResult) -> list:
+    """The findings `advisor.analysis.ast_reports` makes into `result`; the rules it leaves to LibCST."""
+    found = ast_reports.AstFindings(tree, text, refs, path, settings, lazy_helpers.importing_calls(path))
+    left = found.report(rules)
+    result.findings += found.findings
+    result.suppressed += found.suppressed
+    return left
 
 
 def _analyse_slices(parts, starts, text, path, rules, settings, names, result: FileResult, on_fixes) -> FileResult:

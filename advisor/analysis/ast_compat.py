@@ -22,26 +22,38 @@ _STATEMENT_LISTS = ("body", "orelse", "finalbody")
 
 
 class AstCompat:
-    def __init__(self, tree: ast.Module, resolver: Any, source: Source, path: str | None = None) -> None:
+    def __init__(
+        self,
+        tree: ast.Module,
+        resolver: Any,
+        source: Source,
+        path: str | None = None,
+        parents: dict[int, tuple[Any, str]] | None = None,
+        bindings: list[tuple[str, Any]] | None = None,
+    ) -> None:
+        """`parents` (id(node) -> (parent, the parent's field that holds it)) and `bindings` (`bindings()`'s) where
+        the caller's own walk found them already."""
         self.tree, self.source = tree, source
         self.gates = AstGates(tree, resolver, source, path)
         self.resolver = resolver
-        self.parents: dict[int, tuple[Any, str]] = {}  # id(node) -> (parent, the parent's field that holds it)
-        for parent in ast.walk(tree):
-            for field, value in ast.iter_fields(parent):
-                if isinstance(value, ast.AST):
-                    self.parents[id(value)] = (parent, field)
-                elif type(value) is list:
-                    for item in value:
-                        if isinstance(item, ast.AST):
-                            self.parents[id(item)] = (parent, field)
+        if parents is None:
+            parents = {}
+            for parent in ast.walk(tree):
+                for field, value in ast.iter_fields(parent):
+                    if isinstance(value, ast.AST):
+                        parents[id(value)] = (parent, field)
+                    elif type(value) is list:
+                        for item in value:
+                            if isinstance(item, ast.AST):
+                                parents[id(item)] = (parent, field)
+        self.parents = parents
+        self._bindings = bindings
         self._until: dict[int, Any] = {}
         self._blocks: dict[tuple[int, str], _Block] = {}
         self._old_when: dict[tuple[int, bool], Any] = {}
         self._locals_of: dict[int, dict[str, Any]] = {}
         self._fallbacks: dict[int, list[int]] = {}
         self._both: dict[str, Any] = {}
-        self._bindings: list[tuple[str, Any]] | None = None
 
     # -- what compat_marks.mark decides for a report of `node` -------------------------------------------
 

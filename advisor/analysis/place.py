@@ -47,6 +47,43 @@ def decide(rule: type[Rule], rep: Report, target: Any, lowest: Any) -> Decision 
     )
 
 
+def shaped(
+    rule: type[Rule],
+    rep: Report,
+    decision: Decision,
+    path: str,
+    span: tuple[int, int, int, int],
+    snippet: str,
+    replacement: str | None,
+    positions: Any,
+) -> Finding:
+    """The finding of `rep` as the policy decided it: `span` its node's (line, column, end line, end column), columns
+    0-based; `snippet` the node's code; `replacement` the fixed node's code where a fix is offered; `positions` maps
+    id(node) to spans, for the fix's range. The one place a finding takes its shape, from LibCST's tree
+    (`place`) or from `ast`'s (advisor.analysis.ast_reports)."""
+    start_line, start_col, end_line, end_col = span
+    applicability, message = decision.applicability, decision.message
+    return Finding(
+        rule=rule.code,
+        name=rule.name,
+        severity=decision.severity.value,
+        path=path,
+        line=start_line,
+        column=start_col + 1,
+        end_line=end_line,
+        end_column=end_col + 1,
+        message=message,
+        fix=None if applicability is Applicability.NONE else applicability.value,
+        validation=rule.validation,
+        replacement=replacement,
+        snippet=re.sub(r"\s+", " ", snippet).strip()[:200],
+        data=_with_fix_range(rep, positions) | ({"compat_until": rep.compat_until} if rep.compat else {}),
+        kind=decision.kind.value,
+        warns_from=decision.warns_from,
+        breaks_in=decision.breaks_in,
+    )
+
+
 def place(
     ctx: Context,
     result: FileResult,
@@ -74,28 +111,11 @@ def place(
         decision = decide(rule, rep, ctx.target, ctx.lowest)
         if decision is None:
             continue
-        applicability, message = decision.applicability, decision.message
-        finding = Finding(
-            rule=rule.code,
-            name=rule.name,
-            severity=decision.severity.value,
-            path=path,
-            line=start_line,
-            column=start_col + 1,
-            end_line=end_line,
-            end_column=end_col + 1,
-            message=message,
-            fix=None if applicability is Applicability.NONE else applicability.value,
-            validation=rule.validation,
-            replacement=None
-            if rep.replacement is None or applicability is Applicability.NONE
-            else fix_text(module, rep.replacement),
-            snippet=re.sub(r"\s+", " ", module.code_for_node(rep.node)).strip()[:200],
-            data=_with_fix_range(rep, positions) | ({"compat_until": rep.compat_until} if rep.compat else {}),
-            kind=decision.kind.value,
-            warns_from=decision.warns_from,
-            breaks_in=decision.breaks_in,
-        )
+        replacement = None
+        if rep.replacement is not None and decision.applicability is not Applicability.NONE:
+            replacement = fix_text(module, rep.replacement)
+        snippet = module.code_for_node(rep.node)
+        finding = shaped(rule, rep, decision, path, positions[id(rep.node)], snippet, replacement, positions)
         result.findings.append(finding)
         if analysed is not None:
             analysed.items.append((rep, finding))

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Collection
 from advisor.core import plain
 from advisor.core.findings import Applicability, Window
 from advisor.core.lazy import cst
-from advisor.rule.base import Rule
+from advisor.rule.base import Rule, parse_version
 from advisor.rule.helpers import rewrite_reference
 from advisor.syntax.walk import nodes_of
 
@@ -141,30 +141,46 @@ class SymbolRule(ReferenceRule):
             self._no_fix.add(node.target)
 
     def reference_applicability(self, node: Any, applicability: Applicability | None) -> Applicability | None:
+        return self.applicability_where(node in self._called, applicability)
+
+    @staticmethod
+    def applicability_where(called: bool, applicability: Applicability | None) -> Applicability | None:
         """A callable renamed where it is not called (a value in a table, a dict key, a
         callback) may be compared by identity, or collide with an existing entry: unsafe."""
-        if node in self._called or applicability is Applicability.NONE:
+        if called or applicability is Applicability.NONE:
             return applicability
         return Applicability.UNSAFE
 
     def symbol_window(self, symbol: Symbol) -> Window | None:
+        return type(self).symbol_window_at(symbol, self.ctx.target)
+
+    @classmethod
+    def symbol_window_at(cls, symbol: Symbol, target: tuple) -> Window | None:
         """The symbol's own window; a `since` of its own makes the replacement's release count (fix safety).
 
         A replacement newer than the target is reported without a fix (on_reference), not dropped.
         """
-        if symbol.window is None and symbol.since is not None and self.target_at_least(symbol.since):
-            return plain.replace(type(self).window(), since=symbol.since)
+        if symbol.window is None and symbol.since is not None and target >= parse_version(symbol.since):
+            return plain.replace(cls.window(), since=symbol.since)
         return symbol.window
+
+    @staticmethod
+    def renames_at(symbol: Symbol, target: tuple) -> bool:
+        """Whether a reference to the symbol is rewritten for `target` (its replacement exists there)."""
+        return bool(symbol.replacement) and (symbol.since is None or target >= parse_version(symbol.since))
+
+    ASSIGNED_NOTE = " (assigned to here: not rewritten)"
 
     def on_reference(self, node: Any, qualname: str) -> None:
         symbol = self.names[qualname]
         message = symbol.message.format(old=qualname, new=symbol.replacement)
         if node in self._no_fix:
-            self.report(node, message + " (assigned to here: not rewritten)", window=self.symbol_window(symbol))
+            self.report(node, message + self.ASSIGNED_NOTE, window=self.symbol_window(symbol))
             return
         replacement = None
         imports: list = []
-        if symbol.replacement and (symbol.since is None or self.target_at_least(symbol.since)):
+        if self.renames_at(symbol, self.ctx.target):
+            assert symbol.replacement is not None
             replacement, imports = rewrite_reference(self.ctx.resolver, node, symbol.replacement)
             if isinstance(replacement, (cst.Name, cst.Attribute)):
                 replacement = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)

@@ -24,6 +24,7 @@ from advisor.syntax.ast_parts import FIRST_ARG_ONLY, IMPORTING_CALLS
 from advisor.syntax.scopes import LOCAL, Scope, lookup_in
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_BODIES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SKIP = frozenset({"ctx", "op", "ops"})  # fields that hold no name: contexts and operators
 
@@ -34,13 +35,24 @@ class AstResolver:
     `text`: the module's source, read only to tell a plain string literal from a prefixed or concatenated one,
     as LibCST's node types do."""
 
-    def __init__(self, tree: ast.Module, text: str, importing_calls: tuple[str, ...] = IMPORTING_CALLS):
+    def __init__(
+        self,
+        tree: ast.Module,
+        text: str,
+        importing_calls: tuple[str, ...] = IMPORTING_CALLS,
+        parents: dict[int, tuple[Any, str]] | None = None,
+    ):
+        """`parents` (id(node) -> (parent, field)): walk a function's or class's body only when a name in it is
+        asked about (a scan asks about a few names of a file). Only for a module with no `global` statement below
+        its top level, which would bind in the module's scope from a body not yet walked."""
         self.importing_calls = importing_calls
         self._text = text
         self._lines: list[str] | None = None  # split on first use: few modules have a string to look at
         self.module_scope = Scope("module", None)
         self._scope_of: dict[int, Scope] = {}  # id(ast.Name) -> the scope it is used in
-        self._walk(tree)
+        self._parents = parents
+        self._pending: dict[int, list[tuple[Any, Scope]]] = {}  # id(def, class or lambda) -> its body, not walked
+        self._walk([(tree, self.module_scope)])
 
     # -- queries (as advisor.syntax.names.NameResolver's) --------------------------------------------------
 
@@ -48,7 +60,7 @@ class AstResolver:
         """Every qualified name `node` can refer to; empty if unknown or not a reference."""
         t = type(node)
         if t is ast.Name:
-            scope = self._scope_of.get(id(node))
+            scope = self.scope_of(node)
             return set() if scope is None else lookup_in(self.module_scope, scope, node.id)
         if t is ast.Attribute:
             attr = node.attr
@@ -61,7 +73,26 @@ class AstResolver:
         return set()
 
     def scope_of(self, node: Any) -> Scope | None:
-        return self._scope_of.get(id(node))
+        scope = self._scope_of.get(id(node))
+        if scope is None and self._pending:
+            self._walk_around(node)
+            scope = self._scope_of.get(id(node))
+        return scope
+
+    def _walk_around(self, node: Any) -> None:
+        """Walk the bodies not yet walked that hold `node`, the outermost first (walking one may leave its own
+        nested bodies for later)."""
+        assert self._parents is not None
+        while id(node) not in self._scope_of:
+            owner = None
+            up = self._parents.get(id(node))
+            while up is not None:
+                if id(up[0]) in self._pending:
+                    owner = up[0]
+                up = self._parents.get(id(up[0]))
+            if owner is None:
+                return
+            self._walk(self._pending.pop(id(owner)))
 
     def lookup(self, scope: Scope, name: str) -> set[str]:
         return lookup_in(self.module_scope, scope, name)
@@ -72,11 +103,12 @@ class AstResolver:
 
     # -- the walk ------------------------------------------------------------------------------------------
 
-    def _walk(self, tree: ast.Module) -> None:
+    def _walk(self, start: list[tuple[Any, Scope]]) -> None:
         """Each node once, in source order (a `global` comes before the bindings it moves), with its scope."""
-        stack: list[tuple[Any, Scope]] = [(tree, self.module_scope)]
+        stack = list(reversed(start))
         scope_of = self._scope_of
         handlers = _HANDLERS
+        lazy = self._parents is not None
         while stack:
             node, scope = stack.pop()
             t = type(node)
@@ -87,6 +119,11 @@ class AstResolver:
             children = handler(self, node, scope) if handler is not None else None
             if children is None:
                 children = [(child, scope) for child in _children(node)]
+            elif lazy and t in _BODIES:  # the body in a scope of its own: walked when a name in it is asked about
+                later = [c for c in children if c[1] is not scope]
+                if later:
+                    self._pending[id(node)] = later
+                    children = [c for c in children if c[1] is scope]
             stack.extend(reversed(children))
 
     def _bind_local(self, scope: Scope, name: str) -> None:
