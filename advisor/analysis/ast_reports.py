@@ -154,37 +154,42 @@ class AstFindings:
         return offset if raw.isascii() else len(raw[:offset].decode("utf-8", "surrogatepass"))
 
     def snippet(self, node: Any) -> str | None:
-        """LibCST's code for the node: its text and its own parentheses; None where those are not certain."""
-        parens = self._own_parens(node)
-        if parens is None:
+        """LibCST's code for the node: with its own parentheses and what lies between them (comments too); None
+        where those are not certain."""
+        span = self._with_parens(node)
+        if span is None:
             return None
-        return "(" * parens + self.source.segment(node) + ")" * parens
+        (line, start), (end_line, end) = span
+        lines = [self.source.segment_line(n) for n in range(line, end_line + 1)]
+        lines[-1] = lines[-1][:end]
+        lines[0] = lines[0][start:]
+        return b"".join(lines).decode("utf-8", "surrogatepass")
 
-    def _own_parens(self, node: Any) -> int | None:
-        """How many parentheses are the node's own (LibCST's `lpar`): those around it, less a call's own around its
-        one argument; None where a comment or a `with` could hide one."""
+    def _with_parens(self, node: Any) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """(line, offset) of the node's start and end with its own parentheses (LibCST's `lpar`: those around it,
+        less a call's own around its one argument); None where a comment could hide one, or a `with` own them."""
+        bare = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
         assert self._compat is not None  # made by the passes, which run first
         chain, _ = self._compat._chain(node)
         statement = next(n for n in chain if isinstance(n, ast.stmt))
-        if (statement.lineno, statement.col_offset) == (node.lineno, node.col_offset):
-            return 0  # the statement's first token
+        if (statement.lineno, statement.col_offset) == bare[0]:
+            return bare  # the statement's first token
         text = self.source.segment_line
-        before = _count_back(text, node.lineno, node.col_offset)
-        if before == 0:
-            return 0
-        after = _count_forward(text, node.end_lineno, node.end_col_offset)
-        if before is None or after is None:
+        before = _parens_back(text, node.lineno, node.col_offset)
+        if before is None:
             return None
-        around = min(before, after)
-        if not around:
-            return 0
+        if not before:
+            return bare
+        after = _parens_forward(text, node.end_lineno, node.end_col_offset)
+        around = min(len(before), len(after))
         parent, field = self._compat.parents[id(node)]
         if type(parent) in (ast.With, ast.AsyncWith, ast.withitem):
             return None
         sole = (type(parent) is ast.Call and field == "args" and len(parent.args) == 1 and not parent.keywords) or (
             type(parent) is ast.ClassDef and field == "bases" and len(parent.bases) == 1 and not parent.keywords
         )
-        return around - 1 if sole else around
+        own = around - 1 if sole else around
+        return (before[own - 1], after[own - 1]) if own > 0 else bare
 
 
 def _in_annotation(chain: list[Any], fields: list[str]) -> bool:
@@ -223,35 +228,46 @@ def _scope(chain: list[Any], fields: list[str]) -> str:
     return "test" if in_test else "call" if in_function else "import"
 
 
-def _count_back(line_of: Any, line: int, offset: int) -> int | None:
-    """How many `(` come right before (line, offset), across blank space; None where a comment may hide one."""
-    count = 0
+_BLANK = b" \t\f\\\r\n"  # what may stand between a parenthesis and what it holds, besides comments
+
+
+def _parens_back(line_of: Any, line: int, offset: int) -> list[tuple[int, int]] | None:
+    """Where each `(` right before (line, offset) is, the nearest first, across blank space and comment lines;
+    None where a line with a `#` after code (a comment, or a string holding one) lies between."""
+    found: list[tuple[int, int]] = []
     raw = line_of(line)[:offset]
     while True:
-        stripped = raw.rstrip(b" \t\f\\\r\n")
+        stripped = raw.rstrip(_BLANK)
         while stripped.endswith(b"("):
-            count += 1
-            stripped = stripped[:-1].rstrip(b" \t\f\\\r\n")
+            found.append((line, len(stripped) - 1))
+            stripped = stripped[:-1].rstrip(_BLANK)
         if stripped or line == 1:
-            return count
+            return found
         line -= 1
         raw = line_of(line)
+        while raw.lstrip().startswith(b"#") and line > 1:  # a comment line holds no code
+            line -= 1
+            raw = line_of(line)
         if b"#" in raw:
             return None
 
 
-def _count_forward(line_of: Any, line: int, offset: int) -> int | None:
-    """How many `)` come right after (line, offset), across blank space; None where a comment may hide one."""
-    count = 0
-    raw = line_of(line)[offset:]
+def _parens_forward(line_of: Any, line: int, offset: int) -> list[tuple[int, int]]:
+    """Where each `)` right after (line, offset) ends, the nearest first, across blank space and comments (right
+    after an expression, a `#` starts a comment)."""
+    found: list[tuple[int, int]] = []
+    raw = line_of(line)
+    at = offset
     while True:
-        stripped = raw.lstrip(b" \t\f\\\r\n")
+        rest = raw[at:]
+        stripped = rest.lstrip(_BLANK)
         while stripped.startswith(b")"):
-            count += 1
-            stripped = stripped[1:].lstrip(b" \t\f\\\r\n")
-        if stripped.startswith(b"#"):
-            return None
-        if stripped or not raw:
-            return count
-        line += 1
+            at = len(raw) - len(stripped) + 1
+            found.append((line, at))
+            stripped = raw[at:].lstrip(_BLANK)
+        if stripped and not stripped.startswith(b"#"):
+            return found
+        line, at = line + 1, 0
         raw = line_of(line)
+        if not raw:
+            return found

@@ -63,6 +63,19 @@ CASES = {
             1
         )
         """,
+    "comment lines between": """
+        import torch
+        x = {
+            # a comment
+            torch._library.opaque_object.is_opaque_type: 1,
+        }
+        y = (
+            # a comment
+
+            torch._library.opaque_object.is_opaque_type  # another
+            # and another
+        )
+        """,
     "parentheses a comment may hide (left to LibCST)": """
         import torch
         z = (  # a comment
