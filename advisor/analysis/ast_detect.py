@@ -11,9 +11,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from advisor.core.findings import Applicability
+from advisor.core.findings import Applicability, Kind
 from advisor.rule import Report
-from advisor.rule.table import Rename
 from advisor.syntax.ast_names import AstResolver
 from advisor.syntax.names import any_match
 
@@ -23,10 +22,12 @@ NONE = Applicability.NONE
 class Detection:
     """What the LibCST visitors of a SymbolRule report (advisor.rule.reference), in its walk's order."""
 
-    def __init__(self, rule: Any, resolver: AstResolver, alias_names: Any, target: tuple) -> None:
+    def __init__(self, rule: Any, kind: str | None, resolver: AstResolver, alias_names: Any, target: tuple) -> None:
+        """`kind`: the rule's `ast_detection` ("symbol", "rename" or "mined": which hooks it keeps)."""
         self.rule, self.resolver, self.aliases, self.target = rule, resolver, alias_names, target
         self.names = rule.names
-        self.entries = {e.old: e for e in rule.row.entries} if issubclass(rule, Rename) else {}
+        self.entries = {e.old: e for e in rule.row.entries} if kind == "rename" else {}
+        self.mined = kind == "mined"
         self.last_names = rule.last_names()
         self.seen: set[int] = set()
         self.called: set[int] = set()
@@ -57,6 +58,9 @@ class Detection:
         elif t is ast.Assign:
             if any(self._match(target) for target in node.targets):
                 self.no_fix.update(id(n) for n in ast.walk(node) if type(n) in (ast.Attribute, ast.Name))
+        elif t is ast.Import or t is ast.ImportFrom:
+            if self.mined and self.rule.report_imports and self._imports_listed(node):
+                raise Unsupported("an import the rule reports")  # reported at the import: left to LibCST
         elif t is ast.AugAssign or t is ast.AnnAssign:
             if self._match(node.target):
                 self.no_fix.add(id(node.target))
@@ -69,8 +73,18 @@ class Detection:
             return node.id in self.last_names or self.aliases is None or node.id in self.aliases
         return True
 
+    def _imports_listed(self, node: Any) -> bool:
+        """MinedNames.visit_Import / visit_ImportFrom would report here: the import names a listed API."""
+        if type(node) is ast.Import:
+            return any(p in self.names for a in node.names for p in _prefixes(a.name))
+        if node.level or node.module is None:
+            return False
+        listed = any(p in self.names for p in _prefixes(node.module))
+        return listed or any(f"{node.module}.{a.name}" in self.names for a in node.names if a.name != "*")
+
     def _match(self, node: Any) -> str | None:
-        if type(node) not in (ast.Name, ast.Attribute, ast.Call):
+        kinds = (ast.Name, ast.Attribute) if self.mined else (ast.Name, ast.Attribute, ast.Call)  # no getattr: mined
+        if type(node) not in kinds:
             return None
         return any_match(self.resolver.qualnames(node), self.names)
 
@@ -114,6 +128,10 @@ class Detection:
                 applicability = rule.applicability_where(id(node) in self.called, None) if entry.is_call else None
                 self._add(node, message, rule.fix if applicability is None else applicability, window, renames=True)
             return
+        window = symbol.window
+        if self.mined and window is not None and window.deprecated_in is None and window.removed_in is None:
+            self._add(node, symbol.message.format(), NONE, None, kind=Kind.ADVICE)  # documented deprecated, silent
+            return
         message = symbol.message.format(old=qualname, new=symbol.replacement)
         window = rule.symbol_window_at(symbol, self.target)
         if id(node) in self.no_fix:
@@ -124,12 +142,23 @@ class Detection:
         else:
             self._add(node, message, NONE, window)
 
-    def _add(self, node: Any, message: str, applicability: Any, window: Any, renames: bool = False) -> None:
+    def _add(self, node: Any, message: str, applicability: Any, window: Any, renames: bool = False, kind=None) -> None:
         """`Rule.report`: a report with a replacement (`renames`, its code left to LibCST) offers a fix."""
         if not renames:
             applicability = NONE
-        rep = Report(None, node, message, applicability, replacement=True if renames else None, window=window)  # type: ignore[arg-type]
+        replacement = True if renames else None
+        rep = Report(None, node, message, applicability, replacement=replacement, window=window, kind=kind)  # type: ignore[arg-type]
         self.out.append((rep, node))
+
+
+class Unsupported(Exception):
+    """What the rule reports here is not made from the `ast` tree: the rule runs on LibCST in this file."""
+
+
+def _prefixes(dotted: str) -> list[str]:
+    """`a.b.c`: `a.b`, `a.b.c` (as the mined family's `prefixes`: two parts at least)."""
+    parts = dotted.split(".")
+    return [".".join(parts[:i]) for i in range(2, len(parts) + 1)]
 
 
 class Survey:
@@ -175,6 +204,8 @@ class Survey:
                     events.append(node)
             elif t is ast.Global:
                 self.has_global = True
+            elif t is ast.Import or t is ast.ImportFrom:
+                events.append(node)
             elif t is ast.alias:
                 if node.name != "*":
                     bindings.append((node.asname or node.name.split(".")[0], node))

@@ -25,24 +25,24 @@ from advisor.core.findings import Applicability, Finding, Kind
 from advisor.core.lazy import reraise_interrupt
 from advisor.rule import Report
 from advisor.rule.reference import SymbolRule
-from advisor.rule.table import Rename
 from advisor.syntax.ast_names import AstResolver
 
 _HOOKS = ("on_call", "on_reference", "reference_applicability", "symbol_window", "match", "qualnames", "report")
 
 
 def eligible(rule: Any) -> bool:
-    return _base(rule) is not None
+    return detection_of(rule) is not None
 
 
-def _base(rule: Any) -> type | None:
-    """Rename or SymbolRule, where `rule` keeps every hook of it (a table drives it), else None."""
+def detection_of(rule: Any) -> str | None:
+    """`SymbolRule.ast_detection` of the class that sets it, where `rule` keeps every hook of that class (a table
+    drives it), else None."""
     if not isinstance(rule, type) or not issubclass(rule, SymbolRule) or rule.attribute_targets:
         return None
+    owner = next(k for k in rule.__mro__ if "ast_detection" in k.__dict__)
     names = {n for n in dir(rule) if n.startswith(("visit_", "leave_"))} | set(_HOOKS)
-    for base in (Rename, SymbolRule):
-        if issubclass(rule, base) and all(getattr(rule, n, None) is getattr(base, n, None) for n in names):
-            return base
+    if all(getattr(rule, n, None) is getattr(owner, n, None) for n in names):
+        return owner.ast_detection  # type: ignore[attr-defined]
     return None
 
 
@@ -86,7 +86,8 @@ class AstFindings:
     def _rule(self, rule: type[SymbolRule]) -> bool:
         """Report `rule` (True), or nothing where one of its reports gets a fix or cannot be shaped here (False)."""
         assert self._survey is not None
-        reports = Detection(rule, self.resolver, self.alias_names, self.target).run(self._survey.events)
+        kind = detection_of(rule)
+        reports = Detection(rule, kind, self.resolver, self.alias_names, self.target).run(self._survey.events)
         made: list[Finding] = []
         suppressed = 0
         seen: set[tuple[int, int]] = set()

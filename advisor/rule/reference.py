@@ -112,6 +112,9 @@ class SymbolRule(ReferenceRule):
     """
 
     names: ClassVar[dict[str, Symbol]] = {}
+    # How a scan may detect this class's rules on the `ast` tree (advisor.analysis.ast_detect), where a rule keeps
+    # every hook of the class that sets it: "symbol" here, "rename" (advisor.rule.table.Rename), "mined".
+    ast_detection: ClassVar[str] = "symbol"
 
     def __init__(self, ctx: Any) -> None:
         super().__init__(ctx)

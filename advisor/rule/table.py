@@ -102,6 +102,7 @@ class Rename(SymbolRule):
     """Base of the rules generated from rename rows."""
 
     row: Row
+    ast_detection = "rename"
 
     def on_reference(self, node: Any, qualname: str) -> None:
         entry, message = self._entries[qualname], self.names[qualname].message

@@ -122,6 +122,7 @@ class MinedNames(SymbolRule):
 
     family: ClassVar[str] = "ADV0"
     _lookup: ClassVar[frozenset[str]] = frozenset()
+    ast_detection = "mined"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -76,6 +76,16 @@ CASES = {
             # and another
         )
         """,
+    "the mined catalogue, a silent deprecation too": """
+        import torch
+        import torch.distributed as dist
+        from torch.fx.experimental.symbolic_shapes import guard_size_oblivious
+        dist.all_reduce_coalesced([t])
+        guard_size_oblivious(x)
+        p = torch.autograd.profiler_legacy.profile
+        if hasattr(dist, "all_gather_coalesced"):
+            dist.all_gather_coalesced([t], [t])
+        """,
     "parentheses a comment may hide (left to LibCST)": """
         import torch
         z = (  # a comment
@@ -145,3 +155,20 @@ def test_which_rules_are_eligible() -> None:
     assert ast_reports.eligible(rule_by_code("ADV755"))  # a rename row
     assert not ast_reports.eligible(rule_by_code("ADV406"))  # a SymbolRule with a visit_Call of its own
     assert not ast_reports.eligible(rule_by_code("ADV206"))  # reports imports too (leave_Module)
+    assert ast_reports.detection_of(rule_by_code("ADV002")) == "mined"
+
+
+def test_a_mined_removal_reported_at_its_import_is_left_to_libcst(monkeypatch) -> None:
+    from advisor.analysis.ast_detect import Detection, Unsupported
+
+    rule = rule_by_code("ADV001")
+    removed = next(q for q in sorted(rule.names) if q.count(".") >= 2)
+    module, _, name = removed.rpartition(".")
+    real = Detection._imports_listed
+    seen: list[bool] = []
+    monkeypatch.setattr(Detection, "_imports_listed", lambda self, node: seen.append(real(self, node)) or seen[-1])
+    for code in (f"from {module} import {name}\n", f"import {removed}\n"):
+        seen.clear()
+        result, _ = analyse(code.encode(), "m.py", [rule], settings_at("2.15", "2.0"), sliced=True)
+        assert True in seen and [f.rule for f in result.findings] == ["ADV001"]  # LibCST reported it at the import
+    assert issubclass(Unsupported, Exception)
