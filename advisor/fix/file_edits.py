@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from advisor.core.findings import Finding
 from advisor.core.lazy import reraise_interrupt
 from advisor.core.textlines import common_ends
+from advisor.fix.statement_codes import statement_codes
 
 
 def _position(lines: list[str], first: int, offset: int) -> tuple[int, int]:
@@ -167,8 +168,9 @@ class FixableFile:
         return notebook_text.splice(self.text, notebook_text.scan(self.text), sources)
 
     def _spliced(self, new: Any) -> str | None:
-        """`new`'s code made from the analysed module's text and the code of only the top-level statements that
-        differ (a fix changes a few of a file's thousands); None where that cannot be sure to give `new.code`."""
+        """`new`'s code made from the analysed module's text and the code of only what differs (a fix changes a few
+        of a file's thousands of statements: advisor.fix.statement_codes); None where that cannot be sure to give
+        `new.code`."""
         old = self.analysed.module  # type: ignore[union-attr]
         if self._pieces is None:
             from advisor.fix.slice_edits import pieces
@@ -176,16 +178,8 @@ class FixableFile:
             self._pieces = pieces(old, self.virtual.source if self.notebook else self.text)
         if not self._pieces or new.header != old.header or new.footer != old.footer or not new.has_trailing_newline:
             return None
-        a, b = old.body, new.body
-        first = 0
-        while first < min(len(a), len(b)) and a[first] is b[first]:
-            first += 1
-        last = 0
-        while last < min(len(a), len(b)) - first and a[len(a) - 1 - last] is b[len(b) - 1 - last]:
-            last += 1
         head, stmts, foot = self._pieces
-        middle = "".join(new.code_for_node(s) for s in b[first : len(b) - last])
-        return head + "".join(stmts[:first]) + middle + "".join(stmts[len(a) - last :]) + foot
+        return head + "".join(statement_codes(old, stmts, new)) + foot
 
 
 def edits_of(file: FixableFile, keys: set[tuple]) -> tuple[dict[tuple, list[dict]], dict[tuple, dict]]:

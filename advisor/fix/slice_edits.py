@@ -25,6 +25,7 @@ from advisor.analysis.suppressions import Suppressions
 from advisor.core.findings import FileResult
 from advisor.core.settings import Settings
 from advisor.core.textlines import common_ends, split_lines
+from advisor.fix.statement_codes import statement_codes
 from advisor.rule import Rule
 
 
@@ -78,8 +79,7 @@ class Slice:
             or not new.has_trailing_newline
         ):
             return None
-        codes = {id(s): code for s, code in zip(self.module.body, self.codes)}
-        new_codes = [codes.get(id(s)) or new.code_for_node(s) for s in new.body]
+        new_codes = statement_codes(self.module, self.codes, new)
         # Statements are matched by their code: a transform may rebuild a statement it leaves as it was.
         matcher = difflib.SequenceMatcher(None, self.codes, new_codes, autojunk=False)
         out = [self.region(0, self.starts[0])]
