@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from advisor.core.findings import Finding
 from advisor.core.lazy import reraise_interrupt
 from advisor.core.textlines import common_ends
-from advisor.fix.statement_codes import statement_codes
+from advisor.fix.statement_codes import same, statement_codes
 
 
 def _position(lines: list[str], first: int, offset: int) -> tuple[int, int]:
@@ -176,7 +176,9 @@ class FixableFile:
             from advisor.fix.slice_edits import pieces
 
             self._pieces = pieces(old, self.virtual.source if self.notebook else self.text)
-        if not self._pieces or new.header != old.header or new.footer != old.footer or not new.has_trailing_newline:
+        # The same header and footer lines, in a tuple or a list: advisor.fix.parking gives the footer back as a list
+        ends = same(new.header, old.header) and same(new.footer, old.footer)
+        if not (self._pieces and ends and new.has_trailing_newline):
             return None
         head, stmts, foot = self._pieces
         return head + "".join(statement_codes(old, stmts, new)) + foot

@@ -77,7 +77,7 @@ def _inner_changes(module: Any, old: Any, new: Any) -> list[tuple[Any, Any, tupl
     found: list[tuple[Any, Any, tuple[str, ...]]] = []
     indents: tuple[str, ...] = ()
     while type(old) is type(new):
-        names = [name for name in _fields(type(old)) if not _same(getattr(old, name), getattr(new, name))]
+        names = [name for name in _fields(type(old)) if not same(getattr(old, name), getattr(new, name))]
         if len(names) != 1:
             break
         x, y = getattr(old, names[0]), getattr(new, names[0])
@@ -125,7 +125,9 @@ def _field_key(value: Any) -> Any:
     return id(value)  # a node
 
 
-def _same(x: Any, y: Any) -> bool:
+def same(x: Any, y: Any) -> bool:
+    """Whether two values of a node's fields are the same for its code: the same node, the same nodes in a list or a
+    tuple alike (a transform may give a list where the parser gave a tuple), or equal values."""
     if x is y:
         return True
     if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
