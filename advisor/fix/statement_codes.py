@@ -1,4 +1,4 @@
-"""The code of a fixed module's top-level statements, generating only the statements a fix changed.
+"""The code of a fixed module's top-level statements, generating only what a fix changed.
 
 A fix swaps a node deep inside a statement, and `advisor.fix.replace.replaced` rebuilds only that node's
 ancestors: every other node of the fixed module is the original's own object. The import steps add, remove or
@@ -7,11 +7,13 @@ children unchanged). `statement_codes` gives each new top-level statement's code
 it, from the old statements' code:
 
 - a statement whose fields are the old one's (the same objects) has the old one's code;
-- one changed inside the body of a block (a def, a class, an `if`, ...) gets the code of the smallest statement of
-  a block that holds the whole change, generated with the indentation of the blocks it is in (LibCST's codegen of
-  a statement depends on nothing else) and written over that statement's old code in the old top-level
-  statement's, where that old code occurs exactly once: it occurs there, so once is its place for certain;
-- anything else is generated whole, as before.
+- a changed statement gets the code of the smallest node that holds all of its changes and is generated the same
+  on its own (a statement of a block's body, with the indentation of the blocks it is in; an expression), written
+  over that node's old code in the old statement's code, where that old code occurs exactly once: it occurs
+  there, so once is its place for certain; elsewhere the next larger such node is tried;
+- anything else is generated whole, as before: a statement added, one whose changes only the statement itself
+  holds (two methods of a class), and every statement where a LibCST codemod rebuilt the whole module (an import
+  placed where the file has no import block, an import removal LibCST's scope analysis decides).
 """
 
 from __future__ import annotations
