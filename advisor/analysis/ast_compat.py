@@ -307,7 +307,8 @@ class _Block:
     """compat_blocks.BlockGates: one block's gate `if`s (no `else`, its false side old-only), read once."""
 
     def __init__(self, compat: AstCompat, stmts: list[Any]) -> None:
-        self.compat = compat
+        # `compat` is not kept: a block kept by the AstCompat that keeps it would be a cycle, and the tree behind it
+        # would wait for the collector instead of going when the file's analysis ends
         self.lines = compat.lines(stmts)
         self.index = {id(stmt): i for i, line in enumerate(self.lines) for stmt in line}
         self.gates: list[tuple[int, Any, bool, set[str]]] = []

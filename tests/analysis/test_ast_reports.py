@@ -172,3 +172,23 @@ def test_a_mined_removal_reported_at_its_import_is_left_to_libcst(monkeypatch) -
         result, _ = analyse(code.encode(), "m.py", [rule], settings_at("2.15", "2.0"), sliced=True)
         assert True in seen and [f.rule for f in result.findings] == ["ADV001"]  # LibCST reported it at the import
     assert issubclass(Unsupported, Exception)
+
+
+def test_the_trees_go_with_the_analysis_without_the_collector() -> None:
+    """No cycle keeps a file's `ast` tree and what was built on it alive after its analysis: the young-generation
+    collection after each file (advisor.run.engine) would walk all of it."""
+    import gc
+
+    from advisor.analysis.ast_compat import AstCompat
+
+    code = textwrap.dedent(CASES["compat gates and fallbacks"]).encode()
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        analyse(code, "m.py", all_rules(), settings_at("2.15", "2.0"), sliced=True)
+        alive = [o for o in gc.get_objects() if isinstance(o, AstCompat)]
+    finally:
+        if enabled:
+            gc.enable()
+    assert not alive
