@@ -15,6 +15,7 @@ import ast
 from typing import Any
 
 from advisor.analysis.ast_gates import AstGates, Source, assigned_values, dotted, identifiers
+from advisor.analysis.compat_blocks import decided
 from advisor.analysis.compat import _API_ERRORS, _IMPORT_ERRORS, _MAX_TRY_STATEMENTS, _MISSING, _UNKNOWN
 
 _LEAVES = (ast.Return, ast.Raise, ast.Break, ast.Continue)
@@ -322,14 +323,7 @@ class _Block:
 
     def until(self, stmt: Any) -> Any:
         j = self.index.get(id(stmt))
-        if j is None:
-            return None
-        for i, until, leaves, names in self.gates:
-            if i < j and leaves:
-                return until
-            if i > j and names and _assigned(self.lines[j]) & names:
-                return until
-        return None
+        return None if j is None else decided(self.gates, j, _assigned(self.lines[j]))
 
 
 def _compound(stmt: Any) -> bool:

@@ -23,13 +23,13 @@ from advisor.analysis import project_flags
 from advisor.analysis.compat import (
     _CALL_NEW,
     _CALL_OLD,
-    _FLAG,
     _FLIP,
     _TORCH_VERSION_NAMES,
     _UNKNOWN,
     _VERSION_NAME,
     _next_minor,
     _until,
+    spelled_flag,
 )
 from advisor.core.textlines import split_lines
 from advisor.core.versions import parse_version
@@ -305,13 +305,7 @@ class AstGates:
                 gate = AstGates(tree, resolver, source, path, self.hops + 1).test(value)
                 if gate is not None:
                     return gate
-        m = _FLAG.search(name)
-        if m is None:
-            return None
-        word, v = m.group(1).lower(), f"{int(m.group(2))}.{int(m.group(3))}"
-        if word in ("less_equal", "less", "_lt", "below", "older"):
-            return _until("<=" if word == "less_equal" else "<", v)
-        return _until(">" if word == "greater" else ">=", v)
+        return spelled_flag(name)
 
     def test(self, node: Any, depth: int = 0) -> tuple[str, Any] | None:
         """How a test expression gates torch: ('new', until), ('old', until), or None (compat.Gates.test)."""

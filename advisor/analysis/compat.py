@@ -107,6 +107,17 @@ def _until(op: str, v: str | None) -> tuple[str, str | None]:
     return ("new" if op == ">" else "old"), (_next_minor(v) if v else None)
 
 
+def spelled_flag(name: str) -> tuple[str, str | None] | None:
+    """The gate a flag's name spells (`_TORCH_GREATER_EQUAL_2_4`: true from 2.4), read without its definition."""
+    m = _FLAG.search(name)
+    if m is None:
+        return None
+    word, v = m.group(1).lower(), f"{int(m.group(2))}.{int(m.group(3))}"
+    if word in ("less_equal", "less", "_lt", "below", "older"):
+        return _until("<=" if word == "less_equal" else "<", v)
+    return _until(">" if word == "greater" else ">=", v)
+
+
 class Gates:
     """Classifies test expressions of one module (module-level definitions resolved once)."""
 
@@ -218,13 +229,7 @@ class Gates:
                 gate = Gates(module, resolver, path, self.hops + 1).test(value)
                 if gate is not None:
                     return gate
-        m = _FLAG.search(name)
-        if m is None:
-            return None
-        word, v = m.group(1).lower(), f"{int(m.group(2))}.{int(m.group(3))}"
-        if word in ("less_equal", "less", "_lt", "below", "older"):
-            return _until("<=" if word == "less_equal" else "<", v)
-        return _until(">" if word == "greater" else ">=", v)
+        return spelled_flag(name)
 
     def test(self, node: Any, depth: int = 0) -> tuple[str, Any] | None:
         """How a test expression gates torch: ('new', until) true only on new torch, ('old', until) true only on old."""

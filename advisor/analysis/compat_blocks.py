@@ -93,14 +93,18 @@ class BlockGates:
         test is true, or one after it that reassigns what `stmt` assigns.
         """
         j = self.index.get(id(stmt))
-        if j is None:
-            return None
-        for i, until, leaves, names in self.gates:
-            if i < j and leaves:
-                return until
-            if i > j and names and _assigned(stmt) & names:
-                return until
-        return None
+        return None if j is None else decided(self.gates, j, _assigned(stmt))
+
+
+def decided(gates: list[tuple[int, Any, bool, set[str]]], j: int, assigned: set[str]) -> Any:
+    """The release the first of a block's gate `if`s decides for its statement `j` (which binds `assigned`), or None:
+    one before it that always leaves when its test is true, or one after it that reassigns what it assigns."""
+    for i, until, leaves, names in gates:
+        if i < j and leaves:
+            return until
+        if i > j and names and assigned & names:
+            return until
+    return None
 
 
 def is_probe(test: Any) -> bool:
