@@ -70,7 +70,7 @@ class AstCompat:
             self._until[id(node)] = self._find(node)
         return self._until[id(node)]
 
-    def _chain(self, node: Any) -> tuple[list[Any], list[str]]:
+    def chain(self, node: Any) -> tuple[list[Any], list[str]]:
         """`node` and its ancestors (the module last), and for each but the last the field of the next holding it."""
         chain, fields = [node], []
         up = self.parents.get(id(node))
@@ -81,7 +81,7 @@ class AstCompat:
         return chain, fields
 
     def _find(self, node: Any) -> Any:
-        chain, fields = self._chain(node)
+        chain, fields = self.chain(node)
         outer_first = range(len(chain) - 1, 0, -1)
         for k in outer_first:
             owner, child, field = chain[k], chain[k - 1], fields[k - 1]
@@ -174,7 +174,7 @@ class AstCompat:
     def _locals(self, test: Any) -> dict[str, Any]:
         """compat_marks._Branches._locals: the simple assignments of the function `test` is in, nested blocks and
         functions included, one-line suites not; the first in the source wins."""
-        chain, _ = self._chain(test)
+        chain, _ = self.chain(test)
         func = next((p for p in chain if type(p) in (ast.FunctionDef, ast.AsyncFunctionDef)), None)
         if func is None:
             return {}

@@ -50,7 +50,7 @@ class AstFindings:
     """Findings of the eligible rules in one file: `report(rules)` answers the rules it could not report."""
 
     def __init__(self, tree: ast.Module, text: str, refs: Any, path: str, settings: Any, importing_calls: tuple):
-        self.tree, self.text, self.path, self.settings = tree, text, path, settings
+        self.tree, self.text, self.path = tree, text, path
         self.alias_names = refs.alias_names()
         self.target, self.lowest = settings.versions.target_tuple, settings.versions.lowest_tuple
         self.importing_calls = importing_calls
@@ -58,7 +58,6 @@ class AstFindings:
         self.source = Source(text)
         self._survey: Survey | None = None
         self._compat: AstCompat | None = None
-        self._columns: dict[int, list[int]] = {}
         self._suppressions: Suppressions | None = None
         self.findings: list[Finding] = []
         self.suppressed = 0
@@ -130,7 +129,7 @@ class AstFindings:
         if until is not _MISSING:
             rep.compat, rep.compat_until = True, None if until is _UNKNOWN else until
             rep.replacement, rep.applicability = None, Applicability.NONE
-        chain, fields = self._compat._chain(node)
+        chain, fields = self._compat.chain(node)
         if rep.kind is None and not rep.compat:
             if _in_annotation(chain, fields):
                 rep.kind, rep.message = Kind.ADVICE, rep.message + NOTE
@@ -171,7 +170,7 @@ class AstFindings:
         less a call's own around its one argument); None where a comment could hide one, or a `with` own them."""
         bare = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
         assert self._compat is not None  # made by the passes, which run first
-        chain, _ = self._compat._chain(node)
+        chain, _ = self._compat.chain(node)
         statement = next(n for n in chain if isinstance(n, ast.stmt))
         if (statement.lineno, statement.col_offset) == bare[0]:
             return bare  # the statement's first token
