@@ -29,6 +29,7 @@ from advisor.analysis.compat import (
     _VERSION_NAME,
     _next_minor,
     _until,
+    spelled_call,
     spelled_flag,
 )
 from advisor.core.textlines import split_lines
@@ -283,14 +284,7 @@ class AstGates:
             op = (simple(args[0]) or "").strip("\"'")
             v = self.version_text(args[1])
             return _until(op, v) if op in _FLIP and v else None
-        v = self.version_text(args[0])
-        if v is None:
-            return None
-        if _CALL_NEW.search(name):
-            return "new", v
-        if _CALL_OLD.search(name):
-            return "old", v
-        return None
+        return spelled_call(name, self.version_text(args[0]))
 
     def _flag(self, node: Any, depth: int) -> tuple[str, Any] | None:
         name = node.id if type(node) is ast.Name else node.attr

@@ -107,6 +107,17 @@ def _until(op: str, v: str | None) -> tuple[str, str | None]:
     return ("new" if op == ">" else "old"), (_next_minor(v) if v else None)
 
 
+def spelled_call(name: str, version: str | None) -> tuple[str, str] | None:
+    """The gate a call's name spells about the release it is given (`is_torch_min_version("2.4")`: true from 2.4)."""
+    if version is None:
+        return None
+    if _CALL_NEW.search(name):
+        return "new", version
+    if _CALL_OLD.search(name):
+        return "old", version
+    return None
+
+
 def spelled_flag(name: str) -> tuple[str, str | None] | None:
     """The gate a flag's name spells (`_TORCH_GREATER_EQUAL_2_4`: true from 2.4), read without its definition."""
     m = _FLAG.search(name)
@@ -207,14 +218,7 @@ class Gates:
             op = args[0].value.strip("\"'")
             v = _version_text(args[1])
             return _until(op, v) if op in _FLIP and v else None
-        v = _version_text(args[0])
-        if v is None:
-            return None
-        if _CALL_NEW.search(name):
-            return "new", v
-        if _CALL_OLD.search(name):
-            return "old", v
-        return None
+        return spelled_call(name, _version_text(args[0]))
 
     def _flag(self, node: Any, depth: int) -> tuple[str, Any] | None:
         name = node.value if isinstance(node, cst.Name) else node.attr.value

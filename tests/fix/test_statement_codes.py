@@ -16,6 +16,7 @@ from advisor.core.lazy import cst
 from advisor.core.settings import settings_at
 from advisor.fix import edits, replace, statement_codes
 from advisor.fix.fixer import fixed_module
+from advisor.syntax.walk import walk
 
 METHODS = "".join(f"\n    def method_{i}(self, x):\n        y = x + {i}\n        return y * 2\n" for i in range(30))
 
@@ -80,12 +81,9 @@ CASES = {
 
 
 def _parents(module) -> dict[int, object]:
-    parents, stack = {}, [module]
-    while stack:
-        node = stack.pop()
-        for child in node.children:
-            parents[id(child)] = node
-            stack.append(child)
+    """The parents the fixer reads, as the analysis' one walk records them."""
+    parents: dict[int, object] = {}
+    walk(module, [], parents=parents)
     return parents
 
 
