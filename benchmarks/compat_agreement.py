@@ -36,7 +36,7 @@ def compare(path: str) -> tuple[str, int, int, list, str]:
     from advisor.analysis import compat_marks
     from advisor.analysis.analyse import decode
     from advisor.analysis.ast_compat import AstCompat
-    from advisor.analysis.ast_gates import Source
+    from advisor.syntax.ast_source import Source
     from advisor.analysis.facts import Facts
     from advisor.syntax.ast_names import AstResolver
     from advisor.syntax.names import NameResolver

@@ -14,7 +14,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from advisor.analysis.ast_gates import AstGates, Source, assigned_values, dotted, identifiers
+from advisor.analysis.ast_gates import AstGates, assigned_values, dotted, identifiers
+from advisor.syntax.ast_source import Source
 from advisor.analysis.compat_blocks import decided
 from advisor.analysis.compat import _API_ERRORS, _IMPORT_ERRORS, _MAX_TRY_STATEMENTS, _MISSING, _UNKNOWN
 

@@ -16,7 +16,8 @@ from typing import Any, Sequence
 
 from advisor.analysis.ast_compat import AstCompat
 from advisor.analysis.ast_detect import Detection, Survey
-from advisor.analysis.ast_gates import Source, dotted
+from advisor.analysis.ast_gates import dotted
+from advisor.syntax.ast_source import Source
 from advisor.analysis.compat import _MISSING, _UNKNOWN
 from advisor.analysis.place import decide, shaped
 from advisor.analysis.sites import NOTE
@@ -36,7 +37,16 @@ def eligible(rule: Any) -> bool:
 
 def detection_of(rule: Any) -> str | None:
     """`SymbolRule.ast_detection` of the class that sets it, where `rule` keeps every hook of that class (a table
-    drives it), else None."""
+    drives it), else None. Asked for each candidate rule of each file: worked out once per rule (`dir` is slow)."""
+    if rule not in _DETECTION:
+        _DETECTION[rule] = _detection_of(rule)
+    return _DETECTION[rule]
+
+
+_DETECTION: dict[Any, str | None] = {}
+
+
+def _detection_of(rule: Any) -> str | None:
     if not isinstance(rule, type) or not issubclass(rule, SymbolRule) or rule.attribute_targets:
         return None
     owner = next(k for k in rule.__mro__ if "ast_detection" in k.__dict__)

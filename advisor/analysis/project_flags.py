@@ -105,7 +105,7 @@ def _ast_parsed(path: str, mtime: float) -> tuple[Any, Any, dict[str, Any]] | No
     import io
     import tokenize
 
-    from advisor.analysis.ast_gates import Source
+    from advisor.syntax.ast_source import Source
     from advisor.syntax.ast_names import AstResolver
 
     try:

@@ -15,12 +15,10 @@ as LibCST's `plain_string` says (no prefix but `u`, not concatenated).
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
 from typing import Any
 
-from advisor.core.textlines import split_lines
 from advisor.syntax.ast_parts import FIRST_ARG_ONLY, IMPORTING_CALLS
+from advisor.syntax.ast_source import Source
 from advisor.syntax.scopes import LOCAL, Scope, lookup_in
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -46,8 +44,7 @@ class AstResolver:
         asked about (a scan asks about a few names of a file). Only for a module with no `global` statement below
         its top level, which would bind in the module's scope from a body not yet walked."""
         self.importing_calls = importing_calls
-        self._text = text
-        self._lines: list[str] | None = None  # split on first use: few modules have a string to look at
+        self.source = Source(text)  # read only for string literals: few modules have one to look at
         self.module_scope = Scope("module", None)
         self._scope_of: dict[int, Scope] = {}  # id(ast.Name) -> the scope it is used in
         self._parents = parents
@@ -248,29 +245,10 @@ class AstResolver:
         """The value of a plain string literal (no prefix but `u`, one literal, not an f-string), else None."""
         if type(node) is not ast.Constant or type(node.value) is not str:
             return None
-        if self._lines is None:
-            self._lines = split_lines(self._text, keepends=True)
-        line = self._lines[node.lineno - 1].encode("utf-8", "surrogatepass")
-        head = line[node.col_offset : node.col_offset + 2].lower()
-        if not (head[:1] in (b'"', b"'") or (head[:1] == b"u" and head[1:2] in (b'"', b"'"))):
+        raw = self.source.simple_string(node)
+        if raw is None or not (raw[:1] in "\"'" or (raw[:1] in "uU" and raw[1:2] in "\"'")):
             return None
-        return node.value if self._one_literal(node) else None
-
-    def _one_literal(self, node: ast.Constant) -> bool:
-        """Not `"a" "b"`: one STRING token (tokenized only where the literal could be two)."""
-        assert self._lines is not None
-        lines = self._lines[node.lineno - 1 : node.end_lineno]
-        if len(lines) == 1:
-            segment = lines[0].encode("utf-8", "surrogatepass")[node.col_offset : node.end_col_offset]
-            if segment.count(segment[-1:]) == 2:  # `"abc"`: no quote between the two
-                return True
-        text = "".join(lines).encode("utf-8", "surrogatepass")
-        end = len(text) - len(lines[-1].encode("utf-8", "surrogatepass")) + (node.end_col_offset or 0)
-        try:
-            tokens = list(tokenize.tokenize(io.BytesIO(b"(" + text[node.col_offset : end] + b")").readline))
-        except (tokenize.TokenError, SyntaxError):
-            return False
-        return sum(tok.type == tokenize.STRING for tok in tokens) == 1
+        return node.value
 
     def _getattr_parts(self, node: ast.Call) -> tuple[Any, str | None]:
         func, args = node.func, node.args
