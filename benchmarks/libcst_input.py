@@ -4,7 +4,8 @@
     python benchmarks/libcst_input.py TREE [advisor scan flags...]
 
 Runs `advisor scan TREE --format json --no-cache -j 1` in this process and reports:
-- the bytes LibCST parsed (slices and whole files), and the files they came from;
+- the bytes LibCST parsed (slices and whole files), and the files they came from; and the fragments of the
+  statement-local rules (advisor.analysis.fragments), apart;
 - of those files, the bytes of the innermost statements that hold a finding, and of their top-level statements
   (what a slice must keep at least, at each granularity);
 - the bytes of top-level statements a slice kept because they refer to a reference rule's targets
@@ -22,13 +23,16 @@ import tempfile
 from collections import Counter, defaultdict
 
 
-def _watch() -> tuple[Counter, Counter]:
+def _watch() -> tuple[Counter, Counter, Counter]:
     """Count LibCST's input per file, and the statements slices keep for reference rules, as the scan runs."""
     import advisor.analysis.analyse as analyse
     import advisor.analysis.slices as slices
     from advisor.syntax.references import refers_within
 
+    import advisor.analysis.fragments as fragments
+
     parsed: Counter = Counter()
+    pieces: Counter = Counter()  # the statement-local rules' fragments (advisor.analysis.fragments), per file
     by_rule: Counter = Counter()
     current = {"path": ""}
     parse_cst, analyse_source, wanted = analyse.parse_cst, analyse.analyse_source, slices._Renderer.wanted
@@ -54,9 +58,16 @@ def _watch() -> tuple[Counter, Counter]:
                     by_rule[rule.code] += len(text)
         return kept
 
+    parse_fragments = fragments.parse_unvalidated
+
+    def counting_fragments(source):
+        pieces[current["path"]] += len(source.encode("utf-8", "surrogatepass"))
+        return parse_fragments(source)
+
     analyse.parse_cst, analyse.analyse_source = counting_parse, naming_analyse
+    fragments.parse_unvalidated = counting_fragments
     slices._Renderer.wanted = attributing_wanted
-    return parsed, by_rule
+    return parsed, by_rule, pieces
 
 
 def _needed(path: str, lines: set[int]) -> tuple[int, int]:
@@ -84,7 +95,7 @@ def main() -> None:
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     tree, extra = sys.argv[1], sys.argv[2:]
-    parsed, by_rule = _watch()
+    parsed, by_rule, pieces = _watch()
     from advisor.__main__ import main as advisor
 
     out = os.path.join(tempfile.mkdtemp(prefix="libcst_input_"), "scan.json")
@@ -103,6 +114,7 @@ def main() -> None:
         a, b = _needed(path, lines.get(os.path.realpath(path), set()))
         inner, top = inner + a, top + b
     print(f"LibCST parsed {sum(parsed.values()):,} bytes from {len(parsed)} files; {len(findings)} findings")
+    print(f"  and the statement-local rules' fragments: {sum(pieces.values()):,} bytes from {len(pieces)} files")
     print(f"  innermost statements holding a finding: {inner:,} bytes; their top-level statements: {top:,} bytes")
     print("  top-level statements kept because they refer to a reference rule's targets, by rule:")
     for code, size in by_rule.most_common(15):

@@ -17,7 +17,7 @@ from io import BytesIO
 from typing import Any, Callable, Sequence
 
 from advisor.analysis import notebook_text, notebooks
-from advisor.analysis import ast_reports, compat_marks, lazy_helpers, own_attributes, sites, slices
+from advisor.analysis import ast_reports, compat_marks, fragments, lazy_helpers, own_attributes, sites, slices
 from advisor.analysis.parser import parse_unvalidated
 from advisor.analysis.facts import Facts
 from advisor.analysis.place import place
@@ -238,7 +238,7 @@ def analyse_source(
         if seen is not None:
             seen(text, refs)
         rules = [r for r in rules if r.may_match(refs)]
-        if sliced and any(ast_reports.eligible(r) for r in rules):  # a scan: table rules' findings from `ast`
+        if sliced and any(ast_reports.eligible(r) or r.statement_local for r in rules):  # a scan: see below
             rules = _report_on_ast(tree, text, refs, path, rules, settings, result)
         if not rules:  # nothing here for any rule (left): skip the LibCST parse
             result.findings.sort(key=Finding.sort_key)
@@ -276,9 +276,12 @@ def analyse_source(
 
 
 def _report_on_ast(tree, text, refs, path, rules, settings, result: FileResult) -> list:
-    """The findings `advisor.analysis.ast_reports` makes into `result`; the rules it leaves to LibCST."""
+    """The findings made into `result` from `ast` (the table rules: advisor.analysis.ast_reports) and from the
+    statements that refer (statement-local rules: advisor.analysis.fragments); the rules left to LibCST."""
     found = ast_reports.AstFindings(tree, text, refs, path, settings, lazy_helpers.importing_calls(path))
-    left = found.report(rules)
+    left = found.report(rules, also=fragments.words(rules))
+    if any(r.statement_local for r in left):
+        left = fragments.report(found, refs, left, settings, frozenset(refs.identifiers()))
     result.findings += found.findings
     result.suppressed += found.suppressed
     return left

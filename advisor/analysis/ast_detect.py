@@ -172,6 +172,7 @@ class Survey:
         self.bindings: list[tuple[str, Any]] = []
         self.events: list[Any] = []
         self.has_global = False  # a `global` statement: the resolver then walks the whole module at once
+        self.classes: list[ast.ClassDef] = []  # what own attributes read (advisor.analysis.fragments)
         parents, events, bindings = self.parents, self.events, self.bindings
 
         def may_refer(node: Any) -> bool:
@@ -190,7 +191,8 @@ class Survey:
                 if may_refer(node):
                     events.append(node)
             elif t is ast.Call:
-                if may_refer(node.func):
+                func = node.func
+                if may_refer(func) or (type(func) is ast.Name and func.id == "getattr"):
                     events.append(node)
             elif t is ast.Assign:
                 bindings += [(n.id, n) for n in node.targets if type(n) is ast.Name]
@@ -202,6 +204,8 @@ class Survey:
             elif t in _DEFS:
                 if node.decorator_list:
                     events.append(node)
+                if t is ast.ClassDef:
+                    self.classes.append(node)
             elif t is ast.Global:
                 self.has_global = True
             elif t is ast.Import or t is ast.ImportFrom:

@@ -24,7 +24,7 @@ from advisor.analysis.sites import NOTE
 from advisor.analysis.suppressions import Suppressions
 from advisor.core.findings import Applicability, Finding, Kind
 from advisor.core.lazy import reraise_interrupt
-from advisor.rule import Report
+from advisor.rule import Report, Rule
 from advisor.rule.reference import SymbolRule
 from advisor.syntax.ast_names import AstResolver
 
@@ -72,12 +72,10 @@ class AstFindings:
         self.findings: list[Finding] = []
         self.suppressed = 0
 
-    def report(self, rules: Sequence[Any]) -> list[Any]:
-        """Report what it can of `rules`; the rules left to LibCST."""
-        wanted = frozenset().union(*(r.last_names() for r in rules if eligible(r)))
-        survey = self._survey = Survey(self.tree, wanted, self.alias_names)
-        parents = None if survey.has_global else survey.parents
-        self.resolver = AstResolver(self.tree, self.text, self.importing_calls, parents)
+    def report(self, rules: Sequence[Any], also: frozenset[str] = frozenset()) -> list[Any]:
+        """Report what it can of `rules`; the rules left to LibCST. `also`: more names whose nodes the survey
+        collects (advisor.analysis.fragments')."""
+        self.survey(also.union(*(r.last_names() for r in rules if eligible(r))))
         left = []
         for rule in rules:
             if not eligible(rule):
@@ -91,6 +89,15 @@ class AstFindings:
             if not done:
                 left.append(rule)
         return left
+
+    def survey(self, wanted: frozenset[str] = frozenset()) -> Survey:
+        """The file's one walk (its events: the nodes that may refer to `wanted`), and the resolver it lets walk
+        only the bodies asked about; made once."""
+        if self._survey is None:
+            survey = self._survey = Survey(self.tree, wanted, self.alias_names)
+            parents = None if survey.has_global else survey.parents
+            self.resolver = AstResolver(self.tree, self.text, self.importing_calls, parents)
+        return self._survey
 
     def _rule(self, rule: type[SymbolRule]) -> bool:
         """Report `rule` (True), or nothing where one of its reports gets a fix or cannot be shaped here (False)."""
@@ -108,7 +115,7 @@ class AstFindings:
             if self.suppressions().is_suppressed(rule.code, span[0], span[2]):
                 suppressed += 1
                 continue
-            self._passes(rule, rep, node)
+            self.passes(rule, rep, node)
             decision = decide(rule, rep, self.target, self.lowest)
             if decision is None:
                 continue
@@ -129,7 +136,7 @@ class AstFindings:
 
     # -- the passes, upward from the node --------------------------------------------------------------
 
-    def _passes(self, rule: type[SymbolRule], rep: Report, node: Any) -> None:
+    def passes(self, rule: type[Rule], rep: Report, node: Any) -> None:
         """compat_marks.mark, sites.annotations_to_advice and sites.mark_scopes, for one report."""
         if self._compat is None:
             assert self._survey is not None

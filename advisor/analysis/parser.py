@@ -15,7 +15,7 @@ from advisor.core.lazy import cst
 _VALIDATE: list[Any] = []  # LibCST's own, kept once: two parses at once must not restore each other's stand-in
 
 
-def parse_unvalidated(data: bytes) -> Any:
+def parse_unvalidated(data: bytes | str) -> Any:
     """`libcst.parse_module(data)`, its nodes not validated; LibCST's errors raised as they are."""
     node: Any = cst.CSTNode  # Any: the checker would not have a method assigned
     if not _VALIDATE:

@@ -1,14 +1,12 @@
 """A scan parses only the statements that can match, not the whole file.
 
-LibCST costs ~10x `ast.parse` and ~600 bytes of memory per source byte, and most of a
-candidate file holds nothing any candidate rule looks for. For a scan (never for a fix,
-which needs the whole tree), the file is rendered again with only
+LibCST costs ~10x `ast.parse` and ~600 bytes of memory per source byte, and most of a candidate file holds nothing
+any candidate rule looks for. For a scan (never for a fix, which needs the whole tree), the file is rendered with only
 
 - the statements that contain a trigger of a candidate rule, verbatim;
-- small statements (imports, aliases, constants) and every module-level assignment,
-  verbatim, so names resolve and compat gates (version flags) read as in the whole file;
-  every module-level statement outside functions and classes where a rule reads the module as one scope
-  (`Rule.module_level`);
+- small statements (imports, aliases, constants) and every module-level assignment, verbatim, so names resolve and
+  compat gates (version flags) read as in the whole file; every module-level statement outside functions and classes
+  where a rule reads the module as one scope (`Rule.module_level`);
 - the statements that hold a rule's evidence from elsewhere in the file (`Rule.kept_lines`: ADV716's
   `torch.save` to the path a load reads), verbatim, in every slice;
 - every other statement blanked, except that a `def`/`class` leaves a stub and an
@@ -284,9 +282,7 @@ def plan(
     out = []
     for k, group in enumerate(groups):
         keep = {id(node) for _, _, node in group} | everywhere
-        owned = [(start, end) for start, end, _ in group] + (
-            [(start, end) for start, end, _ in small] if k == 0 else []
-        )
+        owned = [(start, end) for start, end, _ in group + (small if k == 0 else [])]
         source, left_out = renderer.render(spans, keep)
         if len(groups) == 1 and left_out < (1 - KEEP_MAX) * len(text):
             return None  # too little left out to pay for itself
@@ -336,6 +332,11 @@ def for_lines(text: str, tree: ast.Module, rules: Sequence[type[Rule]], refs: An
     keep = {id(node) for _, _, node in _kept_everywhere(spans, rules, renderer)}
     source, left_out = renderer.render(spans, keep)
     return source if left_out else None
+
+
+def thinner(lines: list[str], rules: Sequence[type[Rule]], refs: Any) -> Callable[[int, int, Any], list[str] | None]:
+    """`thin(start, end, node)`: a big display's lines, thinned as a slice thins them (advisor.analysis.fragments)."""
+    return _Renderer(lines, rules, refs).thinned
 
 
 def _kept_lines(rules: Sequence[type[Rule]], refs: Any) -> list[int]:

@@ -177,6 +177,11 @@ class Rule:
     # Reports only in statements that refer to one of `targets` or use one of `attribute_targets` (a reference
     # rule): a slice leaves out a statement that merely holds a trigger word ("range" in `for i in range(n)`).
     reports_at_references: ClassVar[bool] = False
+    # A reference rule whose reports, and what decides them, lie in the innermost statement that refers to its
+    # targets (a compound statement's header: the whole statement); names still resolve through the whole file.
+    # A scan then parses just those statements with LibCST (advisor.analysis.fragments), not the functions
+    # around them; tests/analysis/test_fragments.py runs every such rule's examples both ways.
+    statement_local: ClassVar[bool] = False
     # Reads `Context.identifiers` (evidence from anywhere in the file): an editor's edit that changes them has
     # the file analysed again whole (advisor.analysis.incremental).
     reads_identifiers: ClassVar[bool] = False

@@ -194,6 +194,7 @@ class KeywordChange(Rule):
 
     row: Row
     reports_at_references = True  # at calls of its targets
+    statement_local = True  # the call's own arguments
 
     def visit_Call(self, node: Any) -> None:
         row = self.row

@@ -336,37 +336,42 @@ def _identifiers_into(node: ast.AST, out: set[str]) -> None:
 def refers_within(node: ast.AST, refs: References, targets: frozenset[str], attributes: frozenset[str]) -> bool:
     """Does the statement `node` refer to one of `targets` (as `collect` would record it: a dotted name through the
     file's imports, a string, `getattr(m, "name")`, an import), or use one of `attributes`?"""
-    bindings, stars = refs.bindings, refs.stars
     stack = [node]  # ast.walk, without its generator and the fields that hold no name (as collect)
     while stack:
         sub = stack.pop()
         t = type(sub)
         _children_into(sub, stack)
-        if t is ast.Attribute:
-            if sub.attr in attributes:  # type: ignore[attr-defined]
-                return True
-            parts = ast_parts.chain(sub)
-        elif t is ast.Name:
-            parts = [sub.id]  # type: ignore[attr-defined]
-        elif t is ast.Constant:
-            parts = None
-            if type(sub.value) is str and sub.value in targets:  # type: ignore[attr-defined]
-                return True
-        elif t is ast.Call:
-            found: list[list[str]] = []
-            ast_parts.getattr_chain(sub, found)  # type: ignore[arg-type]
-            parts = found[0] if found else None
-        elif t is ast.Import or t is ast.ImportFrom:
-            if _imports_any(sub, targets):  # type: ignore[arg-type]
-                return True
-            continue
-        else:
-            continue
-        if parts is not None:
-            rest = "".join(f".{p}" for p in parts[1:])
-            if any(base + rest in targets for base in _bases(parts[0], bindings, stars)):
-                return True
+        if t in _REFERRING and refers_at(sub, refs, targets, attributes):
+            return True
     return False
+
+
+def refers_at(node: ast.AST, refs: References, targets: frozenset[str], attributes: frozenset[str]) -> bool:
+    """Does `node` itself (not its children) refer to one of `targets`, or use one of `attributes`?"""
+    t = type(node)
+    if t is ast.Attribute:
+        if node.attr in attributes:  # type: ignore[attr-defined]
+            return True
+        parts = ast_parts.chain(node)
+    elif t is ast.Name:
+        parts = [node.id]  # type: ignore[attr-defined]
+    elif t is ast.Constant:
+        return type(node.value) is str and node.value in targets  # type: ignore[attr-defined]
+    elif t is ast.Call:
+        found: list[list[str]] = []
+        ast_parts.getattr_chain(node, found)  # type: ignore[arg-type]
+        parts = found[0] if found else None
+    elif t is ast.Import or t is ast.ImportFrom:
+        return _imports_any(node, targets)  # type: ignore[arg-type]
+    else:
+        return False
+    if parts is None:
+        return False
+    rest = "".join(f".{p}" for p in parts[1:])
+    return any(base + rest in targets for base in _bases(parts[0], refs.bindings, refs.stars))
+
+
+_REFERRING = frozenset({ast.Attribute, ast.Name, ast.Constant, ast.Call, ast.Import, ast.ImportFrom})
 
 
 def _imports_any(node: ast.Import | ast.ImportFrom, targets: frozenset[str]) -> bool:

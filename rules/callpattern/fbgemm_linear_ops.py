@@ -46,6 +46,7 @@ class FbgemmLinearOps(ReferenceRule):
     """
 
     code = "ADV141"
+    statement_local = True  # reported at the call
     name = "fbgemm-linear-ops"
     message = (
         "`{name}` is deprecated (UserWarning from C++) and will be removed; use dynamic quantization "

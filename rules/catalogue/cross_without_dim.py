@@ -36,6 +36,7 @@ class CrossWithoutDim(Rule):
     reports_at_references = True  # at its calls
 
     code = "ADV792"
+    statement_local = True  # the call's own arguments
     name = "cross-without-dim"
     message = (
         "`torch.cross` without `dim` is deprecated (UserWarning): its default (the first dimension of size 3) "

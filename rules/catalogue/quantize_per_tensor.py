@@ -36,6 +36,7 @@ class QuantizePerTensor(ReferenceRule):
     """
 
     code = "ADV794"
+    statement_local = True  # reported at the reference; nothing else read
     name = "quantize-per-tensor"
     message = (
         "`{old}` is deprecated since 2.13 (UserWarning: the quantized tensor dtypes quint8 / qint8 / qint32 "

@@ -76,6 +76,7 @@ class TypedStorage(ReferenceRule):
     names = CLASSES
     triggers = ("storage", "storage_type", "TypedStorage", *sorted({c.rpartition(".")[2] for c in CLASSES}))
     attribute_targets = ("storage", "storage_type")
+    statement_local = True  # a call and its receiver, in one statement
 
     valid = [
         "import torch\np = t.untyped_storage().data_ptr()\n",

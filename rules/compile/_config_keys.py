@@ -27,6 +27,7 @@ class ConfigKeys(Rule):
     keys: ClassVar[dict[str, Key]] = {}
     compile_options: ClassVar[bool] = False  # also `torch.compile(options={...})` string keys
     reports_at_references = True  # each form above refers to the module (its targets) or to `torch.compile`
+    statement_local = True  # an attribute, an assignment of True, a patch's or compile's arguments
 
     def visit_Attribute(self, node: Any) -> None:
         for key, spec in self.keys.items():

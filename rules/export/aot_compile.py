@@ -33,6 +33,7 @@ class LegacyAotCompile(SymbolRule):
     """
 
     code = "ADV405"
+    statement_local = True  # reported at the reference; nothing else read
     name = "legacy-aot-compile"
     message = "`{old}` is being deprecated; use `{new}`"
     severity = Severity.WARNING

@@ -98,6 +98,7 @@ class TorchScriptEntryPoint(SymbolRule):
         "`torch.export` are different programs)"
     )
     code = "ADV406"
+    statement_local = True  # a reference, or a lite-interpreter method's call
     name = "torchscript-entry-point"
     message = _COMPILE
     severity = Severity.WARNING

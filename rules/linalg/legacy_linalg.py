@@ -73,6 +73,7 @@ class LegacyLinalg(SymbolRule):
     """
 
     code = "ADV206"
+    statement_local = True  # reported at the reference; nothing else read
     name = "legacy-linalg"
     message = _DEPRECATED
     severity = Severity.WARNING

@@ -51,6 +51,7 @@ class TensorQrCholeskyMethod(Rule):
     reports_at_references = True  # at its calls
 
     code = "ADV757"
+    statement_local = True  # the call and its receiver; the file's imports
     name = "tensor-qr-cholesky-method"
     message = (
         "`Tensor.{m}()` was removed in 2.14 (RuntimeError) if `{recv}` is a tensor; use `torch.linalg.{m}({recv}...)`"
