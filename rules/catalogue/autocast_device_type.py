@@ -61,6 +61,7 @@ class AutocastDeviceType(ReferenceRule):
     """
 
     code = "ADV776"
+    statement_local = True  # a reference or a call's own arguments
     name = "autocast-device-type"
     message = '`{old}` is deprecated since 2.4 (DeprecationWarning); use `{new}("{device}"{rest})`'
     severity = Severity.WARNING

@@ -29,6 +29,7 @@ class RocmAmdsmiDeviceIndex(ReferenceRule):
     """
 
     code = "ADV808"
+    statement_local = True  # reported at the reference; nothing else read
     name = "rocm-amdsmi-device-index"
     message = (
         "on ROCm, torch 2.12 maps the HIP device index to AMD-SMI numbering inside `torch.cuda.{fn}()`: pass the torch "
