@@ -238,8 +238,11 @@ def analyse_source(
         if seen is not None:
             seen(text, refs)
         rules = [r for r in rules if r.may_match(refs)]
-        if sliced and any(ast_reports.eligible(r) or r.statement_local for r in rules):  # a scan: see below
-            rules = _report_on_ast(tree, text, refs, path, rules, settings, result)
+        # A scan: the table rules from `ast`, and the statement-local ones on their statements, where that leaves
+        # LibCST nothing to parse (alongside a slice for other rules, the fragments would only cost more).
+        alone = all(ast_reports.eligible(r) or r.statement_local for r in rules)
+        if sliced and any(ast_reports.eligible(r) or (alone and r.statement_local) for r in rules):
+            rules = _report_on_ast(tree, text, refs, path, rules, settings, result, alone)
         if not rules:  # nothing here for any rule (left): skip the LibCST parse
             result.findings.sort(key=Finding.sort_key)
             return result, None
@@ -275,12 +278,13 @@ def analyse_source(
     return result, analysed
 
 
-def _report_on_ast(tree, text, refs, path, rules, settings, result: FileResult) -> list:
-    """The findings made into `result` from `ast` (the table rules: advisor.analysis.ast_reports) and from the
-    statements that refer (statement-local rules: advisor.analysis.fragments); the rules left to LibCST."""
+def _report_on_ast(tree, text, refs, path, rules, settings, result: FileResult, local: bool) -> list:
+    """The findings made into `result` from `ast` (the table rules: advisor.analysis.ast_reports) and, where `local`
+    and no other rule is left, from the statements that refer (statement-local rules: advisor.analysis.fragments);
+    the rules left to LibCST."""
     found = ast_reports.AstFindings(tree, text, refs, path, settings, lazy_helpers.importing_calls(path))
-    left = found.report(rules, also=fragments.words(rules))
-    if any(r.statement_local for r in left):
+    left = found.report(rules, also=fragments.words(rules) if local else frozenset())
+    if local and left and all(r.statement_local for r in left):
         left = fragments.report(found, refs, left, settings, frozenset(refs.identifiers()))
     result.findings += found.findings
     result.suppressed += found.suppressed

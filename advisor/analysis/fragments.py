@@ -72,12 +72,11 @@ def _own_receivers(rules: Sequence[type[Rule]], found: Any) -> frozenset[str]:
     and C a class of the file): none where no class of the file defines an attribute a rule of the file looks
     for. A superset: every name ever bound to a call of a class of the file."""
     wanted = {a for r in rules for a in r.attribute_targets}
-    classes = found.survey().classes
-    if not wanted or not any(_defines(cls, wanted) for cls in classes):
-        return frozenset()
-    names = {cls.name for cls in classes}
-    out = {"self", "cls"}
     survey = found.survey()
+    if not wanted or not any(_defines(cls, wanted) for cls in survey.classes):
+        return frozenset()
+    names = {cls.name for cls in survey.classes}
+    out = {"self", "cls"}
     for name, node in survey.bindings:  # `name = ...` (the target, its assignment above it), from the one walk
         value = getattr(survey.parents.get(id(node), (None,))[0], "value", None)
         if (

@@ -17,8 +17,9 @@ RULES = [r for r in all_rules() if r.default_enabled]
 LOCAL = [r for r in all_rules() if r.statement_local]
 
 
-def _findings(data: bytes, sliced: bool, target: str = NEWEST):
-    result, _ = analyse(data, "example.py", RULES, settings_at(target), sliced=sliced)
+def _findings(data: bytes, sliced: bool, rules=LOCAL):
+    """The statement-local rules alone by default: the fragments run only where no other rule is left to LibCST."""
+    result, _ = analyse(data, "example.py", rules, settings_at(NEWEST), sliced=sliced)
     shown = [
         (f.rule, f.line, f.column, f.end_line, f.end_column, f.message, f.snippet, f.replacement, f.kind, f.fix, f.data)
         for f in result.findings
@@ -132,6 +133,13 @@ def test_a_big_table_is_thinned_as_a_slice_thins_it(done, monkeypatch):
     assert _findings(code.encode(), True) == _findings(code.encode(), False)
     assert "ADV777" in done
     assert parsed and parsed[0] < len(code) / 4
+
+
+def test_beside_a_rule_left_to_libcst_the_statement_local_ones_run_on_libcst_too(done):
+    """A slice is parsed anyway: fragments beside it would cost more than they save."""
+    code = CASES["a decorator"][0].encode()
+    assert _findings(code, True, RULES) == _findings(code, False, RULES)
+    assert not done
 
 
 def test_nothing_of_the_fragments_outlives_the_analysis(monkeypatch):
