@@ -217,18 +217,22 @@ class Survey:
             fields = _FIELDS.get(t)
             if fields is None:
                 fields = _FIELDS[t] = tuple(f for f in reversed(t._fields) if f not in _LEAF_FIELDS)
-            for field in fields:  # the last field's last child first onto the stack: popped last
+            # The last field's last child first onto the stack: popped last. A constant is no one's way up (no
+            # reference, no gate is asked about one): neither walked nor given a parent, a fifth of the nodes.
+            for field in fields:
                 value = getattr(node, field, None)
                 if type(value) is list:
+                    pair = (node, field)
                     for item in reversed(value):
-                        if isinstance(item, ast.AST):
-                            parents[id(item)] = (node, field)
+                        if isinstance(item, ast.AST) and type(item) is not _CONSTANT:
+                            parents[id(item)] = pair
                             stack.append(item)
-                elif isinstance(value, ast.AST):
+                elif isinstance(value, ast.AST) and type(value) is not _CONSTANT:
                     parents[id(value)] = (node, field)
                     stack.append(value)
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_CONSTANT = ast.Constant
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "level", "module", "name"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
