@@ -240,9 +240,11 @@ def analyse_source(
         rules = [r for r in rules if r.may_match(refs)]
         # A scan: the table rules from `ast`, and the statement-local ones on their statements, where that leaves
         # LibCST nothing to parse (alongside a slice for other rules, the fragments would only cost more).
-        alone = all(ast_reports.eligible(r) or r.statement_local for r in rules)
-        if sliced and any(ast_reports.eligible(r) or (alone and r.statement_local) for r in rules):
-            rules = _report_on_ast(tree, text, refs, path, rules, settings, result, alone)
+        local = fragments.local_rules(rules, refs) if sliced else []
+        if not all(ast_reports.eligible(r) or r in local for r in rules):
+            local = []
+        if sliced and (local or any(ast_reports.eligible(r) for r in rules)):
+            rules = _report_on_ast(tree, text, refs, path, rules, settings, result, local)
         if not rules:  # nothing here for any rule (left): skip the LibCST parse
             result.findings.sort(key=Finding.sort_key)
             return result, None
@@ -278,13 +280,13 @@ def analyse_source(
     return result, analysed
 
 
-def _report_on_ast(tree, text, refs, path, rules, settings, result: FileResult, local: bool) -> list:
-    """The findings made into `result` from `ast` (the table rules: advisor.analysis.ast_reports) and, where `local`
-    and no other rule is left, from the statements that refer (statement-local rules: advisor.analysis.fragments);
+def _report_on_ast(tree, text, refs, path, rules, settings, result: FileResult, local: list) -> list:
+    """The findings made into `result` from `ast` (the table rules: advisor.analysis.ast_reports) and, where no
+    other rule is left, from the statements that refer (the statement-local rules `local`: advisor.analysis.fragments);
     the rules left to LibCST."""
     found = ast_reports.AstFindings(tree, text, refs, path, settings, lazy_helpers.importing_calls(path))
-    left = found.report(rules, also=fragments.words(rules) if local else frozenset())
-    if local and left and all(r.statement_local for r in left):
+    left = found.report(rules, also=fragments.words(local))
+    if local and left and all(r in local for r in left):
         left = fragments.report(found, refs, left, settings, frozenset(refs.identifiers()))
     result.findings += found.findings
     result.suppressed += found.suppressed

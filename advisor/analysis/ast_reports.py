@@ -74,7 +74,7 @@ class AstFindings:
 
     def report(self, rules: Sequence[Any], also: frozenset[str] = frozenset()) -> list[Any]:
         """Report what it can of `rules`; the rules left to LibCST. `also`: more names whose nodes the survey
-        collects (advisor.analysis.fragments')."""
+        collects (the statement-local rules' words: advisor.analysis.fragments)."""
         self.survey(also.union(*(r.last_names() for r in rules if eligible(r))))
         left = []
         for rule in rules:
