@@ -51,6 +51,7 @@ class JitIgnoreDrop(Rule):
     reports_at_references = True  # at its calls
 
     code = "ADV161"
+    statement_local = True  # the call's own arguments
     name = "jit-ignore-drop"
     message = "`torch.jit.ignore({arg})` is deprecated (FutureWarning); decorate with `@torch.jit.unused` instead"
     severity = Severity.WARNING

@@ -74,6 +74,7 @@ class OnnxExport(Rule):
     reports_at_references = True  # at its calls
 
     code = "ADV784"
+    statement_local = True  # the call's own arguments
     name = "onnx-export"
     message = "`torch.onnx.export` changed"
     severity = Severity.WARNING

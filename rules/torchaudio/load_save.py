@@ -31,6 +31,7 @@ class TorchaudioLoadSave(ReferenceRule):
     """
 
     code = "ADV952"
+    statement_local = True  # the call's own arguments
     name = "torchaudio-load-save-torchcodec"
     message = (
         "from torchaudio 2.9 this calls TorchCodec: add the `torchcodec` package (torchaudio does not depend on it)"

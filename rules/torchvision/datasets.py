@@ -29,6 +29,7 @@ class TorchvisionDatasets(ReferenceRule):
     """
 
     code = "ADV922"
+    statement_local = True  # the call's own arguments
     name = "torchvision-dataset-change"
     message = "torchvision dataset behaviour change"
     library = "torchvision"
