@@ -64,6 +64,9 @@ class DeviceSpecificGraphCapture(SymbolRule):
     """
 
     code = "ADV301"
+    # Its one look beyond the statement, the generic marker, finds nothing where `needs_whole_module` is False (no
+    # generic API, no other device named in the file): the fragments never run otherwise.
+    statement_local = True
     name = "device-specific-graph-capture"
     message = _MSG
     severity = Severity.INFO
