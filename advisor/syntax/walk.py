@@ -64,6 +64,35 @@ def _fields(cls: type) -> tuple[str, ...]:
     return names
 
 
+# The fields that hold only tokens and whitespace, by name, in every LibCST node class that has them (from LibCST's
+# own annotations: tests/analysis/test_walk_fields.py). A walk that enters no token reads none of them: two
+# fields in three of a LibCST node, each a `getattr` and a test for nothing.
+_TOKEN_FIELDS = frozenset(
+    {
+        "asynchronous", "colon", "comma", "comment", "dot", "empty_lines", "equal", "first_colon", "first_line",
+        "footer", "header", "last_line", "lbrace", "lbracket", "leading_lines", "leading_whitespace",
+        "lines_after_decorators", "lpar", "newline", "operator", "rbrace", "rbracket", "relative", "rpar",
+        "second_colon", "semicolon", "separator", "trailing_comma", "trailing_whitespace",
+    }
+)  # fmt: skip
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _node_fields(cls: type) -> tuple[str, ...]:
+    """`cls`'s fields less those that hold only tokens and whitespace."""
+    names = _NODE_FIELDS.get(cls)
+    if names is None:
+        names = _NODE_FIELDS[cls] = tuple(
+            f for f in _fields(cls) if f not in _TOKEN_FIELDS and not f.startswith("whitespace")
+        )
+    return names
+
+
+def _enters_tokens(names: Iterable[str]) -> bool:
+    """Does a walk subscribed to `names` (node classes, `Class_field`) enter a token or whitespace?"""
+    return any(_is_token(c) for c in (getattr(cst, n, None) for n in names) if isinstance(c, type))
+
+
 def _dispatch(visitors: Iterable[Any]) -> tuple[dict[str, list], dict[str, list], dict[str, set[str]]]:
     """The visitors' methods by node class (`visit`, `leave`), and the fields each node class has hooks on."""
     visit: dict[str, list] = defaultdict(list)
@@ -93,6 +122,7 @@ def walk(
 
     visit, leave, field_hooks = _dispatch(visitors)
     subscribed = set(visit) | set(leave)
+    fields_of = _fields if _enters_tokens(subscribed) else _node_fields
     entered: dict[type, bool] = {}  # node class -> entered by this walk (a node, and not an unwatched token)
 
     def is_node(value: Any) -> bool:
@@ -123,7 +153,7 @@ def walk(
             if not descend:
                 continue
             hooked = field_hooks.get(cls)
-            for name in reversed(_fields(type(node))):
+            for name in reversed(_fields(type(node)) if hooked else fields_of(type(node))):
                 if hooked and name in hooked:
                     push((_LEAVE_FIELD, node, name))
                 value = getattr(node, name)
@@ -194,7 +224,7 @@ def nodes_of(root: Any, *types: type, skip: dict[type, tuple[str, ...] | None] |
             hit = wanted[t] = issubclass(t, types)
         if hit:
             found.append(node)
-        fields = _fields(t)
+        fields = _fields(t) if tokens else _node_fields(t)
         if skip is not None and t in skip:
             cut = skip[t]
             if cut is None:
