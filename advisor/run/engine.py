@@ -256,7 +256,7 @@ def _analysed(jobs: list[FileJob], pool, new_pool) -> Iterator[tuple[FileJob, di
     for job in jobs:
         if not big(job.data):
             sent.append(job)
-        elif job.path.endswith(".py"):  # a worker slices it, or answers ParseAlone
+        elif not job.path.endswith(".ipynb"):  # a worker slices it (a module or a stub), or answers ParseAlone
             sent.append(replace(job, pooled=True))
         else:  # a notebook is never sliced
             alone.append(job)

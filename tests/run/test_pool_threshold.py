@@ -66,7 +66,7 @@ def test_a_small_scan_never_imports_multiprocessing(tmp_path):
 
 def test_a_big_file_that_can_be_sliced_is_analysed_in_the_pool(tmp_path, monkeypatch):
     # A big file is parsed in a capped process of its own only where it cannot be sliced (the slices of one that
-    # can are small trees): here the one whose torch import is inside a function.
+    # can are small trees): here the one whose torch import is inside a function. A stub (.pyi) is sliced too.
     monkeypatch.setenv("ADVISOR_POOL_MIN_BYTES", "4096")
     monkeypatch.setenv("ADVISOR_ISOLATE_MIN_BYTES", "3000")
     filler = "".join(
@@ -74,11 +74,12 @@ def test_a_big_file_that_can_be_sliced_is_analysed_in_the_pool(tmp_path, monkeyp
     )
     (tmp_path / "sliced.py").write_text("import torch\n\n\n" + filler + "def f():\n    " + LINE.splitlines()[1] + "\n")
     (tmp_path / "whole.py").write_text(filler + "def g():\n    " + LINE.replace("\n", "\n    "))
-    paths = [str(tmp_path / "sliced.py"), str(tmp_path / "whole.py"), *_tree(tmp_path, 8, padding=1000)]
+    (tmp_path / "stub.pyi").write_text("import torch\n\n\n" + filler + "def h():\n    " + LINE.splitlines()[1] + "\n")
+    paths = [str(tmp_path / p) for p in ("sliced.py", "whole.py", "stub.pyi")] + _tree(tmp_path, 8, padding=1000)
     serial = scan(paths, ScanOptions(select_rules(), settings_at("2.12"), jobs=1))
     alone = []
     real = workers.isolated
     monkeypatch.setattr(workers, "isolated", lambda fn, job, *a: alone.append(job.path) or real(fn, job, *a))
     pooled = scan(paths, ScanOptions(select_rules(), settings_at("2.12"), jobs=2))
     assert alone == [str(tmp_path / "whole.py")]
-    assert pooled.findings == serial.findings and len(pooled.findings) == 10
+    assert pooled.findings == serial.findings and len(pooled.findings) == 11  # a stub is sliced as a module is
