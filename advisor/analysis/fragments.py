@@ -154,7 +154,7 @@ class Fragments:
         indent = len(line) - len(line.lstrip(b" \t"))
         decorators = getattr(stmt, "decorator_list", None)
         start = decorators[0].col_offset - 1 if decorators else stmt.col_offset
-        if start != indent or line[indent:].startswith((b"elif", b"\f")):  # `elif` heads no statement of its own
+        if start != indent or (type(stmt) is ast.If and line[indent:].startswith(b"elif")):  # no statement of its own
             return False
         last = self.text_lines[stmt.end_lineno - 1].encode("utf-8", "surrogatepass")  # type: ignore[operator]
         return _NOTHING_AFTER.fullmatch(last[stmt.end_col_offset :]) is not None

@@ -69,6 +69,10 @@ CASES = {
         "            m,  # the module\n            x,\n        )\n",
         "ADV406",
     ),
+    "a name that starts like elif": (
+        "import torch\n\ndef f(t):\n    elif_storage = t.storage()\n    return 1\n",
+        "ADV777",
+    ),
     "a decorator": ("import torch\n\n\n@torch.jit.script\ndef f(x):\n    return x\n", "ADV406"),
     "an annotation": ("import torch\n\ndef f(s: torch.FloatStorage):\n    return s\n", "ADV777"),
     "columns after non-ASCII text": (
