@@ -7,7 +7,6 @@ processes, so it returns plain data (`FileResult`), plus, for the fixer, the par
 
 from __future__ import annotations
 
-from functools import partial
 
 import ast
 import os
@@ -22,7 +21,6 @@ from advisor.analysis.parser import parse_unvalidated
 from advisor.analysis.facts import Facts
 from advisor.analysis.place import place
 from advisor.core.findings import FileError, FileResult, Finding
-from advisor.core.lazy import reraise_interrupt
 from advisor.syntax.names import NameResolver
 from advisor.analysis.positions import StatementPositions, compute_positions, statement_starts
 from advisor.syntax.references import References, collect
@@ -133,7 +131,7 @@ def run_rules(
     """`text`: the whole file's, where `module` is a slice of it. `alias_names`: see `Context.alias_names`."""
     resolver = NameResolver.sharing(module, lazy_helpers.importing_calls(path))
     ctx = Context(path, module, resolver, settings, identifiers, text, alias_names)
-    failed = partial(_rule_failed, ctx)  # a rule that raises loses one node, never the file
+    failed = ctx.rule_failed  # a rule that raises loses one node, never the file
     # The rules' walk is the one walk over the tree: the scope builder runs first in it, and it records
     # parents and the nodes the passes below need; they go upward from each report's node (advisor.analysis.facts).
     facts = Facts()
@@ -155,13 +153,6 @@ def run_rules(
     sites.annotations_to_advice(ctx.reports, facts)  # a name in an annotation never warns
     sites.mark_scopes(ctx.reports, facts)  # test / import time / call: for deprecations said once in tests
     return ctx, facts
-
-
-def _rule_failed(ctx: Context, fn: Any, node: Any, e: Exception) -> None:
-    """A rule raised on one node: keep the first error per rule, lose only that node (a Ctrl-C ends the run)."""
-    reraise_interrupt(e)  # a Ctrl-C, not a bug: the run ends
-    code = getattr(type(getattr(fn, "__self__", None)), "code", "") or getattr(fn, "__qualname__", "?")
-    ctx.rule_errors.setdefault(code, (node, e))
 
 
 def rule_errors(ctx: Context, positions: dict | None = None) -> list[FileError]:

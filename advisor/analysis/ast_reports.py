@@ -104,27 +104,39 @@ class AstFindings:
         assert self._survey is not None
         kind = detection_of(rule)
         reports = Detection(rule, kind, self.resolver, self.alias_names, self.target).run(self._survey.events)
+        return self.shape(rule, reports, self.span, lambda node: node, self.snippet)
+
+    def shape(
+        self, rule: type[Rule], reports: Sequence[tuple[Report, Any]], span: Any, partner: Any, snippet: Any
+    ) -> bool:
+        """The findings of `rule`'s reports, each (report, node), as `place` makes them (the first report of a node
+        kept; suppressions; the passes; the policy), added (True); or none where one gets a fix (LibCST writes it),
+        or has no `ast` node or no certain snippet (False). `span(node)`: its span in the file; `partner(node)`: the
+        `ast` node the passes go up from, or None; `snippet(node)`: its code as LibCST's, or None."""
         made: list[Finding] = []
         suppressed = 0
         seen: set[tuple[int, int]] = set()
         for rep, node in reports:
-            span = self.span(node)
-            if span[:2] in seen:  # two visit paths reported the same node (as `place` keeps the first)
+            at = span(node)
+            if at[:2] in seen:  # two visit paths reported the same node (as `place` keeps the first)
                 continue
-            seen.add(span[:2])
-            if self.suppressions().is_suppressed(rule.code, span[0], span[2]):
+            seen.add(at[:2])
+            if self.suppressions().is_suppressed(rule.code, at[0], at[2]):
                 suppressed += 1
                 continue
-            self.passes(rule, rep, node)
+            up = partner(node)
+            if up is None:
+                return False
+            self.passes(rule, rep, up)
             decision = decide(rule, rep, self.target, self.lowest)
             if decision is None:
                 continue
             if decision.applicability is not Applicability.NONE:
-                return False  # a fix: LibCST writes it
-            snippet = self.snippet(node)
-            if snippet is None:
                 return False
-            made.append(shaped(rule, rep, decision, self.path, span, snippet, None, {id(node): span}))
+            code = snippet(node)
+            if code is None:
+                return False
+            made.append(shaped(rule, rep, decision, self.path, at, code, None, {id(node): at}))
         self.findings += made
         self.suppressed += suppressed
         return True

@@ -6,7 +6,7 @@ reads nothing but the innermost statement that refers to its targets, and names,
 file. So a scan gives such rules a module of just those statements, each as it stands in the file (its lines
 verbatim, under an `if 1:` where it is indented), answers their name queries from the `ast` resolver of the whole
 file (advisor.syntax.ast_names: the LibCST node is paired with the `ast` node of the same kind and span), and
-decides what the passes decide upward from the `ast` node (advisor.analysis.ast_reports.AstFindings.passes).
+shapes their findings as the `ast` path does, the passes upward from the `ast` node (AstFindings.shape).
 
 All or nothing per file and rule, as the `ast` path: a rule that raised, offers a fix (only LibCST's whole tree
 writes one) or reported where no `ast` node pairs runs on LibCST as before, all its reports there.
@@ -21,10 +21,8 @@ from typing import Any, Sequence
 from advisor.analysis import slices
 from advisor.analysis.facts import Facts
 from advisor.analysis.parser import parse_unvalidated
-from advisor.analysis.place import decide, shaped
 from advisor.analysis.positions import Starts, StatementPositions
 from advisor.analysis.prefilter import reference_gate
-from advisor.core.findings import Applicability, Finding
 from advisor.core.lazy import reraise_interrupt
 from advisor.core.textlines import split_lines
 from advisor.rule import Context, Rule
@@ -44,22 +42,19 @@ def local_rules(rules: Sequence[type[Rule]], refs: Any) -> list[type[Rule]]:
 
 
 def report(found: Any, refs: Any, rules: Sequence[type[Rule]], settings: Any, identifiers: frozenset) -> list:
-    """Report the statement-local `rules` into `found` (an ast_reports.AstFindings); the rules left to LibCST."""
-    local = local_rules(rules, refs)
-    if not local:
-        return list(rules)
+    """Report `rules` (the file's `local_rules`, and no other rule left to LibCST) into `found` (an
+    ast_reports.AstFindings); the rules left to LibCST."""
     try:
-        fragments = Fragments(found, local, refs)
+        fragments = Fragments(found, rules, refs)
         if not fragments.statements:
-            return [r for r in rules if r not in local]
+            return []
         module = parse_unvalidated(fragments.source)
     except Unfragmentable:
         return list(rules)
     except Exception as e:  # LibCST cannot parse what `ast` did: the rules run on the slices
         reraise_interrupt(e)
         return list(rules)
-    run = _Run(found, fragments, module, local, settings, identifiers)
-    run.all_rules = rules
+    run = _Run(found, fragments, module, rules, settings, identifiers)
     try:
         done = run.findings()
     finally:
@@ -110,14 +105,9 @@ def _receiver(node: Any) -> str | None:
 
 
 def words(rules: Sequence[type[Rule]]) -> frozenset[str]:
-    """What a statement that refers to one of the statement-local `rules`' targets spells: a target's last name, an
+    """What a statement that refers to one of `rules`' targets (the statement-local ones) spells: a target's last name, an
     attribute target (the file's survey collects the nodes that do: advisor.analysis.ast_detect.Survey)."""
-    return frozenset(
-        w
-        for r in rules
-        if r.statement_local
-        for w in (*(t.rpartition(".")[2] for t in r.targets), *r.attribute_targets)
-    )
+    return frozenset(w for r in rules for w in (*(t.rpartition(".")[2] for t in r.targets), *r.attribute_targets))
 
 
 class Fragments:
@@ -127,6 +117,7 @@ class Fragments:
 
     def __init__(self, found: Any, rules: Sequence[type[Rule]], refs: Any) -> None:
         self.text_lines = split_lines(found.text, keepends=True)
+        self.source = found.source  # the lines as UTF-8, the unit of `ast`'s columns
         gate = reference_gate(tuple(rules))
         assert gate is not None  # statement-local rules report at references
         self.thin = slices.thinner(self.text_lines, rules, refs)  # a big table: its elements that hold none, `0`
@@ -150,13 +141,13 @@ class Fragments:
 
     def _alone(self, stmt: ast.stmt) -> bool:
         first = _first_line(stmt)
-        line = self.text_lines[first - 1].encode("utf-8", "surrogatepass")
+        line = self.source.segment_line(first)
         indent = len(line) - len(line.lstrip(b" \t"))
         decorators = getattr(stmt, "decorator_list", None)
         start = decorators[0].col_offset - 1 if decorators else stmt.col_offset
         if start != indent or (type(stmt) is ast.If and line[indent:].startswith(b"elif")):  # no statement of its own
             return False
-        last = self.text_lines[stmt.end_lineno - 1].encode("utf-8", "surrogatepass")  # type: ignore[operator]
+        last = self.source.segment_line(stmt.end_lineno)  # type: ignore[arg-type]
         return _NOTHING_AFTER.fullmatch(last[stmt.end_col_offset :]) is not None
 
     def _render(self) -> tuple[str, list[int], Starts]:
@@ -183,21 +174,27 @@ class Fragments:
 class _Run:
     """The rules' one walk over the fragments, and their reports as findings, rule by rule."""
 
-    def __init__(self, found: Any, fragments: Fragments, module: Any, rules: list, settings: Any, identifiers) -> None:
+    def __init__(
+        self, found: Any, fragments: Fragments, module: Any, rules: Sequence, settings: Any, identifiers
+    ) -> None:
         self.found, self.fragments, self.module = found, fragments, module
         self.facts = Facts()
         self.positions = StatementPositions(module, fragments.starts, self.facts)
         self._index: dict[tuple, Any] | None = None
-        self.all_rules: Sequence[type[Rule]] = rules
+        self.rules = rules
         self._own: frozenset[str] | None = None
         resolver: Any = FragmentResolver(self)  # as Context.resolver (a NameResolver) answers
         self.ctx = Context(found.path, module, resolver, settings, identifiers, found.text, found.alias_names)
-        walk(module, [*(r(self.ctx) for r in rules), self.facts], parents=self.facts.parents, on_error=self._failed)
-        self.rules = rules
+        walk(
+            module,
+            [*(r(self.ctx) for r in rules), self.facts],
+            parents=self.facts.parents,
+            on_error=self.ctx.rule_failed,
+        )
 
     def own_receivers(self) -> frozenset[str]:
         if self._own is None:
-            self._own = _own_receivers(self.all_rules, self.found)
+            self._own = _own_receivers(self.rules, self.found)  # the file's other rules have no attribute targets
         return self._own
 
     def close(self) -> None:
@@ -206,63 +203,30 @@ class _Run:
         self.ctx.reports, self.ctx.rule_errors, self.ctx.resolver = [], {}, None  # type: ignore[assignment]
         self._index = None
 
-    def _failed(self, fn: Any, node: Any, e: Exception) -> None:
-        reraise_interrupt(e)
-        code = getattr(type(getattr(fn, "__self__", None)), "code", "") or getattr(fn, "__qualname__", "?")
-        self.ctx.rule_errors.setdefault(code, (node, e))
-
     def findings(self) -> set[type[Rule]]:
         """Add the findings of each rule it could shape to `found`; the rules done."""
         by_rule: dict[Any, list] = {}
         for rep in self.ctx.reports:
-            by_rule.setdefault(type(rep.rule), []).append(rep)
+            by_rule.setdefault(type(rep.rule), []).append((rep, rep.node))
         done = set()
         for rule in self.rules:
-            if rule.code in self.ctx.rule_errors:
+            reports = by_rule.get(rule, [])
+            if rule.code in self.ctx.rule_errors or any(self._for_libcst(rule, rep) for rep, _ in reports):
                 continue
             try:
-                made = self._shape(rule, by_rule.get(rule, []))
+                if self.found.shape(rule, reports, self.span, self.partner, self.module.code_for_node):
+                    done.add(rule)
             except Exception as e:  # the rule runs on LibCST instead
                 reraise_interrupt(e)
-                made = None
-            if made is not None:
-                findings, suppressed = made
-                self.found.findings += findings
-                self.found.suppressed += suppressed
-                done.add(rule)
         return done
 
-    def _shape(self, rule: type[Rule], reports: list) -> tuple[list[Finding], int] | None:
-        """As `place` does it (the first report of a node kept; suppressions; the policy), or None where a report
-        offers a fix or has no `ast` partner."""
-        made: list[Finding] = []
-        suppressed = 0
-        seen: set[tuple[int, int]] = set()
-        for rep in reports:
-            if rep.replacement is not None:
-                return None  # a fix, or its range in the report's data: LibCST's whole tree writes those
-            receiver = _receiver(rep.node) if rule.attribute_targets else None
-            if receiver is not None and receiver in self.own_receivers():
-                return None  # maybe the user's own attribute (advisor.analysis.own_attributes)
-            span = self.span(rep.node)
-            if span[:2] in seen:
-                continue
-            seen.add(span[:2])
-            if self.found.suppressions().is_suppressed(rule.code, span[0], span[2]):
-                suppressed += 1
-                continue
-            partner = self.partner(rep.node)
-            if partner is None:
-                return None
-            self.found.passes(rule, rep, partner)
-            decision = decide(rule, rep, self.ctx.target, self.ctx.lowest)
-            if decision is None:
-                continue
-            if decision.applicability is not Applicability.NONE:
-                return None
-            snippet = self.module.code_for_node(rep.node)
-            made.append(shaped(rule, rep, decision, self.found.path, span, snippet, None, {}))
-        return made, suppressed
+    def _for_libcst(self, rule: type[Rule], rep: Any) -> bool:
+        """A fix (or its range in the report's data: LibCST's whole tree writes those), or maybe the user's own
+        attribute (advisor.analysis.own_attributes)."""
+        if rep.replacement is not None:
+            return True
+        receiver = _receiver(rep.node) if rule.attribute_targets else None
+        return receiver is not None and receiver in self.own_receivers()
 
     def span(self, node: Any) -> tuple[int, int, int, int]:
         """The node's span in the file: its lines mapped, its columns as they are (the lines are verbatim)."""

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 # Where `str.splitlines` breaks and the tokenizer does not. A text without them (nearly every file) is split by
-# `str.splitlines` itself, five times faster than the pattern.
-_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # each looked for with `in`: a C scan, 6x a pattern's speed
+# `str.splitlines` itself: 3.4x faster than the pattern on a large file, this check (one `in` scan each) included.
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def split_lines(text: str, keepends: bool = False) -> list[str]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Sequence
 
 from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
-from advisor.core.lazy import cst
+from advisor.core.lazy import cst, reraise_interrupt
 from advisor.core.releases import OLDEST
 from advisor.core.settings import Settings
 from advisor.syntax.names import NameResolver, any_match
@@ -125,6 +125,13 @@ class Context:
 
     def code_for(self, node: Any) -> str:
         return self.module.code_for_node(node)
+
+    def rule_failed(self, fn: Any, node: Any, e: Exception) -> None:
+        """A rule raised on one node (a walk's `on_error`): keep the first error per rule, lose only that node (a
+        Ctrl-C ends the run)."""
+        reraise_interrupt(e)  # a Ctrl-C, not a bug: the run ends
+        code = getattr(type(getattr(fn, "__self__", None)), "code", "") or getattr(fn, "__qualname__", "?")
+        self.rule_errors.setdefault(code, (node, e))
 
 
 class Rule:
