@@ -21,7 +21,7 @@ from typing import Any, Sequence
 from advisor.analysis import slices
 from advisor.analysis.facts import Facts
 from advisor.analysis.parser import parse_unvalidated
-from advisor.analysis.positions import Starts, StatementPositions
+from advisor.analysis.positions import Starts, StatementPositions, first_line
 from advisor.analysis.prefilter import reference_gate
 from advisor.core.lazy import reraise_interrupt
 from advisor.core.textlines import split_lines
@@ -140,7 +140,7 @@ class Fragments:
         raise Unfragmentable
 
     def _alone(self, stmt: ast.stmt) -> bool:
-        first = _first_line(stmt)
+        first = first_line(stmt)
         line = self.source.segment_line(first)
         indent = len(line) - len(line.lstrip(b" \t"))
         decorators = getattr(stmt, "decorator_list", None)
@@ -155,7 +155,7 @@ class Fragments:
         lines = [0]
         starts = Starts()
         for stmt in self.statements:
-            first, last = _first_line(stmt), stmt.end_lineno or stmt.lineno
+            first, last = first_line(stmt), stmt.end_lineno or stmt.lineno
             own = self.text_lines[first - 1 : last]
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 own = self.thin(first, last, stmt) or own
@@ -282,11 +282,11 @@ class FragmentResolver:
 
 def _no_reference(node: Any, parent: Any, parents: dict[int, Any]) -> bool:
     """A LibCST `Name` that `ast` keeps as a string, which LibCST's resolver answers nothing for."""
+    if type(node).__name__ != "Name" or parent is None:
+        return False
     kind = type(parent).__name__
     if kind == "AsName":  # `import m as name`, `from m import x as name`
         kind = "ImportAlias" if type(parents.get(id(parent))).__name__ == "ImportAlias" else kind
-    if type(node).__name__ != "Name" or parent is None:
-        return False
     if kind == "Attribute":
         return parent.attr is node
     if kind == "Arg":
@@ -310,14 +310,10 @@ def _statements_around(node: Any, parents: dict[int, tuple[Any, str]]) -> tuple[
     return found[0], found[1:]
 
 
-def _first_line(stmt: ast.stmt) -> int:
-    return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-
-
 def _outermost(picked: list[ast.stmt]) -> list[ast.stmt]:
     """In file order, less those inside another (a header that refers takes its whole statement)."""
     out: list[ast.stmt] = []
-    for stmt in sorted({id(s): s for s in picked}.values(), key=lambda s: (_first_line(s), -(s.end_lineno or 0))):
+    for stmt in sorted({id(s): s for s in picked}.values(), key=lambda s: (first_line(s), -(s.end_lineno or 0))):
         if out and (stmt.end_lineno or 0) <= (out[-1].end_lineno or 0):
             continue
         out.append(stmt)

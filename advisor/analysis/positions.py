@@ -103,19 +103,20 @@ def statement_starts(tree: Any) -> Starts:
     CPython's statement nodes span their own tokens, parentheses included, so this is the line of
     the statement's first token.
     """
-    starts = Starts(_first_line(s) for s in tree.body)
+    starts = Starts(first_line(s) for s in tree.body)
     starts.inner = [_inner(s) for s in tree.body]
     return starts
 
 
-def _first_line(stmt: Any) -> int:
+def first_line(stmt: Any) -> int:
+    """An `ast` statement's first line: its first decorator's, for a decorated one."""
     return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
 
 
 def _inner(stmt: Any) -> list[tuple[int, Any]] | None:
     if type(stmt).__name__ not in _SCOPES:
         return None
-    return [(_first_line(s), _inner(s)) for s in stmt.body]
+    return [(first_line(s), _inner(s)) for s in stmt.body]
 
 
 _SCOPES = frozenset({"FunctionDef", "AsyncFunctionDef", "ClassDef"})

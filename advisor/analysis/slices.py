@@ -34,6 +34,7 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from advisor.analysis.positions import first_line
 from advisor.analysis.prefilter import Prefilter, reference_gate
 from advisor.syntax.references import References, collect, refers_within
 from advisor.core.textlines import split_lines
@@ -54,11 +55,6 @@ _ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Span = tuple[int, int, ast.stmt]  # first line (decorators included), last line, statement
 _NOTHING_AFTER = re.compile(r"[ \t]*,?[ \t]*(#[^\r\n]*)?\r?\n?")
-
-
-def _first_line(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", None) or []
-    return min([node.lineno, *(d.lineno for d in decorators)])
 
 
 def _stub(node: ast.stmt) -> str | None:
@@ -118,7 +114,7 @@ def _imports_torch_at_top(tree: ast.Module) -> bool:
 
 def _spans(body: list[ast.stmt]) -> list[Span] | None:
     """The statements' line spans, or None when two share a line (`a = 1; b = 2`)."""
-    spans = [(_first_line(n), n.end_lineno or n.lineno, n) for n in body]
+    spans = [(first_line(n), n.end_lineno or n.lineno, n) for n in body]
     for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
         if start <= end:
             return None
