@@ -63,6 +63,7 @@ class Analysed:
     parents: dict[int, Any] | None = None
     spans: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)
+    starts: Any = None  # the module's top-level statements' first lines (positions.statement_starts), where known
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -258,7 +259,7 @@ def analyse_source(
         return result, None
     ctx, facts = run_rules(module, path, rules, settings, identifiers, alias_names=aliases)
     result.errors += rule_errors(ctx)
-    analysed = Analysed(module, ctx.resolver, text=text, parents=facts.parents)
+    analysed = Analysed(module, ctx.resolver, text=text, parents=facts.parents, starts=starts)
     # positions of the statements that hold a report only, not a second pass over the whole module
     positions = StatementPositions(module, starts, facts)
     for rep in ctx.reports:
@@ -325,7 +326,7 @@ def analyse_slice(
     module = parse_cst(source.encode("utf-8", "surrogatepass"))
     ctx, facts = run_rules(module, path, rules, settings, identifiers, text, alias_names)
     result.errors += rule_errors(ctx)
-    analysed = Analysed(module, ctx.resolver, text=text, parents=facts.parents) if kept else None
+    analysed = Analysed(module, ctx.resolver, text=text, parents=facts.parents, starts=starts) if kept else None
     if ctx.reports:
         positions = StatementPositions(module, starts, facts)
         for rep in ctx.reports:

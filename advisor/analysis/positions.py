@@ -122,7 +122,7 @@ def _inner(stmt: Any) -> list[tuple[int, Any]] | None:
 _SCOPES = frozenset({"FunctionDef", "AsyncFunctionDef", "ClassDef"})
 
 
-def _before(stmt: Any) -> int:
+def lines_before(stmt: Any) -> int:
     """The lines a statement's code has before its first token's: its leading lines, its first decorator's."""
     decorators = getattr(stmt, "decorators", None)
     return len(stmt.leading_lines) + (len(decorators[0].leading_lines) if decorators else 0)
@@ -136,7 +136,7 @@ def _in_block(block: Any, child: Any, inner: list[tuple[int, Any]]) -> tuple[int
     i, found = 0, None
     for stmt in block.body:
         if stmt is child and i < len(inner):
-            found = (inner[i][0] - _before(stmt), inner[i][1])
+            found = (inner[i][0] - lines_before(stmt), inner[i][1])
         i += len(stmt.body) if type(stmt) is SimpleStatementLine else 1
     return found if i == len(inner) else None
 
@@ -171,7 +171,7 @@ class StatementPositions:
             for stmt in self.module.body:
                 if i >= len(self._starts):
                     return None
-                lines[id(stmt)] = self._starts[i] - _before(stmt)
+                lines[id(stmt)] = self._starts[i] - lines_before(stmt)
                 self._inner[id(stmt)] = self._starts.inner[i]
                 i += len(stmt.body) if isinstance(stmt, SimpleStatementLine) else 1
             if i != len(self._starts):

@@ -96,7 +96,7 @@ class FixableFile:
         file.path, file.notebook, file._args, file._whole = path, False, (path, data, rules, settings), None
         file.text, file.encoding = decode(data)
         file.analysed = analysed
-        file.slice = None if source is None else slice_edits.Slice(analysed.module, source, file.text)
+        file.slice = None if source is None else slice_edits.Slice(analysed.module, source, file.text, analysed.starts)
         file._pieces = None
         return file
 
@@ -112,7 +112,7 @@ class FixableFile:
         if sliced is None:
             return False
         self.analysed, source = sliced
-        self.slice = slice_edits.Slice(self.analysed.module, source, self.text)
+        self.slice = slice_edits.Slice(self.analysed.module, source, self.text, self.analysed.starts)
         return True
 
     def whole(self) -> FixableFile:
@@ -175,7 +175,7 @@ class FixableFile:
         if self._pieces is None:
             from advisor.fix.slice_edits import pieces
 
-            self._pieces = pieces(old, self.virtual.source if self.notebook else self.text)
+            self._pieces = pieces(old, self.virtual.source if self.notebook else self.text, self.analysed.starts)  # type: ignore[union-attr]
         # The same header and footer lines, in a tuple or a list: advisor.fix.parking gives the footer back as a list
         ends = same(new.header, old.header) and same(new.footer, old.footer)
         if not (self._pieces and ends and new.has_trailing_newline):

@@ -214,37 +214,54 @@ class _Uses:
         self.every: dict[str, list[ast.Name]] = {}  # every `Name` of them, in any context
         self.loads: set[ast.Name] = set()  # the loads that read the module's binding (no enclosing rebinding)
         self.in_strings: set[str] = set()  # those a string holds as a word
-        self._rebinding: dict[int, set[str]] = {}  # id(scope) -> the names of `names` it (or anything in it) binds
+        self._rebinding: dict[int, set[str]] = {}  # id(scope) -> the names of `names` anything in it binds
 
     def walk(self, tree: ast.AST) -> None:
         """Every node, each with the scopes (not the module) it is in. Order does not matter: only counts and sets
-        are kept. A scope's rebindings are looked for only where one of `names` is read in it (names are rare)."""
+        are kept. Each binding of one of `names` is counted for every scope around it as it is met, so a load is
+        decided at the end, once every scope's bindings are known (one pass: a walk of each scope with a load, as
+        before, walked a big class again for every method that read the name)."""
         stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(tree, ())]
+        reads: list[tuple[ast.Name, tuple[ast.AST, ...]]] = []
         while stack:
             node, scopes = stack.pop()
             t = type(node)
             if t is ast.Name:
-                self._name(node, scopes)  # type: ignore[arg-type]
+                self._name(node, scopes, reads)  # type: ignore[arg-type]
             elif t is ast.Import or t is ast.ImportFrom:
-                self._import(node, bool(scopes))  # type: ignore[arg-type]
+                self._import(node, scopes)  # type: ignore[arg-type]
             elif t is ast.Constant:
                 self._constant(node)  # type: ignore[arg-type]
             elif t is ast.Global or t is ast.Nonlocal:
-                self.globals.update(n for n in node.names if n in self.names)  # type: ignore[attr-defined]
+                names = [n for n in node.names if n in self.names]  # type: ignore[attr-defined]
+                self.globals.update(names)
+                self._bound_inside(names, scopes)
             else:
-                if not scopes and isinstance(node, _BINDERS):  # a def, a class, an `except ... as`, a match capture
-                    for bound in _bound_names(node):
-                        self._bound(bound)
+                if isinstance(node, _BINDERS):  # a def, a class, an argument, an `except ... as`, a match capture
+                    bound = [n for n in _bound_names(node) if n in self.names]
+                    if not scopes:
+                        for name in bound:
+                            self._bound(name)
+                    self._bound_inside(bound, scopes)
                 if isinstance(node, _SCOPES):
                     scopes = (*scopes, node)
                 stack.extend((child, scopes) for child in ast.iter_child_nodes(node))
+        rebinding = self._rebinding
+        self.loads = {n for n, scopes in reads if not any(n.id in rebinding.get(id(s), ()) for s in scopes)}
 
     def _bound(self, name: str | None) -> None:
         """A binding at module scope."""
         if name is not None and name in self.names:
             self.module_binds[name] = self.module_binds.get(name, 0) + 1
 
-    def _import(self, node: ast.Import | ast.ImportFrom, nested: bool) -> None:
+    def _bound_inside(self, names: Iterable[str], scopes: tuple[ast.AST, ...]) -> None:
+        """Bindings of `names` (of `self.names`) inside each of `scopes` (nested scopes too: more than Python's rule,
+        so never less)."""
+        for name in names:
+            for scope in scopes:
+                self._rebinding.setdefault(id(scope), set()).add(name)
+
+    def _import(self, node: ast.Import | ast.ImportFrom, scopes: tuple[ast.AST, ...]) -> None:
         module = (node.module or "") if isinstance(node, ast.ImportFrom) else None  # None: `import m`
         for alias in node.names:
             if isinstance(node, ast.ImportFrom) and node.level:
@@ -252,38 +269,30 @@ class _Uses:
             else:
                 removal = (alias.name, None, alias.asname) if module is None else (module, alias.name, alias.asname)
                 self.imports[removal] = self.imports.get(removal, 0) + 1
-                if nested:
+                if scopes:
                     self.nested_imports.add(removal)
-        if not nested:
-            for bound in _bound_names(node):
-                self._bound(bound)
+        bound = [n for n in _bound_names(node) if n in self.names]
+        if not scopes:
+            for name in bound:
+                self._bound(name)
+        self._bound_inside(bound, scopes)
 
-    def _name(self, node: ast.Name, scopes: tuple[ast.AST, ...]) -> None:
+    def _name(self, node: ast.Name, scopes: tuple[ast.AST, ...], reads: list) -> None:
         if node.id not in self.names:
             return
         self.every.setdefault(node.id, []).append(node)
         if not isinstance(node.ctx, ast.Load):
             if not scopes:
                 self._bound(node.id)
-        elif not any(node.id in self._binds(s) for s in scopes):
-            self.loads.add(node)
-
-    def _binds(self, scope: ast.AST) -> set[str]:
-        found = self._rebinding.get(id(scope))
-        if found is None:
-            found = self._rebinding[id(scope)] = _binds(scope, self.names)
-        return found
+            self._bound_inside((node.id,), scopes)
+        else:
+            reads.append((node, scopes))
 
     def _constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str):
             found = set(self.words.findall(node.value)) - self.in_strings
             if found:  # only a string that is an expression naming it (an annotation, `__all__`): not prose
                 self.in_strings.update(found & _expression_names(node.value))
-
-
-def _binds(scope: ast.AST, names: set[str]) -> set[str]:
-    """The `names` bound anywhere inside `scope` (its nested scopes too: more than Python's rule, so never less)."""
-    return {n for node in ast.walk(scope) if node is not scope for n in _bound_names(node) if n in names}
 
 
 def _bound_names(node: ast.AST) -> Iterator[str]:

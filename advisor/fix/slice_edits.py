@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from advisor.analysis import slices
 from advisor.analysis.analyse import Analysed, analyse_slice, decode, guard_tree
-from advisor.analysis.positions import statement_starts
+from advisor.analysis.positions import lines_before, statement_starts
 from advisor.analysis.suppressions import Suppressions
 from advisor.core.findings import FileResult
 from advisor.core.settings import Settings
@@ -53,13 +53,13 @@ def analyse(
 class Slice:
     """A slice's source and the file's text, line by line, for `splice`."""
 
-    def __init__(self, module: Any, source: str, text: str) -> None:
+    def __init__(self, module: Any, source: str, text: str, starts: Any = None) -> None:
         self.module, self.text = module, text
         self.src_lines, self.lines = split_lines(source, keepends=True), split_lines(text, keepends=True)
         self.offsets = [0]  # where each of the file's lines starts in `text`
         for line in self.lines:
             self.offsets.append(self.offsets[-1] + len(line))
-        parts = pieces(module, source)
+        parts = pieces(module, source, starts)
         self.exact = parts is not None and len(self.src_lines) == len(self.lines)
         head, self.codes, foot = parts or ("", [], "")
         self.ends = (head, foot)
@@ -122,13 +122,40 @@ class Slice:
         return whole[: cut + p - line_start] + new_code[p : len(new_code) - s] + whole[cut + len(changed) :]
 
 
-def pieces(module: Any, text: str) -> tuple[str, list[str], str] | None:
-    """(header, each top-level statement's code, footer) of `module`, when together they are `text` exactly."""
+def pieces(module: Any, text: str, starts: Any = None) -> tuple[str, list[str], str] | None:
+    """(header, each top-level statement's code, footer) of `module`, when together they are `text` exactly.
+
+    `starts` (positions.statement_starts of `text`): each statement's code is cut from `text` by lines, not
+    generated (a module parsed from `text` generates it back; generating every statement cost a file's JSON
+    edits most of their time). Without them, or where the lines do not add up, each statement is generated."""
     if not module.has_trailing_newline:
         return None
     head, foot = _lines(module, module.header), _lines(module, module.footer)
-    stmts = [module.code_for_node(s) for s in module.body]
+    stmts = _cut(module, text, starts, head, foot) if starts is not None else None
+    if stmts is None:
+        stmts = [module.code_for_node(s) for s in module.body]
     return (head, stmts, foot) if head + "".join(stmts) + foot == text else None
+
+
+def _cut(module: Any, text: str, starts: Any, head: str, foot: str) -> list[str] | None:
+    """Each top-level statement's code as `text`'s lines from its first leading line to the next statement's (a
+    top-level statement's code is whole lines: it ends with its newline); None where the statements and `starts`
+    do not line up, or the lines before the first and after the last are not the header's and footer's."""
+    from libcst import SimpleStatementLine
+
+    lines = split_lines(text, keepends=True)
+    firsts, i = [], 0
+    for stmt in module.body:
+        if i >= len(starts):
+            return None
+        firsts.append(starts[i] - lines_before(stmt))
+        i += len(stmt.body) if type(stmt) is SimpleStatementLine else 1
+    bounds = [*firsts, len(lines) - _count(foot) + 1]
+    if i != len(starts) or bounds[0] != _count(head) + 1 or any(a >= b for a, b in zip(bounds, bounds[1:])):
+        return None
+    if "".join(lines[: bounds[0] - 1]) != head or "".join(lines[bounds[-1] - 1 :]) != foot:
+        return None
+    return ["".join(lines[a - 1 : b - 1]) for a, b in zip(bounds, bounds[1:])]
 
 
 def _lines(module: Any, lines: Sequence[Any]) -> str:

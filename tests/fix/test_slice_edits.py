@@ -126,3 +126,56 @@ def test_a_change_where_the_slice_is_not_the_file_falls_back():
     assert slice_._within(i, slice_.codes[i].replace("pad_one(*args, **kwargs)", "pad_one(*args)")) is None
     # and the real fix is still the whole file's
     assert sliced.fixed([rep]) == whole.fixed([rep for rep, _ in whole.items()][:1])
+
+
+PIECES = [
+    "import torch\n",
+    "# header\n\nimport torch\n\n\n# before f\n@deco  # d\n# between decorators\n@other\ndef f():\n    return 1\n"
+    "    # indented comment after the body\n\n# module comment\nx = 1; y = 2\n\n# footer\n",
+    "class A:\n    def m(self):\n        pass\n\n\n    # the block's footer\n\n\nz = (\n    1,\n)\nw = 1 \\\n    + 2\n",
+    "if x:\n    pass\nelse:\n    pass\n\ntry:\n    a\nexcept E:\n    b\n",
+    "x = 1\r\n\r\n# c\r\ny = 2\r\n",
+    "x = 1\ry = 2\r",
+    '"""doc"""\n\n\nfrom __future__ import annotations\n',
+    "\n\n\n",
+    "# only a comment\n",
+    "x = 1\x0c\n# form feed\ny = 2\n",
+]
+
+
+@pytest.mark.parametrize("source", PIECES)
+def test_statements_cut_by_lines_are_those_generated(source):
+    """`pieces` cuts each top-level statement's code from the text by the statements' first lines (no codegen):
+    the same header, statements and footer as generating them, and the cut is taken (not the fallback)."""
+    import ast
+
+    import libcst
+
+    from advisor.analysis.positions import statement_starts
+    from advisor.fix import slice_edits
+
+    module = libcst.parse_module(source)
+    starts = statement_starts(ast.parse(source))
+    generated = slice_edits.pieces(module, source)
+    assert slice_edits.pieces(module, source, starts) == generated
+    if generated is None:  # a CR-only file: LibCST does not give its last newline back, either way
+        return
+    head, _, foot = generated
+    assert slice_edits._cut(module, source, starts, head, foot) == generated[1]
+
+
+def test_statements_that_do_not_line_up_are_generated():
+    """Starts of another text (a statement more): the cut gives up and the statements are generated."""
+    import ast
+
+    import libcst
+
+    from advisor.analysis.positions import statement_starts
+    from advisor.fix import slice_edits
+
+    source = "x = 1\ny = 2\n"
+    module = libcst.parse_module(source)
+    starts = statement_starts(ast.parse("x = 1\ny = 2\nz = 3\n"))
+    head, _, foot = slice_edits.pieces(module, source)
+    assert slice_edits._cut(module, source, starts, head, foot) is None
+    assert slice_edits.pieces(module, source, starts) == slice_edits.pieces(module, source)
