@@ -142,9 +142,6 @@ def fixed_module(analysed: Analysed, reports: Sequence[Any], path: str, local: b
     `local`: None instead of a step that reads the whole module (LibCST's scope analysis for an import removal,
     its placement of an import where the file has no import block): the module is a slice of the file, whose
     left-out statements those steps would misread (advisor.fix.slice_edits)."""
-    from libcst.codemod import CodemodContext  # lazy: LibCST's codemod machinery loads only to fix
-    from libcst.codemod.visitors import RemoveImportsVisitor
-
     module = analysed.module
     new_module = replace.replaced(module, {rep.target_node: rep.replacement for rep in reports}, analysed.parents)
     needed = [imp for rep in reports for imp in rep.add_imports]
@@ -160,6 +157,10 @@ def fixed_module(analysed: Analysed, reports: Sequence[Any], path: str, local: b
     elif removals and local:
         return None
     elif removals:  # first, so that an added import is placed among the imports that stay
+        # Lazy: LibCST's codemod machinery (its matchers: ~0.2 CPU-s to import) loads only for a removal it makes.
+        from libcst.codemod import CodemodContext
+        from libcst.codemod.visitors import RemoveImportsVisitor
+
         context = CodemodContext()
         for mod, name, asname in sorted(removals, key=str):
             RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)

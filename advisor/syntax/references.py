@@ -31,7 +31,10 @@ class References:
         self.qualnames: set[str] = set()  # resolved dotted references and string constants
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
         self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
-        self.guard_identifiers: set[str] = set()  # names and attributes in `if`/`while` tests and decorators
+        # `if`/`while` tests and decorators, whose names `guard_identifiers` gives: walked only where asked (two
+        # rule families ask; walking every test of every file again cost a tenth of `collect`).
+        self._guards: list[ast.expr] = []
+        self._guard_identifiers: set[str] | None = None
         self.imports: set[str] = set()  # every imported module/symbol
         self.max_depth = 0  # deepest expression nesting
         # A list that may index with a non-tuple sequence (ADV130): a subscript whose index is a list
@@ -52,6 +55,16 @@ class References:
         self.long_strings: list[str] = []  # string constants too long for `qualnames`
         self.bindings: dict[str, set[str]] = {}  # name -> what the file's imports bind it to (no scopes)
         self.stars: list[str] = []  # modules imported with `*`
+
+    @property
+    def guard_identifiers(self) -> set[str]:
+        """The names and attributes in `if`/`while` tests, conditional expressions and decorators."""
+        if self._guard_identifiers is None:
+            found: set[str] = set()
+            for node in self._guards:
+                _identifiers_into(node, found)
+            self._guard_identifiers, self._guards = found, []
+        return self._guard_identifiers
 
     def identifiers(self) -> set[str]:
         """Every name, keyword and attribute identifier, and the last part of every import."""
@@ -93,6 +106,7 @@ class References:
         return {base + rest for base in _bases(chain[0], self.bindings, self.stars)}
 
     def forget_calls(self) -> None:
+        self.guard_identifiers  # noqa: B018  # walked now, while the tree is there
         self.calls, self.defs, self.transposed, self.assigned = {}, {}, [], {}
 
     def refers_to_any(self, targets: Iterable[str]) -> bool:
@@ -142,7 +156,7 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
     stars: list[str] = []
     chains: list[list[str]] = []  # dotted names (`a.b.c`), resolved at the end
     bare: set[str] = set()  # plain names (`a`): each resolved once however often it is used
-    attributes, qualnames = refs.attributes, refs.qualnames
+    attributes, qualnames, calls = refs.attributes, refs.qualnames, refs.calls
     max_depth = 0
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     push = stack.append
@@ -183,9 +197,16 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             elif kind == _INDEXING:  # a call, subscript, list display or list comprehension
                 if not refs.index_lists:
                     refs.index_lists = ast_parts.index_evidence(node)
-                if t is ast.Call:  # `getattr(torch.cuda, "memory_cached")` refers to torch.cuda.memory_cached
-                    ast_parts.getattr_chain(node, chains)  # type: ignore[arg-type]
-                    ast_parts.record_call(node, refs.calls)  # type: ignore[arg-type]
+                if t is ast.Call:  # ast_parts.record_call, its two common cases inlined (most nodes read are calls)
+                    func = node.func  # type: ignore[attr-defined]
+                    if type(func) is ast.Attribute:
+                        calls.setdefault(func.attr, []).append(node)  # type: ignore[arg-type]
+                    elif type(func) is ast.Name:
+                        if func.id == "getattr":  # `getattr(torch.cuda, "memory_cached")`: torch.cuda.memory_cached
+                            ast_parts.getattr_chain(node, chains)  # type: ignore[arg-type]
+                        calls.setdefault(func.id, []).append(node)  # type: ignore[arg-type]
+                    else:
+                        ast_parts.record_call(node, calls)  # type: ignore[arg-type]
             elif kind == _KEYWORD:
                 if node.arg:  # type: ignore[attr-defined]
                     refs.names.add(node.arg)  # type: ignore[attr-defined]
@@ -193,7 +214,7 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                 _record_import(node, refs, aliases, stars)  # type: ignore[arg-type]
                 continue
             elif kind == _TEST:  # if, while, a conditional expression
-                _identifiers_into(node.test, refs.guard_identifiers)  # type: ignore[attr-defined]
+                refs._guards.append(node.test)  # type: ignore[attr-defined]
             elif kind == _SCOPE:  # def, async def, class
                 _scope(node, refs)  # type: ignore[arg-type]
             elif kind == _BINOP:
@@ -245,11 +266,10 @@ def _shape(t: type) -> tuple[bool, tuple[str, ...], int]:
 
 
 def _scope(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, refs: References) -> None:
-    """A function by its name (`defs`), and the names its decorators use (`guard_identifiers`)."""
+    """A function by its name (`defs`), and its decorators (for `guard_identifiers`)."""
     if type(node) is not ast.ClassDef:
         refs.defs.setdefault(node.name, []).append(node)  # type: ignore[arg-type]
-    for dec in node.decorator_list:
-        _identifiers_into(dec, refs.guard_identifiers)
+    refs._guards += node.decorator_list
 
 
 def _assignment(
