@@ -1,14 +1,12 @@
 """A cheap superset of the qualified names a module refers to, from `ast`.
 
-The text prefilter lets through every file that merely contains a trigger word
-("jit", "graph", "eigh"...). Before paying for a LibCST parse (~10x slower than
-`ast.parse`, which the parse guard runs anyway), we check that the file really
-refers to something a candidate rule looks for.
+The text prefilter lets through every file that merely contains a trigger word ("jit", "graph", "eigh"...).
+Before paying for a LibCST parse (~10x slower than `ast.parse`, which the parse guard runs anyway), we check
+that the file really refers to something a candidate rule looks for.
 
-This must never drop a file a rule would flag, so it over-approximates: every
-import binding anywhere in the file applies everywhere (no scopes), and string
-constants count as references (rules also match `mock.patch("torch.x.y")`).
-The precise, scope-aware answer comes later from `advisor.syntax.names`.
+This must never drop a file a rule would flag, so it over-approximates: every import binding anywhere in the
+file applies everywhere (no scopes), and string constants count as references (rules also match
+`mock.patch("torch.x.y")`). The precise, scope-aware answer comes later from `advisor.syntax.names`.
 """
 
 from __future__ import annotations
@@ -31,9 +29,7 @@ class References:
         self.qualnames: set[str] = set()  # resolved dotted references and string constants
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
         self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
-        # `if`/`while` tests and decorators, whose names `guard_identifiers` gives: walked only where asked (two
-        # rule families ask; walking every test of every file again cost a tenth of `collect`).
-        self._guards: list[ast.expr] = []
+        self._guards: list[ast.expr] = []  # tests and decorators: `guard_identifiers` walks them if asked
         self._guard_identifiers: set[str] | None = None
         self.imports: set[str] = set()  # every imported module/symbol
         self.max_depth = 0  # deepest expression nesting
@@ -58,12 +54,13 @@ class References:
 
     @property
     def guard_identifiers(self) -> set[str]:
-        """The names and attributes in `if`/`while` tests, conditional expressions and decorators."""
+        """The names and attributes in `if`/`while` tests, conditional expressions and decorators (two rule families
+        ask: walking every test of every file again cost a tenth of `collect`)."""
         if self._guard_identifiers is None:
-            found: set[str] = set()
-            for node in self._guards:
-                _identifiers_into(node, found)
-            self._guard_identifiers, self._guards = found, []
+            self._guard_identifiers, found = set(), self._guards
+            for node in found:
+                _identifiers_into(node, self._guard_identifiers)
+            self._guards = []
         return self._guard_identifiers
 
     def identifiers(self) -> set[str]:
@@ -110,10 +107,7 @@ class References:
         self.calls, self.defs, self.transposed, self.assigned = {}, {}, [], {}
 
     def refers_to_any(self, targets: Iterable[str]) -> bool:
-        for t in targets:
-            if t in self.qualnames:
-                return True
-        return False
+        return not self.qualnames.isdisjoint(targets)
 
     @property
     def imports_torch(self) -> bool:
@@ -157,10 +151,8 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
     chains: list[list[str]] = []  # dotted names (`a.b.c`), resolved at the end
     bare: set[str] = set()  # plain names (`a`): each resolved once however often it is used
     attributes, qualnames, calls = refs.attributes, refs.qualnames, refs.calls
-    max_depth = 0
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
-    push = stack.append
-    shapes, AST = _SHAPES, _AST
+    push, shapes, AST, max_depth = stack.append, _SHAPES, _AST, 0
     while stack:
         node, depth = stack.pop()
         t = type(node)
@@ -197,14 +189,12 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             elif kind == _INDEXING:  # a call, subscript, list display or list comprehension
                 if not refs.index_lists:
                     refs.index_lists = ast_parts.index_evidence(node)
-                if t is ast.Call:  # ast_parts.record_call, its two common cases inlined (most nodes read are calls)
-                    func = node.func  # type: ignore[attr-defined]
-                    if type(func) is ast.Attribute:
-                        calls.setdefault(func.attr, []).append(node)  # type: ignore[arg-type]
-                    elif type(func) is ast.Name:
-                        if func.id == "getattr":  # `getattr(torch.cuda, "memory_cached")`: torch.cuda.memory_cached
-                            ast_parts.getattr_chain(node, chains)  # type: ignore[arg-type]
-                        calls.setdefault(func.id, []).append(node)  # type: ignore[arg-type]
+                if t is ast.Call:  # ast_parts.record_call, its common cases inlined (most nodes read are calls)
+                    func, ft = node.func, type(node.func)  # type: ignore[attr-defined]
+                    if ft is ast.Name and func.id == "getattr":  # `getattr(torch.cuda, "memory_cached")` refers
+                        ast_parts.getattr_chain(node, chains)  # type: ignore[arg-type]
+                    if ft is ast.Attribute or ft is ast.Name:
+                        calls.setdefault(func.attr if ft is ast.Attribute else func.id, []).append(node)  # type: ignore[arg-type]
                     else:
                         ast_parts.record_call(node, calls)  # type: ignore[arg-type]
             elif kind == _KEYWORD:
@@ -232,10 +222,7 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                     if isinstance(item, AST):
                         push((item, d))
     refs.max_depth = max_depth
-    refs.names |= bare
-    _resolve(chains, bare, aliases, stars, refs)
-    refs.bindings, refs.stars = aliases, stars
-    return refs
+    return _resolve(chains, bare, aliases, stars, refs)
 
 
 # Fields `collect` never descends into: operators and contexts (`Load()`, `Add()`) are nodes but say nothing,
@@ -297,9 +284,11 @@ def _assignment(
 
 def _resolve(
     chains: list[list[str]], bare: set[str], aliases: dict[str, set[str]], stars: list[str], refs: References
-) -> None:
-    """Every dotted reference and plain name, through the file's import aliases and star imports, into
-    `refs.qualnames`."""
+) -> References:
+    """`refs`, with every dotted reference and plain name, through the file's import aliases and star imports, in
+    `refs.qualnames`, and the names and bindings."""
+    refs.names |= bare
+    refs.bindings, refs.stars = aliases, stars
     qualnames = refs.qualnames
     bases_of: dict[str, set[str]] = {}
     for name in bare:
@@ -320,6 +309,7 @@ def _resolve(
             for part in rest:
                 q = f"{q}.{part}"
                 qualnames.add(q)
+    return refs
 
 
 def _bases(name: str, aliases: dict[str, set[str]], stars: list[str]) -> set[str]:
