@@ -59,20 +59,28 @@ class Prefilter:
         # that an entry costs a file that does not use it one set lookup, however many entries there are.
         # Their patterns are compiled on first use: most runs meet few of them, and compiling all ~80 cost a
         # one-file run more than its whole prefilter.
-        others = sorted(t for t in self._by_trigger if t not in self._words)
-        self._others = [(t, _longest_word(t)) for t in others]
-        self._gates = frozenset(word for _, word in self._others if word is not None)
+        # Grouped by that word, so a file is looked at only for the call shapes of the words it has, and within it
+        # by a shared start (`.add(` of `.add(0` ... `.add(9`), looked for once.
+        self._shapes: dict[bytes | None, dict[bytes, list[bytes]]] = {}
+        for shape in sorted(s for s in self._by_trigger if s not in self._words):
+            word = _longest_word(shape)
+            needle = shape[: shape.index(word) + len(word) + 1] if word else shape[:2]
+            self._shapes.setdefault(word, {}).setdefault(needle, []).append(shape)
+        self._ungated = self._shapes.pop(None, {})  # no word (`[[(`): looked for in every file
+        self._gates = frozenset(w for w in self._shapes if w is not None)
+        self._lookup = self._words | self._gates  # the file's words are looked up once, in both
 
     def candidates(self, data: bytes) -> list[AnyRule]:
         """The rules whose triggers occur in `data`, in code order."""
         # The file's words are not made a set: the few trigger words among them are found by looking each word up
         # in the (much smaller) sets of triggers, which allocates nothing per word.
-        words = data.translate(_SPACES).split() if self._words or self._gates else []
-        hits = set(self._words.intersection(words))
-        gates = self._gates.intersection(words) if self._others else frozenset()
-        for trigger, word in self._others:
-            if (word is None or word in gates) and trigger in data and _pattern(trigger).search(data):
-                hits.add(trigger)
+        found = self._lookup.intersection(data.translate(_SPACES).split()) if self._lookup else frozenset()
+        hits = set(found & self._words)
+        groups = [self._shapes[word] for word in found & self._gates]
+        for group in (*groups, self._ungated):
+            for needle, shapes in group.items():
+                if needle in data:
+                    hits.update(t for t in shapes if t in data and _pattern(t).search(data))
         if not hits:
             return []
         rules: dict[str, AnyRule] = {}
