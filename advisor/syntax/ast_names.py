@@ -114,9 +114,15 @@ class AstResolver:
                 continue
             handler = handlers.get(t)
             children = handler(self, node, scope) if handler is not None else None
-            if children is None:
-                children = [(child, scope) for child in _children(node)]
-            elif lazy and t in _BODIES:  # the body in a scope of its own: walked when a name in it is asked about
+            if children is None:  # `_children`, inlined: most nodes have no handler
+                for name in _FIELDS.get(t) or _fields(t):
+                    value = getattr(node, name, None)
+                    if type(value) is list:
+                        stack.extend((v, scope) for v in reversed(value) if isinstance(v, AST) and type(v) is not CONST)
+                    elif isinstance(value, AST) and type(value) is not CONST:
+                        stack.append((value, scope))
+                continue
+            if lazy and t in _BODIES:  # the body in a scope of its own: walked when a name in it is asked about
                 later = [c for c in children if c[1] is not scope]
                 if later:
                     self._pending[id(node)] = later
@@ -292,16 +298,26 @@ def _param_parts(args: ast.arguments) -> list:
 
 
 def _children(node: Any) -> list:
+    """`node`'s children, in source order, less constants (they hold no name)."""
     out = []
-    for name in node._fields:
-        if name in _SKIP:
-            continue
+    for name in reversed(_FIELDS.get(type(node)) or _fields(type(node))):
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
-            out.append(value)
+            if type(value) is not CONST:
+                out.append(value)
         elif type(value) is list:
-            out.extend(v for v in value if isinstance(v, ast.AST))
+            out.extend(v for v in value if isinstance(v, ast.AST) and type(v) is not CONST)
     return out
+
+
+def _fields(t: type) -> tuple[str, ...]:
+    """`t`'s fields that may hold a name, last first (the walk's stack pops them in source order)."""
+    fields = _FIELDS[t] = tuple(reversed([f for f in t._fields if f not in _SKIP]))  # type: ignore[attr-defined]
+    return fields
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+AST, CONST = ast.AST, ast.Constant
 
 
 _HANDLERS: dict[type, Any] = {
