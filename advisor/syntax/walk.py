@@ -108,6 +108,29 @@ def _dispatch(visitors: Iterable[Any]) -> tuple[dict[str, list], dict[str, list]
     return visit, leave, field_hooks
 
 
+class _Ways:
+    """One walk's way through each node class: its visitors' hooks and the fields it enters, worked out on first
+    sight of the class (`plans`: one lookup a node), and which classes it enters at all (`entered`)."""
+
+    def __init__(self, visitors: Iterable[Any]) -> None:
+        self.visit, self.leave, self.field_hooks = _dispatch(visitors)
+        self.subscribed = set(self.visit) | set(self.leave)
+        self.fields_of = _fields if _enters_tokens(self.subscribed) else _node_fields
+        # class -> (visit hooks, leave hooks, hooked fields, the fields last first: the stack pops them in order)
+        self.plans: dict[type, tuple[tuple, tuple, set[str] | None, tuple[str, ...]]] = {}
+        self.entered: dict[type, bool] = {}  # class -> entered (a node, and not a token no one watches)
+
+    def plan_of(self, t: type) -> tuple[tuple, tuple, set[str] | None, tuple[str, ...]]:
+        name, hooked = t.__name__, self.field_hooks.get(t.__name__)
+        fields = tuple(reversed(_fields(t) if hooked else self.fields_of(t)))
+        plan = self.plans[t] = (tuple(self.visit.get(name, ())), tuple(self.leave.get(name, ())), hooked, fields)
+        return plan
+
+    def enters(self, t: type) -> bool:
+        known = self.entered[t] = _is_node_class(t) and not (_is_token(t) and t.__name__ not in self.subscribed)
+        return known
+
+
 def walk(
     root: Any,
     visitors: Iterable[Any],
@@ -120,28 +143,18 @@ def walk(
     if type(root) is cst.Module:
         MODULE_WALKS[0] += 1
 
-    visit, leave, field_hooks = _dispatch(visitors)
-    subscribed = set(visit) | set(leave)
-    fields_of = _fields if _enters_tokens(subscribed) else _node_fields
-    entered: dict[type, bool] = {}  # node class -> entered by this walk (a node, and not an unwatched token)
-
-    def is_node(value: Any) -> bool:
-        t = type(value)
-        known = entered.get(t)
-        if known is None:
-            known = entered[t] = _is_node_class(t) and not (_is_token(t) and t.__name__ not in subscribed)
-        return known
-
+    ways = _Ways(visitors)
+    plans, plan_of, entered, enters = ways.plans, ways.plan_of, ways.entered, ways.enters
     stack: list[tuple[int, Any, str | None]] = [(_ENTER, root, None)]
     push = stack.append
     while stack:
         kind, node, field = stack.pop()
         if kind == _ENTER:
-            cls = type(node).__name__
+            visits, _, hooked, fields = plans.get(type(node)) or plan_of(type(node))
             if before_visit is not None:
                 before_visit(node)
             descend = True
-            for fn in visit.get(cls, ()):
+            for fn in visits:
                 try:
                     if fn(node) is False:
                         descend = False
@@ -152,25 +165,31 @@ def walk(
             push((_LEAVE, node, None))
             if not descend:
                 continue
-            hooked = field_hooks.get(cls)
-            for name in reversed(_fields(type(node)) if hooked else fields_of(type(node))):
+            for name in fields:
                 if hooked and name in hooked:
                     push((_LEAVE_FIELD, node, name))
                 value = getattr(node, name)
-                if is_node(value):
+                t = type(value)
+                known = entered.get(t)
+                if known is None:
+                    known = enters(t)
+                if known:
                     push((_ENTER, value, None))
                     if parents is not None:
                         parents[id(value)] = node
-                elif type(value) in (list, tuple):
+                elif t is list or t is tuple:
                     for child in reversed(value):
-                        if is_node(child):
+                        known = entered.get(type(child))
+                        if known is None:
+                            known = enters(type(child))
+                        if known:
                             push((_ENTER, child, None))
                             if parents is not None:
                                 parents[id(child)] = node
                 if hooked and name in hooked:
                     push((_ENTER_FIELD, node, name))
         elif kind == _LEAVE:
-            for fn in leave.get(type(node).__name__, ()):
+            for fn in plans[type(node)][1]:
                 try:
                     fn(node)
                 except Exception as e:
@@ -181,9 +200,9 @@ def walk(
                 after_leave(node)
         elif kind == _ENTER_FIELD:
             # (field hooks are rare: one helper call each is cheap)
-            _call(visit.get(f"{type(node).__name__}_{field}", ()), node, on_error)
+            _call(ways.visit.get(f"{type(node).__name__}_{field}", ()), node, on_error)
         else:
-            _call(leave.get(f"{type(node).__name__}_{field}", ()), node, on_error)
+            _call(ways.leave.get(f"{type(node).__name__}_{field}", ()), node, on_error)
 
 
 def _call(fns: Iterable[Callable[[Any], Any]], node: Any, on_error: Callable | None) -> None:
