@@ -111,14 +111,16 @@ class _ScopeBuilder:
         return {n: getattr(self, n) for n in dir(self) if n.startswith(("visit_", "leave_"))}
 
     # Scope entry/exit is keyed on the node that starts the scope's body.
-    def before_visit(self, node) -> None:
+    def before_visit(self, node) -> bool:
+        """True where a scope's body starts: the walk then calls `after_leave` when it leaves the node (only then)."""
         scope = self.r._body_scopes.get(id(node))
-        if scope is not None:
-            self.r._stack.append(scope)
+        if scope is None:
+            return False
+        self.r._stack.append(scope)
+        return True
 
     def after_leave(self, node) -> None:
-        if id(node) in self.r._body_scopes:
-            self.r._stack.pop()
+        self.r._stack.pop()
 
     @property
     def scope(self) -> Scope:

@@ -134,25 +134,25 @@ class _Ways:
 def walk(
     root: Any,
     visitors: Iterable[Any],
-    before_visit: Callable[[Any], None] | None = None,
+    before_visit: Callable[[Any], bool] | None = None,
     after_leave: Callable[[Any], None] | None = None,
     parents: dict[int, Any] | None = None,
     on_error: Callable[[Any, Any, Exception], None] | None = None,
 ) -> None:
-    """`parents`, when given, receives id(child) -> parent for every node entered (advisor.analysis.facts)."""
+    """`parents`, when given, receives id(child) -> parent for every node entered (advisor.analysis.facts).
+    `before_visit(node)` before a node's visitors; where it returns True, `after_leave(node)` after its leavers."""
     if type(root) is cst.Module:
         MODULE_WALKS[0] += 1
 
     ways = _Ways(visitors)
     plans, plan_of, entered, enters = ways.plans, ways.plan_of, ways.entered, ways.enters
-    stack: list[tuple[int, Any, str | None]] = [(_ENTER, root, None)]
+    stack: list[tuple[int, Any, Any]] = [(_ENTER, root, None)]
     push = stack.append
     while stack:
         kind, node, field = stack.pop()
         if kind == _ENTER:
-            visits, _, hooked, fields = plans.get(type(node)) or plan_of(type(node))
-            if before_visit is not None:
-                before_visit(node)
+            visits, leaves, hooked, fields = plans.get(type(node)) or plan_of(type(node))
+            scoped = before_visit is not None and before_visit(node)
             descend = True
             for fn in visits:
                 try:
@@ -162,7 +162,8 @@ def walk(
                     if on_error is None:
                         raise
                     on_error(fn, node, e)
-            push((_LEAVE, node, None))
+            if scoped or leaves:  # a node no one leaves goes on the stack once
+                push((_LEAVE, node, scoped))
             if not descend:
                 continue
             for name in fields:
@@ -196,8 +197,8 @@ def walk(
                     if on_error is None:
                         raise
                     on_error(fn, node, e)
-            if after_leave is not None:
-                after_leave(node)
+            if field:  # its before_visit said so (the field slot holds that, for a _LEAVE)
+                after_leave(node)  # type: ignore[misc]
         elif kind == _ENTER_FIELD:
             # (field hooks are rare: one helper call each is cheap)
             _call(ways.visit.get(f"{type(node).__name__}_{field}", ()), node, on_error)
