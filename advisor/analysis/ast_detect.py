@@ -184,36 +184,40 @@ class Survey:
             return t is not ast.Subscript and t is not ast.Starred and t is not ast.Tuple and t is not ast.List
 
         stack: list[Any] = [tree]
+        kinds, push, AST, CONST = _KINDS, stack.append, ast.AST, _CONSTANT
         while stack:
             node = stack.pop()
             t = type(node)
-            if t is ast.Attribute:  # may_refer, inlined for the two commonest nodes
+            kind = kinds.get(t)
+            if kind is None:  # most nodes: only walked through
+                pass
+            elif kind is ast.Attribute:  # may_refer, inlined for the two commonest nodes
                 if node.attr in wanted:
                     events.append(node)
-            elif t is ast.Name:
+            elif kind is ast.Name:
                 if node.id in wanted or aliases is None or node.id in aliases:
                     events.append(node)
-            elif t is ast.Call:
+            elif kind is ast.Call:
                 func = node.func
                 if may_refer(func) or (type(func) is ast.Name and func.id == "getattr"):
                     events.append(node)
-            elif t is ast.Assign:
+            elif kind is ast.Assign:
                 bindings += [(n.id, n) for n in node.targets if type(n) is ast.Name]
                 if any(may_refer(n) and type(n) in (ast.Name, ast.Attribute) for n in node.targets):
                     events.append(node)
-            elif t is ast.AugAssign or t is ast.AnnAssign:
+            elif kind is ast.AugAssign:  # or an AnnAssign
                 if type(node.target) in (ast.Name, ast.Attribute) and may_refer(node.target):
                     events.append(node)
-            elif t in _DEFS:
+            elif kind is ast.FunctionDef:  # any def or class
                 if node.decorator_list:
                     events.append(node)
                 if t is ast.ClassDef:
                     self.classes.append(node)
-            elif t is ast.Global:
+            elif kind is ast.Global:
                 self.has_global = True
-            elif t is ast.Import or t is ast.ImportFrom:
+            elif kind is ast.Import:  # or ImportFrom
                 events.append(node)
-            elif t is ast.alias:
+            else:  # an alias
                 if node.name != "*":
                     bindings.append((node.asname or node.name.split(".")[0], node))
                 continue
@@ -227,15 +231,23 @@ class Survey:
                 if type(value) is list:
                     pair = (node, field)
                     for item in reversed(value):
-                        if isinstance(item, ast.AST) and type(item) is not _CONSTANT:
+                        if isinstance(item, AST) and type(item) is not CONST:
                             parents[id(item)] = pair
-                            stack.append(item)
-                elif isinstance(value, ast.AST) and type(value) is not _CONSTANT:
+                            push(item)
+                elif isinstance(value, AST) and type(value) is not CONST:
                     parents[id(value)] = (node, field)
-                    stack.append(value)
+                    push(value)
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# The nodes the survey reads, each by the branch that reads it (any other node is only walked through).
+_KINDS: dict[type, type] = {
+    **{t: t for t in (ast.Attribute, ast.Name, ast.Call, ast.Assign, ast.AugAssign, ast.Global, ast.Import)},
+    ast.AnnAssign: ast.AugAssign,
+    **dict.fromkeys(_DEFS, ast.FunctionDef),
+    ast.ImportFrom: ast.Import,
+    ast.alias: ast.alias,
+}
 _CONSTANT = ast.Constant
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "level", "module", "name"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
