@@ -27,7 +27,7 @@ def _watch() -> tuple[Counter, Counter, Counter]:
     """Count LibCST's input per file, and the statements slices keep for reference rules, as the scan runs."""
     import advisor.analysis.analyse as analyse
     import advisor.analysis.slices as slices
-    from advisor.syntax.references import refers_within
+    from advisor.syntax.refers import refers_within
 
     import advisor.analysis.fragments as fragments
 

@@ -97,6 +97,7 @@ def guard_tree(text: str, path: str) -> tuple[ast.Module, References]:
     except ValueError as e:
         raise SourceError(f"cannot parse: {e}") from None
     refs = collect(tree, MAX_EXPR_DEPTH, lazy_helpers.importing_calls(path))
+    refs.text = text
     if refs.max_depth > MAX_EXPR_DEPTH:
         raise SourceError(f"expression nesting deeper than {MAX_EXPR_DEPTH} levels; skipped to protect the parser")
     return tree, refs

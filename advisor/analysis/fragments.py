@@ -26,7 +26,7 @@ from advisor.analysis.prefilter import reference_gate
 from advisor.core.lazy import reraise_interrupt
 from advisor.core.textlines import split_lines
 from advisor.rule import Context, Rule
-from advisor.syntax.references import refers_at
+from advisor.syntax.refers import refers_at
 from advisor.syntax.walk import walk
 
 _NOTHING_AFTER = re.compile(rb"[ \t]*(#[^\r\n]*)?\r?\n?")

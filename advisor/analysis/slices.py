@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from advisor.analysis.positions import first_line
 from advisor.analysis.prefilter import Prefilter, reference_gate
-from advisor.syntax.references import References, collect, refers_within
+from advisor.syntax.references import References, collect
+from advisor.syntax.refers import refers_within
 from advisor.core.textlines import split_lines
 
 if TYPE_CHECKING:

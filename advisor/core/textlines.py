@@ -29,6 +29,17 @@ def split_lines(text: str, keepends: bool = False) -> list[str]:
     return lines if keepends else [line.rstrip("\r\n") for line in lines]
 
 
+def lines_of(text: str, offsets: Sequence[int]) -> list[int]:
+    """The line (1-based, as Python numbers them) of each of `offsets` (characters into `text`)."""
+    from bisect import bisect_right
+
+    starts, at = [], 0
+    for line in split_lines(text, keepends=True):
+        starts.append(at)
+        at += len(line)
+    return [bisect_right(starts, offset) for offset in offsets]
+
+
 def common_ends(a: Sequence[Any], b: Sequence[Any]) -> tuple[int, int]:
     """(The length of `a`'s and `b`'s common start, that of their common end after it): what lies between
     is what changed. Texts (characters) or lists of lines alike."""

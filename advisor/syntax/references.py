@@ -12,8 +12,10 @@ file applies everywhere (no scopes), and string constants count as references (r
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterable
 
+from advisor.core.textlines import lines_of
 from advisor.syntax import ast_parts
 from advisor.syntax.ast_parts import IMPORTING_CALLS
 
@@ -51,6 +53,7 @@ class References:
         self.long_strings: list[str] = []  # string constants too long for `qualnames`
         self.bindings: dict[str, set[str]] = {}  # name -> what the file's imports bind it to (no scopes)
         self.stars: list[str] = []  # modules imported with `*`
+        self.text: str | None = None  # the module's source, where the caller knows it (`lines_matching`)
 
     @property
     def guard_identifiers(self) -> set[str]:
@@ -100,7 +103,12 @@ class References:
         if chain is None:
             return None
         rest = "".join(f".{part}" for part in chain[1:])
-        return {base + rest for base in _bases(chain[0], self.bindings, self.stars)}
+        return {base + rest for base in name_bases(chain[0], self.bindings, self.stars)}
+
+    def lines_matching(self, pattern: re.Pattern[str]) -> list[int] | None:
+        """The lines (1-based, as `ast` numbers them) where `pattern` matches in the module's text (None: not known):
+        evidence for a rule's `kept_lines` that the `ast` pass does not place."""
+        return None if self.text is None else lines_of(self.text, [m.start() for m in pattern.finditer(self.text)])
 
     def forget_calls(self) -> None:
         self.guard_identifiers  # noqa: B018  # walked now, while the tree is there
@@ -292,14 +300,14 @@ def _resolve(
     qualnames = refs.qualnames
     bases_of: dict[str, set[str]] = {}
     for name in bare:
-        bases_of[name] = _bases(name, aliases, stars)
+        bases_of[name] = name_bases(name, aliases, stars)
         qualnames.update(bases_of[name])
     bases: set[str] | None
     for chain in chains:
         head = chain[0]
         bases = bases_of.get(head)
         if bases is None:
-            bases = bases_of[head] = _bases(head, aliases, stars)
+            bases = bases_of[head] = name_bases(head, aliases, stars)
         if not bases:
             continue
         rest = chain[1:]
@@ -312,14 +320,14 @@ def _resolve(
     return refs
 
 
-def _bases(name: str, aliases: dict[str, set[str]], stars: list[str]) -> set[str]:
+def name_bases(name: str, aliases: dict[str, set[str]], stars: list[str]) -> set[str]:
     bases = aliases.get(name, set()) | {f"{m}.{name}" for m in stars}
     if stars and name in STAR_MODULES and name not in aliases:  # as names.NameResolver.lookup
         bases.add(name)
     return bases
 
 
-def _children_into(node: ast.AST, stack: list[ast.AST]) -> None:
+def children_into(node: ast.AST, stack: list[ast.AST]) -> None:
     """`node`'s children onto `stack`: `ast.iter_child_nodes` without the fields that never hold a name."""
     t = type(node)
     for name in (_SHAPES.get(t) or _shape(t))[1]:
@@ -340,56 +348,4 @@ def _identifiers_into(node: ast.AST, out: set[str]) -> None:
             continue
         if t is ast.Attribute:
             out.add(sub.attr)  # type: ignore[attr-defined]
-        _children_into(sub, stack)
-
-
-def refers_within(node: ast.AST, refs: References, targets: frozenset[str], attributes: frozenset[str]) -> bool:
-    """Does the statement `node` refer to one of `targets` (as `collect` would record it: a dotted name through the
-    file's imports, a string, `getattr(m, "name")`, an import), or use one of `attributes`?"""
-    stack = [node]  # ast.walk, without its generator and the fields that hold no name (as collect)
-    while stack:
-        sub = stack.pop()
-        t = type(sub)
-        _children_into(sub, stack)
-        if t in _REFERRING and refers_at(sub, refs, targets, attributes):
-            return True
-    return False
-
-
-def refers_at(node: ast.AST, refs: References, targets: frozenset[str], attributes: frozenset[str]) -> bool:
-    """Does `node` itself (not its children) refer to one of `targets`, or use one of `attributes`?"""
-    t = type(node)
-    if t is ast.Attribute:
-        if node.attr in attributes:  # type: ignore[attr-defined]
-            return True
-        parts = ast_parts.chain(node)
-    elif t is ast.Name:
-        parts = [node.id]  # type: ignore[attr-defined]
-    elif t is ast.Constant:
-        return type(node.value) is str and node.value in targets  # type: ignore[attr-defined]
-    elif t is ast.Call:
-        found: list[list[str]] = []
-        ast_parts.getattr_chain(node, found)  # type: ignore[arg-type]
-        parts = found[0] if found else None
-    elif t is ast.Import or t is ast.ImportFrom:
-        return _imports_any(node, targets)  # type: ignore[arg-type]
-    else:
-        return False
-    if parts is None:
-        return False
-    rest = "".join(f".{p}" for p in parts[1:])
-    return any(base + rest in targets for base in _bases(parts[0], refs.bindings, refs.stars))
-
-
-_REFERRING = frozenset({ast.Attribute, ast.Name, ast.Constant, ast.Call, ast.Import, ast.ImportFrom})
-
-
-def _imports_any(node: ast.Import | ast.ImportFrom, targets: frozenset[str]) -> bool:
-    """Does the import name one of `targets`, or something inside one (`import m.gone.sub`)?"""
-    if type(node) is ast.Import:
-        names = [a.name for a in node.names]
-    elif node.level == 0 and node.module:  # type: ignore[union-attr]
-        names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]  # type: ignore[union-attr]
-    else:
-        return False
-    return any(name in targets or any(name.startswith(t + ".") for t in targets) for name in names)
+        children_into(sub, stack)

@@ -20,11 +20,19 @@ _GENERIC_APIS = (
     "torch.Event",
 )
 _OTHER_DEVICES = re.compile(r"""^[rRbBuU]?["'](xpu|mps|hpu|npu|xla|privateuseone)(:\d+)?["']$""")
+_DEVICE_STRING = r"""["'](?:xpu|mps|hpu|npu|xla|privateuseone)(?::\d+)?["']"""  # `_OTHER_DEVICES`, anywhere in a text
 _CUDA_ONLY = " (advice: this file targets CUDA only, so there is nothing to change here)"
 _NO_EQUIV = (
     "`{old}` has no `torch.accelerator` equivalent in 2.12; keep it on CUDA "
     "(`torch.accelerator.Graph` is for XPU and out-of-tree backends, CUDA support unverified)"
 )
+
+
+def _may_be_generic(refs) -> bool:
+    """Can the module hold a marker of `_generic_marker` at all?"""
+    return any(q.startswith(_GENERIC_APIS) for q in refs.qualnames) or any(
+        _OTHER_DEVICES.match(repr(q)) for q in refs.qualnames if len(q) < 20
+    )
 
 
 class DeviceSpecificGraphCapture(SymbolRule):
@@ -87,10 +95,21 @@ class DeviceSpecificGraphCapture(SymbolRule):
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:
-        # The marker is searched in the whole module: parse it whole where one can be there at all.
-        return any(q.startswith(_GENERIC_APIS) for q in refs.qualnames) or any(
-            _OTHER_DEVICES.match(repr(q)) for q in refs.qualnames if len(q) < 20
-        )
+        # The marker is searched in the whole module: where one can be there at all and the text is not known, the
+        # module is parsed whole; where it is, every slice keeps each line that may hold one (`kept_lines`).
+        return refs.text is None and _may_be_generic(refs)
+
+    @classmethod
+    def kept_lines(cls, refs) -> tuple[int, ...]:
+        """Every line that may hold a marker, so that the first `_generic_marker` finds in a slice is the one it finds
+        in the whole module: a device string, or a word of a generic API or of a name an import binds to one."""
+        if refs.text is None or not _may_be_generic(refs):
+            return ()
+        words = {api.rpartition(".")[2] for api in _GENERIC_APIS} | {
+            name for name, qs in refs.bindings.items() if any(q.startswith(_GENERIC_APIS) for q in qs)
+        }
+        pattern = re.compile(f"{_DEVICE_STRING}|\\b(?:{'|'.join(map(re.escape, sorted(words)))})\\b")
+        return tuple(sorted(set(refs.lines_matching(pattern) or ())))
 
     def _generic_marker(self) -> str | None:
         """What in this file makes it device-generic or multi-accelerator (computed once), or None."""

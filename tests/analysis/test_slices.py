@@ -421,3 +421,55 @@ def test_an_expression_statement_without_a_trigger_is_left_out(monkeypatch):
     sliced = analyse(src.encode(), "m.py", [rule], settings_at(NEWEST), sliced=True)[0]
     whole = analyse(src.encode(), "m.py", [rule], settings_at(NEWEST), sliced=False)[0]
     assert [f.to_dict() for f in sliced.findings] == [f.to_dict() for f in whole.findings] != []
+
+
+# ADV301 names the first marker of device-generic code its search meets in the module (`_generic_marker`): a file
+# that may hold one is sliced with every line that may hold one in every slice (`kept_lines`), not parsed whole.
+MARKED = """import torch
+from torch import accelerator as acc
+
+
+def pick():
+    a = 1
+    a += 1
+    return "xpu"
+
+
+def capture(model, x):
+    b = 2
+    b += 1
+    g = torch.cuda.CUDAGraph()
+    return g
+
+
+def generic():
+    c = 3
+    c += 1
+    return acc.Graph
+
+
+def other():
+    d = 4
+    d += 1
+    return torch.cuda.graph_pool_handle()
+"""
+
+
+def test_a_generic_marker_is_found_in_slices_as_in_the_whole_module(tiny_slices, monkeypatch):
+    import ast
+
+    from advisor.analysis.analyse import guard_tree
+
+    monkeypatch.setattr(slices, "KEEP_MAX", 1.01)
+    adv301 = [r for r in RULES if r.code == "ADV301"]
+    tree, refs = guard_tree(MARKED, "marked.py")
+    assert adv301[0].kept_lines(refs) == (2, 8, 21)  # the alias's import, the device string, the alias's use
+    parts = slices.plan(MARKED, tree, adv301, refs)
+    assert parts is not None and len(parts) == 2  # sliced, each slice with every marker
+    assert all('return "xpu"' in source and "return acc.Graph" in source for source, _ in parts)
+    assert slices.plan(MARKED, ast.parse(MARKED), adv301, None) is None  # without the text: whole, as before
+    for text in (MARKED, MARKED.replace('return "xpu"', "return 1")):
+        sliced, _ = _findings(text.encode(), "marked.py", sliced=True)
+        whole, _ = _findings(text.encode(), "marked.py", sliced=False)
+        found = [f for f in whole if f[0] == "ADV301"]
+        assert sliced == whole and len(found) == 2 and "this file is not CUDA-only" in found[0][5]

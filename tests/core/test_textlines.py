@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from advisor.core.textlines import _LINE, split_lines
+from advisor.core.textlines import _LINE, lines_of, split_lines
 
 
 def _by_the_pattern(text: str, keepends: bool) -> list[str]:
@@ -26,3 +26,9 @@ def test_both_ways_agree_on_random_texts():
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 24)))
         for keepends in (True, False):
             assert split_lines(text, keepends) == _by_the_pattern(text, keepends), repr(text)
+
+
+def test_lines_of_offsets_as_python_numbers_them():
+    text = "a\r\nb\x0cc\rd\n\ne"
+    offsets = [text.index(c) for c in "abcde"]
+    assert lines_of(text, offsets) == [1, 2, 2, 3, 5]  # a form feed breaks no line; `\r` alone does
