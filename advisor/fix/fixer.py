@@ -149,9 +149,12 @@ def fixed_module(analysed: Analysed, reports: Sequence[Any], path: str, local: b
     spans = [analysed.spans[id(rep.target_node)] for rep in reports if id(rep.target_node) in analysed.spans]
     alone = None
     if len(spans) == len(reports):  # what the file's text shows for certain spares a scope analysis of the whole
-        used, unused = replace.classify(analysed.text, removals, spans, [r.replacement for r in reports], analysed.memo)
+        used, unused, nested = replace.classify(
+            analysed.text, removals, spans, [r.replacement for r in reports], analysed.memo
+        )
         removals -= used
-        alone = replace.remove_alone(new_module, removals) if removals and removals <= unused else None
+        sure = removals and removals <= unused | nested
+        alone = replace.remove_alone(new_module, removals, nested) if sure else None
     if alone is not None:
         new_module = alone
     elif removals and local:

@@ -94,36 +94,42 @@ def _replacer(mapping: dict[Any, Any], path: set[int] | None) -> Any:
 
 def classify(
     text: str, removals: Iterable[Removal], spans: list[Span], replacements: Iterable[Any], memo: dict[Any, Any]
-) -> tuple[set[Removal], set[Removal]]:
-    """(surely used, surely unused): the removals that stay used, and those nothing uses any more, once the
+) -> tuple[set[Removal], set[Removal], set[Removal]]:
+    """(surely used, surely unused, local): the removals that stay used, and those nothing uses any more, once the
     nodes at `spans` are replaced by `replacements`, as the file's `ast` shows it. Either needs the file's only
     import of that name, at module scope, and no other binding of it there; or no such import at all, which
     leaves nothing to remove (counted as used). Used: a load of the name at module
     scope outside `spans`, in no function, class or comprehension that binds it too. Unused: no `Name` of it
     outside `spans` or in `replacements`, and no string that holds it (an annotation or `__all__` LibCST would
-    read). Any other removal is neither, and goes to RemoveImportsVisitor.
+    read). Local: the file's only import of that name, in a function or class, the name declared global nowhere
+    and in no such string: what uses it is in the top-level statement around it, which RemoveImportsVisitor can
+    decide alone (`remove_alone`). Any other removal is none of these, and goes to RemoveImportsVisitor.
 
     `memo` keeps the file's pass over its `ast` for the next fix of the same file (JSON edits: one per fix)."""
     wanted = set(removals)
     if not wanted:
-        return set(), set()
+        return set(), set(), set()
     names = frozenset(asname or name or mod for mod, name, asname in wanted)
     if names not in memo:
         memo[names] = _uses_of(text, names)
     uses, lines = memo[names]
     if uses is None:
-        return set(), set()
+        return set(), set(), set()
     new = list(replacements)
     known = all(isinstance(r, cst.CSTNode) for r in new)  # a sentinel (a removal, a flattening): unsure
     new_names = {name for r in new for name in _names_read(r)} if known else set()
-    used, unused = set(), set()
+    used, unused, local = set(), set(), set()
     for removal in wanted:
         mod, name, asname = removal
         bound = asname or name or mod
         if not uses.imports.get(removal) and (name is None or name not in uses.relative_names):
             used.add(removal)  # no such import anywhere (the name came from `import a.b as c` in a function)
             continue
-        if uses.imports.get(removal, 0) != 1 or removal in uses.nested_imports:
+        if uses.imports.get(removal, 0) != 1:
+            continue
+        if removal in uses.nested_imports:
+            if bound not in uses.globals and bound not in uses.in_strings and name not in uses.relative_names:
+                local.add(removal)
             continue
         if uses.module_binds.get(bound, 0) != 1 or bound in uses.globals:
             continue  # bound again at module scope, or from a function: which binding a load reads is unsure
@@ -134,7 +140,7 @@ def classify(
             used.add(removal)
         elif known and not outside and bound not in new_names and bound not in uses.in_strings:
             unused.add(removal)
-    return used, unused
+    return used, unused, local
 
 
 def _names_read(node: Any) -> set[str]:
@@ -144,10 +150,11 @@ def _names_read(node: Any) -> set[str]:
     return {n.value for n in nodes_of(node, cst.Name) if id(n) not in not_read}
 
 
-def remove_alone(module: Any, removals: set[Removal]) -> Any | None:
-    """`module` with these unused imports removed as RemoveImportsVisitor removes them, each import statement
-    on its own (a module of that one statement, whose scope analysis is cheap); None when one of them is not
-    in a statement of the module's own body (then the caller runs it over the whole module)."""
+def remove_alone(module: Any, removals: set[Removal], nested: set[Removal] | None = None) -> Any | None:
+    """`module` with these imports removed as RemoveImportsVisitor removes them, each import statement on its own (a
+    module of that one statement, whose scope analysis is cheap), or, for those of `nested` (an import in a function
+    or class: `classify`'s local ones), the top-level statement around it, where all that can use it is; None when
+    one of them is in no statement of the module's own body (then the caller runs it over the whole module)."""
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import RemoveImportsVisitor
 
@@ -155,7 +162,8 @@ def remove_alone(module: Any, removals: set[Removal]) -> Any | None:
     body = list(parked.body)
     found: dict[int, list[Removal]] = {}
     for removal in removals:
-        index = next((i for i, stmt in enumerate(body) if _imports(stmt, removal)), None)
+        holds = _holds_import if nested and removal in nested else _imports
+        index = next((i for i, stmt in enumerate(body) if holds(stmt, removal)), None)
         if index is None:
             return None
         found.setdefault(index, []).append(removal)
@@ -170,18 +178,23 @@ def remove_alone(module: Any, removals: set[Removal]) -> Any | None:
 
 def _imports(stmt: Any, removal: Removal) -> bool:
     """Whether `stmt`, a statement of the module's body, is a simple statement line that imports `removal`."""
-    if not isinstance(stmt, cst.SimpleStatementLine):
-        return False
+    return isinstance(stmt, cst.SimpleStatementLine) and any(_names(small, removal) for small in stmt.body)
+
+
+def _holds_import(stmt: Any, removal: Removal) -> bool:
+    """Whether `stmt`, a statement of the module's body, holds an import of `removal` anywhere inside."""
+    return any(_names(small, removal) for small in nodes_of(stmt, cst.Import, cst.ImportFrom))
+
+
+def _names(small: Any, removal: Removal) -> bool:
+    """Whether the import statement `small` imports `removal`."""
     mod, name, asname = removal
-    for small in stmt.body:
-        if isinstance(small, cst.ImportFrom) and name is not None and not small.relative and small.module:
-            if isinstance(small.names, cst.ImportStar) or dotted_name(small.module) != mod:
-                continue
-            if any(a.evaluated_name == name and a.evaluated_alias == asname for a in small.names):
-                return True
-        elif isinstance(small, cst.Import) and name is None:
-            if any(a.evaluated_name == mod and a.evaluated_alias == asname for a in small.names):
-                return True
+    if isinstance(small, cst.ImportFrom) and name is not None and not small.relative and small.module:
+        if isinstance(small.names, cst.ImportStar) or dotted_name(small.module) != mod:
+            return False
+        return any(a.evaluated_name == name and a.evaluated_alias == asname for a in small.names)
+    if isinstance(small, cst.Import) and name is None:
+        return any(a.evaluated_name == mod and a.evaluated_alias == asname for a in small.names)
     return False
 
 

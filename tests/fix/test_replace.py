@@ -48,11 +48,22 @@ CASES = {
     "aliased module in a function": "import torch\n\n\ndef f(t):\n    import torch.distributed as dist\n\n"
     "    return dist._reduce_scatter_base(t, t)\n",
     "a subscript in a string": AMP + "\nx: 'list[autocast]' = []\nwith autocast():\n    pass\n",
+    # An import in a function or class: RemoveImportsVisitor decides on the top-level statement around it alone.
+    "in a function, used again": "def f():\n    from torch.cuda.amp import autocast\n\n    g = autocast\n"
+    "    with autocast():\n        pass\n",
+    "in a method": "class C:\n    def f(self):\n        from torch.cuda.amp import autocast\n\n"
+    "        with autocast():\n            pass\n",
+    "in a function, read by a closure": "def f():\n    from torch.cuda.amp import autocast\n\n"
+    "    def inner():\n        return autocast\n\n    with autocast():\n        pass\n",
+    "in a function, named in __all__": "__all__ = ['autocast']\n\n\ndef f():\n    from torch.cuda.amp import autocast\n\n"
+    "    with autocast():\n        pass\n",
+    "in a function, global elsewhere": "def h():\n    global autocast\n    autocast = 1\n\n\n"
+    "def f():\n    from torch.cuda.amp import autocast\n\n    with autocast():\n        pass\n",
 }
 
 
 def _slow(monkeypatch) -> None:
-    monkeypatch.setattr(replace, "classify", lambda *a, **k: (set(), set()))
+    monkeypatch.setattr(replace, "classify", lambda *a, **k: (set(), set(), set()))
     monkeypatch.setattr(replace, "_ancestors", lambda *a, **k: None)
 
 

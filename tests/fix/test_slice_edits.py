@@ -75,7 +75,9 @@ VARIANTS = {
 }
 
 # Files a scan does not slice either (advisor.analysis.slices): no top-level torch import, two statements on a line.
-NOT_SLICED = {"in a function", "under a condition", "semicolon", "non-ASCII before"}
+NOT_SLICED = {"under a condition", "semicolon", "non-ASCII before"} | {
+    name for name in CASES if name.startswith(("in a function", "in a method"))
+}
 
 
 def _whole_and_sliced(name: str) -> tuple[edits.FixableFile, edits.FixableFile]:
