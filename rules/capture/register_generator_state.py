@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+import re
+
 from advisor.rule import Applicability, Example, Rule, Severity, cst
 
 GRAPHS = ("torch.cuda.CUDAGraph", "torch.cuda.graph", "torch.cuda.graphs")
+# Where an attribute that may be one of them is written: its dot, then the name (spaces, line breaks, comments
+# between them inside brackets).
+_GRAPH_ATTRIBUTE = re.compile(r"\.(?:[ \t\f\r\n\\]++|#[^\r\n]*+)*+(?:CUDAGraph|graphs?)\b")
 
 
 class CudaGraphRegisterGeneratorState(Rule):
@@ -50,6 +55,18 @@ class CudaGraphRegisterGeneratorState(Rule):
             target="2.14",
         ),
     ]
+
+    @classmethod
+    def needs_whole_module(cls, refs) -> bool:
+        # Whether the file refers to the graph API anywhere is read from the whole module; where the text is known,
+        # every slice keeps each line that may (`kept_lines`) instead, so each slice finds it as the module does.
+        return refs.text is None
+
+    @classmethod
+    def kept_lines(cls, refs) -> tuple[int, ...]:
+        if refs.text is None or not refs.refers_to_any(GRAPHS):  # `ast`'s superset: no such reference anywhere
+            return ()
+        return tuple(sorted(set(refs.lines_matching(_GRAPH_ATTRIBUTE) or ())))
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -473,3 +473,42 @@ def test_a_generic_marker_is_found_in_slices_as_in_the_whole_module(tiny_slices,
         whole, _ = _findings(text.encode(), "marked.py", sliced=False)
         found = [f for f in whole if f[0] == "ADV301"]
         assert sliced == whole and len(found) == 2 and "this file is not CUDA-only" in found[0][5]
+
+
+# ADV756 reports `register_generator_state` calls only in a file that refers to the CUDA graph API anywhere.
+GRAPH_STATE = """import torch
+import torch.cuda as tc
+
+
+def make():
+    a = 1
+    a += 1
+    return tc.CUDAGraph()
+
+
+def seed(g, gen):
+    b = 2
+    b += 1
+    g.register_generator_state(gen)
+
+
+def other(g, gen):
+    c = 3
+    c += 1
+    g.register_generator_state(gen)
+"""
+
+
+def test_a_module_wide_reference_is_found_in_slices_as_in_the_whole_module(tiny_slices, monkeypatch):
+    from advisor.analysis.analyse import guard_tree
+
+    monkeypatch.setattr(slices, "KEEP_MAX", 1.01)
+    adv756 = [r for r in RULES if r.code == "ADV756"]
+    tree, refs = guard_tree(GRAPH_STATE, "graphs.py")
+    assert adv756[0].kept_lines(refs) == (8,)
+    parts = slices.plan(GRAPH_STATE, tree, adv756, refs)
+    assert parts is not None and len(parts) == 2 and all("tc.CUDAGraph()" in source for source, _ in parts)
+    for text, count in ((GRAPH_STATE, 2), (GRAPH_STATE.replace("tc.CUDAGraph()", "tc.Stream()"), 0)):
+        sliced, _ = _findings(text.encode(), "graphs.py", sliced=True)
+        whole, _ = _findings(text.encode(), "graphs.py", sliced=False)
+        assert sliced == whole and len([f for f in whole if f[0] == "ADV756"]) == count
