@@ -26,7 +26,7 @@ def compute_positions(module: Any) -> dict[int, tuple[int, int, int, int]]:
 
 def _generate(module: Any, node: Any, line: int, indents: Sequence[str] = ()) -> dict[int, tuple[int, int, int, int]]:
     """The positions of `node`'s subtree, its code starting at column 0 of `line`: a top-level statement, or a
-    statement of a def's or class's body, `indents` the indentation of each block it is in."""
+    statement of a block's body (`_BLOCKS`), `indents` the indentation of each block it is in."""
     from libcst._nodes.internal import CodegenState
 
     class LeanState(CodegenState):
@@ -98,7 +98,8 @@ class Starts(list):
 
 def statement_starts(tree: Any) -> Starts:
     """The first line of each top-level statement of an `ast.Module` (its first decorator's, for a decorated one),
-    and of each statement in the bodies of defs and classes (`Starts.inner`).
+    and of each statement in the bodies of defs, classes and compound statements (`Starts.inner`: the first block
+    of an `if`, `for`, `while`, `with` or `try`, where LibCST's node has the same body; not an `else`).
 
     CPython's statement nodes span their own tokens, parentheses included, so this is the line of
     the statement's first token.
@@ -114,12 +115,28 @@ def first_line(stmt: Any) -> int:
 
 
 def _inner(stmt: Any) -> list[tuple[int, Any]] | None:
-    if type(stmt).__name__ not in _SCOPES:
+    if type(stmt).__name__ not in _BLOCKS:
         return None
     return [(first_line(s), _inner(s)) for s in stmt.body]
 
 
-_SCOPES = frozenset({"FunctionDef", "AsyncFunctionDef", "ClassDef"})
+# The statements whose `body` is a block of statements in `ast` and in LibCST alike (a position is generated for
+# the innermost statement of such bodies that holds a node, not for the whole statement around it).
+_BLOCKS = frozenset(
+    {
+        "FunctionDef",
+        "AsyncFunctionDef",
+        "ClassDef",
+        "If",
+        "For",
+        "AsyncFor",
+        "While",
+        "With",
+        "AsyncWith",
+        "Try",
+        "TryStar",
+    }
+)
 
 
 def lines_before(stmt: Any) -> int:
@@ -189,7 +206,8 @@ class StatementPositions:
 
     def cover(self, node: Any) -> None:
         """Compute the positions of the innermost statement that holds `node` among the top-level statements
-        and, going down through defs and classes, the statements of their bodies."""
+        and, going down through the blocks of defs, classes and compound statements (`_BLOCKS`), the statements of
+        their bodies."""
         if self._whole is not None or id(node) in self._done:
             return
         path = self.facts.path(node)
@@ -200,7 +218,7 @@ class StatementPositions:
             return
         line, inner, indents = lines[id(stmt)], self._inner.get(id(stmt)), []
         k = len(path) - 2  # path[k] is `stmt`
-        # A def's or class's body (IndentedBlock) at path[k - 1], one of its statements at path[k - 2]
+        # A block's body (IndentedBlock) at path[k - 1], one of its statements at path[k - 2]
         while inner is not None and k >= 2 and path[k - 1] is getattr(path[k], "body", None):
             block = path[k - 1]
             found = _in_block(block, path[k - 2], inner) if hasattr(block, "indent") else None

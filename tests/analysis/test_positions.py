@@ -55,6 +55,12 @@ INNER = [
     ),
     "if x:\n    def f():\n        return 1\nelse:\n    class C:\n        def g(self):\n            return 2\n",
     "@dec\n\nclass D(Base):\n    x = 1\n\n    # c\n    def m(self, a,\n          b):\n        return a\n",
+    # The first block of compound statements too: `if`, `for`, `while`, `with`, `try` (not an `else`, `elif`, `except`)
+    "if x:\n    # c\n    a = 1\n\n    for i in y:\n        while i:\n            with f() as g, \\\n"
+    "                    h():\n                b = (1,\n  2)\nelif z:\n    c = 3\nelse:\n    d = 4\n",
+    "try:\n    import torch\n    x = torch.load(p)  # t\nexcept ImportError:\n    x = None\nfinally:\n    pass\n",
+    "async def f():\n    async with a:\n        async for i in b:\n            await c(i)\n    if d: e()\n",
+    "def f():\n\tif x:\n\t\ttry:\n\t\t\treturn 1\n\t\texcept* E:\n\t\t\tpass\n\t# footer\n".replace("\n", "\r\n"),
 ]
 
 
@@ -97,5 +103,5 @@ def test_the_innermost_statements_positions_are_the_whole_modules(code, monkeypa
         positions.cover(node)
         assert positions[id(node)] == whole[id(node)], module.code_for_node(node)[:80]
         assert positions._whole is None  # not the whole module's
-    if any(isinstance(s, (cst.FunctionDef, cst.ClassDef)) for s in module.body):
-        assert max(depths) >= 1  # statements inside defs and classes were generated alone
+    if any(isinstance(s, (cst.FunctionDef, cst.ClassDef, cst.If, cst.Try)) for s in module.body):
+        assert max(depths) >= 1  # statements inside defs, classes and blocks were generated alone
