@@ -195,7 +195,8 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                         refs.long_strings.append(value)
                 continue
             elif kind == _INDEXING:  # a call, subscript, list display or list comprehension
-                if not refs.index_lists:
+                # (a call is evidence only with a `slice(...)` as its last argument: most are not asked about)
+                if not refs.index_lists and (t is not ast.Call or node.args and type(node.args[-1]) is ast.Call):  # type: ignore[attr-defined]
                     refs.index_lists = ast_parts.index_evidence(node)
                 if t is ast.Call:  # ast_parts.record_call, its common cases inlined (most nodes read are calls)
                     func, ft = node.func, type(node.func)  # type: ignore[attr-defined]
