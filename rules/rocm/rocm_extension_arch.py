@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from advisor.rule import Example, Rule, Severity, cst
 
 from ._rocm import string_values
@@ -92,6 +94,23 @@ class RocmExtensionArch(Rule):
             "import torch\nfrom torch.utils.cpp_extension import load\nIS_ROCM = True\nops = load('ops', ['ops.cpp', 'kernels.cu'])"
         ),
     ]
+
+    @classmethod
+    def needs_whole_module(cls, refs) -> bool:
+        # The first extension and any `--offload-arch` are read from the whole module; where the text is known, every
+        # slice keeps each line that may hold one (`kept_lines`), so that each slice finds them as the module does.
+        return refs.text is None
+
+    @classmethod
+    def kept_lines(cls, refs) -> tuple[int, ...]:
+        if refs.text is None:
+            return ()
+        names = CUDA_EXTENSION + JIT_APIS  # their last names, and the names an import binds to one of them
+        words = {q.rpartition(".")[2] for q in names} | {
+            n for n, qs in refs.bindings.items() if not qs.isdisjoint(names)
+        }
+        pattern = re.compile(f"--offload-arch|\\b(?:{'|'.join(map(re.escape, sorted(words)))})\\b")
+        return tuple(sorted(set(refs.lines_matching(pattern) or ())))
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -512,3 +512,45 @@ def test_a_module_wide_reference_is_found_in_slices_as_in_the_whole_module(tiny_
         sliced, _ = _findings(text.encode(), "graphs.py", sliced=True)
         whole, _ = _findings(text.encode(), "graphs.py", sliced=False)
         assert sliced == whole and len([f for f in whole if f[0] == "ADV756"]) == count
+
+
+# ADV807 reports the file's first GPU extension, unless the file passes `--offload-arch` anywhere.
+EXTENSIONS = """import torch
+from torch.utils.cpp_extension import CUDAExtension, load as jit
+
+IS_ROCM = torch.version.hip is not None
+
+
+def first():
+    a = 1
+    a += 1
+    return jit("k", ["k.cu"])
+
+
+def second():
+    b = 2
+    b += 1
+    return CUDAExtension("ops", ["ops.cpp"])
+
+
+def flags():
+    c = 3
+    c += 1
+    return ["-O3"]
+"""
+
+
+def test_the_first_extension_is_found_in_slices_as_in_the_whole_module(tiny_slices, monkeypatch):
+    from advisor.analysis.analyse import guard_tree
+
+    monkeypatch.setattr(slices, "KEEP_MAX", 1.01)
+    adv807 = [r for r in RULES if r.code == "ADV807"]
+    tree, refs = guard_tree(EXTENSIONS, "ext.py")
+    assert adv807[0].kept_lines(refs) == (2, 10, 16)
+    assert slices.plan(EXTENSIONS, tree, adv807, refs) is not None
+    offload = EXTENSIONS.replace('["-O3"]', '["--offload-arch=gfx942"]')
+    for text, line in ((EXTENSIONS, 10), (offload, None), (EXTENSIONS.replace('["k.cu"]', '["k.cpp"]'), 16)):
+        sliced, _ = _findings(text.encode(), "ext.py", sliced=True)
+        whole, _ = _findings(text.encode(), "ext.py", sliced=False)
+        found = [f[1] for f in whole if f[0] == "ADV807"]
+        assert sliced == whole and found == ([line] if line else [])
