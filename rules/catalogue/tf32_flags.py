@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from advisor.rule import Example, Kind, Rule, Severity, Window
 
 LEGACY = {
@@ -8,6 +10,8 @@ LEGACY = {
     '`torch.backends.cudnn.rnn.fp32_precision = "tf32"',
 }
 _MIXED = Window(since="2.9", removed_in="2.9")  # the new API exists from 2.9, so the mix can fail from 2.9
+# Where `.fp32_precision` may be written: its dot, then the name (spaces, line breaks, comments between in brackets).
+_NEW_ATTRIBUTE = re.compile(r"\.(?:[ \t\f\r\n\\]++|#[^\r\n]*+)*+fp32_precision\b")
 
 
 class Tf32Flags(Rule):
@@ -85,8 +89,15 @@ class Tf32Flags(Rule):
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:
-        # Each legacy flag is judged by itself unless the file also sets `fp32_precision` somewhere.
-        return "fp32_precision" in refs.attributes
+        # Each legacy flag is judged by itself unless the file also sets `fp32_precision` somewhere: where the text is
+        # known, every slice keeps each line where it may be written (`kept_lines`) instead of the whole module.
+        return refs.text is None and "fp32_precision" in refs.attributes
+
+    @classmethod
+    def kept_lines(cls, refs) -> tuple[int, ...]:
+        if refs.text is None or "fp32_precision" not in refs.attributes:
+            return ()
+        return tuple(sorted(set(refs.lines_matching(_NEW_ATTRIBUTE) or ())))
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -554,3 +554,43 @@ def test_the_first_extension_is_found_in_slices_as_in_the_whole_module(tiny_slic
         whole, _ = _findings(text.encode(), "ext.py", sliced=False)
         found = [f[1] for f in whole if f[0] == "ADV807"]
         assert sliced == whole and found == ([line] if line else [])
+
+
+# ADV780 judges a legacy TF32 flag by whether the file also sets `fp32_precision` anywhere.
+TF32 = """import torch
+
+
+def new():
+    a = 1
+    a += 1
+    torch.backends.cuda.matmul.fp32_precision = "tf32"
+
+
+def old():
+    b = 2
+    b += 1
+    torch.backends.cuda.matmul.allow_tf32 = True
+
+
+def reads():
+    c = 3
+    c += 1
+    return torch.backends.cudnn.allow_tf32
+"""
+
+
+def test_a_module_wide_setting_is_found_in_slices_as_in_the_whole_module(tiny_slices, monkeypatch):
+    from advisor.analysis.analyse import guard_tree
+
+    monkeypatch.setattr(slices, "KEEP_MAX", 1.01)
+    adv780 = [r for r in RULES if r.code == "ADV780"]
+    tree, refs = guard_tree(TF32, "tf32.py")
+    assert adv780[0].kept_lines(refs) == (7,)
+    assert slices.plan(TF32, tree, adv780, refs) is not None
+    for text in (TF32, TF32.replace("matmul.fp32_precision", "matmul.precision")):
+        sliced, _ = _findings(text.encode(), "tf32.py", sliced=True)
+        whole, _ = _findings(text.encode(), "tf32.py", sliced=False)
+        assert sliced == whole and len([f for f in whole if f[0] == "ADV780"]) == 2
+    assert (
+        "also sets `fp32_precision`" in [f for f in _findings(TF32.encode(), "t.py", True)[0] if f[0] == "ADV780"][0][5]
+    )
