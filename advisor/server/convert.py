@@ -13,6 +13,7 @@ from dataclasses import replace
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
+from advisor.core.textlines import line_starts
 from advisor.server import adapter
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -167,11 +168,6 @@ def error_diagnostic(lines: Lines, error: str) -> types.Diagnostic:
         severity=types.DiagnosticSeverity.Error,
         source="advisor",
     )
-
-
-def line_starts(text: str) -> list[int]:
-    """Offset of each line's first character; lines end at \\r\\n, \\r or \\n, as for LibCST and LSP."""
-    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
 
 
 def changed_span(old: str, new: str) -> tuple[int, int, str]:
