@@ -139,23 +139,35 @@ _BLOCKS = frozenset(
 )
 
 
-def lines_before(stmt: Any) -> int:
+def _before(stmt: Any) -> int:
     """The lines a statement's code has before its first token's: its leading lines, its first decorator's."""
     decorators = getattr(stmt, "decorators", None)
     return len(stmt.leading_lines) + (len(decorators[0].leading_lines) if decorators else 0)
 
 
+def code_lines(statements: Sequence[Any], firsts: Sequence[int]) -> list[tuple[int, int]] | None:
+    """For each LibCST statement of a body, (the line its generated code starts on, the index in `firsts` of the first
+    `ast` statement it holds), `firsts` being the first lines of the same body's `ast` statements; None where the two
+    do not line up (a line of `a; b` is one LibCST statement and two of `ast`'s)."""
+    from libcst import SimpleStatementLine
+
+    out, i = [], 0
+    for stmt in statements:
+        if i >= len(firsts):
+            return None
+        out.append((firsts[i] - _before(stmt), i))
+        i += len(stmt.body) if type(stmt) is SimpleStatementLine else 1
+    return out if i == len(firsts) else None
+
+
 def _in_block(block: Any, child: Any, inner: list[tuple[int, Any]]) -> tuple[int, Any] | None:
     """(The line `child`'s code starts on, its own `inner`), `child` a statement of `block`, the body whose
     statements' first lines `inner` holds; None where the two trees do not line up."""
-    from libcst import SimpleStatementLine
-
-    i, found = 0, None
-    for stmt in block.body:
-        if stmt is child and i < len(inner):
-            found = (inner[i][0] - lines_before(stmt), inner[i][1])
-        i += len(stmt.body) if type(stmt) is SimpleStatementLine else 1
-    return found if i == len(inner) else None
+    lined = code_lines(block.body, [line for line, _ in inner])
+    for stmt, (line, i) in zip(block.body, lined or ()):
+        if stmt is child:
+            return line, inner[i][1]
+    return None
 
 
 class StatementPositions:
@@ -181,19 +193,13 @@ class StatementPositions:
     def _lines(self) -> dict[int, int] | None:
         """id(top-level statement) -> the line its generated code starts on, or None if the trees disagree."""
         if self._first_lines is None:
-            from libcst import SimpleStatementLine
-
-            lines: dict[int, int] = {}
-            i = 0
-            for stmt in self.module.body:
-                if i >= len(self._starts):
-                    return None
-                lines[id(stmt)] = self._starts[i] - lines_before(stmt)
-                self._inner[id(stmt)] = self._starts.inner[i]
-                i += len(stmt.body) if isinstance(stmt, SimpleStatementLine) else 1
-            if i != len(self._starts):
+            lined = code_lines(self.module.body, self._starts)
+            if lined is None:
                 return None
-            self._first_lines = lines
+            self._first_lines = {}
+            for stmt, (line, i) in zip(self.module.body, lined):
+                self._first_lines[id(stmt)] = line
+                self._inner[id(stmt)] = self._starts.inner[i]
         return self._first_lines
 
     def __getitem__(self, key: int) -> tuple[int, int, int, int]:

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from advisor.analysis import slices
 from advisor.analysis.analyse import Analysed, analyse_slice, decode, guard_tree
-from advisor.analysis.positions import lines_before, statement_starts
+from advisor.analysis.positions import code_lines, statement_starts
 from advisor.analysis.suppressions import Suppressions
 from advisor.core.findings import FileResult
 from advisor.core.settings import Settings
@@ -141,17 +141,12 @@ def _cut(module: Any, text: str, starts: Any, head: str, foot: str) -> list[str]
     """Each top-level statement's code as `text`'s lines from its first leading line to the next statement's (a
     top-level statement's code is whole lines: it ends with its newline); None where the statements and `starts`
     do not line up, or the lines before the first and after the last are not the header's and footer's."""
-    from libcst import SimpleStatementLine
-
+    lined = code_lines(module.body, starts)
+    if lined is None:
+        return None
     lines = split_lines(text, keepends=True)
-    firsts, i = [], 0
-    for stmt in module.body:
-        if i >= len(starts):
-            return None
-        firsts.append(starts[i] - lines_before(stmt))
-        i += len(stmt.body) if type(stmt) is SimpleStatementLine else 1
-    bounds = [*firsts, len(lines) - _count(foot) + 1]
-    if i != len(starts) or bounds[0] != _count(head) + 1 or any(a >= b for a, b in zip(bounds, bounds[1:])):
+    bounds = [*(line for line, _ in lined), len(lines) - _count(foot) + 1]
+    if bounds[0] != _count(head) + 1 or any(a >= b for a, b in zip(bounds, bounds[1:])):
         return None
     if "".join(lines[: bounds[0] - 1]) != head or "".join(lines[bounds[-1] - 1 :]) != foot:
         return None
