@@ -105,10 +105,25 @@ class References:
         rest = "".join(f".{part}" for part in chain[1:])
         return {base + rest for base in name_bases(chain[0], self.bindings, self.stars)}
 
-    def lines_matching(self, pattern: re.Pattern[str]) -> list[int] | None:
-        """The lines (1-based, as `ast` numbers them) where `pattern` matches in the module's text (None: not known):
-        evidence for a rule's `kept_lines` that the `ast` pass does not place."""
-        return None if self.text is None else lines_of(self.text, [m.start() for m in pattern.finditer(self.text)])
+    def lines_matching(self, pattern: str) -> tuple[int, ...]:
+        """The lines (1-based, as `ast` numbers them, in order, each once) where `pattern` matches in the module's
+        text, none where the text is not known: evidence for a rule's `kept_lines` that the `ast` pass does not place."""
+        if self.text is None:
+            return ()
+        return tuple(sorted(set(lines_of(self.text, [m.start() for m in re.finditer(pattern, self.text)]))))
+
+    def lines_naming(self, qualified: tuple[str, ...], also: str) -> tuple[int, ...]:
+        """`lines_matching` a name the module may use for one of `qualified` or something inside one (their last
+        names, and the names its imports bind to anything whose name starts with one: `from m import f as g`,
+        `import a.b as c`), or `also`."""
+        bound = {n for n, qs in self.bindings.items() if any(q.startswith(qualified) for q in qs)}
+        words = {q.rpartition(".")[2] for q in qualified} | bound
+        return self.lines_matching(rf"{also}|\b(?:{'|'.join(map(re.escape, sorted(words)))})\b")
+
+    def lines_writing(self, *attributes: str) -> tuple[int, ...]:
+        """`lines_matching` where an attribute of one of these names may be written: its dot, then the name (spaces,
+        line breaks and comments may come between them inside brackets)."""
+        return self.lines_matching(rf"\.(?:[ \t\f\r\n\\]++|#[^\r\n]*+)*+(?:{'|'.join(map(re.escape, attributes))})\b")
 
     def forget_calls(self) -> None:
         self.guard_identifiers  # noqa: B018  # walked now, while the tree is there

@@ -103,13 +103,7 @@ class DeviceSpecificGraphCapture(SymbolRule):
     def kept_lines(cls, refs) -> tuple[int, ...]:
         """Every line that may hold a marker, so that the first `_generic_marker` finds in a slice is the one it finds
         in the whole module: a device string, or a word of a generic API or of a name an import binds to one."""
-        if refs.text is None or not _may_be_generic(refs):
-            return ()
-        words = {api.rpartition(".")[2] for api in _GENERIC_APIS} | {
-            name for name, qs in refs.bindings.items() if any(q.startswith(_GENERIC_APIS) for q in qs)
-        }
-        pattern = re.compile(f"{_DEVICE_STRING}|\\b(?:{'|'.join(map(re.escape, sorted(words)))})\\b")
-        return tuple(sorted(set(refs.lines_matching(pattern) or ())))
+        return refs.lines_naming(_GENERIC_APIS, also=_DEVICE_STRING) if _may_be_generic(refs) else ()
 
     def _generic_marker(self) -> str | None:
         """What in this file makes it device-generic or multi-accelerator (computed once), or None."""

@@ -1,13 +1,8 @@
 from __future__ import annotations
 
-import re
-
 from advisor.rule import Applicability, Example, Rule, Severity, cst
 
 GRAPHS = ("torch.cuda.CUDAGraph", "torch.cuda.graph", "torch.cuda.graphs")
-# Where an attribute that may be one of them is written: its dot, then the name (spaces, line breaks, comments
-# between them inside brackets).
-_GRAPH_ATTRIBUTE = re.compile(r"\.(?:[ \t\f\r\n\\]++|#[^\r\n]*+)*+(?:CUDAGraph|graphs?)\b")
 
 
 class CudaGraphRegisterGeneratorState(Rule):
@@ -64,9 +59,9 @@ class CudaGraphRegisterGeneratorState(Rule):
 
     @classmethod
     def kept_lines(cls, refs) -> tuple[int, ...]:
-        if refs.text is None or not refs.refers_to_any(GRAPHS):  # `ast`'s superset: no such reference anywhere
+        if not refs.refers_to_any(GRAPHS):  # `ast`'s superset: no such reference anywhere
             return ()
-        return tuple(sorted(set(refs.lines_matching(_GRAPH_ATTRIBUTE) or ())))
+        return refs.lines_writing("CUDAGraph", "graph", "graphs")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

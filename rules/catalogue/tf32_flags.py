@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import re
-
 from advisor.rule import Example, Kind, Rule, Severity, Window
 
 LEGACY = {
@@ -10,8 +8,6 @@ LEGACY = {
     '`torch.backends.cudnn.rnn.fp32_precision = "tf32"',
 }
 _MIXED = Window(since="2.9", removed_in="2.9")  # the new API exists from 2.9, so the mix can fail from 2.9
-# Where `.fp32_precision` may be written: its dot, then the name (spaces, line breaks, comments between in brackets).
-_NEW_ATTRIBUTE = re.compile(r"\.(?:[ \t\f\r\n\\]++|#[^\r\n]*+)*+fp32_precision\b")
 
 
 class Tf32Flags(Rule):
@@ -95,9 +91,7 @@ class Tf32Flags(Rule):
 
     @classmethod
     def kept_lines(cls, refs) -> tuple[int, ...]:
-        if refs.text is None or "fp32_precision" not in refs.attributes:
-            return ()
-        return tuple(sorted(set(refs.lines_matching(_NEW_ATTRIBUTE) or ())))
+        return refs.lines_writing("fp32_precision") if "fp32_precision" in refs.attributes else ()
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import re
-
 from advisor.rule import Example, Rule, Severity, cst
 
 from ._rocm import string_values
@@ -103,14 +101,7 @@ class RocmExtensionArch(Rule):
 
     @classmethod
     def kept_lines(cls, refs) -> tuple[int, ...]:
-        if refs.text is None:
-            return ()
-        names = CUDA_EXTENSION + JIT_APIS  # their last names, and the names an import binds to one of them
-        words = {q.rpartition(".")[2] for q in names} | {
-            n for n, qs in refs.bindings.items() if not qs.isdisjoint(names)
-        }
-        pattern = re.compile(f"--offload-arch|\\b(?:{'|'.join(map(re.escape, sorted(words)))})\\b")
-        return tuple(sorted(set(refs.lines_matching(pattern) or ())))
+        return refs.lines_naming(CUDA_EXTENSION + JIT_APIS, also="--offload-arch")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
