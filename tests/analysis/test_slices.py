@@ -587,10 +587,9 @@ def test_a_module_wide_setting_is_found_in_slices_as_in_the_whole_module(tiny_sl
     tree, refs = guard_tree(TF32, "tf32.py")
     assert adv780[0].kept_lines(refs) == (7,)
     assert slices.plan(TF32, tree, adv780, refs) is not None
-    for text in (TF32, TF32.replace("matmul.fp32_precision", "matmul.precision")):
+    for text, mixed in ((TF32, True), (TF32.replace("matmul.fp32_precision", "matmul.precision"), False)):
         sliced, _ = _findings(text.encode(), "tf32.py", sliced=True)
         whole, _ = _findings(text.encode(), "tf32.py", sliced=False)
-        assert sliced == whole and len([f for f in whole if f[0] == "ADV780"]) == 2
-    assert (
-        "also sets `fp32_precision`" in [f for f in _findings(TF32.encode(), "t.py", True)[0] if f[0] == "ADV780"][0][5]
-    )
+        found = [f for f in whole if f[0] == "ADV780"]
+        assert sliced == whole and len(found) == 2
+        assert ("also sets `fp32_precision`" in found[0][5]) == mixed
