@@ -43,6 +43,7 @@ class References:
         # (`forget_calls`) before the LibCST parse, so the `ast` tree is not kept alive beside it.
         self.calls: dict[str, list[ast.Call]] = {}
         self.defs: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # by name; dropped with `calls`
+        self.classes: list[ast.ClassDef] = []  # every class statement; dropped with `calls`
         # For ADV139, dropped with `calls`: (attribute, receiver) of `x.T`, `f(...).mT` (the receiver a name or a
         # call), and the calls assigned to each name (`x = f(...)`, `x: T = f(...)`).
         self.transposed: list[tuple[str, ast.Name | ast.Call]] = []
@@ -127,7 +128,7 @@ class References:
 
     def forget_calls(self) -> None:
         self.guard_identifiers  # noqa: B018  # walked now, while the tree is there
-        self.calls, self.defs, self.transposed, self.assigned = {}, {}, [], {}
+        self.calls, self.defs, self.classes, self.transposed, self.assigned = {}, {}, [], [], {}
 
     def refers_to_any(self, targets: Iterable[str]) -> bool:
         return not self.qualnames.isdisjoint(targets)
@@ -277,9 +278,11 @@ def _shape(t: type) -> tuple[bool, tuple[str, ...], int]:
 
 
 def _scope(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, refs: References) -> None:
-    """A function by its name (`defs`), and its decorators (for `guard_identifiers`)."""
+    """A function by its name (`defs`) or a class (`classes`), and its decorators (for `guard_identifiers`)."""
     if type(node) is not ast.ClassDef:
         refs.defs.setdefault(node.name, []).append(node)  # type: ignore[arg-type]
+    else:
+        refs.classes.append(node)  # type: ignore[arg-type]
     refs._guards += node.decorator_list
 
 

@@ -66,6 +66,14 @@ class CheckpointUseReentrant(Rule):
         ),
     ]
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # A call passing neither `use_reentrant=` nor `**kwargs` (torch's own calls pass it).
+        calls = refs.calls_of(FUNCS)
+        return super().may_match(refs) and (
+            calls is None or any(all(k.arg not in ("use_reentrant", None) for k in c.keywords) for c in calls)
+        )
+
     def visit_Call(self, node) -> None:
         old = self.match(node.func, FUNCS)
         if old is None or get_arg(node, "use_reentrant") is not None:

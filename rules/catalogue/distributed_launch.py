@@ -57,6 +57,7 @@ class DistributedLaunch(Rule):
         "from torch.distributed.launcher.api import elastic_launch\n",
         "# python -m torch.distributed.launch train.py  (the old way, in a comment)\nx = 1\n",
         "import torch.distributed.launch as L\nif L.__doc__:\n    pass\n",
+        '"""Run with torchrun; torch.distributed.launch, its predecessor, also works."""\nimport torch\n',
     ]
     invalid = [
         Example(
@@ -69,6 +70,16 @@ class DistributedLaunch(Rule):
         Example("import torch.distributed.launch as launch\nlaunch.main(['--nproc_per_node', '2', 'train.py'])\n"),
         Example("cmd = 'python /opt/conda/lib/python3.11/site-packages/torch/distributed/launch.py train.py'\n"),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # What the visitor reports: a string naming the launcher as a command or a path, the module's name as a
+        # word of a command list, or its `main` (a docstring mentioning the module is none of them).
+        return (
+            refs.refers_to_any((_MODULE, f"{_MODULE}.main"))
+            or any(LAUNCH.search(s) for s in refs.qualnames)
+            or any(LAUNCH.search(s) for s in refs.long_strings)
+        )
 
     def visit_SimpleString(self, node) -> None:
         value = node.evaluated_value

@@ -111,6 +111,15 @@ class GradScalerKwarg(Rule):
         ),
     ]
 
+    @classmethod
+    def may_match(cls, refs: Any) -> bool:
+        # A `def step(...)` taking `grad_scaler`: torch's own optimizers set the flag, but their `step` takes none.
+        return any(
+            a.arg == "grad_scaler"
+            for f in refs.defs.get("step", ())
+            for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs)
+        )
+
     def visit_ClassDef(self, node: Any) -> None:
         if not _sets_flag(node):
             return

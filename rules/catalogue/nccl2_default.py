@@ -76,6 +76,8 @@ class Nccl2Default(Rule):
         'dist.init_process_group("nccl", device_id=torch.device("cuda", local_rank))\n',
         "import torch\nname = user.uid\n",
         'import torch\nb = pg._get_backend(torch.device("cpu"))\nn = b.comm_split_count()\n',
+        # The class named, but in no isinstance/issubclass check; a backend asked for, but nothing it lacks read.
+        "import torch.distributed as dist\nPG = dist.ProcessGroupNCCL\nb = pg._get_backend(dev)\nb.abort()\n",
     ]
     invalid = [
         Example(
@@ -96,6 +98,17 @@ class Nccl2Default(Rule):
             "import torch\nv = g._get_backend(torch.device('cuda', 0)).get_runtime_nccl_version()\n", target="2.15"
         ),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # What the visitor reads: an isinstance/issubclass check against the class, or an attribute the new class
+        # lacks where a `_get_backend(torch.device(...))` is called (torch's own DeviceMesh calls it without one).
+        calls = refs.calls
+        if refs.refers_to_any(cls.targets) and ("isinstance" in calls or "issubclass" in calls):
+            return True
+        if "_get_backend" not in calls or refs.calls_of(("torch.device",)) == []:
+            return False
+        return not refs.attributes.isdisjoint(MISSING) or any(a.startswith("NCCL_CTA_POLICY_") for a in refs.attributes)
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

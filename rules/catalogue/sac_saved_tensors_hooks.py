@@ -64,6 +64,17 @@ class SacSavedTensorsHooks(Rule):
         ),
     ]
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # A hook named, and a checkpoint call given `context_fn=` but not `respect_saved_tensors_hooks=`.
+        if not refs.refers_to_any(HOOKS):
+            return False
+        calls = refs.calls_of(CHECKPOINT)
+        return calls is None or any(
+            "context_fn" in given and "respect_saved_tensors_hooks" not in given
+            for given in ({k.arg for k in c.keywords} for c in calls)
+        )
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._hooks: list[str] = []

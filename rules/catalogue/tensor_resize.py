@@ -55,6 +55,7 @@ class TensorResize(KnownTensors):
         "import torch\ndef load(img):\n    return img.resize((32, 32))\n",  # receiver of unknown type
         "import torch\nimport numpy as np\na = np.zeros(4).resize(2, 2)\n",
         "x = torch.zeros(4)\ny = x.resize(2, 2)\n",  # no torch import
+        "import torch\naten = torch.ops.aten\nLOWERINGS = {aten.resize: None, aten.resize_as: None}\n",  # not called
     ]
     invalid = [
         Example(
@@ -74,6 +75,11 @@ class TensorResize(KnownTensors):
             fixed="import torch as T\nbuf = T.zeros(8)\nout = buf.reshape(2, 4)\n",
         ),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # Only a method call is reported: `aten.resize` named as an operator (torch's own lowerings) is not one.
+        return any(type(c.func).__name__ == "Attribute" for name in NEW for c in refs.calls.get(name, ()))
 
     def visit_Call(self, node) -> None:
         func = node.func

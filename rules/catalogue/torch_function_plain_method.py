@@ -49,11 +49,11 @@ class TorchFunctionPlainMethod(Rule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        # Most `__torch_function__` definitions are classmethods already.
-        return any(
-            not any(type(d).__name__ == "Name" and d.id in ("classmethod", "staticmethod") for d in f.decorator_list)
-            for f in refs.defs.get("__torch_function__", ())
-        )
+        # Most `__torch_function__` definitions are classmethods already, and torch's own plain ones are in modes
+        # and nested helpers: a plain one directly in a class with a base named like a tensor or parameter class.
+        if not any(_plain(f) for f in refs.defs.get("__torch_function__", ())):
+            return False
+        return any(any(_plain(s) for s in c.body) and any(_tensor_like(refs, b) for b in c.bases) for c in refs.classes)
 
     valid = [
         "import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(cls, func, types, args=(), kwargs=None):\n        pass\n",
@@ -103,3 +103,23 @@ class TorchFunctionPlainMethod(Rule):
         if any(n.endswith("Mode") for n in names):
             return False
         return any("Tensor" in n or "Parameter" in n for n in names)
+
+
+def _plain(stmt) -> bool:
+    """An `ast` statement: a `def __torch_function__` without `@classmethod` or `@staticmethod`."""
+    return (
+        type(stmt).__name__ in ("FunctionDef", "AsyncFunctionDef")
+        and stmt.name == "__torch_function__"
+        and not any(type(d).__name__ == "Name" and d.id in ("classmethod", "staticmethod") for d in stmt.decorator_list)
+    )
+
+
+def _tensor_like(refs, base) -> bool:
+    """An `ast` base some name of which (as written, or what an import binds it to) names a tensor or parameter."""
+    if type(base).__name__ == "Starred":  # `class T(*bases)`: the visitor reads the name after the star
+        base = base.value
+    bound = refs.resolve(base)
+    if bound is None:  # not a dotted name: the visitor reads no name from it
+        return False
+    names = {q.rpartition(".")[2] for q in bound} | {getattr(base, "attr", None) or getattr(base, "id", "")}
+    return any("Tensor" in n or "Parameter" in n for n in names)

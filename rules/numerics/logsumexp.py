@@ -57,8 +57,17 @@ class LogSumExp(Rule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        args = refs.sole_args(cls.targets)  # `torch.log(torch.sum(...))`
-        return args is None or any(type(a).__name__ == "Call" and a.args for a in args)
+        args = refs.sole_args(cls.targets)  # `torch.log(torch.sum(exp(...), dim))`
+        if args is None or "torch.sum" in refs.renamed:
+            return True
+        return any(
+            type(a).__name__ == "Call"
+            and len(a.args) + len(a.keywords) >= 2
+            and bool(a.args)
+            and type(a.args[0]).__name__ == "Call"
+            and getattr(a.func, "attr", getattr(a.func, "id", "sum")) == "sum"  # a `getattr(...)` call: any
+            for a in args
+        )
 
     def _sole_arg(self, call, target: str):
         if not isinstance(call, cst.Call) or self.match(call.func, (target,)) is None:

@@ -71,6 +71,14 @@ class KeyAveragesPythonFunctions(Rule):
         ),
     ]
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # A `.key_averages()` call, and a profiler built with `with_stack=` (torch's own utilities build one without).
+        if not refs.calls.get("key_averages"):
+            return False
+        calls = refs.calls_of(PROFILERS)
+        return calls is None or any(k.arg == "with_stack" for c in calls for k in c.keywords)
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._frames: list[list] = [[False, []]]  # per scope: stack profiling seen, key_averages calls

@@ -54,6 +54,9 @@ class RocmFlexAttentionKernelOptions(Rule):
         "out = flex_attention(q, k, v, kernel_options={'BLOCK_M': 64})",
         # CUDA-only code: no ROCm marker, silent.
         "from torch.nn.attention.flex_attention import flex_attention\nout = flex_attention(q, k, v, kernel_options={'num_stages': 3})",
+        # A parameter of that name, passed on in no call's `kernel_options=`.
+        "import torch\nfrom torch.nn.attention.flex_attention import flex_attention\nIS_ROCM = torch.version.hip\n"
+        "def f(q, k, v, kernel_options):\n    return flex_attention(q, k, v, None, None, False, kernel_options)",
         # Not FlexAttention.
         "import torch\nIS_ROCM = torch.version.hip\nlaunch(kernel_options={'num_stages': 1})",
     ]
@@ -76,20 +79,20 @@ class RocmFlexAttentionKernelOptions(Rule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
+        # Only a call's `kernel_options=` is read (a parameter of that name in torch's own code is not one).
         idents = refs.identifiers()
-        return "kernel_options" in refs.names and ("flex_attention" in idents or "FlexKernelOptions" in idents)
+        return (
+            "kernel_options" in refs.names
+            and ("flex_attention" in idents or "FlexKernelOptions" in idents)
+            and any(True for _ in _given(refs))
+        )
 
     reads_identifiers = True
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:
         # `kernel_options=opts` reads what `opts` was assigned anywhere in the file; a literal needs nothing more.
-        return any(
-            k.arg == "kernel_options" and type(k.value).__name__ == "Name"
-            for calls in refs.calls.values()
-            for c in calls
-            for k in c.keywords
-        )
+        return any(type(value).__name__ == "Name" for value in _given(refs))
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -123,6 +126,11 @@ class RocmFlexAttentionKernelOptions(Rule):
                         "`rocm_runtime` validation script",
                         data={"key": key},
                     )
+
+
+def _given(refs):
+    """The values of the `kernel_options=` keywords of the module's calls (`ast` nodes)."""
+    return (k.value for calls in refs.calls.values() for c in calls for k in c.keywords if k.arg == "kernel_options")
 
 
 def _keys(value):
