@@ -160,6 +160,9 @@ class Rule:
     # Leave both empty for a rule that cannot say.
     targets: ClassVar[tuple[str, ...]] = ()
     attribute_targets: ClassVar[tuple[str, ...]] = ()
+    # Does a string constant equal to a target count (the rule reads strings: `mock.patch("torch.x.y")`)? A rule
+    # that reports only at names, attributes and `getattr` calls says no: torch's `trace_rules.py` names every API.
+    strings_name_targets: ClassVar[bool] = True
     # "rocm": report only in code that targets ROCm (see advisor.run.device); None: everywhere.
     device: ClassVar[str | None] = None
     # Drop this rule's findings when any scanned file mentions one of these markers
@@ -271,7 +274,9 @@ class Rule:
         """Could this rule flag a module with these `advisor.syntax.references.References`?"""
         if not cls.targets and not cls.attribute_targets:
             return True
-        return refs.refers_to_any(cls.targets) or not refs.attributes.isdisjoint(cls.attribute_targets)
+        return refs.refers_to_any(cls.targets, cls.strings_name_targets) or not refs.attributes.isdisjoint(
+            cls.attribute_targets
+        )
 
     @classmethod
     def check_env(cls, assignments: Sequence[tuple[int, int, str, str]]) -> Iterable[tuple[int, int, str, str]]:

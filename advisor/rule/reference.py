@@ -27,6 +27,7 @@ class ReferenceRule(Rule):
 
     names: ClassVar[Collection[str]] = ()
     reports_at_references = True  # at a reference to one of `names`, a call of one, or (a subclass) an attribute
+    strings_name_targets = False  # a string is never a reference here (a subclass that reads them may say so)
     _last_names_of: ClassVar[tuple[Collection[str], frozenset[str]]]  # (names, their last parts), set on first use
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

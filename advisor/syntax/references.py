@@ -29,6 +29,8 @@ _TRANSPOSES = frozenset({"T", "H", "mT", "mH"})
 class References:
     def __init__(self) -> None:
         self.qualnames: set[str] = set()  # resolved dotted references and string constants
+        self.referenced: set[str] = set()  # the resolved dotted references alone (no string constant)
+        self.strings: set[str] = set()  # the string constants (shorter than 200 characters)
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
         self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
         self._guards: list[ast.expr] = []  # tests and decorators: `guard_identifiers` walks them if asked
@@ -130,8 +132,9 @@ class References:
         self.guard_identifiers  # noqa: B018  # walked now, while the tree is there
         self.calls, self.defs, self.classes, self.transposed, self.assigned = {}, {}, [], [], {}
 
-    def refers_to_any(self, targets: Iterable[str]) -> bool:
-        return not self.qualnames.isdisjoint(targets)
+    def refers_to_any(self, targets: Iterable[str], strings: bool = True) -> bool:
+        """`strings`: a string constant equal to one of `targets` counts (`mock.patch("torch.x.y")`)."""
+        return not (self.qualnames if strings else self.referenced).isdisjoint(targets)
 
     @property
     def imports_torch(self) -> bool:
@@ -174,7 +177,7 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
     stars: list[str] = []
     chains: list[list[str]] = []  # dotted names (`a.b.c`), resolved at the end
     bare: set[str] = set()  # plain names (`a`): each resolved once however often it is used
-    attributes, qualnames, calls = refs.attributes, refs.qualnames, refs.calls
+    attributes, strings, calls = refs.attributes, refs.strings, refs.calls
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     push, shapes, AST, max_depth = stack.append, _SHAPES, _AST, 0
     while stack:
@@ -206,7 +209,7 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                 value = node.value  # type: ignore[attr-defined]
                 if isinstance(value, str):
                     if len(value) < 200:
-                        qualnames.add(value)
+                        strings.add(value)
                     else:
                         refs.long_strings.append(value)
                 continue
@@ -313,10 +316,10 @@ def _resolve(
     chains: list[list[str]], bare: set[str], aliases: dict[str, set[str]], stars: list[str], refs: References
 ) -> References:
     """`refs`, with every dotted reference and plain name, through the file's import aliases and star imports, in
-    `refs.qualnames`, and the names and bindings."""
+    `refs.referenced` (and with the string constants in `refs.qualnames`), and the names and bindings."""
     refs.names |= bare
     refs.bindings, refs.stars = aliases, stars
-    qualnames = refs.qualnames
+    qualnames = refs.referenced
     bases_of: dict[str, set[str]] = {}
     for name in bare:
         bases_of[name] = name_bases(name, aliases, stars)
@@ -336,6 +339,7 @@ def _resolve(
             for part in rest:
                 q = f"{q}.{part}"
                 qualnames.add(q)
+    refs.qualnames = qualnames | refs.strings if refs.strings else qualnames
     return refs
 
 

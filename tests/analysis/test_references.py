@@ -38,3 +38,25 @@ def test_transposed_receivers_and_the_calls_assigned_to_names():
     assert sorted(refs.assigned) == ["x", "y"]  # not `a, b = g()`
     refs.forget_calls()
     assert refs.transposed == [] and refs.assigned == {}
+
+
+def test_string_constants_are_apart_from_references():
+    refs = _refs('import torch\nRULES = {"torch.cuda.synchronize": 1}\ntorch.cuda.current_stream()\n')
+    assert "torch.cuda.synchronize" in refs.strings and "torch.cuda.synchronize" in refs.qualnames
+    assert "torch.cuda.synchronize" not in refs.referenced and "torch.cuda.current_stream" in refs.referenced
+    assert refs.refers_to_any(["torch.cuda.synchronize"])  # `mock.patch("torch.x.y")`: what most rules read
+    assert not refs.refers_to_any(["torch.cuda.synchronize"], strings=False)
+
+
+def test_a_reference_rule_needs_a_name_not_a_string():
+    """A file that only names an API in strings (torch's `_dynamo/trace_rules.py`) is nothing to a rule that reports
+    at names, attributes and `getattr` calls; a rule that reads strings (`mock.patch(...)`) still looks at it."""
+    from advisor.analysis.registry import rule_by_code
+
+    only_strings = _refs('import torch\nSKIP = {"torch.cuda.is_current_stream_capturing", "torch.cuda.graph"}\n')
+    named = _refs("import torch\nwith torch.cuda.graph(g):\n    pass\n")
+    graph = rule_by_code("ADV301")  # device-specific graph capture: a SymbolRule over torch.cuda.graph
+    assert graph.strings_name_targets is False
+    assert not graph.may_match(only_strings) and graph.may_match(named)
+    patched = _refs('from unittest import mock\nmock.patch("torch.cuda.is_current_stream_capturing")\n')
+    assert rule_by_code("ADV101").may_match(patched)  # stream capture reads the patched name
