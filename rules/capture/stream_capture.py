@@ -86,7 +86,11 @@ class StreamCaptureQuery(ReferenceRule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        # A reference, or the bare name as a string next to a patcher (patch.object / setattr).
+        # A reference, or a patcher's call (mock.patch, patch.object, setattr) with the API's name as a string.
+        if refs.refers_to_any(_TARGETS, strings=False):
+            return True
+        if not any(p in refs.calls for p in _PATCHERS):  # torch's trace_rules.py names it in a set, patched nowhere
+            return False
         if refs.refers_to_any(_TARGETS):
             return True
         return "is_current_stream_capturing" in refs.qualnames and not refs.attributes.isdisjoint({"object", "setattr"})

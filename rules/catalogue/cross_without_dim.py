@@ -46,6 +46,7 @@ class CrossWithoutDim(Rule):
     deprecated_in = "2.2"
     triggers = ("cross",)
     targets = TARGETS
+    strings_name_targets = False  # reported at calls only
 
     valid = [
         "import torch\nc = torch.cross(a, b, dim=1)\n",

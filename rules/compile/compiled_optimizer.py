@@ -57,10 +57,11 @@ class CompiledOptimizerNumerics(CompiledFunctions):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        if not refs.refers_to_any(COMPILE):
+        # Calls, by the names they call: a string naming an op calls nothing.
+        if not refs.refers_to_any(COMPILE, strings=False):
             return False
         wanted = FMA_OPS | {"step"}
-        return not refs.attributes.isdisjoint(wanted) or any(q.rpartition(".")[2] in FMA_OPS for q in refs.qualnames)
+        return not refs.attributes.isdisjoint(wanted) or any(q.rpartition(".")[2] in FMA_OPS for q in refs.referenced)
 
     valid = [
         "import torch\nopt.step()",

@@ -48,6 +48,7 @@ class MagmaLinalgBackend(Rule):
     validation = "linalg_eigh"
     triggers = ("preferred_linalg_library", "Magma")
     targets = (*_FUNCS, *_ENUM)
+    strings_name_targets = False  # reported at calls and references only ("magma" is an argument, not a target)
 
     valid = [
         "import torch\ntorch.backends.cuda.preferred_linalg_library()",

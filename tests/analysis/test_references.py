@@ -60,3 +60,12 @@ def test_a_reference_rule_needs_a_name_not_a_string():
     assert not graph.may_match(only_strings) and graph.may_match(named)
     patched = _refs('from unittest import mock\nmock.patch("torch.cuda.is_current_stream_capturing")\n')
     assert rule_by_code("ADV101").may_match(patched)  # stream capture reads the patched name
+
+
+def test_a_patched_name_needs_a_patcher():
+    """ADV101 reads a string only as a patcher's argument: the API named in a set is nothing to it."""
+    from advisor.analysis.registry import rule_by_code
+
+    stream = rule_by_code("ADV101")
+    assert not stream.may_match(_refs('import torch\nSKIP = {"torch.cuda.is_current_stream_capturing"}\n'))
+    assert stream.may_match(_refs('import torch\n@mock.patch("torch.cuda.is_current_stream_capturing")\ndef t(): ...\n'))
