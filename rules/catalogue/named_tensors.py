@@ -95,7 +95,9 @@ class NamedTensors(KnownTensors):
     @classmethod
     def may_match(cls, refs) -> bool:
         # A method or `.names` (on whatever), or a factory call that passes `names=`: most files call
-        # `torch.zeros` without it.
+        # `torch.zeros` without it. Either needs a value known to be a tensor.
+        if not cls.may_know_tensors(refs):
+            return False
         if not refs.attributes.isdisjoint(cls.attribute_targets):
             return True
         calls = refs.calls_of(NAMED_FACTORIES)

@@ -79,7 +79,9 @@ class TensorResize(KnownTensors):
     @classmethod
     def may_match(cls, refs) -> bool:
         # Only a method call is reported: `aten.resize` named as an operator (torch's own lowerings) is not one.
-        return any(type(c.func).__name__ == "Attribute" for name in NEW for c in refs.calls.get(name, ()))
+        return cls.may_know_tensors(refs) and any(
+            type(c.func).__name__ == "Attribute" for name in NEW for c in refs.calls.get(name, ())
+        )
 
     def visit_Call(self, node) -> None:
         func = node.func

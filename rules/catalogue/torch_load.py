@@ -105,6 +105,14 @@ class TorchLoadWeightsOnly(Rule):
     module_level = True
 
     @classmethod
+    def may_match(cls, refs) -> bool:
+        # A load that does not pass `weights_only=` (torch's own pass it).
+        calls = refs.calls_of(LOAD)
+        return super().may_match(refs) and (
+            calls is None or any(all(k.arg != "weights_only" for k in c.keywords) for c in calls)
+        )
+
+    @classmethod
     def needs_whole_module(cls, refs) -> bool:
         # An allow-list name used other than by a call (`allow = add_safe_globals`) has no line to keep.
         names = ALLOW_LIST_NAMES.intersection(refs.identifiers())

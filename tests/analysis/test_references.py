@@ -68,4 +68,6 @@ def test_a_patched_name_needs_a_patcher():
 
     stream = rule_by_code("ADV101")
     assert not stream.may_match(_refs('import torch\nSKIP = {"torch.cuda.is_current_stream_capturing"}\n'))
-    assert stream.may_match(_refs('import torch\n@mock.patch("torch.cuda.is_current_stream_capturing")\ndef t(): ...\n'))
+    assert stream.may_match(
+        _refs('import torch\n@mock.patch("torch.cuda.is_current_stream_capturing")\ndef t(): ...\n')
+    )
