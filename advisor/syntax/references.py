@@ -28,8 +28,8 @@ _TRANSPOSES = frozenset({"T", "H", "mT", "mH"})
 
 class References:
     def __init__(self) -> None:
-        self.qualnames: set[str] = set()  # resolved dotted references and string constants
-        self.referenced: set[str] = set()  # the resolved dotted references alone (no string constant)
+        self._qualnames: set[str] | None = None  # `qualnames`, once asked for
+        self.referenced: set[str] = set()  # the resolved dotted references (no string constant)
         self.strings: set[str] = set()  # the string constants (shorter than 200 characters)
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
         self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
@@ -57,6 +57,14 @@ class References:
         self.bindings: dict[str, set[str]] = {}  # name -> what the file's imports bind it to (no scopes)
         self.stars: list[str] = []  # modules imported with `*`
         self.text: str | None = None  # the module's source, where the caller knows it (`lines_matching`)
+
+    @property
+    def qualnames(self) -> set[str]:
+        """The resolved dotted references and the string constants (made on first use: most files' rules need only
+        `refers_to_any`, which looks in each set)."""
+        if self._qualnames is None:
+            self._qualnames = self.referenced | self.strings if self.strings else self.referenced
+        return self._qualnames
 
     @property
     def guard_identifiers(self) -> set[str]:
@@ -134,7 +142,9 @@ class References:
 
     def refers_to_any(self, targets: Iterable[str], strings: bool = True) -> bool:
         """`strings`: a string constant equal to one of `targets` counts (`mock.patch("torch.x.y")`)."""
-        return not (self.qualnames if strings else self.referenced).isdisjoint(targets)
+        if not isinstance(targets, (tuple, list, set, frozenset)):
+            targets = tuple(targets)  # looked for in two sets
+        return not self.referenced.isdisjoint(targets) or (strings and not self.strings.isdisjoint(targets))
 
     @property
     def imports_torch(self) -> bool:
@@ -339,7 +349,6 @@ def _resolve(
             for part in rest:
                 q = f"{q}.{part}"
                 qualnames.add(q)
-    refs.qualnames = qualnames | refs.strings if refs.strings else qualnames
     return refs
 
 
