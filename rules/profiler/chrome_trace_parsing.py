@@ -63,6 +63,11 @@ class ChromeTraceParsing(Rule):
         Example("from json import loads\nprof.export_chrome_trace(p)\nevents = loads(open(p).read())['traceEvents']\n"),
     ]
 
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # An export and a JSON load (by name, never a string): a file that only exports has nothing to report.
+        return bool(refs.calls.get("export_chrome_trace")) and refs.refers_to_any(JSON_LOAD, strings=False)
+
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._scopes: list = [[False, []]]  # [exports seen, json loads] per function

@@ -4,7 +4,7 @@ import re
 
 from advisor.rule import Example, Severity
 
-from ._rocm import NOT_ROCM, VERIFY, BranchTracker
+from ._rocm import NOT_ROCM, VERIFY, BranchTracker, has_hip_guard
 
 _TRUE = re.compile(r"expandable_segments\s*:\s*true", re.IGNORECASE)
 _FALSE = re.compile(r"expandable_segments\s*:\s*false", re.IGNORECASE)
@@ -77,7 +77,15 @@ class RocmExpandableSegments(BranchTracker):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        return refs.has_string_containing("expandable_segments")
+        # A string the visitor reports: a stale filter, `:False`, or `:True` where an `if` may say "not ROCm" (a hip
+        # identifier or `torch.version.cuda` in a test, or either renamed by an import).
+        found = [s for strings in (refs.strings, refs.long_strings) for s in strings if "expandable_segments" in s]
+        if any(_STALE_FILTER.search(s) or _FALSE.search(s) for s in found):
+            return True
+        if not any(_TRUE.search(s) for s in found):
+            return False
+        renamed = "torch.version.cuda" in refs.renamed or "torch.version.hip" in refs.renamed
+        return renamed or "cuda" in refs.guard_identifiers or has_hip_guard(refs)
 
     @classmethod
     def check_env(cls, assignments):
