@@ -13,10 +13,10 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from advisor.core.lazy import cst
-from advisor.fix import parking
+from advisor.fix import parking, unimport
 from advisor.syntax.names import dotted_name
 from advisor.syntax.walk import nodes_of
 
@@ -92,10 +92,17 @@ def _replacer(mapping: dict[Any, Any], path: set[int] | None) -> Any:
     return Replacer()
 
 
+class Classified(NamedTuple):
+    used: set[Removal]
+    unused: set[Removal]
+    local: set[Removal]
+    inside: set[Removal]  # local ones that nothing reads any more: their edit needs no scope analysis
+
+
 def classify(
     text: str, removals: Iterable[Removal], spans: list[Span], replacements: Iterable[Any], memo: dict[Any, Any]
-) -> tuple[set[Removal], set[Removal], set[Removal]]:
-    """(surely used, surely unused, local): the removals that stay used, and those nothing uses any more, once the
+) -> Classified:
+    """(surely used, surely unused, local, inside): the removals that stay used, and those nothing uses any more, once the
     nodes at `spans` are replaced by `replacements`, as the file's `ast` shows it. Either needs the file's only
     import of that name, at module scope, and no other binding of it there; or no such import at all, which
     leaves nothing to remove (counted as used). Used: a load of the name at module
@@ -103,22 +110,24 @@ def classify(
     outside `spans` or in `replacements`, and no string that holds it (an annotation or `__all__` LibCST would
     read). Local: the file's only import of that name, in a function or class, the name declared global nowhere
     and in no such string: what uses it is in the top-level statement around it, which RemoveImportsVisitor can
-    decide alone (`remove_alone`). Any other removal is none of these, and goes to RemoveImportsVisitor.
+    decide alone (`remove_alone`); inside: a local one with no `Name` of it left, as for unused ones. Any other
+    removal is none of these, and goes to RemoveImportsVisitor.
 
     `memo` keeps the file's pass over its `ast` for the next fix of the same file (JSON edits: one per fix)."""
     wanted = set(removals)
     if not wanted:
-        return set(), set(), set()
+        return Classified(set(), set(), set(), set())
     names = frozenset(asname or name or mod for mod, name, asname in wanted)
     if names not in memo:
         memo[names] = _uses_of(text, names)
     uses, lines = memo[names]
     if uses is None:
-        return set(), set(), set()
+        return Classified(set(), set(), set(), set())
     new = list(replacements)
     known = all(isinstance(r, cst.CSTNode) for r in new)  # a sentinel (a removal, a flattening): unsure
     new_names = {name for r in new for name in _names_read(r)} if known else set()
-    used, unused, local = set(), set(), set()
+    found = Classified(set(), set(), set(), set())
+    used, unused, local = found.used, found.unused, found.local
     for removal in wanted:
         mod, name, asname = removal
         bound = asname or name or mod
@@ -129,18 +138,24 @@ def classify(
             continue
         if removal in uses.nested_imports:
             if bound not in uses.globals and bound not in uses.in_strings and name not in uses.relative_names:
-                local.add(removal)
+                gone = known and bound not in new_names and not _outside(uses, lines, bound, spans)
+                (found.inside if gone else local).add(removal)
             continue
         if uses.module_binds.get(bound, 0) != 1 or bound in uses.globals:
             continue  # bound again at module scope, or from a function: which binding a load reads is unsure
         if name is not None and name in uses.relative_names:
             continue  # `from .x import name`: LibCST may match it to the same module
-        outside = [n for n in uses.every.get(bound, ()) if not _inside(_char_position(lines, n), spans)]
+        outside = _outside(uses, lines, bound, spans)
         if any(isinstance(n.ctx, ast.Load) and n in uses.loads for n in outside):
             used.add(removal)
         elif known and not outside and bound not in new_names and bound not in uses.in_strings:
             unused.add(removal)
-    return used, unused, local
+    return found
+
+
+def _outside(uses: _Uses, lines: list[str], bound: str, spans: list[Span]) -> list[ast.Name]:
+    """The `Name`s of `bound` outside the replaced spans."""
+    return [n for n in uses.every.get(bound, ()) if not _inside(_char_position(lines, n), spans)]
 
 
 def _names_read(node: Any) -> set[str]:
@@ -150,30 +165,44 @@ def _names_read(node: Any) -> set[str]:
     return {n.value for n in nodes_of(node, cst.Name) if id(n) not in not_read}
 
 
-def remove_alone(module: Any, removals: set[Removal], nested: set[Removal] | None = None) -> Any | None:
-    """`module` with these imports removed as RemoveImportsVisitor removes them, each import statement on its own (a
-    module of that one statement, whose scope analysis is cheap), or, for those of `nested` (an import in a function
-    or class: `classify`'s local ones), the top-level statement around it, where all that can use it is; None when
-    one of them is in no statement of the module's own body (then the caller runs it over the whole module)."""
-    from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import RemoveImportsVisitor
-
+def remove_alone(
+    module: Any, removals: set[Removal], nested: set[Removal] | None = None, inside: set[Removal] | None = None
+) -> Any | None:
+    """`module` with these imports removed as RemoveImportsVisitor removes them: each unused one from its own import
+    statement, or, for those of `inside` (an import in a function or class that nothing reads any more), from the
+    top-level statement around it, as the visitor would edit them (advisor.fix.unimport, without the visitor); for
+    those of `nested` (an import in a function or class: `classify`'s local ones), the visitor over the top-level
+    statement around it, where all that can use it is. None when one of them is in no statement of the module's own
+    body (then the caller runs the visitor over the whole module)."""
     parked = parking.park(module)
     body = list(parked.body)
     found: dict[int, list[Removal]] = {}
     for removal in removals:
-        holds = _holds_import if nested and removal in nested else _imports
+        enclosed = (nested and removal in nested) or (inside and removal in inside)
+        holds = _holds_import if enclosed else _imports
         index = next((i for i, stmt in enumerate(body) if holds(stmt, removal)), None)
         if index is None:
             return None
         found.setdefault(index, []).append(removal)
     for index in sorted(found, reverse=True):
-        context = CodemodContext()
-        for mod, name, asname in sorted(found[index], key=str):
-            RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
-        alone = RemoveImportsVisitor(context).transform_module(parked.with_changes(body=[body[index]]))
+        alone = parked.with_changes(body=[body[index]])
+        if nested and not nested.isdisjoint(found[index]):
+            alone = _visitor(alone, found[index])
+        else:  # a name nothing uses: the visitor's edit, without its scope analysis
+            alone = unimport.remove(alone, found[index])
         body[index : index + 1] = list(alone.body)
     return parking.unpark(parked.with_changes(body=body))
+
+
+def _visitor(module: Any, removals: list[Removal]) -> Any:
+    """LibCST's RemoveImportsVisitor over `module`, asked about `removals`."""
+    from libcst.codemod import CodemodContext  # ~0.3 CPU-s to import (its matchers): only where it must decide
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    context = CodemodContext()
+    for mod, name, asname in sorted(removals, key=str):
+        RemoveImportsVisitor.remove_unused_import(context, mod, name, asname)
+    return RemoveImportsVisitor(context).transform_module(module)
 
 
 def _imports(stmt: Any, removal: Removal) -> bool:

@@ -63,7 +63,7 @@ CASES = {
 
 
 def _slow(monkeypatch) -> None:
-    monkeypatch.setattr(replace, "classify", lambda *a, **k: (set(), set(), set()))
+    monkeypatch.setattr(replace, "classify", lambda *a, **k: replace.Classified(set(), set(), set(), set()))
     monkeypatch.setattr(replace, "_ancestors", lambda *a, **k: None)
 
 
@@ -79,7 +79,8 @@ def test_the_short_cuts_change_no_byte(name, monkeypatch):
     assert fast.fixed == slow.fixed
 
 
-def test_a_sure_removal_never_runs_a_scope_analysis_of_the_whole_module(monkeypatch):
+def test_a_sure_removal_runs_no_scope_analysis(monkeypatch):
+    """An import nothing uses any more is taken out as the visitor would (advisor.fix.unimport), without it."""
     from libcst.codemod.visitors import RemoveImportsVisitor
 
     sizes = []
@@ -93,7 +94,23 @@ def test_a_sure_removal_never_runs_a_scope_analysis_of_the_whole_module(monkeypa
     code = (AMP + "\n\ndef f(m, x):\n    with autocast():\n        return m(x)\n" + "\n\ny = 1\n" * 50).encode()
     out = fix_bytes(code, "m.py", all_rules(), SETTINGS)
     assert b"import autocast" not in out.fixed
-    assert sizes and max(sizes) == 1  # the import statement alone
+    assert sizes == []
+    nested = CASES["in a method"].encode()
+    assert b"import autocast" not in fix_bytes(nested, "m.py", all_rules(), SETTINGS).fixed
+    assert sizes == []  # nothing in the method reads it any more
+
+
+def test_a_local_import_still_read_goes_to_the_visitor_with_its_statement_alone(monkeypatch):
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    sizes = []
+    real = RemoveImportsVisitor.transform_module
+    monkeypatch.setattr(
+        RemoveImportsVisitor, "transform_module", lambda self, m: sizes.append(len(m.body)) or real(self, m)
+    )
+    out = fix_bytes(CASES["in a function, used again"].encode(), "m.py", all_rules(), SETTINGS)
+    assert b"import autocast" in out.fixed  # `g = autocast` still reads it
+    assert sizes == [1]  # the function alone
 
 
 def test_a_used_import_is_not_asked_about(monkeypatch):
