@@ -11,20 +11,15 @@ are the same.
 from __future__ import annotations
 
 import ast
-import re
-from functools import lru_cache
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from advisor.core.lazy import cst
 from advisor.fix import parking, unimport
+from advisor.fix.name_uses import Span, Uses, char_position, inside, uses_of
 from advisor.syntax.names import dotted_name
 from advisor.syntax.walk import nodes_of
 
 Removal = tuple[str, "str | None", "str | None"]  # (module, name, asname): RemoveImportsVisitor's terms
-Span = tuple[int, int, int, int]  # 1-based lines, 0-based character columns, end exclusive
-
-_SCOPES: tuple[type[ast.AST], ...] = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_SCOPES += (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def imported_names(module: Any, resolver: Any, node: Any) -> list[Removal]:
@@ -119,7 +114,7 @@ def classify(
         return Classified(set(), set(), set(), set())
     names = frozenset(asname or name or mod for mod, name, asname in wanted)
     if names not in memo:
-        memo[names] = _uses_of(text, names)
+        memo[names] = uses_of(text, names)
     uses, lines = memo[names]
     if uses is None:
         return Classified(set(), set(), set(), set())
@@ -138,8 +133,15 @@ def classify(
             continue
         if removal in uses.nested_imports:
             if bound not in uses.globals and bound not in uses.in_strings and name not in uses.relative_names:
-                gone = known and bound not in new_names and not _outside(uses, lines, bound, spans)
-                (found.inside if gone else local).add(removal)
+                outside = _outside(uses, lines, bound, spans)
+                if known and bound not in new_names and not outside:
+                    found.inside.add(removal)
+                    continue
+                # What still reads it: the loads outside the fix, and those inside a replaced node whose replacement
+                # keeps reading the name there (it brings no lambda or comprehension of its own).
+                kept = [s for s, r in zip(spans, new) if known and bound in _names_read(r) and not _scoped(r)]
+                reads = outside + _within(uses, lines, bound, kept)
+                (used if _read_in_own_scope(uses, removal, reads) else local).add(removal)
             continue
         if uses.module_binds.get(bound, 0) != 1 or bound in uses.globals:
             continue  # bound again at module scope, or from a function: which binding a load reads is unsure
@@ -153,9 +155,32 @@ def classify(
     return found
 
 
-def _outside(uses: _Uses, lines: list[str], bound: str, spans: list[Span]) -> list[ast.Name]:
+def _scoped(node: Any) -> bool:
+    """Does a replacement hold a scope of its own (where a name it reads may be another binding)?"""
+    return any(True for _ in nodes_of(node, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp))
+
+
+def _read_in_own_scope(uses: Uses, removal: Removal, outside: list[ast.Name]) -> bool:
+    """Does a load left outside the fix come after the import, in the function or class it is in and in no scope
+    nested there? Then it reads the import: the visitor's scope analysis keeps it too (it reads a scope's loads in
+    order: one before the import, in a loop too, is not a use). A load in a nested scope is left to the visitor."""
+    if removal not in uses.nested_in:
+        return False
+    scope, at = uses.nested_in[removal]
+    left = {id(n) for n in outside}
+    return any(
+        id(n) in left and scopes and scopes[-1] is scope and (n.lineno, n.col_offset) > at for n, scopes in uses.reads
+    )
+
+
+def _within(uses: Uses, lines: list[str], bound: str, spans: list[Span]) -> list[ast.Name]:
+    """The `Name`s of `bound` inside these spans."""
+    return [n for n in uses.every.get(bound, ()) if inside(char_position(lines, n), spans)]
+
+
+def _outside(uses: Uses, lines: list[str], bound: str, spans: list[Span]) -> list[ast.Name]:
     """The `Name`s of `bound` outside the replaced spans."""
-    return [n for n in uses.every.get(bound, ()) if not _inside(_char_position(lines, n), spans)]
+    return [n for n in uses.every.get(bound, ()) if not inside(char_position(lines, n), spans)]
 
 
 def _names_read(node: Any) -> set[str]:
@@ -225,160 +250,3 @@ def _names(small: Any, removal: Removal) -> bool:
     if isinstance(small, cst.Import) and name is None:
         return any(a.evaluated_name == mod and a.evaluated_alias == asname for a in small.names)
     return False
-
-
-def _uses_of(text: str, names: frozenset[str]) -> tuple[_Uses | None, list[str]]:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None, []
-    uses = _Uses(set(names))
-    uses.walk(tree)
-    return uses, re.split(r"\r\n|\r|\n", text)
-
-
-# The nodes that bind a name where they stand and are not read on their own (`_bound_names`; imports, names and
-# `global` have their own steps in `_Uses.walk`).
-_BINDERS = (ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs, ast.MatchStar)
-
-
-class _Uses:
-    """Imports of every kind, and where `names` occur, in one pass over the `ast`."""
-
-    def __init__(self, names: set[str]) -> None:
-        self.names = names
-        self.words = re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, sorted(names))))
-        self.imports: dict[Removal, int] = {}
-        self.nested_imports: set[Removal] = set()
-        self.relative_names: set[str] = set()
-        self.module_binds: dict[str, int] = {}  # bindings of `names` at module scope, imports included
-        self.globals: set[str] = set()  # `names` declared global (or nonlocal) somewhere
-        self.every: dict[str, list[ast.Name]] = {}  # every `Name` of them, in any context
-        self.loads: set[ast.Name] = set()  # the loads that read the module's binding (no enclosing rebinding)
-        self.in_strings: set[str] = set()  # those a string holds as a word
-        self._rebinding: dict[int, set[str]] = {}  # id(scope) -> the names of `names` anything in it binds
-
-    def walk(self, tree: ast.AST) -> None:
-        """Every node, each with the scopes (not the module) it is in. Order does not matter: only counts and sets
-        are kept. Each binding of one of `names` is counted for every scope around it as it is met, so a load is
-        decided at the end, once every scope's bindings are known (one pass: a walk of each scope with a load, as
-        before, walked a big class again for every method that read the name)."""
-        stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(tree, ())]
-        reads: list[tuple[ast.Name, tuple[ast.AST, ...]]] = []
-        while stack:
-            node, scopes = stack.pop()
-            t = type(node)
-            if t is ast.Name:
-                self._name(node, scopes, reads)  # type: ignore[arg-type]
-            elif t is ast.Import or t is ast.ImportFrom:
-                self._import(node, scopes)  # type: ignore[arg-type]
-            elif t is ast.Constant:
-                self._constant(node)  # type: ignore[arg-type]
-            elif t is ast.Global or t is ast.Nonlocal:
-                names = [n for n in node.names if n in self.names]  # type: ignore[attr-defined]
-                self.globals.update(names)
-                self._bound_inside(names, scopes)
-            else:
-                if isinstance(node, _BINDERS):  # a def, a class, an argument, an `except ... as`, a match capture
-                    bound = [n for n in _bound_names(node) if n in self.names]
-                    if not scopes:
-                        for name in bound:
-                            self._bound(name)
-                    self._bound_inside(bound, scopes)
-                if isinstance(node, _SCOPES):
-                    scopes = (*scopes, node)
-                stack.extend((child, scopes) for child in ast.iter_child_nodes(node))
-        rebinding = self._rebinding
-        self.loads = {n for n, scopes in reads if not any(n.id in rebinding.get(id(s), ()) for s in scopes)}
-
-    def _bound(self, name: str | None) -> None:
-        """A binding at module scope."""
-        if name is not None and name in self.names:
-            self.module_binds[name] = self.module_binds.get(name, 0) + 1
-
-    def _bound_inside(self, names: Iterable[str], scopes: tuple[ast.AST, ...]) -> None:
-        """Bindings of `names` (of `self.names`) inside each of `scopes` (nested scopes too: more than Python's rule,
-        so never less)."""
-        for name in names:
-            for scope in scopes:
-                self._rebinding.setdefault(id(scope), set()).add(name)
-
-    def _import(self, node: ast.Import | ast.ImportFrom, scopes: tuple[ast.AST, ...]) -> None:
-        module = (node.module or "") if isinstance(node, ast.ImportFrom) else None  # None: `import m`
-        for alias in node.names:
-            if isinstance(node, ast.ImportFrom) and node.level:
-                self.relative_names.add(alias.name)
-            else:
-                removal = (alias.name, None, alias.asname) if module is None else (module, alias.name, alias.asname)
-                self.imports[removal] = self.imports.get(removal, 0) + 1
-                if scopes:
-                    self.nested_imports.add(removal)
-        bound = [n for n in _bound_names(node) if n in self.names]
-        if not scopes:
-            for name in bound:
-                self._bound(name)
-        self._bound_inside(bound, scopes)
-
-    def _name(self, node: ast.Name, scopes: tuple[ast.AST, ...], reads: list) -> None:
-        if node.id not in self.names:
-            return
-        self.every.setdefault(node.id, []).append(node)
-        if not isinstance(node.ctx, ast.Load):
-            if not scopes:
-                self._bound(node.id)
-            self._bound_inside((node.id,), scopes)
-        else:
-            reads.append((node, scopes))
-
-    def _constant(self, node: ast.Constant) -> None:
-        if isinstance(node.value, str):
-            found = set(self.words.findall(node.value)) - self.in_strings
-            if found:  # only a string that is an expression naming it (an annotation, `__all__`): not prose
-                self.in_strings.update(found & _expression_names(node.value))
-
-
-def _bound_names(node: ast.AST) -> Iterator[str]:
-    """The names `node` itself binds (or, `global`/`nonlocal`, takes from another scope) where it stands."""
-    if isinstance(node, ast.Name):
-        if not isinstance(node.ctx, ast.Load):
-            yield node.id
-    elif isinstance(node, ast.arg):
-        yield node.arg
-    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        yield node.name
-    elif isinstance(node, ast.Import):
-        yield from (a.asname or a.name.partition(".")[0] for a in node.names)
-    elif isinstance(node, ast.ImportFrom):
-        yield from (a.asname or a.name for a in node.names)
-    elif isinstance(node, (ast.Global, ast.Nonlocal)):
-        yield from node.names
-    elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
-        yield node.name
-
-
-def _char_position(lines: list[str], node: ast.Name) -> Span:
-    """(line, column, end line, end column) of `node` in characters (`ast` counts UTF-8 bytes)."""
-    line = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
-    if line.isascii():
-        start, end = node.col_offset, node.end_col_offset or node.col_offset
-    else:
-        raw = line.encode("utf-8")
-        start = len(raw[: node.col_offset].decode("utf-8", "replace"))
-        end = len(raw[: node.end_col_offset or node.col_offset].decode("utf-8", "replace"))
-    return node.lineno, start, node.end_lineno or node.lineno, end
-
-
-def _inside(where: Span, spans: list[Span]) -> bool:
-    line, column, end_line, end_column = where
-    return any((s[0], s[1]) <= (line, column) and (end_line, end_column) <= (s[2], s[3]) for s in spans)
-
-
-@lru_cache(maxsize=1024)
-def _expression_names(text: str) -> frozenset[str]:
-    """The `Name`s of `text` read as a Python expression, as LibCST reads a string annotation (none: it is not
-    one, such as a docstring's prose)."""
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return frozenset()
-    return frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))

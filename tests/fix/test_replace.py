@@ -57,6 +57,18 @@ CASES = {
     "    def inner():\n        return autocast\n\n    with autocast():\n        pass\n",
     "in a function, named in __all__": "__all__ = ['autocast']\n\n\ndef f():\n    from torch.cuda.amp import autocast\n\n"
     "    with autocast():\n        pass\n",
+    "in a function, read in its defaults": "def f(a=autocast):\n    from torch.cuda.amp import autocast\n\n"
+    "    with autocast():\n        pass\n",
+    "in a class body, read there": "class C:\n    from torch.cuda.amp import autocast\n\n    x = autocast\n"
+    "    with autocast():\n        pass\n",
+    "in a function, read in a loop before it": "def f(xs):\n    for x in xs:\n        g = autocast\n"
+    "        from torch.cuda.amp import autocast\n\n        with autocast():\n            pass\n",
+    "in a function, assigned again": "def f():\n    from torch.cuda.amp import autocast\n\n    with autocast():\n"
+    "        pass\n    autocast = 1\n    g = autocast\n",
+    "in a function, kept by the replacement": "def f(m, x):\n    from torch.utils.checkpoint import checkpoint\n\n"
+    "    return checkpoint(m, x)\n",
+    "in a function, read before it": "def f():\n    g = autocast\n    from torch.cuda.amp import autocast\n\n"
+    "    with autocast():\n        pass\n",
     "in a function, global elsewhere": "def h():\n    global autocast\n    autocast = 1\n\n\n"
     "def f():\n    from torch.cuda.amp import autocast\n\n    with autocast():\n        pass\n",
 }
@@ -100,7 +112,7 @@ def test_a_sure_removal_runs_no_scope_analysis(monkeypatch):
     assert sizes == []  # nothing in the method reads it any more
 
 
-def test_a_local_import_still_read_goes_to_the_visitor_with_its_statement_alone(monkeypatch):
+def test_a_local_import_goes_to_the_visitor_only_where_a_nested_scope_may_read_it(monkeypatch):
     from libcst.codemod.visitors import RemoveImportsVisitor
 
     sizes = []
@@ -109,7 +121,12 @@ def test_a_local_import_still_read_goes_to_the_visitor_with_its_statement_alone(
         RemoveImportsVisitor, "transform_module", lambda self, m: sizes.append(len(m.body)) or real(self, m)
     )
     out = fix_bytes(CASES["in a function, used again"].encode(), "m.py", all_rules(), SETTINGS)
-    assert b"import autocast" in out.fixed  # `g = autocast` still reads it
+    assert b"import autocast" in out.fixed  # `g = autocast`, in the function's own body, still reads it
+    out = fix_bytes(CASES["in a function, kept by the replacement"].encode(), "m.py", all_rules(), SETTINGS)
+    assert b"import checkpoint" in out.fixed and b"use_reentrant=True" in out.fixed  # the new call reads it
+    assert sizes == []
+    out = fix_bytes(CASES["in a function, read by a closure"].encode(), "m.py", all_rules(), SETTINGS)
+    assert b"import autocast" in out.fixed
     assert sizes == [1]  # the function alone
 
 
