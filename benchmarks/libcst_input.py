@@ -4,8 +4,8 @@
     python benchmarks/libcst_input.py TREE [advisor scan flags...]
 
 Runs `advisor scan TREE --format json --no-cache -j 1` in this process and reports:
-- the bytes LibCST parsed (slices and whole files), and the files they came from; and the fragments of the
-  statement-local rules (advisor.analysis.fragments), apart;
+- the bytes LibCST parsed (slices and whole files), and the files they came from, those of files where it found
+  nothing apart; and the fragments of the statement-local rules (advisor.analysis.fragments), apart;
 - of those files, the bytes of the innermost statements that hold a finding, and of their top-level statements
   (what a slice must keep at least, at each granularity);
 - the bytes of top-level statements a slice kept because they refer to a reference rule's targets
@@ -114,6 +114,8 @@ def main() -> None:
         a, b = _needed(path, lines.get(os.path.realpath(path), set()))
         inner, top = inner + a, top + b
     print(f"LibCST parsed {sum(parsed.values()):,} bytes from {len(parsed)} files; {len(findings)} findings")
+    idle = {p: n for p, n in parsed.items() if not lines.get(os.path.realpath(p))}
+    print(f"  of them in files with no finding: {sum(idle.values()):,} bytes from {len(idle)} files")
     print(f"  and the statement-local rules' fragments: {sum(pieces.values()):,} bytes from {len(pieces)} files")
     print(f"  innermost statements holding a finding: {inner:,} bytes; their top-level statements: {top:,} bytes")
     print("  top-level statements kept because they refer to a reference rule's targets, by rule:")
