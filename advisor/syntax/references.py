@@ -6,7 +6,8 @@ that the file really refers to something a candidate rule looks for.
 
 This must never drop a file a rule would flag, so it over-approximates: every import binding anywhere in the
 file applies everywhere (no scopes), and string constants count as references (rules also match
-`mock.patch("torch.x.y")`). The precise, scope-aware answer comes later from `advisor.syntax.names`.
+`mock.patch("torch.x.y")`), kept apart (`strings`, `referenced`) for the rules that report at names only. The
+precise, scope-aware answer comes later from `advisor.syntax.names`.
 """
 
 from __future__ import annotations
