@@ -41,3 +41,23 @@ def test_the_word_split_is_the_word_regex():
     ]
     for data in samples:
         assert set(data.translate(_SPACES).split()) == set(re.findall(rb"\w+", data))
+
+
+def test_call_shapes_tried_where_their_needle_is_find_what_whole_file_scans_find():
+    from advisor.analysis.prefilter import _FEW, _occurring, _pattern
+
+    shapes = [b".add(" + bytes([c]) for c in b"-0123456789"]
+    brackets = [b"[[(", b"[[*", b"[[...", b"[[["]
+    texts = [
+        b"x.add(1)\n",
+        b"x.add(10)\n",  # `.add(1` bounded: not in `.add(10`
+        b"x.add(y)\ny.add(-1)\nz.add(2, 3)\n",
+        b"a = [[[(1,)]]]\n",  # overlapping needles: `[[[` at 4, `[[(` at 5
+        b"q = [[...]]; r = [[*s]]\n",
+        b"x.add(y)\n" * (_FEW + 1) + b"x.add(3)\n",  # a common needle: the whole-file way
+    ]
+    for data in texts:
+        for needle, group in ((b".add(", shapes), (b"[[", brackets)):
+            if needle in data:
+                slow = [t for t in group if t in data and _pattern(t).search(data)]
+                assert sorted(_occurring(data, needle, group)) == sorted(slow), (data, needle)
