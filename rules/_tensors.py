@@ -45,7 +45,7 @@ class KnownTensors(BoundNames):
     @classmethod
     def may_know_tensors(cls, refs: Any) -> bool:
         """Can any value of the module be known a tensor: does it name a factory or `torch.Tensor` (no string)?"""
-        return refs.refers_to_any(FACTORIES, strings=False) or refs.refers_to_any(TENSOR_TYPES, strings=False)
+        return refs.refers_to_any((*FACTORIES, *TENSOR_TYPES), strings=False)
 
     def __init__(self, ctx: Any) -> None:
         super().__init__(ctx)

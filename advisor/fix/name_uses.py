@@ -7,7 +7,8 @@ import re
 from functools import lru_cache
 from typing import Iterable, Iterator
 
-Removal = tuple[str, "str | None", "str | None"]  # (module, name, asname): RemoveImportsVisitor's terms
+from advisor.fix.unimport import Removal
+
 Span = tuple[int, int, int, int]  # 1-based lines, 0-based character columns, end exclusive
 
 _SCOPES: tuple[type[ast.AST], ...] = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -53,12 +54,11 @@ class Uses:
         decided at the end, once every scope's bindings are known (one pass: a walk of each scope with a load, as
         before, walked a big class again for every method that read the name)."""
         stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(tree, ())]
-        reads: list[tuple[ast.Name, tuple[ast.AST, ...]]] = []
         while stack:
             node, scopes = stack.pop()
             t = type(node)
             if t is ast.Name:
-                self._name(node, scopes, reads)  # type: ignore[arg-type]
+                self._name(node, scopes)  # type: ignore[arg-type]
             elif t is ast.Import or t is ast.ImportFrom:
                 self._import(node, scopes)  # type: ignore[arg-type]
             elif t is ast.Constant:
@@ -77,8 +77,8 @@ class Uses:
                 if isinstance(node, _SCOPES):
                     scopes = (*scopes, node)
                 stack.extend((child, scopes) for child in ast.iter_child_nodes(node))
-        self.reads, rebinding = reads, self._rebinding
-        self.loads = {n for n, scopes in reads if not any(n.id in rebinding.get(id(s), ()) for s in scopes)}
+        rebinding = self._rebinding
+        self.loads = {n for n, scopes in self.reads if not any(n.id in rebinding.get(id(s), ()) for s in scopes)}
 
     def _bound(self, name: str | None) -> None:
         """A binding at module scope."""
@@ -109,7 +109,7 @@ class Uses:
                 self._bound(name)
         self._boundinside(bound, scopes)
 
-    def _name(self, node: ast.Name, scopes: tuple[ast.AST, ...], reads: list) -> None:
+    def _name(self, node: ast.Name, scopes: tuple[ast.AST, ...]) -> None:
         if node.id not in self.names:
             return
         self.every.setdefault(node.id, []).append(node)
@@ -118,7 +118,7 @@ class Uses:
                 self._bound(node.id)
             self._boundinside((node.id,), scopes)
         else:
-            reads.append((node, scopes))
+            self.reads.append((node, scopes))
 
     def _constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str):

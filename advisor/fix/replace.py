@@ -16,10 +16,9 @@ from typing import Any, Iterable, NamedTuple
 from advisor.core.lazy import cst
 from advisor.fix import parking, unimport
 from advisor.fix.name_uses import Span, Uses, char_position, inside, uses_of
+from advisor.fix.unimport import Removal
 from advisor.syntax.names import dotted_name
 from advisor.syntax.walk import nodes_of
-
-Removal = tuple[str, "str | None", "str | None"]  # (module, name, asname): RemoveImportsVisitor's terms
 
 
 def imported_names(module: Any, resolver: Any, node: Any) -> list[Removal]:
@@ -140,7 +139,7 @@ def classify(
                 # What still reads it: the loads outside the fix, and those inside a replaced node whose replacement
                 # keeps reading the name there (it brings no lambda or comprehension of its own).
                 kept = [s for s, r in zip(spans, new) if known and bound in _names_read(r) and not _scoped(r)]
-                reads = outside + _within(uses, lines, bound, kept)
+                reads = outside + _within(uses, lines, bound, kept) if kept else outside
                 (used if _read_in_own_scope(uses, removal, reads) else local).add(removal)
             continue
         if uses.module_binds.get(bound, 0) != 1 or bound in uses.globals:
@@ -160,14 +159,15 @@ def _scoped(node: Any) -> bool:
     return any(True for _ in nodes_of(node, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp))
 
 
-def _read_in_own_scope(uses: Uses, removal: Removal, outside: list[ast.Name]) -> bool:
-    """Does a load left outside the fix come after the import, in the function or class it is in and in no scope
-    nested there? Then it reads the import: the visitor's scope analysis keeps it too (it reads a scope's loads in
-    order: one before the import, in a loop too, is not a use). A load in a nested scope is left to the visitor."""
+def _read_in_own_scope(uses: Uses, removal: Removal, names: list[ast.Name]) -> bool:
+    """Does one of `names` (those the fixed code still has) load the name after the import, in the function or class
+    it is in and in no scope nested there? Then it reads the import: the visitor's scope analysis keeps it too (it
+    reads a scope's loads in order: one before the import, in a loop too, is not a use). A load in a nested scope is
+    left to the visitor."""
     if removal not in uses.nested_in:
         return False
     scope, at = uses.nested_in[removal]
-    left = {id(n) for n in outside}
+    left = {id(n) for n in names}
     return any(
         id(n) in left and scopes and scopes[-1] is scope and (n.lineno, n.col_offset) > at for n, scopes in uses.reads
     )

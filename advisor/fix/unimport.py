@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from advisor.core.lazy import cst
 from advisor.syntax.names import dotted_name
 
-Removal = tuple[str, "str | None", "str | None"]  # (module, name, asname), as advisor.fix.replace has them
+Removal = tuple[str, "str | None", "str | None"]  # (module, name, asname): RemoveImportsVisitor's terms
 
 
 def remove(node: Any, removals: Iterable[Removal]) -> Any:

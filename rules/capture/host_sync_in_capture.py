@@ -55,7 +55,7 @@ class HostSyncInCapture(CompiledFunctions):
         # Capture blocks (named, not in a string), or compiled code that asks for CUDA graphs; and a host sync in
         # some test (asked last: the tests' identifiers are gathered by walking them).
         if not refs.refers_to_any(CAPTURE, strings=False) and not (
-            "torch.compile" in refs.qualnames and "reduce-overhead" in refs.qualnames
+            refs.refers_to_any(("torch.compile",)) and "reduce-overhead" in refs.strings
         ):
             return False
         return not refs.guard_identifiers.isdisjoint((*SYNC_METHODS, "bool"))

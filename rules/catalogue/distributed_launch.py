@@ -77,7 +77,7 @@ class DistributedLaunch(Rule):
         # word of a command list, or its `main` (a docstring mentioning the module is none of them).
         return (
             refs.refers_to_any((_MODULE, f"{_MODULE}.main"))
-            or any(LAUNCH.search(s) for s in refs.qualnames)
+            or any(LAUNCH.search(s) for s in refs.strings)
             or any(LAUNCH.search(s) for s in refs.long_strings)
         )
 
