@@ -4,6 +4,7 @@ they call, the shapes some rules look for (a list index, `f(x) - 1`), and calls 
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 # Calls that import a module by its string name and return it, lazy-import helpers included
 # (`models, _ = optional_import("torchvision.models")` binds the first name); one list for this pass
@@ -51,19 +52,70 @@ def slice_call(node: ast.AST) -> bool:
     return type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "slice"  # type: ignore[attr-defined]
 
 
-def index_evidence(node: ast.AST) -> bool:
-    """Is `node` a sign of a list index (ADV130)? A subscript by a list, or a `slice(...)` put into a list."""
-    if type(node) is ast.Subscript:
-        index = node.slice  # type: ignore[attr-defined]
-        if type(index) is ast.BinOp:
-            return type(index.left) is ast.List or type(index.right) is ast.List
-        return type(index) in (ast.List, ast.ListComp)
-    if type(node) is ast.List:
-        return any(slice_call(e) for e in node.elts)  # type: ignore[attr-defined]
-    if type(node) is ast.ListComp:
-        return slice_call(node.elt)  # type: ignore[attr-defined]
-    args = node.args  # type: ignore[attr-defined]  # a Call: `idx.append(slice(a, b))`
-    return bool(args) and slice_call(args[-1]) and type(node.func) is ast.Attribute  # type: ignore[attr-defined]
+LISTY = (ast.List, ast.ListComp, ast.BinOp)  # what may make a list: a display, a comprehension, a sum or product
+
+
+def warning_list(index: ast.AST, names: set[str]) -> bool:
+    """May the subscript index `index` be a list ADV130 reports: a display or comprehension (or a sum or product of
+    them) holding an item torch reads as a tuple's (a slice, None, `...`, a sequence; rules/callpattern/
+    _index_lists.py, `list_info`)? A list of ints or names is advanced indexing. The names in it go into `names`:
+    the rule follows them to the lists bound to them (`References.slice_list_indexed`)."""
+    t = type(index)
+    if t is ast.List:
+        return any(_warning_item(e) for e in index.elts)  # type: ignore[attr-defined]
+    if t is ast.ListComp:
+        return _warning_item(index.elt)  # type: ignore[attr-defined]
+    if t is ast.BinOp:  # `[slice(None)] * n`, `head + [None]`: both sides, for their names
+        left = warning_list(index.left, names)  # type: ignore[attr-defined]
+        return warning_list(index.right, names) or left  # type: ignore[attr-defined]
+    if t is ast.Name:
+        names.add(index.id)  # type: ignore[attr-defined]
+    return False
+
+
+def _warning_item(node: ast.AST) -> bool:
+    """An item that `item_kind` (_index_lists.py) does not read as a possible int."""
+    t = type(node)
+    if t is ast.Constant:
+        return node.value is None or node.value is Ellipsis  # type: ignore[attr-defined]
+    if t is ast.IfExp:
+        return _warning_item(node.body) or _warning_item(node.orelse)  # type: ignore[attr-defined]
+    return t is ast.List or t is ast.Tuple or slice_call(node) or (t is ast.Name and node.id == "Ellipsis")  # type: ignore[attr-defined]
+
+
+def holds_slice(node: ast.AST) -> bool:
+    """Is a `slice(...)` call anywhere in `node`?"""
+    return any(slice_call(n) for n in ast.walk(node))
+
+
+def list_value(node: ast.Assign | ast.AnnAssign, values: dict[str, list[ast.expr]]) -> None:
+    """A list bound to a name (`idx = [slice(None)] * n`, `idx = list(shape)`) or a value stored into one
+    (`idx[d] = slice(a, b)`), by that name, for `slice_list_indexed` (ADV130 follows a name only where
+    every value bound to it is a list: `idx = slice(a, b)` is no list)."""
+    value: Any = node.value
+    listy = type(value) in LISTY or (
+        type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "list"
+    )
+    targets: list[Any] = node.targets if type(node) is ast.Assign else [node.target]  # type: ignore[union-attr]
+    for t in targets:
+        stored = type(t) is ast.Subscript
+        if stored:
+            t = t.value
+        if type(t) is ast.Name and (stored or listy):
+            values.setdefault(t.id, []).append(value)
+
+
+def slice_list_indexed(names: set[str], values: dict[str, list[ast.expr]], calls: dict[str, list[ast.Call]]) -> bool:
+    """Does a value bound or stored (`list_value`), appended or inserted to one of the index `names` hold a
+    `slice(...)`? (`calls`: by the last name they call, as `References.calls`.)"""
+    if not names or "slice" not in calls:
+        return False
+    held = [v for n in names for v in values.get(n, ())]
+    for call in (*calls.get("append", ()), *calls.get("insert", ())):
+        func = call.func
+        if type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id in names:
+            held += [*call.args, *(k.value for k in call.keywords)]
+    return any(holds_slice(v) for v in held)
 
 
 def getattr_chain(call: ast.Call, chains: list[list[str]]) -> None:

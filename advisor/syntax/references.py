@@ -38,9 +38,13 @@ class References:
         self._guard_identifiers: set[str] | None = None
         self.imports: set[str] = set()  # every imported module/symbol
         self.max_depth = 0  # deepest expression nesting
-        # A list that may index with a non-tuple sequence (ADV130): a subscript whose index is a list
-        # display, comprehension or sum/product of one, or a `slice(...)` put into a list.
+        # ADV130, a list index that may warn: a subscript by a list display or comprehension holding a slice,
+        # None, `...` or a sequence (`ast_parts.warning_list`); or by a name (`index_names`, also in a sum or
+        # product) a list holding a `slice(...)` is bound or stored to (`slice_list_indexed`). The values bound
+        # to names (`x = [...]`, `x: T = f(...)`) or stored into them (`x[d] = v`), by name, are dropped with `calls`.
         self.index_lists = False
+        self.index_names: set[str] = set()
+        self.list_values: dict[str, list[ast.expr]] = {}
         # Every call, by the last part of what it calls (`F.softmax(x)` under "softmax"; `getattr(m, "f")(x)`
         # under "f"), for rules that can tell from a call's shape that nothing here is theirs. Dropped
         # (`forget_calls`) before the LibCST parse, so the `ast` tree is not kept alive beside it.
@@ -140,6 +144,12 @@ class References:
     def forget_calls(self) -> None:
         self.guard_identifiers  # noqa: B018  # walked now, while the tree is there
         self.calls, self.defs, self.classes, self.transposed, self.assigned = {}, {}, [], [], {}
+        self.list_values = {}
+
+    def slice_list_indexed(self) -> bool:
+        """Is a name used as an index (`index_names`) one a list holding a `slice(...)` may be bound or stored to
+        (ADV130's `name_info`)? Asked before `forget_calls`."""
+        return ast_parts.slice_list_indexed(self.index_names, self.list_values, self.calls)
 
     def refers_to_any(self, targets: Iterable[str], strings: bool = True) -> bool:
         """`strings`: a string constant equal to one of `targets` counts (`mock.patch("torch.x.y")`)."""
@@ -224,18 +234,21 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                     else:
                         refs.long_strings.append(value)
                 continue
-            elif kind == _INDEXING:  # a call, subscript, list display or list comprehension
-                # (a call is evidence only with a `slice(...)` as its last argument: most are not asked about)
-                if not refs.index_lists and (t is not ast.Call or node.args and type(node.args[-1]) is ast.Call):  # type: ignore[attr-defined]
-                    refs.index_lists = ast_parts.index_evidence(node)
-                if t is ast.Call:  # ast_parts.record_call, its common cases inlined (most nodes read are calls)
-                    func, ft = node.func, type(node.func)  # type: ignore[attr-defined]
-                    if ft is ast.Name and func.id == "getattr":  # `getattr(torch.cuda, "memory_cached")` refers
-                        ast_parts.getattr_chain(node, chains)  # type: ignore[arg-type]
-                    if ft is ast.Attribute or ft is ast.Name:
-                        calls.setdefault(func.attr if ft is ast.Attribute else func.id, []).append(node)  # type: ignore[arg-type]
-                    else:
-                        ast_parts.record_call(node, calls)  # type: ignore[arg-type]
+            elif kind == _SUBSCRIPT:
+                index = node.slice  # type: ignore[attr-defined]
+                if type(index) is ast.Name:
+                    refs.index_names.add(index.id)
+                elif not refs.index_lists and type(index) in ast_parts.LISTY:
+                    refs.index_lists = ast_parts.warning_list(index, refs.index_names)
+            elif kind == _CALL:
+                # ast_parts.record_call, its common cases inlined (most nodes read are calls)
+                func, ft = node.func, type(node.func)  # type: ignore[attr-defined]
+                if ft is ast.Name and func.id == "getattr":  # `getattr(torch.cuda, "memory_cached")` refers
+                    ast_parts.getattr_chain(node, chains)  # type: ignore[arg-type]
+                if ft is ast.Attribute or ft is ast.Name:
+                    calls.setdefault(func.attr if ft is ast.Attribute else func.id, []).append(node)  # type: ignore[arg-type]
+                else:
+                    ast_parts.record_call(node, calls)  # type: ignore[arg-type]
             elif kind == _KEYWORD:
                 if node.arg:  # type: ignore[attr-defined]
                     refs.names.add(node.arg)  # type: ignore[attr-defined]
@@ -249,8 +262,12 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             elif kind == _BINOP:
                 if type(node.op) is ast.Sub and type(node.left) is ast.Call and ast_parts.is_one(node.right):  # type: ignore[attr-defined]
                     ast_parts.record_call(node.left, refs.calls, refs.minus_one)  # type: ignore[attr-defined]
-            elif type(node.value) is ast.Call:  # type: ignore[attr-defined]  # an assignment
-                _assignment(node, refs, aliases, importing_calls)  # type: ignore[arg-type]
+            else:  # an assignment
+                value_type = type(node.value)  # type: ignore[attr-defined]
+                if value_type is ast.Call:
+                    _assignment(node, refs, aliases, importing_calls)  # type: ignore[arg-type]
+                if value_type is not ast.Name and value_type is not ast.Constant:  # may hold a call (ADV130)
+                    ast_parts.list_value(node, refs.list_values)  # type: ignore[arg-type]
         # ast.iter_child_nodes, inlined and without the fields that never hold a node this walk reads.
         for name in fields:
             value = getattr(node, name, None)
@@ -268,12 +285,13 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
 # and the rest hold strings or numbers. Skipping them is a third of the walk's nodes.
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "level", "module"})
 # The node kinds `collect` reads (0: any other node, whose children it only walks).
-_NAME, _ATTRIBUTE, _CONSTANT, _INDEXING, _KEYWORD, _IMPORT, _TEST, _SCOPE, _BINOP, _ASSIGN = range(1, 11)
+_NAME, _ATTRIBUTE, _CONSTANT, _SUBSCRIPT, _CALL, _KEYWORD, _IMPORT, _TEST, _SCOPE, _BINOP, _ASSIGN = range(1, 12)
 _KINDS = {
     ast.Name: _NAME,
     ast.Attribute: _ATTRIBUTE,
     ast.Constant: _CONSTANT,
-    **dict.fromkeys((ast.Call, ast.Subscript, ast.List, ast.ListComp), _INDEXING),
+    ast.Subscript: _SUBSCRIPT,
+    ast.Call: _CALL,
     ast.keyword: _KEYWORD,
     **dict.fromkeys((ast.Import, ast.ImportFrom), _IMPORT),
     **dict.fromkeys((ast.If, ast.IfExp, ast.While), _TEST),
@@ -303,16 +321,14 @@ def _scope(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, refs: Re
 def _assignment(
     node: ast.Assign | ast.AnnAssign, refs: References, aliases: dict[str, set[str]], importing_calls: tuple[str, ...]
 ) -> None:
-    """A call assigned: to a name (`x = f(...)`, `x: T = f(...)`: ADV139), to an item (`idx[d] = slice(a, b)`:
-    ADV130), or an importing call's module bound to a name (`mod, ok = optional_import("m")`)."""
+    """A call assigned to a name (`x = f(...)`, `x: T = f(...)`: ADV139), or an importing call's module bound to a
+    name (`mod, ok = optional_import("m")`)."""
     call = node.value
     targets = node.targets if type(node) is ast.Assign else [node.target]  # type: ignore[union-attr]
     if len(targets) == 1 and type(targets[0]) is ast.Name:
         refs.assigned.setdefault(targets[0].id, []).append(call)  # type: ignore[arg-type, attr-defined]
     if type(node) is not ast.Assign:
         return
-    if not refs.index_lists and ast_parts.slice_call(call):  # type: ignore[arg-type]
-        refs.index_lists = any(isinstance(t, ast.Subscript) for t in targets)
     mod = ast_parts.imported_module(call, importing_calls)  # type: ignore[arg-type]
     if mod:
         for t in targets:

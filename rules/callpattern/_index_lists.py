@@ -8,7 +8,7 @@ Statically, an item is known to warn when it is written `slice(...)` (the builti
 
 A name is followed only inside the function that uses it, only when a `slice(...)` is put into it
 (None or `...` alone are not followed: `[None] * n` is a common placeholder, and the scan's
-prefilter, `References.index_lists`, looks for slices), and only when every binding there is an
+prefilter, `References.slice_list_indexed`, looks for slices), and only when every binding there is an
 assignment (`=`, `+=` of a list) of something that is a list: a parameter, a loop variable, a `global`
 or a `tuple(...)` anywhere makes it unknown. Items stored later (`idx[d] = slice(a, b)`,
 `idx.append(None)`) count, but make the list "warns only when that statement ran" (not `always`).

@@ -117,7 +117,8 @@ class NonTupleIndex(Rule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        return refs.imports_torch and refs.index_lists
+        # A list display that may warn as the index, or a name a list holding a `slice(...)` goes into.
+        return refs.imports_torch and (refs.index_lists or refs.slice_list_indexed())
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

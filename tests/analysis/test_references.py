@@ -71,3 +71,47 @@ def test_a_patched_name_needs_a_patcher():
     assert stream.may_match(
         _refs('import torch\n@mock.patch("torch.cuda.is_current_stream_capturing")\ndef t(): ...\n')
     )
+
+
+# ADV130's evidence: each of these is reported, so `may_match` must let it through (a name's list is followed
+# through a conditional, a tuple, a sum, an annotated binding, a store, an `insert`).
+_LIST_INDEXES = [
+    "import torch\ny = x[[None, 0]]\n",
+    "import torch\ny = x[[0 if c else ..., 1]]\n",
+    "import torch\ny = x[[slice(0, 2) for _ in r]]\n",
+    "import torch\ny = x[[Ellipsis] * 2 + [0]]\n",
+    "import torch\ndef f(x: torch.Tensor):\n    return x[[(0, 1), (1, 2)]]\n",
+    "import torch\ndef f(x, n):\n    idx = [slice(None) if c else 0 for c in n]\n    return x[idx]\n",
+    "import torch\ndef f(x, n):\n    idx: list = [slice(None)] * n\n    return x[idx + [None]]\n",
+    "import torch\ndef f(x, n):\n    idx = list(x.shape)\n    idx[0] = slice(1, None) if n else None\n    return x[idx]\n",
+    "import torch\ndef f(x, n):\n    idx = []\n    idx.insert(0, slice(n))\n    return x[idx]\n",
+    "import torch\nidx = [slice(None)] * 2\ny = x[idx]\n",
+]
+# ...and nothing here can be: int or name lists, a slice object (not a list) as the index, a list of slices never
+# used as one.
+_NO_LIST_INDEXES = [
+    "import torch\ny = x[[0, 2]]\n",
+    "import torch\ny = x[[i, j]] + x[[f(i)]]\n",
+    "import torch\ndef f(x, a):\n    idx = slice(a, None)\n    return x[idx]\n",
+    "import torch\ndef f(x, n):\n    idx = [slice(None)] * n\n    return x[tuple(idx)]\n",
+    "y = x[[None, 0]]\n",  # no torch
+]
+
+
+def test_list_index_evidence_lets_every_reported_list_through():
+    from advisor.analysis.analyse import analyse
+    from advisor.analysis.registry import rule_by_code
+    from advisor.core.settings import settings_at
+    from advisor.core.versions import NEWEST
+
+    rule = rule_by_code("ADV130")
+    for code in _LIST_INDEXES:
+        result, _ = analyse(code.encode(), "example.py", [rule], settings_at(NEWEST))
+        assert [f.rule for f in result.findings] == ["ADV130"], code  # the rule reports it...
+        assert rule.may_match(_refs(code)), code  # ...and its cheap check lets the file through
+    for code in _NO_LIST_INDEXES:
+        assert not rule.may_match(_refs(code)), code
+    refs = _refs(_LIST_INDEXES[5])
+    assert refs.list_values and refs.index_names == {"idx"}
+    refs.forget_calls()
+    assert refs.list_values == {}  # it holds the tree
