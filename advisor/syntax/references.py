@@ -35,13 +35,13 @@ class References:
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
         self.names: set[str] = set()  # every bare name and keyword-argument name (`x`, `f(k=...)`)
         self._guards: list[ast.expr] = []  # tests and decorators: `guard_identifiers` walks them if asked
+        self.ifs: list[ast.If] = []  # every `if` statement (the ROCm rules' guards); dropped with `calls`
         self._guard_identifiers: set[str] | None = None
         self.imports: set[str] = set()  # every imported module/symbol
         self.max_depth = 0  # deepest expression nesting
-        # ADV130, a list index that may warn: a subscript by a list display or comprehension holding a slice,
-        # None, `...` or a sequence (`ast_parts.warning_list`); or by a name (`index_names`, also in a sum or
-        # product) a list holding a `slice(...)` is bound or stored to (`slice_list_indexed`). The values bound
-        # to names (`x = [...]`, `x: T = f(...)`) or stored into them (`x[d] = v`), by name, are dropped with `calls`.
+        # ADV130, a list index that may warn: a subscript by a list display holding a slice, None, `...` or a
+        # sequence (`ast_parts.warning_list`), or by a name (`index_names`) a list holding a `slice(...)` is bound or
+        # stored to (`slice_list_indexed`); the values bound or stored to names (`list_values`) go with `calls`.
         self.index_lists = False
         self.index_names: set[str] = set()
         self.list_values: dict[str, list[ast.expr]] = {}
@@ -95,21 +95,19 @@ class References:
     def has_string_containing(self, fragment: str) -> bool:
         return any(fragment in q for q in self.qualnames) or any(fragment in s for s in self.long_strings)
 
-    def calls_of(self, qualified: Iterable[str]) -> list[ast.Call] | None:
-        """The calls that may call one of `qualified` (by its last part); None when an import renames one of
-        them, so that any call could."""
-        names = set()
+    def calls_of(self, qualified: Iterable[str]) -> list[ast.Call]:
+        """The calls that may call one of `qualified`: by its last part, or by a name an import binds it to
+        (`from torch.optim import SGD as Opt`: `Opt(...)`)."""
+        names: set[str] = set()
         for q in qualified:
             if q in self.renamed:
-                return None
+                names.update(n for n, bound in self.asnames.items() if q in bound)
             names.add(q.rsplit(".", 1)[-1])
         return [call for name in names for call in self.calls.get(name, ())]
 
-    def sole_args(self, qualified: Iterable[str]) -> list[ast.expr] | None:
-        """The argument of each call of `qualified` given exactly one, positional, not starred (None: renamed)."""
+    def sole_args(self, qualified: Iterable[str]) -> list[ast.expr]:
+        """The argument of each call of `qualified` given exactly one, positional, not starred."""
         calls = self.calls_of(qualified)
-        if calls is None:
-            return None
         return [c.args[0] for c in calls if len(c.args) == 1 and not c.keywords and type(c.args[0]) is not ast.Starred]
 
     def resolve(self, node: ast.AST) -> set[str] | None:
@@ -144,7 +142,7 @@ class References:
     def forget_calls(self) -> None:
         self.guard_identifiers  # noqa: B018  # walked now, while the tree is there
         self.calls, self.defs, self.classes, self.transposed, self.assigned = {}, {}, [], [], {}
-        self.list_values = {}
+        self.list_values, self.ifs = {}, []
 
     def slice_list_indexed(self) -> bool:
         """Is a name used as an index (`index_names`) one a list holding a `slice(...)` may be bound or stored to
@@ -257,6 +255,8 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                 continue
             elif kind == _TEST:  # if, while, a conditional expression
                 refs._guards.append(node.test)  # type: ignore[attr-defined]
+                if t is ast.If:
+                    refs.ifs.append(node)  # type: ignore[arg-type]
             elif kind == _SCOPE:  # def, async def, class
                 _scope(node, refs)  # type: ignore[arg-type]
             elif kind == _BINOP:

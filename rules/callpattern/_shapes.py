@@ -45,10 +45,8 @@ def _int(node: ast.expr) -> bool:
     return type(node) is ast.Constant and type(node.value) is int
 
 
-def lacks_keyword(calls: list[ast.Call] | None, keyword: str) -> bool:
-    """Does one of `calls` pass no `keyword=` (or `keyword=None`) and no `**kwargs`? None (renamed): yes."""
-    if calls is None:
-        return True
+def lacks_keyword(calls: list[ast.Call], keyword: str) -> bool:
+    """Does one of `calls` pass no `keyword=` (or `keyword=None`) and no `**kwargs`?"""
     for call in calls:
         if any(k.arg is None for k in call.keywords):
             continue

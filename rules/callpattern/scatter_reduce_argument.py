@@ -95,8 +95,6 @@ class ScatterReduceArgument(Rule):
         if not super().may_match(refs):
             return False
         calls = refs.calls_of(FUNCTIONS + tuple(f"torch.{m}" for m in METHODS))
-        if calls is None:
-            return True
         for call in calls:
             if not any(k.arg == "reduce" for k in call.keywords) or any(k.arg is None for k in call.keywords):
                 continue

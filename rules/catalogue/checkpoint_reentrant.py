@@ -71,7 +71,7 @@ class CheckpointUseReentrant(Rule):
         # A call passing neither `use_reentrant=` nor `**kwargs` (torch's own calls pass it).
         calls = refs.calls_of(FUNCS)
         return super().may_match(refs) and (
-            calls is None or any(all(k.arg not in ("use_reentrant", None) for k in c.keywords) for c in calls)
+            any(all(k.arg not in ("use_reentrant", None) for k in c.keywords) for c in calls)
         )
 
     def visit_Call(self, node) -> None:

@@ -77,7 +77,7 @@ class CommGatherCpu(Rule):
     @classmethod
     def may_match(cls, refs: Any) -> bool:
         calls = refs.calls_of(_GATHER)
-        return super().may_match(refs) and (calls is None or any(_may_minus_one(c) for c in calls))
+        return super().may_match(refs) and any(_may_minus_one(c) for c in calls)
 
     def visit_Call(self, node: Any) -> None:
         if self.match(node.func, _GATHER) is None:

@@ -88,7 +88,7 @@ class JitIgnoreDrop(Rule):
     def may_match(cls, refs: Any) -> bool:
         # `ignore` is a common word (warnings filters): only a call of that name with `True` or `drop...=`.
         calls = refs.calls_of(_IGNORE)
-        return super().may_match(refs) and (calls is None or any(_may_drop(c) for c in calls))
+        return super().may_match(refs) and any(_may_drop(c) for c in calls)
 
     def visit_Call(self, node: Any) -> None:
         if self.match(node.func, _IGNORE) is None:

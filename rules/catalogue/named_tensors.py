@@ -101,7 +101,7 @@ class NamedTensors(KnownTensors):
         if not refs.attributes.isdisjoint(cls.attribute_targets):
             return True
         calls = refs.calls_of(NAMED_FACTORIES)
-        return calls is None or any(k.arg == "names" for c in calls for k in c.keywords)
+        return any(k.arg == "names" for c in calls for k in c.keywords)
 
     def visit_Call(self, node) -> None:
         func = node.func

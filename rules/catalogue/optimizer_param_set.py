@@ -41,11 +41,10 @@ TARGETS = tuple(f"torch.optim.{n}" for n in OPTIMIZERS) + tuple(f"torch.optim.{m
 
 
 def _set_params(call) -> bool:
-    """Could this `ast` call pass a set as its first argument or `params=`?"""
-    values = call.args[:1] + [k.value for k in call.keywords if k.arg == "params"]
-    if any(k.arg is None for k in call.keywords) or any(type(a).__name__ == "Starred" for a in call.args[:1]):
-        return True
-    for v in values:
+    """Could this `ast` call pass a set as its first argument or `params=`, where the rule looks (`get_arg`: the
+    first positional argument before any `*args`, or `params=`; not inside `**kwargs`)?"""
+    first = call.args[:1] if call.args and type(call.args[0]).__name__ != "Starred" else []
+    for v in first + [k.value for k in call.keywords if k.arg == "params"]:
         kind = type(v).__name__
         if kind in ("Set", "SetComp"):
             return True
@@ -113,7 +112,7 @@ class OptimizerParamSet(Rule):
     def may_match(cls, refs) -> bool:
         # Only an optimizer given a set display, a set comprehension or `set(...)`/`frozenset(...)`.
         calls = refs.calls_of(TARGETS)
-        return super().may_match(refs) and (calls is None or any(_set_params(c) for c in calls))
+        return super().may_match(refs) and any(_set_params(c) for c in calls)
 
     def visit_Call(self, node) -> None:
         if self.match(node.func, TARGETS) is None:

@@ -70,7 +70,7 @@ class SacSavedTensorsHooks(Rule):
         if not refs.refers_to_any(HOOKS):
             return False
         calls = refs.calls_of(CHECKPOINT)
-        return calls is None or any(
+        return any(
             "context_fn" in given and "respect_saved_tensors_hooks" not in given
             for given in ({k.arg for k in c.keywords} for c in calls)
         )

@@ -83,13 +83,13 @@ class SoftmaxWithoutDim(Rule):
     def may_match(cls, refs) -> bool:
         # Only a call that passes no `dim` (by keyword or position) can be reported: most files pass one.
         calls = refs.calls_of(FUNCS)
-        return super().may_match(refs) and (calls is None or any(_may_lack_dim(c) for c in calls))
+        return super().may_match(refs) and any(_may_lack_dim(c) for c in calls)
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:
         # Only a module built without `dim` is judged by where the file calls it; functional calls by themselves.
         calls = refs.calls_of([q for q, position in FUNCS.items() if position == 0])
-        return calls is None or any(_may_lack_dim(c) for c in calls)
+        return any(_may_lack_dim(c) for c in calls)
 
     def visit_Module(self, node) -> None:
         self._built: list = []  # (construction, qualified name)

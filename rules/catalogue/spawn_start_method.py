@@ -70,7 +70,7 @@ class SpawnStartMethod(Rule):
     @classmethod
     def may_match(cls, refs: Any) -> bool:
         calls = refs.calls_of(_SPAWN)
-        return super().may_match(refs) and (calls is None or any(_other_method(c) for c in calls))
+        return super().may_match(refs) and any(_other_method(c) for c in calls)
 
     def visit_Call(self, node: Any) -> None:
         if self.match(node.func, _SPAWN) is None:

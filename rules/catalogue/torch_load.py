@@ -108,9 +108,7 @@ class TorchLoadWeightsOnly(Rule):
     def may_match(cls, refs) -> bool:
         # A load that does not pass `weights_only=` (torch's own pass it).
         calls = refs.calls_of(LOAD)
-        return super().may_match(refs) and (
-            calls is None or any(all(k.arg != "weights_only" for k in c.keywords) for c in calls)
-        )
+        return super().may_match(refs) and (any(all(k.arg != "weights_only" for k in c.keywords) for c in calls))
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:
@@ -118,12 +116,12 @@ class TorchLoadWeightsOnly(Rule):
         names = ALLOW_LIST_NAMES.intersection(refs.identifiers())
         if any(not refs.calls.get(name) for name in names):
             return True
-        return bool(refs.calls.get("save")) and refs.calls_of(LOAD) is None  # a renamed load: any call may be one
+        return bool(refs.calls.get("save")) and not refs.renamed.isdisjoint(LOAD)  # a renamed load
 
     @classmethod
     def kept_lines(cls, refs) -> tuple[int, ...]:
         allow_lists = [c.lineno for name in ALLOW_LIST_NAMES for c in refs.calls.get(name, ())]
-        saves, loads = refs.calls.get("save", ()), refs.calls_of(LOAD) or ()
+        saves, loads = refs.calls.get("save", ()), refs.calls_of(LOAD)
         read = {ast.dump(p[0]) for p in map(_positional, loads) if p}
         same_path = [c.lineno for c in saves if len(p := _positional(c)) > 1 and ast.dump(p[1]) in read]
         return tuple(allow_lists + same_path)

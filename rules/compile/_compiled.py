@@ -29,7 +29,7 @@ class CompiledFunctions(Rule):
         # A decorated function holds the trigger in its decorator, so a slice keeps it; only a function of this
         # file compiled by name (`fast = torch.compile(train_step)`) may hold none.
         calls = refs.calls_of(COMPILE)
-        return calls is None or any(
+        return not refs.renamed.isdisjoint(COMPILE) or any(
             c.args and type(c.args[0]).__name__ == "Name" and c.args[0].id in refs.defs for c in calls
         )
 

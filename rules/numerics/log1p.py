@@ -59,7 +59,7 @@ class LogOnePlus(Rule):
     @classmethod
     def may_match(cls, refs) -> bool:
         args = refs.sole_args(cls.targets)  # `torch.log(1 + x)`: a sum with a literal one
-        return args is None or any(
+        return any(
             type(a).__name__ == "BinOp" and type(a.op).__name__ == "Add" and (_one(a.left) or _one(a.right))
             for a in args
         )

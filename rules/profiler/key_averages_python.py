@@ -77,7 +77,7 @@ class KeyAveragesPythonFunctions(Rule):
         if not refs.calls.get("key_averages"):
             return False
         calls = refs.calls_of(PROFILERS)
-        return calls is None or any(k.arg == "with_stack" for c in calls for k in c.keywords)
+        return any(k.arg == "with_stack" for c in calls for k in c.keywords)
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

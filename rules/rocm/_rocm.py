@@ -8,6 +8,7 @@ A "hip guard" is an `if` whose test says whether we run on ROCm:
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -120,3 +121,68 @@ def string_values(node: Any) -> list[str]:
         if isinstance(value, str):
             out.append(value)
     return out
+
+
+# The same questions asked of the `ast` tree, for the rules' cheap checks (`may_match`): supersets of `polarity`
+# and `disables` above (a test's possible polarities; an `elif` and an `else:` holding an `if` look alike there).
+def ast_polarities(test: ast.expr, refs: Any) -> set[str]:
+    t = type(test)
+    if t is ast.UnaryOp and type(test.op) is ast.Not:  # type: ignore[attr-defined]
+        return {flip(p) for p in ast_polarities(test.operand, refs)}  # type: ignore[attr-defined, misc]
+    if t is ast.BoolOp:
+        return set().union(*(ast_polarities(v, refs) for v in test.values))  # type: ignore[attr-defined]
+    if t is ast.Compare:
+        right = test.comparators[0]  # type: ignore[attr-defined]
+        if len(test.ops) != 1 or type(right) is not ast.Constant or right.value is not None:  # type: ignore[attr-defined]
+            return set()
+        inner, op = ast_polarities(test.left, refs), type(test.ops[0])  # type: ignore[attr-defined]
+        return inner if op in (ast.IsNot, ast.NotEq) else {flip(p) for p in inner} if op in (ast.Is, ast.Eq) else set()  # type: ignore[misc]
+    found = set()
+    if t is ast.Name or t is ast.Attribute:
+        quals = refs.resolve(test) or set()
+        if "torch.version.hip" in quals:
+            found.add(ROCM)
+        if "torch.version.cuda" in quals or (test.id if t is ast.Name else test.attr) == "cuda":  # type: ignore[attr-defined]
+            found.add(NOT_ROCM)
+    ident = _ast_simple_name(test.func if t is ast.Call else test)  # type: ignore[attr-defined]
+    if ident is not None and HIP_IDENT.match(ident):
+        found.add(ROCM)
+    return found
+
+
+def _ast_simple_name(node: ast.AST) -> str | None:
+    return node.id if type(node) is ast.Name else node.attr if type(node) is ast.Attribute else None  # type: ignore[attr-defined]
+
+
+def ast_disables(body: list[ast.stmt]) -> bool:
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        t = type(node)
+        if t is ast.Raise:
+            return True
+        if t in (ast.Return, ast.Assign, ast.AnnAssign) and (
+            node.value is None and t is ast.Return or _off(node.value)
+        ):  # type: ignore[attr-defined]
+            return True
+        if t is ast.Call and _ast_simple_name(node.func) in ("skip", "skipTest", "xfail"):  # type: ignore[attr-defined]
+            return True
+    return False
+
+
+def _off(value: ast.expr | None) -> bool:
+    return type(value) is ast.Constant and (value.value is None or value.value is False)  # type: ignore[union-attr]
+
+
+def hip_ifs_turning_off(refs: Any, uses: frozenset[str] = frozenset()) -> bool:
+    """May an `if` of the file be a hip guard whose ROCm branch switches something off (`disables`), or, given
+    `uses`, whose non-ROCm branch uses one of those names?"""
+    for node in refs.ifs:
+        ways = ast_polarities(node.test, refs)
+        if ROCM in ways and ast_disables(node.body):
+            return True
+        if NOT_ROCM in ways and (ast_disables(node.orelse) or (uses and _names_any(node.body, uses))):
+            return True
+    return False
+
+
+def _names_any(body: list[ast.stmt], names: frozenset[str]) -> bool:
+    return any(_ast_simple_name(n) in names for stmt in body for n in ast.walk(stmt))

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from advisor.rule import Example, Severity, cst, nodes_of, simple_name
 
-from ._rocm import NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard, polarity
+from ._rocm import NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard, hip_ifs_turning_off, polarity
 
 SPARSE_NAMES = frozenset(
     {
@@ -14,6 +14,12 @@ SPARSE_NAMES = frozenset(
         "_cslt_sparse_mm",
     }
 )
+
+
+def _skip(decorator) -> bool:
+    """May this `ast` decorator be `skipIfRocm` or a `skipIf(...)` (`visit_Decorator`)?"""
+    func = decorator.func if type(decorator).__name__ == "Call" else decorator
+    return getattr(func, "id", getattr(func, "attr", None)) in ("skipIfRocm", "skipIf", "skipif")
 
 
 def _uses_sparsity(node) -> bool:
@@ -97,8 +103,13 @@ class RocmSemiStructuredSparsity(BranchTracker):
     @classmethod
     def may_match(cls, refs) -> bool:
         # Every finding but `_FORCE_CUTLASS = True` needs a hip guard or a ROCm skip decorator.
-        idents = refs.identifiers()
-        return "_FORCE_CUTLASS" in refs.attributes or (has_hip_guard(refs) and not idents.isdisjoint(SPARSE_NAMES))
+        if "_FORCE_CUTLASS" in refs.attributes:
+            return True
+        if not has_hip_guard(refs) or refs.identifiers().isdisjoint(SPARSE_NAMES):
+            return False
+        return hip_ifs_turning_off(refs, SPARSE_NAMES) or any(
+            _skip(d) for ds in refs.defs.values() for f in ds for d in f.decorator_list
+        )
 
     # The guards and decorators hold a hip trigger, kept in a slice; the use of sparsity may be anywhere.
     whole_module = False

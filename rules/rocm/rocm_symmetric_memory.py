@@ -4,7 +4,7 @@ import re
 
 from advisor.rule import Example, Severity, cst
 
-from ._rocm import HIP_TRIGGERS, NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard
+from ._rocm import HIP_TRIGGERS, NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard, hip_ifs_turning_off
 
 _SYMM = re.compile(r"symm_?mem|symmetric_memory|SymmMem|nvshmem", re.IGNORECASE)
 
@@ -80,7 +80,9 @@ class RocmSymmetricMemoryGuard(BranchTracker):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        return has_hip_guard(refs) and any(_SYMM.search(i) for i in refs.identifiers() | refs.imports)
+        # A module using symmetric memory, and an `if` that may be a hip guard whose ROCm branch turns something off.
+        uses = has_hip_guard(refs) and any(_SYMM.search(i) for i in refs.identifiers() | refs.imports)
+        return uses and hip_ifs_turning_off(refs)
 
     # The guards are `if`s holding a hip trigger, kept in a slice; the use of symmetric memory may be anywhere.
     whole_module = False

@@ -115,3 +115,35 @@ def test_list_index_evidence_lets_every_reported_list_through():
     assert refs.list_values and refs.index_names == {"idx"}
     refs.forget_calls()
     assert refs.list_values == {}  # it holds the tree
+
+
+def test_calls_of_finds_a_renamed_import_by_its_new_name():
+    """`from torch.optim import SGD as Opt`: `Opt(...)` may call it (and `SGD(...)`, another library's, may not,
+    but a last name is all a cheap check has)."""
+    from advisor.analysis.registry import rule_by_code
+
+    refs = _refs("from torch.optim import SGD as Opt\nimport torch as t\na = Opt({w})\nb = t.optim.SGD(ps)\nc = f(x)\n")
+    assert sorted(c.lineno for c in refs.calls_of(["torch.optim.SGD"])) == [3, 4]
+    assert refs.calls_of(["torch.optim.Adam"]) == []
+    sets = rule_by_code("ADV766")  # an optimizer given a set
+    assert sets.may_match(refs)
+    listed = _refs("from torch.optim import SGD as Opt\nopt = Opt(list(ps), **kw)\nopt = Opt(*groups)\n")
+    assert not sets.may_match(listed)  # neither `**kw` nor `*groups` is where the rule looks for a set
+
+
+def test_rocm_guards_are_read_per_if():
+    """ADV804/ADV805 report a hip guard whose ROCm branch switches something off: a file whose hip guards only
+    switch things on is nothing to them; the ROCm branch may be the `else` of a `not hip` test."""
+    from advisor.analysis.registry import rule_by_code
+
+    symm = rule_by_code("ADV804")
+    head = "import torch\nimport torch.distributed._symmetric_memory as symm_mem\n"
+    assert not symm.may_match(_refs(head + "if torch.version.hip:\n    fast = True\n"))
+    assert symm.may_match(_refs(head + "if torch.version.hip:\n    fast = None\n"))
+    assert symm.may_match(_refs(head + "if not is_hip():\n    pass\nelse:\n    raise RuntimeError\n"))
+    assert symm.may_match(_refs(head + "if torch.version.hip is None:\n    x = 1\nelse:\n    pytest.skip('no')\n"))
+    sparse = rule_by_code("ADV805")
+    head = "import torch\nfrom torch.sparse import to_sparse_semi_structured as s\n"
+    assert not sparse.may_match(_refs(head + "if torch.version.hip:\n    w = s(w)\n"))
+    assert sparse.may_match(_refs(head + "if not torch.version.hip:\n    w = to_sparse_semi_structured(w)\n"))
+    assert sparse.may_match(_refs(head + "@skipIfRocm\ndef test(): s(w)\n"))
