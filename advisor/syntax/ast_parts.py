@@ -118,6 +118,35 @@ def slice_list_indexed(names: set[str], values: dict[str, list[ast.expr]], calls
     return any(holds_slice(v) for v in held)
 
 
+def record_import(node: ast.Import | ast.ImportFrom, refs: Any, aliases: dict[str, set[str]], stars: list[str]) -> None:
+    """The names an import binds (aliases), the modules it names (into `References` `refs`), and `from m import *`
+    modules."""
+    if isinstance(node, ast.Import):
+        for a in node.names:
+            if a.asname:
+                aliases.setdefault(a.asname, set()).add(a.name)
+                if a.asname != a.name.rsplit(".", 1)[-1]:
+                    refs.renamed.add(a.name)
+                    refs.asnames.setdefault(a.asname, set()).add(a.name)
+            else:
+                head = a.name.split(".")[0]
+                aliases.setdefault(head, set()).add(head)
+            refs.imports.add(a.name)
+    elif node.level and any(a.name == "*" for a in node.names):
+        stars.append("." * node.level + (node.module or ""))  # `from .evo_norm import *`: as names.NameResolver
+    elif node.level == 0 and node.module:
+        for a in node.names:
+            if a.name == "*":
+                stars.append(node.module)
+                continue
+            q = f"{node.module}.{a.name}"
+            aliases.setdefault(a.asname or a.name, set()).add(q)
+            if a.asname and a.asname != a.name:
+                refs.renamed.add(q)
+                refs.asnames.setdefault(a.asname, set()).add(q)
+            refs.imports.add(q)
+
+
 def getattr_chain(call: ast.Call, chains: list[list[str]]) -> None:
     func, args = call.func, call.args
     if type(func) is ast.Name and func.id == "getattr" and len(args) == 2 and not call.keywords:

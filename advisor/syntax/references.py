@@ -160,36 +160,6 @@ class References:
         return any(q == "torch" or q.startswith("torch.") for q in self.imports)
 
 
-def _record_import(
-    node: ast.Import | ast.ImportFrom, refs: References, aliases: dict[str, set[str]], stars: list[str]
-) -> None:
-    """The names an import binds (aliases), the modules it names, and `from m import *` modules."""
-    if isinstance(node, ast.Import):
-        for a in node.names:
-            if a.asname:
-                aliases.setdefault(a.asname, set()).add(a.name)
-                if a.asname != a.name.rsplit(".", 1)[-1]:
-                    refs.renamed.add(a.name)
-                    refs.asnames.setdefault(a.asname, set()).add(a.name)
-            else:
-                head = a.name.split(".")[0]
-                aliases.setdefault(head, set()).add(head)
-            refs.imports.add(a.name)
-    elif node.level and any(a.name == "*" for a in node.names):
-        stars.append("." * node.level + (node.module or ""))  # `from .evo_norm import *`: as names.NameResolver
-    elif node.level == 0 and node.module:
-        for a in node.names:
-            if a.name == "*":
-                stars.append(node.module)
-                continue
-            q = f"{node.module}.{a.name}"
-            aliases.setdefault(a.asname or a.name, set()).add(q)
-            if a.asname and a.asname != a.name:
-                refs.renamed.add(q)
-                refs.asnames.setdefault(a.asname, set()).add(q)
-            refs.imports.add(q)
-
-
 def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = IMPORTING_CALLS) -> References:
     refs = References()
     aliases: dict[str, set[str]] = {}
@@ -250,24 +220,8 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
             elif kind == _KEYWORD:
                 if node.arg:  # type: ignore[attr-defined]
                     refs.names.add(node.arg)  # type: ignore[attr-defined]
-            elif kind == _IMPORT:
-                _record_import(node, refs, aliases, stars)  # type: ignore[arg-type]
-                continue
-            elif kind == _TEST:  # if, while, a conditional expression
-                refs._guards.append(node.test)  # type: ignore[attr-defined]
-                if t is ast.If:
-                    refs.ifs.append(node)  # type: ignore[arg-type]
-            elif kind == _SCOPE:  # def, async def, class
-                _scope(node, refs)  # type: ignore[arg-type]
-            elif kind == _BINOP:
-                if type(node.op) is ast.Sub and type(node.left) is ast.Call and ast_parts.is_one(node.right):  # type: ignore[attr-defined]
-                    ast_parts.record_call(node.left, refs.calls, refs.minus_one)  # type: ignore[attr-defined]
-            else:  # an assignment
-                value_type = type(node.value)  # type: ignore[attr-defined]
-                if value_type is ast.Call:
-                    _assignment(node, refs, aliases, importing_calls)  # type: ignore[arg-type]
-                if value_type is not ast.Name and value_type is not ast.Constant:  # may hold a call (ADV130)
-                    ast_parts.list_value(node, refs.list_values)  # type: ignore[arg-type]
+            elif _read_rarer(kind, node, refs, aliases, stars, importing_calls):
+                continue  # an import: nothing below it refers
         # ast.iter_child_nodes, inlined and without the fields that never hold a node this walk reads.
         for name in fields:
             value = getattr(node, name, None)
@@ -279,6 +233,30 @@ def collect(tree: ast.AST, depth_limit: int, importing_calls: tuple[str, ...] = 
                         push((item, d))
     refs.max_depth = max_depth
     return _resolve(chains, bare, aliases, stars, refs)
+
+
+def _read_rarer(kind: int, node: ast.AST, refs: References, aliases: dict, stars: list, importing: tuple) -> bool:
+    """`collect`'s reading of the kinds of node rarer than names, attributes, constants, subscripts, calls and
+    keywords (mostly statements); True where nothing below `node` is to be walked (an import)."""
+    if kind == _IMPORT:
+        ast_parts.record_import(node, refs, aliases, stars)  # type: ignore[arg-type]
+        return True
+    if kind == _TEST:  # if, while, a conditional expression
+        refs._guards.append(node.test)  # type: ignore[attr-defined]
+        if type(node) is ast.If:
+            refs.ifs.append(node)
+    elif kind == _SCOPE:  # def, async def, class
+        _scope(node, refs)  # type: ignore[arg-type]
+    elif kind == _BINOP:
+        if type(node.op) is ast.Sub and type(node.left) is ast.Call and ast_parts.is_one(node.right):  # type: ignore[attr-defined]
+            ast_parts.record_call(node.left, refs.calls, refs.minus_one)  # type: ignore[attr-defined]
+    else:  # an assignment
+        value_type = type(node.value)  # type: ignore[attr-defined]
+        if value_type is ast.Call:
+            _assignment(node, refs, aliases, importing)  # type: ignore[arg-type]
+        if value_type is not ast.Name and value_type is not ast.Constant:  # may hold a call (ADV130)
+            ast_parts.list_value(node, refs.list_values)  # type: ignore[arg-type]
+    return False
 
 
 # Fields `collect` never descends into: operators and contexts (`Load()`, `Add()`) are nodes but say nothing,
