@@ -70,8 +70,8 @@ class CheckpointUseReentrant(Rule):
     def may_match(cls, refs) -> bool:
         # A call passing neither `use_reentrant=` nor `**kwargs` (torch's own calls pass it).
         calls = refs.calls_of(FUNCS)
-        return super().may_match(refs) and (
-            any(all(k.arg not in ("use_reentrant", None) for k in c.keywords) for c in calls)
+        return super().may_match(refs) and any(
+            all(k.arg not in ("use_reentrant", None) for k in c.keywords) for c in calls
         )
 
     def visit_Call(self, node) -> None:

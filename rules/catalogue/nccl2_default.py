@@ -106,7 +106,7 @@ class Nccl2Default(Rule):
         calls = refs.calls
         if refs.refers_to_any(cls.targets) and ("isinstance" in calls or "issubclass" in calls):
             return True
-        if "_get_backend" not in calls or refs.calls_of(("torch.device",)) == []:
+        if "_get_backend" not in calls or not refs.calls_of(("torch.device",)):
             return False
         return not refs.attributes.isdisjoint(MISSING) or any(a.startswith("NCCL_CTA_POLICY_") for a in refs.attributes)
 

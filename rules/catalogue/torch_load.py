@@ -108,7 +108,7 @@ class TorchLoadWeightsOnly(Rule):
     def may_match(cls, refs) -> bool:
         # A load that does not pass `weights_only=` (torch's own pass it).
         calls = refs.calls_of(LOAD)
-        return super().may_match(refs) and (any(all(k.arg != "weights_only" for k in c.keywords) for c in calls))
+        return super().may_match(refs) and any(all(k.arg != "weights_only" for k in c.keywords) for c in calls)
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:

@@ -144,13 +144,14 @@ def ast_polarities(test: ast.expr, refs: Any) -> set[str]:
             found.add(ROCM)
         if "torch.version.cuda" in quals or (test.id if t is ast.Name else test.attr) == "cuda":  # type: ignore[attr-defined]
             found.add(NOT_ROCM)
-    ident = _ast_simple_name(test.func if t is ast.Call else test)  # type: ignore[attr-defined]
+    ident = ast_simple_name(test.func if t is ast.Call else test)  # type: ignore[attr-defined]
     if ident is not None and HIP_IDENT.match(ident):
         found.add(ROCM)
     return found
 
 
-def _ast_simple_name(node: ast.AST) -> str | None:
+def ast_simple_name(node: ast.AST) -> str | None:
+    """`f` for an `ast` name `f` or attribute `x.f`; None for anything else (`simple_name`'s twin)."""
     return node.id if type(node) is ast.Name else node.attr if type(node) is ast.Attribute else None  # type: ignore[attr-defined]
 
 
@@ -159,11 +160,11 @@ def ast_disables(body: list[ast.stmt]) -> bool:
         t = type(node)
         if t is ast.Raise:
             return True
-        if t in (ast.Return, ast.Assign, ast.AnnAssign) and (
-            node.value is None and t is ast.Return or _off(node.value)
-        ):  # type: ignore[attr-defined]
+        if t is ast.Return and (node.value is None or _off(node.value)):  # type: ignore[attr-defined]
             return True
-        if t is ast.Call and _ast_simple_name(node.func) in ("skip", "skipTest", "xfail"):  # type: ignore[attr-defined]
+        if (t is ast.Assign or t is ast.AnnAssign) and _off(node.value):  # type: ignore[attr-defined]
+            return True
+        if t is ast.Call and ast_simple_name(node.func) in ("skip", "skipTest", "xfail"):  # type: ignore[attr-defined]
             return True
     return False
 
@@ -185,4 +186,4 @@ def hip_ifs_turning_off(refs: Any, uses: frozenset[str] = frozenset()) -> bool:
 
 
 def _names_any(body: list[ast.stmt], names: frozenset[str]) -> bool:
-    return any(_ast_simple_name(n) in names for stmt in body for n in ast.walk(stmt))
+    return any(ast_simple_name(n) in names for stmt in body for n in ast.walk(stmt))

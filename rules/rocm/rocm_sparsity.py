@@ -2,7 +2,16 @@ from __future__ import annotations
 
 from advisor.rule import Example, Severity, cst, nodes_of, simple_name
 
-from ._rocm import NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard, hip_ifs_turning_off, polarity
+from ._rocm import (
+    NOT_ROCM,
+    ROCM,
+    BranchTracker,
+    ast_simple_name,
+    disables,
+    has_hip_guard,
+    hip_ifs_turning_off,
+    polarity,
+)
 
 SPARSE_NAMES = frozenset(
     {
@@ -19,7 +28,7 @@ SPARSE_NAMES = frozenset(
 def _skip(decorator) -> bool:
     """May this `ast` decorator be `skipIfRocm` or a `skipIf(...)` (`visit_Decorator`)?"""
     func = decorator.func if type(decorator).__name__ == "Call" else decorator
-    return getattr(func, "id", getattr(func, "attr", None)) in ("skipIfRocm", "skipIf", "skipif")
+    return ast_simple_name(func) in ("skipIfRocm", "skipIf", "skipif")
 
 
 def _uses_sparsity(node) -> bool:
