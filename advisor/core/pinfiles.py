@@ -233,11 +233,12 @@ def lock(path: str, reader: Reader) -> Iterator[Row]:
     toml = _toml(path, reader)
     if toml is None:
         return
+    first: dict[str, int] = {}  # each stripped line's first number: a lock has thousands of lines and packages
+    for i, text in enumerate(toml.lines, 1):
+        first.setdefault(text.strip(), i)
     for pkg in toml.get("package", kind=list):
         if isinstance(pkg, dict) and isinstance(pkg.get("name"), str) and isinstance(pkg.get("version"), str):
-            needle = f'name = "{pkg["name"]}"'
-            line = next((i for i, text in enumerate(toml.lines, 1) if text.strip() == needle), 1)
-            yield pkg["name"], "==" + pkg["version"], line, "lock"
+            yield pkg["name"], "==" + pkg["version"], first.get(f'name = "{pkg["name"]}"', 1), "lock"
 
 
 def dynamic_files(path: str, reader: Reader) -> list[str]:
