@@ -258,7 +258,8 @@ def analyse_source(
     except SourceError as e:
         result.errors.append(FileError(path, str(e)))
         return result, None
-    ctx, facts = run_rules(module, path, rules, settings, identifiers, alias_names=aliases)
+    # The text too: a rule that reads the file's layout (ADV716's line length) would otherwise print the module again.
+    ctx, facts = run_rules(module, path, rules, settings, identifiers, text, alias_names=aliases)
     result.errors += rule_errors(ctx)
     analysed = Analysed(module, ctx.resolver, text=text, parents=facts.parents, starts=starts)
     # positions of the statements that hold a report only, not a second pass over the whole module
