@@ -30,6 +30,7 @@ _TRANSPOSES = frozenset({"T", "H", "mT", "mH"})
 class References:
     def __init__(self) -> None:
         self._qualnames: set[str] | None = None  # `qualnames`, once asked for
+        self._prefixes: set[str] | None = None  # `dotted_prefixes`, once asked for
         self.referenced: set[str] = set()  # the resolved dotted references (no string constant)
         self.strings: set[str] = set()  # the string constants (shorter than 200 characters)
         self.attributes: set[str] = set()  # every attribute name used (`x.attr`)
@@ -91,6 +92,16 @@ class References:
         `m = import_module("torch.cuda")`: `m`). Any other name refers, through imports, only to things of its own
         name (`from m import f`, a star import), or to nothing absolute (a local, a relative import)."""
         return frozenset(n for n, qs in self.bindings.items() if any(q.rpartition(".")[2] != n for q in qs))
+
+    def dotted_prefixes(self) -> set[str]:
+        """Every dotted prefix, of two parts at least, of what the module refers to or imports (`torch.a.b.c`:
+        `torch.a`, `torch.a.b`, `torch.a.b.c`); made once, for the three mined families."""
+        if self._prefixes is None:
+            self._prefixes = set()
+            for q in self.referenced | self.imports:
+                parts = q.split(".")
+                self._prefixes.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
+        return self._prefixes
 
     def has_string_containing(self, fragment: str) -> bool:
         return any(fragment in q for q in self.qualnames) or any(fragment in s for s in self.long_strings)

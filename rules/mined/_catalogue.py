@@ -148,7 +148,7 @@ class MinedNames(SymbolRule):
 
     @classmethod
     def may_match(cls, refs: Any) -> bool:
-        return not cls._lookup.isdisjoint(prefixes(refs.referenced | refs.imports))  # `import m.gone` too
+        return not cls._lookup.isdisjoint(refs.dotted_prefixes())  # `import m.gone` too
 
     # Removed APIs fail at the import: report `import m.gone` / `from m import gone` there.
     report_imports: ClassVar[bool] = False

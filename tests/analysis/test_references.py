@@ -147,3 +147,12 @@ def test_rocm_guards_are_read_per_if():
     assert not sparse.may_match(_refs(head + "if torch.version.hip:\n    w = s(w)\n"))
     assert sparse.may_match(_refs(head + "if not torch.version.hip:\n    w = to_sparse_semi_structured(w)\n"))
     assert sparse.may_match(_refs(head + "@skipIfRocm\ndef test(): s(w)\n"))
+
+
+def test_dotted_prefixes_of_references_and_imports_are_made_once():
+    refs = _refs("import torch.cuda.amp\nfrom torch.utils.data import Sampler\nx = torch.a.b.c\n")
+    found = refs.dotted_prefixes()
+    assert {"torch.cuda", "torch.cuda.amp", "torch.utils", "torch.utils.data.Sampler"} <= found
+    assert {"torch.a", "torch.a.b", "torch.a.b.c"} <= found
+    assert "torch" not in found  # two parts at least
+    assert refs.dotted_prefixes() is found
