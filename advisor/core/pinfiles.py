@@ -233,9 +233,8 @@ def lock(path: str, reader: Reader) -> Iterator[Row]:
     toml = _toml(path, reader)
     if toml is None:
         return
-    first: dict[str, int] = {}  # each stripped line's first number: a lock has thousands of lines and packages
-    for i, text in enumerate(toml.lines, 1):
-        first.setdefault(text.strip(), i)
+    # Each stripped line's first number (reversed: the first one written last wins): thousands of lines and packages.
+    first = {text.strip(): i for i, text in reversed(list(enumerate(toml.lines, 1)))}
     for pkg in toml.get("package", kind=list):
         if isinstance(pkg, dict) and isinstance(pkg.get("name"), str) and isinstance(pkg.get("version"), str):
             yield pkg["name"], "==" + pkg["version"], first.get(f'name = "{pkg["name"]}"', 1), "lock"
