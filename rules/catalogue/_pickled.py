@@ -39,7 +39,7 @@ import builtins
 import sys
 from typing import Any
 
-from advisor.rule import cst, walk
+from advisor.rule import cst
 
 # Methods only modules / optimizers / schedulers have (not tensors, not dicts).
 OBJECT_METHODS = frozenset(
@@ -118,14 +118,16 @@ class _Scope:
         self.item_of: dict[str, Any] = {}  # name -> the load call whose item it is bound to (`cfg = ckpt["cfg"]`)
 
 
-def pickled_loads(module: Any, qualnames: Any, loads: list[Any]) -> tuple[dict[Any, str], dict[Any, str]]:
-    """({load call: why it loads a whole object}, {load call: how an item of its value is used as more than a
-    tensor}) for the `loads` of `module`: the certain evidence, and the weaker one (see the module doc).
+def finder(qualnames: Any, is_load: Any) -> _Finder:
+    """A visitor that gathers, in the rule's own walk of the module, the evidence about the calls `is_load(call)`
+    says are the rule's loads; `found` reads it at the module's end. `qualnames(node)` resolves a name to its
+    qualified names (the file's resolver)."""
+    return _Finder(qualnames, is_load)
 
-    `qualnames(node)` resolves a name to its qualified names (the file's resolver).
-    """
-    finder = _Finder(qualnames, {id(c) for c in loads})
-    walk(module, [finder])  # the read-only walk: LibCST's own `visit` rebuilds every node (~5x slower)
+
+def found(finder: _Finder) -> tuple[dict[Any, str], dict[Any, str]]:
+    """({load call: why it loads a whole object}, {load call: how an item of its value is used as more than a
+    tensor}), once the walk has left the module: the certain evidence, and the weaker one (see the module doc)."""
     # A file that allow-lists classes (`torch.serialization.add_safe_globals` / `safe_globals`) has
     # taken one of the two ways out: its loads of those objects work on >= 2.6.
     return ({}, {}) if finder.allow_lists else (finder.result, finder.item_use)
@@ -154,9 +156,9 @@ ALLOW_LIST_NAMES = frozenset(q.rsplit(".", 1)[1] for q in ALLOW_LISTS)
 
 
 class _Finder:  # a visitor for `walk`
-    def __init__(self, qualnames: Any, load_ids: set[int]) -> None:
+    def __init__(self, qualnames: Any, is_load: Any) -> None:
         self.qualnames = qualnames
-        self.load_ids = load_ids
+        self.is_load = is_load  # met before its call is (`m = torch.load(p)`): a question, not a list
         self.stack = [_Scope()]
         self.classes: set[str] = set()
         self.result: dict[Any, str] = {}
@@ -225,7 +227,7 @@ class _Finder:  # a visitor for `walk`
                 scope.assigned[name] = scope.assigned.get(name, 0) + 1
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             name = node.targets[0].target.value
-            if isinstance(node.value, cst.Call) and id(node.value) in self.load_ids:
+            if isinstance(node.value, cst.Call) and self.is_load(node.value):
                 scope.load_of[name] = node.value
             elif self._is_object(node.value):
                 scope.object_names.add(name)
@@ -264,14 +266,14 @@ class _Finder:  # a visitor for `walk`
         scope = self.stack[-1]
         func = node.func
         self.called.add(id(func))
-        if id(node) in self.load_ids:
+        if self.is_load(node):
             path = _first_arg_text(node)
             if path is not None:
                 self.loads_by_path.append((path, node))
                 scope.loads.append((path, node))
         if isinstance(func, cst.Name):
             scope.object_use.setdefault(func.value, "called")
-        elif isinstance(func, cst.Call) and id(func) in self.load_ids:
+        elif isinstance(func, cst.Call) and self.is_load(func):
             self.result.setdefault(func, "the loaded value is called")
         elif isinstance(func, cst.Attribute):
             self._method_call(scope, func)
@@ -294,7 +296,7 @@ class _Finder:  # a visitor for `walk`
             value = value.value
         else:
             return None
-        if isinstance(value, cst.Call) and id(value) in self.load_ids:
+        if isinstance(value, cst.Call) and self.is_load(value):
             return value
         return scope.load_of.get(value.value) if isinstance(value, cst.Name) else None
 
@@ -305,7 +307,7 @@ class _Finder:  # a visitor for `walk`
             return
         if isinstance(func, cst.Name) and func.value in BUILTINS:
             return
-        if any(q.startswith(("torch.", "numpy.", "math.", "logging.")) for q in names) or id(call) in self.load_ids:
+        if any(q.startswith(("torch.", "numpy.", "math.", "logging.")) for q in names) or self.is_load(call):
             return
         for arg in call.args:
             load = self._item_load(arg.value)
@@ -323,7 +325,7 @@ class _Finder:  # a visitor for `walk`
                 scope.object_use.setdefault(owner.value, f"`.{method}()`")
             elif method in DICT_METHODS:
                 scope.dict_use.add(owner.value)
-        elif isinstance(owner, cst.Call) and id(owner) in self.load_ids and method in OBJECT_METHODS:
+        elif isinstance(owner, cst.Call) and self.is_load(owner) and method in OBJECT_METHODS:
             self.result.setdefault(owner, f"the loaded value is used like a module or optimizer: `.{method}()`")
 
     def _save(self, call: Any) -> None:

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import ast
+from types import MethodType
+from typing import Any
 
 from advisor.rule import (
     Applicability,
@@ -21,7 +23,7 @@ from advisor.rule import (
     uses_magic_commas,
 )
 
-from ._pickled import ALLOW_LIST_NAMES, pickled_loads
+from ._pickled import ALLOW_LIST_NAMES, finder, found
 
 LOAD = {"torch.load", "torch.serialization.load"}
 
@@ -187,6 +189,22 @@ class TorchLoadWeightsOnly(Rule):
         ),
     ]
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._finder = finder(self.qualnames, self._is_load)
+        self._checked: dict[int, bool] = {}
+
+    def get_visitors(self) -> dict:
+        """The rule's hooks and its evidence finder's (advisor's one walk of the module): the finder's after the
+        rule's, which notes each load for it, but before them at the module's end, where its evidence is closed.
+        Each is a method of the rule, so that an error in the finder is the rule's."""
+        hooks = super().get_visitors()
+        for name, theirs in self._finder.get_visitors().items():
+            mine = hooks.get(name)
+            order = (theirs,) if mine is None else (theirs, mine) if name == "leave_Module" else (mine, theirs)
+            hooks[name] = MethodType(_calling(order), self)
+        return hooks
+
     def visit_Module(self, node) -> None:
         self._loads: list = []  # (call, its statement line or None, that line's indentation)
         self._blocks: list[str] = []
@@ -215,15 +233,25 @@ class TorchLoadWeightsOnly(Rule):
     def leave_SimpleStatementLine(self, node) -> None:
         self._stmt = None
 
+    def _is_load(self, node) -> bool:
+        """A call of `torch.load` without `weights_only=` (asked once a call: the finder meets some first)."""
+        known = self._checked.get(id(node))
+        if known is None:
+            known = self._checked[id(node)] = (
+                isinstance(node, cst.Call)
+                and self.match(node.func, LOAD) is not None
+                and get_arg(node, "weights_only") is None
+            )
+        return known
+
     def visit_Call(self, node) -> None:
-        if self.match(node.func, LOAD) is None or get_arg(node, "weights_only") is not None:
-            return
-        self._loads.append((node, self._stmt, "".join(self._blocks), self._chosen > 0))
+        if self._is_load(node):
+            self._loads.append((node, self._stmt, "".join(self._blocks), self._chosen > 0))
 
     def leave_Module(self, node) -> None:
         if not self._loads:
             return
-        whole, items = pickled_loads(node, self.qualnames, [c for c, _, _, _ in self._loads])
+        whole, items = found(self._finder)
         code = self.ctx.text  # the whole file's, where `node` is a slice of it
         magic = uses_magic_commas(code)
         # A line the fix makes too long is wrapped as a formatter would: one argument a line, with a
@@ -296,3 +324,11 @@ ITEMS_NO_FIX = (
     " (no fix: an item of the loaded value is used as more than a tensor ({why}); if it is a pickled object "
     "(a Namespace, a config class) `weights_only=True` fails: pass `weights_only=False` for files you trust)"
 )
+
+
+def _calling(hooks: tuple) -> Any:
+    def both(self, node) -> None:  # `self`: the rule, for the walk's error report
+        for hook in hooks:
+            hook(node)
+
+    return both

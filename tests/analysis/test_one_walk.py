@@ -80,10 +80,21 @@ def _walks(data: bytes, path: str) -> tuple[int, list]:
     return walk_module.MODULE_WALKS[0] - before, result.findings
 
 
-@pytest.mark.parametrize("name", ["crafted", "demo"])
+# ADV716's evidence of whole-object loads (a module method called on the value, an object saved to the same path)
+# is gathered in the same walk.
+LOADS = b"""\
+import torch
+model = torch.load(path)
+model.eval()
+torch.save(torch.nn.Linear(2, 2), "net.pt")
+net = torch.load("net.pt")
+"""
+
+
+@pytest.mark.parametrize("name", ["crafted", "demo", "loads"])
 def test_one_full_tree_traversal_per_analysed_file(name, monkeypatch):
-    if name == "crafted":
-        data, path = SOURCE, "crafted.py"
+    if name in ("crafted", "loads"):
+        data, path = (SOURCE, "crafted.py") if name == "crafted" else (LOADS, "loads.py")
     else:
         with open(DEMO, "rb") as f:
             data, path = f.read(), DEMO
