@@ -88,10 +88,14 @@ class Prefilter:
             self._shapes.setdefault(word, {}).setdefault(needle, []).append(shape)
         self._ungated = self._shapes.pop(None, {})  # no word (`[[(`): looked for in every file
         self._gates = frozenset(w for w in self._shapes if w is not None)
-        self._lookup = self._words | self._gates  # the file's words are looked up once, in both
+        # The words the rules' text gates ask about (advisor.analysis.text_gate): a target's last part, an attribute.
+        gated = [g for g in (r.text_gate() for r in rules) if g is not None]
+        asked = {t.rpartition(".")[2].encode() for g in gated for t in (*g[0], *g[1])}
+        self._lookup = self._words | self._gates | asked  # the file's words are looked up once, in all three
 
-    def candidates(self, data: bytes) -> list[AnyRule]:
-        """The rules whose triggers occur in `data`, in code order."""
+    def candidates(self, data: bytes, importing_calls: Sequence[str] | None = None) -> list[AnyRule]:
+        """The rules whose triggers occur in `data`, in code order. `importing_calls` (the file's, for a whole file):
+        none of them where the text shows that no rule's `may_match` can hold (advisor.analysis.text_gate)."""
         # The file's words are not made a set: the few trigger words among them are found by looking each word up
         # in the (much smaller) sets of triggers, which allocates nothing per word.
         found = self._lookup.intersection(data.translate(_SPACES).split()) if self._lookup else frozenset()
@@ -107,7 +111,21 @@ class Prefilter:
         for h in hits:
             for r in self._by_trigger[h]:
                 rules[r.code] = r
-        return [rules[c] for c in sorted(rules)]
+        found_rules = [rules[c] for c in sorted(rules)]
+        if importing_calls is not None and not _may_match(found_rules, data, found, importing_calls):
+            return []
+        return found_rules
+
+
+def _may_match(rules: list[AnyRule], data: bytes, words: frozenset[bytes], importing_calls: Sequence[str]) -> bool:
+    """Whether the text leaves one of `rules` a file it may match: the first that may, or has no gate, says yes."""
+    gates = [r.text_gate() for r in rules]
+    if any(g is None for g in gates):
+        return True
+    from advisor.analysis.text_gate import FileText  # only where every candidate has a gate
+
+    text = FileText(data, words, importing_calls)
+    return any(g is None or text.passes(g) for g in gates)
 
 
 @lru_cache(maxsize=32)

@@ -37,7 +37,8 @@ INDEXED = (
     "unless_project_mentions",
     "said_once_in_tests",
 )
-COLUMNS = ("module", "cls", "reads_text", *INDEXED)
+# and, last, `text_gate()`: what the file's text must hold for `may_match` (advisor.analysis.text_gate)
+COLUMNS = ("module", "cls", "reads_text", *INDEXED, "text_gate")
 INDEX_MODULE = "_index"  # rules/_index.py
 
 
@@ -61,6 +62,9 @@ class RuleEntry(tuple):
     triggers: tuple[str, ...] = property(itemgetter(9))  # type: ignore[assignment]
     unless_project_mentions: tuple[str, ...] = property(itemgetter(10))  # type: ignore[assignment]
     said_once_in_tests: str | None = property(itemgetter(11))  # type: ignore[assignment]
+
+    def text_gate(self) -> Any:
+        return self[12]
 
     def load(self) -> type[Rule]:
         """The rule's class (its module imported on first use)."""
@@ -92,7 +96,8 @@ def reads_text(rule: type[Rule]) -> bool:
 
 def row(rule: type[Rule]) -> tuple:
     """The rule's row of the index."""
-    return (rule.__module__, _attribute(rule), reads_text(rule), *(getattr(rule, name) for name in INDEXED))
+    indexed = (getattr(rule, name) for name in INDEXED)
+    return (rule.__module__, _attribute(rule), reads_text(rule), *indexed, rule.text_gate())
 
 
 def _attribute(rule: type[Rule]) -> str:

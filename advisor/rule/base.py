@@ -163,6 +163,10 @@ class Rule:
     # Does a string constant equal to a target count (the rule reads strings: `mock.patch("torch.x.y")`)? A rule
     # that reports only at names, attributes and `getattr` calls says no: torch's `trace_rules.py` names every API.
     strings_name_targets: ClassVar[bool] = True
+    # An own `may_match` that is True only where `Rule.may_match` is (it asks `super().may_match(refs) and ...`):
+    # the file's text may then rule it out before any parse, as it does for a rule that keeps `Rule.may_match`
+    # (`text_gate`; advisor.analysis.text_gate).
+    may_match_refers: ClassVar[bool] = False
     # "rocm": report only in code that targets ROCm (see advisor.run.device); None: everywhere.
     device: ClassVar[str | None] = None
     # Drop this rule's findings when any scanned file mentions one of these markers
@@ -277,6 +281,16 @@ class Rule:
         return refs.refers_to_any(cls.targets, cls.strings_name_targets) or not refs.attributes.isdisjoint(
             cls.attribute_targets
         )
+
+    @classmethod
+    def text_gate(cls) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+        """(targets, attribute targets, words): `may_match` is True only in a file whose text may refer to one of
+        the targets, or use one of the attributes, or holds one of the words (advisor.analysis.text_gate); None:
+        the text cannot tell. A rule with its own `may_match` says so itself (`may_match_refers`, or its own gate)."""
+        own = cls.may_match.__func__ is not Rule.may_match.__func__  # type: ignore[attr-defined]
+        if (own and not cls.may_match_refers) or not (cls.targets or cls.attribute_targets):
+            return None
+        return tuple(sorted(cls.targets)), tuple(sorted(cls.attribute_targets)), ()
 
     @classmethod
     def check_env(cls, assignments: Sequence[tuple[int, int, str, str]]) -> Iterable[tuple[int, int, str, str]]:

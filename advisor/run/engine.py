@@ -93,7 +93,9 @@ class ScanOptions(Plain):
         """
         if self._prefilter is None:
             self._prefilter = Prefilter(self.rules)
-        return tuple(r.code for r in self.rules_for(path, self._prefilter.candidates(data)))
+        from advisor.analysis.lazy_helpers import importing_calls
+
+        return tuple(r.code for r in self.rules_for(path, self._prefilter.candidates(data, importing_calls(path))))
 
     def job(self, path: str, data: bytes) -> FileJob | None:
         """The job for one file, or None when no rule can match it."""

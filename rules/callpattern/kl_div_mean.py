@@ -54,6 +54,7 @@ class KlDivMean(Rule):
     fix = Applicability.SAFE
     triggers = ("kl_div", "KLDivLoss")
     targets = FUNCTIONS + MODULES
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "import torch.nn.functional as F\nl = F.kl_div(a, b, reduction='batchmean')\n",

@@ -50,6 +50,7 @@ class MeshgridWithoutIndexing(Rule):
     fix = Applicability.SAFE
     triggers = ("meshgrid",)
     targets = TARGETS
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "import torch\ngx, gy = torch.meshgrid(x, y, indexing='ij')\n",

@@ -60,6 +60,7 @@ class NestedStrided(Rule):
     deprecated_in = "2.6"
     triggers = ("nested_tensor", "as_nested_tensor")
     targets = tuple(FACTORIES)
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "import torch\nnt = torch.nested.nested_tensor([a, b], layout=torch.jagged)\n",

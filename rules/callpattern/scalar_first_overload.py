@@ -113,6 +113,7 @@ class ScalarFirstOverload(Rule):
     fix = Applicability.SAFE
     triggers = TRIGGERS
     targets = FUNCTIONS
+    may_match_refers = True  # its may_match asks Rule.may_match first
     attribute_targets = tuple(sorted(METHODS))
 
     valid = [

@@ -65,6 +65,7 @@ class ScatterReduceArgument(Rule):
     deprecated_in = "2.0"
     triggers = ("reduce",)
     targets = FUNCTIONS
+    may_match_refers = True  # its may_match asks Rule.may_match first
     attribute_targets = METHODS
 
     valid = [

@@ -81,6 +81,7 @@ class SparseWithoutCheckInvariants(Rule):
     deprecated_in = "2.11"
     triggers = tuple(name.rpartition(".")[2] for name in FACTORIES)
     targets = FACTORIES
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "import torch\ns = torch.sparse_coo_tensor(i, v, (3,), check_invariants=False)\n",

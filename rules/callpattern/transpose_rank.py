@@ -56,6 +56,7 @@ class TransposeRank(Rule):
     fix = Applicability.SAFE
     triggers = (".T", ".H", ".mT", ".mH", ".adjoint()")
     targets = FACTORIES
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "import torch\nx = torch.zeros(2, 3)\ny = x.T\n",

@@ -49,6 +49,7 @@ class HostSyncInCapture(CompiledFunctions):
     validation = "cond_capture"
     triggers = GRAPH_TRIGGERS + ("reduce-overhead",)
     targets = (*CAPTURE, "torch.compile")
+    may_match_refers = True  # a capture or torch.compile, referred to: Rule.may_match
 
     @classmethod
     def may_match(cls, refs) -> bool:

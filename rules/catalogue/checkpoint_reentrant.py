@@ -49,6 +49,7 @@ class CheckpointUseReentrant(Rule):
     fix = Applicability.SAFE
     triggers = ("checkpoint", "checkpoint_sequential")
     targets = tuple(FUNCS)
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, x, use_reentrant=False)",

@@ -54,6 +54,7 @@ class CommGatherCpu(Rule):
     fix = Applicability.SAFE
     triggers = ("gather",)
     targets = _GATHER
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "from torch.cuda import comm\nout = comm.gather(ts, dim=0, destination='cpu')\n",

@@ -59,6 +59,7 @@ class JitIgnoreDrop(Rule):
     fix = Applicability.NONE
     triggers = ("ignore",)
     targets = _IGNORE
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "import torch\n\n@torch.jit.ignore\ndef f(x):\n    return x\n",

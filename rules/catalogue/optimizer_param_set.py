@@ -94,6 +94,7 @@ class OptimizerParamSet(Rule):
     fix = Applicability.NONE
     triggers = OPTIMIZERS
     targets = TARGETS
+    may_match_refers = True  # its may_match asks Rule.may_match first
     valid = [
         "import torch\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n",
         "import torch\nopt = torch.optim.SGD(list(params), lr=0.1)\n",

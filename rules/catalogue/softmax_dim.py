@@ -58,6 +58,7 @@ class SoftmaxWithoutDim(Rule):
     fix = Applicability.NONE
     triggers = ("softmax", "log_softmax", "softmin", "Softmax", "LogSoftmax", "Softmin")
     targets = tuple(FUNCS)
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "import torch.nn.functional as F\np = F.softmax(x, dim=-1)",

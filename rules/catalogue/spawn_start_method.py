@@ -49,6 +49,7 @@ class SpawnStartMethod(Rule):
     fix = Applicability.NONE
     triggers = ("spawn",)
     targets = _SPAWN
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "import torch.multiprocessing as mp\nmp.spawn(train, nprocs=2)\n",

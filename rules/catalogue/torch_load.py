@@ -101,6 +101,7 @@ class TorchLoadWeightsOnly(Rule):
     )
     triggers = ("load",)
     targets = tuple(LOAD)
+    may_match_refers = True  # its may_match asks Rule.may_match first
     # The evidence sits in the load's own scope: a function with a trigger is kept whole, and the module's
     # own statements all are. Only a `save` to a path some load reads, and an allow-list call, are file-wide:
     # a slice keeps the statements that hold them (`kept_lines`).

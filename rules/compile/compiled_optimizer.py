@@ -54,6 +54,7 @@ class CompiledOptimizerNumerics(CompiledFunctions):
     validation = "compiled_numerics"
     triggers = ("compile",)
     targets = tuple(COMPILE)
+    may_match_refers = True  # it asks for a reference to torch.compile first
 
     @classmethod
     def may_match(cls, refs) -> bool:

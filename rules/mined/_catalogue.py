@@ -150,6 +150,11 @@ class MinedNames(SymbolRule):
     def may_match(cls, refs: Any) -> bool:
         return not cls._lookup.isdisjoint(refs.dotted_prefixes())  # `import m.gone` too
 
+    @classmethod
+    def text_gate(cls) -> Any:
+        # A name of the section, or a module named by an import below one (advisor.analysis.text_gate reads both)
+        return tuple(sorted(cls._lookup)), (), ()
+
     # Removed APIs fail at the import: report `import m.gone` / `from m import gone` there.
     report_imports: ClassVar[bool] = False
 
@@ -220,6 +225,10 @@ class MinedKeywords(Rule):
     @classmethod
     def may_match(cls, refs: Any) -> bool:
         return not cls._lookup.isdisjoint(refs.referenced)  # a call's name (never a string)
+
+    @classmethod
+    def text_gate(cls) -> Any:
+        return tuple(sorted(cls._lookup)), (), ()
 
     @classmethod
     def needs_whole_module(cls, refs: Any) -> bool:

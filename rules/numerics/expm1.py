@@ -33,6 +33,7 @@ class ExpMinusOne(Rule):
     fix = Applicability.UNSAFE
     triggers = ("exp",)
     targets = ("torch.exp",)
+    may_match_refers = True  # its may_match asks Rule.may_match first
 
     valid = [
         "import torch\ny = torch.expm1(x)",

@@ -1,0 +1,256 @@
+"""A rule's `may_match` answered from the file's text, where the text can say "no" without a parse.
+
+Most files the prefilter lets through are kept by no rule once `ast.parse` and `collect` have run (torch's own tree:
+1,584 of 1,856; Megatron-LM: 923 of 1,020), because a trigger word is common ("range", "graph", "log") while the
+rule asks for a reference to `torch.range`. A rule whose `may_match` needs such a reference (`Rule.text_gate`:
+its targets, attribute targets, and words that let any file through) is asked here first, and a file no rule is
+left for is never parsed, as a file without a trigger word never is.
+
+It must never say "no" where `may_match` would say "yes" (tests/analysis/test_text_gate.py, and
+`benchmarks/text_gate_agreement.py` over whole trees). So it over-approximates `References.refers_to_any`: a
+target `a.b.c` may be referred to where the text has `c` as an imported word (any word of an import statement), or
+`.c` after a dotted chain whose head an import may bind and whose parts end the target (`x.b.c`, `b.c`), or after
+something that is not a plain name but may be one to `ast` (`(a).b.c`), or across a line break (a comment may sit
+there); or anywhere `c` is quoted (a string constant, a `getattr`), or the whole dotted name is in the text; or
+anywhere at all in a file with a star import or an import by a call (`import_module`).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import lru_cache
+from typing import Container, Iterable
+
+Gate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # (targets, attribute targets, words)
+
+_FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
+_SPACE = b" \t\f"
+_GAP = b" \t\f\\\r\n"
+_QUOTES = b"\"'"
+_WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)
+
+
+def _is_word_byte(c: int) -> bool:
+    return c == 95 or 48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c >= 128
+
+
+class FileText:
+    """One file's bytes, and what every gate asks of them, found once: what its import statements bind. `words`:
+    which of the gates' words the file holds (the prefilter's split of it into words)."""
+
+    def __init__(self, data: bytes, words: Container[bytes], importing_calls: Iterable[str]) -> None:
+        self.data, self.words = data, words
+        self._importing = importing_calls
+        self._bound: dict[bytes, set[bytes]] | None = None
+        self._chains: dict[bytes, list[list[bytes] | None]] = {}  # a word -> `_chains_to` it
+
+    @property
+    def bound(self) -> dict[bytes, set[bytes]]:
+        """Each name an import binds -> what it may be bound to (`import a.b as c`: c -> a.b), and the modules the
+        imports name under b"" (`from a.b import c`: a.b.c); b"*" in it where any name may be bound to anything
+        (a star import, an import by a call, an import statement the text does not show plainly)."""
+        if self._bound is None:
+            self._bound = _bindings(self.data, self._importing)
+        return self._bound
+
+    def passes(self, gate: Gate) -> bool:
+        targets, attributes, words = _encoded(gate)
+        data, present = self.data, self.words
+        if any(w in data for w in words):
+            return True
+        if any(a in present and _attribute_at(data, a) for a in attributes):
+            return True
+        return any(last in present and self.may_refer(dotted, last) for dotted, last in targets)
+
+    def may_refer(self, dotted: bytes, last: bytes) -> bool:
+        """May the file refer to `dotted` (whose last part, `last`, it holds as a word), as `References.referenced`
+        or `imports` would have it?"""
+        bound = self.bound
+        if last == dotted or b"*" in bound or dotted in bound.get(last, ()):
+            return True  # a star import, or the name imported (`from a.b import c`)
+        if dotted in bound[b""] or dotted in self.data:
+            return True  # a module named by an import, or one above it (`import a.b.c.d`); the name whole (a string)
+        chains = self._chains.get(last)
+        if chains is None:
+            chains = self._chains[last] = _chains_to(self.data, last)
+        for chain in chains:
+            if chain is None:
+                return True
+            rest = b"".join(b"." + p for p in (*chain[1:], last))
+            if any(base + rest == dotted for base in bound.get(chain[0], ())):
+                return True
+        return False
+
+
+@lru_cache(maxsize=None)
+def _encoded(gate: Gate) -> tuple[tuple[tuple[bytes, bytes], ...], tuple[bytes, ...], tuple[bytes, ...]]:
+    """A gate as the text is read: each target with its last part, in bytes (made once a gate)."""
+    targets, attributes, words = gate
+    pairs = tuple((t.encode(), t.rpartition(".")[2].encode()) for t in targets)
+    return pairs, tuple(a.encode() for a in attributes), tuple(w.encode() for w in words)
+
+
+def _prefixes_into(name: bytes, out: set[bytes]) -> None:
+    parts = name.split(b".")
+    out.update(b".".join(parts[:i]) for i in range(1, len(parts) + 1))
+
+
+def _chains_to(data: bytes, last: bytes) -> list[list[bytes] | None]:
+    """The dotted names (`_chain_before`) of which the word `last` is a part; [None] where the text cannot tell of
+    one, or `last` is quoted (a string constant, a getattr's name)."""
+    out: list[list[bytes] | None] = []
+    size, n = len(data), len(last)
+    pos = data.find(last)
+    while pos != -1:
+        end = pos + n
+        if (not pos or data[pos - 1] not in _WORDY) and (end == size or data[end] not in _WORDY):
+            if pos and data[pos - 1] in _QUOTES:
+                return [None]
+            chain = _chain_before(data, pos)
+            if chain is None:
+                return [None]
+            if chain:
+                out.append(chain)
+        pos = data.find(last, end)
+    return out
+
+
+def _bindings(data: bytes, importing_calls: Iterable[str]) -> dict[bytes, set[bytes]]:
+    """FileText.bound: the import statements read by `ast` as `collect` reads them (advisor.syntax.ast_parts)."""
+    everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set()}
+    if any(c.encode() in data and _word_at(data, c.encode()) for c in importing_calls):
+        return everything
+    statements = _import_statements(data)
+    if statements is None:
+        return everything
+    try:  # all at once; one by one only where they do not parse together (one is prose in a docstring)
+        nodes = ast.parse(b"\n".join(statements)).body
+    except (SyntaxError, ValueError):
+        nodes = []
+        for statement in statements:
+            try:
+                nodes += ast.parse(statement).body
+            except (SyntaxError, ValueError):
+                return everything
+    bound: dict[bytes, set[bytes]] = {b"": set()}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                name = a.name.encode()
+                _prefixes_into(name, bound[b""])
+                key = a.asname.encode() if a.asname else name.split(b".")[0]
+                bound.setdefault(key, set()).add(name if a.asname else key)
+        elif isinstance(node, ast.ImportFrom):
+            if any(a.name == "*" for a in node.names):
+                return everything
+            if node.level or not node.module:
+                continue  # a relative import binds nothing `collect` resolves
+            for a in node.names:
+                full = f"{node.module}.{a.name}".encode()
+                _prefixes_into(full, bound[b""])
+                bound.setdefault((a.asname or a.name).encode(), set()).add(full)
+        else:
+            return everything
+    return bound
+
+
+def _import_statements(data: bytes) -> list[bytes] | None:
+    """The text of each statement that may be an import (`import` where a statement starts: a line's start, after
+    `;` or `:`, after `from m`), to its end (a closing parenthesis, or the line with its continuations); None where
+    one continues a line above (`from m \\`), which the text alone does not read."""
+    out = []
+    crs = b"\r" in data
+    pos = data.find(b"import")
+    while pos != -1:
+        end = pos + 6
+        if (pos == 0 or not _is_word_byte(data[pos - 1])) and (end == len(data) or not _is_word_byte(data[end])):
+            line = max(data.rfind(b"\n", 0, pos), data.rfind(b"\r", 0, pos) if crs else -1) + 1
+            head = data[line:pos]
+            cut = max(head.rfind(b";"), head.rfind(b":")) + 1
+            prefix = head[cut:].strip()
+            if not prefix or _FROM.fullmatch(prefix):
+                if not prefix.strip() and not cut and data[:line].rstrip(b"\r\n").endswith(b"\\"):
+                    return None
+                out.append(data[line + cut : _statement_end(data, end)].strip())
+        pos = data.find(b"import", pos + 1)
+    return out
+
+
+def _statement_end(data: bytes, pos: int) -> int:
+    """Where the import statement whose `import` ends at `pos` ends."""
+    i = pos
+    while i < len(data) and data[i] in b" \t":
+        i += 1
+    if i < len(data) and data[i] == 40:  # "(": to its closing one (a comment's ")" makes it fail to parse)
+        close = data.find(b")", i)
+        return len(data) if close == -1 else close + 1
+    while True:  # to the end of the line (a `;` or `#` before it), or of the lines a backslash continues
+        stop = data.find(b"\n", i)
+        stop = len(data) if stop == -1 else stop
+        for c in (b"\r", b";", b"#"):
+            k = data.find(c, i, stop)
+            if k != -1:
+                stop = k
+        if stop < len(data) and data[stop] in b"\r\n" and stop and data[stop - 1] == 92:  # a continued line
+            i = stop + 1
+            continue
+        return stop
+
+
+def _word_at(data: bytes, word: bytes) -> bool:
+    pos = data.find(word)
+    while pos != -1:
+        end = pos + len(word)
+        if (pos == 0 or not _is_word_byte(data[pos - 1])) and (end == len(data) or not _is_word_byte(data[end])):
+            return True
+        pos = data.find(word, pos + 1)
+    return False
+
+
+def _attribute_at(data: bytes, name: bytes) -> bool:
+    """Is `name` used as an attribute somewhere (`.name`, spaces or a line break after the dot)?"""
+    pos = data.find(name)
+    while pos != -1:
+        end = pos + len(name)
+        if end == len(data) or not _is_word_byte(data[end]):
+            i = pos
+            while i and data[i - 1] in _GAP:
+                i -= 1
+            if i and data[i - 1] == 46:  # "."
+                return True
+        pos = data.find(name, pos + 1)
+    return False
+
+
+def _chain_before(data: bytes, pos: int) -> list[bytes] | None:
+    """The words of the dotted name that `data[pos:]` is the next part of, head first: [] where it is no part of
+    one (a bare name, `x[0].c`, `"s".c`), None where the text cannot tell (a line break beside a dot: a comment may
+    sit there; a parenthesis: `(a).c` is a dotted name to `ast`)."""
+    parts: list[bytes] = []
+    i = pos
+    while True:
+        j = i
+        while j and data[j - 1] in _GAP:
+            j -= 1
+        if not j or data[j - 1] != 46:  # no dot before: a bare name, or the head of the chain
+            parts.reverse()
+            return parts
+        k = j - 1  # the dot
+        while k and data[k - 1] in _GAP:
+            k -= 1
+        if _breaks(data[k:i]):
+            return None
+        start = k
+        while start and _is_word_byte(data[start - 1]):
+            start -= 1
+        if start == k:
+            return None if k and data[k - 1] == 41 else []  # ")"
+        if 48 <= data[start] <= 57:
+            return []  # a number's attribute: `1 .real`
+        parts.append(data[start:k])
+        i = start
+
+
+def _breaks(gap: bytes) -> bool:
+    return b"\n" in gap or b"\r" in gap or b"\\" in gap

@@ -1,0 +1,90 @@
+"""The text gate (advisor.analysis.text_gate): it rules a file out only where `may_match` would, before any parse."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from advisor.analysis.prefilter import _SPACES, Prefilter
+from advisor.analysis.registry import all_rules
+from advisor.analysis.text_gate import FileText
+from advisor.syntax.ast_parts import IMPORTING_CALLS
+from advisor.syntax.references import collect
+
+RULES = all_rules()
+
+
+def _refers(code: str, target: str, importing: tuple[str, ...] = IMPORTING_CALLS) -> bool:
+    data = code.encode()
+    text = FileText(data, frozenset(data.translate(_SPACES).split()), importing)
+    return text.passes(((target,), (), ()))
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch\nx = torch.range(3)\n",
+        "import torch as t\nt.range(3)\n",
+        "from torch import range\nrange(3)\n",
+        "from torch import range as r\nr(3)\n",
+        "if x: from torch import range\n",
+        "import torch\nf = (torch).range\n",  # `ast` has no parentheses
+        "import torch\ny = (torch  # a comment\n  .range)\n",
+        "import torch\ngetattr(torch, 'range')(1)\n",
+        "from m import *\nrange(3)\n",  # a star import may bind any name
+        "import importlib\nm = importlib.import_module('torch')\nm.range(2)\n",
+        "from torch \\\n  import range\n",
+        'patch("torch.range")\n',  # a string constant naming it
+    ],
+)
+def test_what_may_refer_passes(code):
+    assert _refers(code, "torch.range")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch\nfor i in range(3):\n    pass\n",  # the builtin
+        "import torch, re\nre.compile(x)\n",  # another module's name
+        "import torch\ngm.graph\n",  # a local's attribute
+        "import torch\nx[0].range\n",  # no dotted name
+        "from . import range\nrange(2)\n",  # a relative import binds nothing absolute
+        "import torch\n'''\nimport numpy as torch\n'''\nnp.range\n",
+    ],
+)
+def test_what_cannot_refer_is_ruled_out(code):
+    target = "torch.compile" if "re." in code else "torch.cuda.graph" if "graph" in code else "torch.range"
+    assert not _refers(code, target)
+
+
+def test_a_module_named_by_an_import_counts_with_the_names_above_it():
+    # the mined families read `imports` too: `from torch.a.b import c` names torch.a
+    assert _refers("from torch.a.b import c\n", "torch.a")
+    assert _refers("import torch.a.b.c\n", "torch.a.b")
+
+
+def test_a_gate_says_no_only_where_may_match_does():
+    """Every rule's examples, valid and invalid: where `may_match` holds, its gate lets the file through, and so
+    does the prefilter's whole-file answer."""
+    prefilter = Prefilter(RULES)
+    checked = 0
+    for rule in RULES:
+        gate = rule.text_gate()
+        examples = [*rule.valid, *(e.code for e in rule.invalid)]
+        for code in examples:
+            code = code if isinstance(code, str) else code.code
+            try:
+                refs = collect(ast.parse(code), 400)
+            except SyntaxError:
+                continue
+            if not rule.may_match(refs):
+                continue
+            data = code.encode()
+            if gate is not None:
+                checked += 1
+                words = frozenset(data.translate(_SPACES).split())
+                assert FileText(data, words, IMPORTING_CALLS).passes(gate), (rule.code, code)
+            if rule in prefilter.candidates(data):
+                assert rule in prefilter.candidates(data, IMPORTING_CALLS), (rule.code, code)
+    assert checked > 300
