@@ -7,12 +7,14 @@ its targets, attribute targets, and words that let any file through) is asked he
 left for is never parsed, as a file without a trigger word never is.
 
 It must never say "no" where `may_match` would say "yes" (tests/analysis/test_text_gate.py, and
-`benchmarks/text_gate_agreement.py` over whole trees). So it over-approximates `References.refers_to_any`: a
-target `a.b.c` may be referred to where the text has `c` as an imported word (any word of an import statement), or
-`.c` after a dotted chain whose head an import may bind and whose parts end the target (`x.b.c`, `b.c`), or after
-something that is not a plain name but may be one to `ast` (`(a).b.c`), or across a line break (a comment may sit
-there); or anywhere `c` is quoted (a string constant, a `getattr`), or the whole dotted name is in the text; or
-anywhere at all in a file with a star import or an import by a call (`import_module`).
+`benchmarks/text_gate_agreement.py` over whole trees). So it over-approximates `References.refers_to_any` and
+`imports`: the file's import statements (`import` where a statement starts) are read with `ast` for what they bind,
+as `collect` reads them; a target `a.b.c` may be referred to where an import binds `c` to it, or names it or a
+module below it, or where `.c` ends a dotted name whose head an import binds to what, with its parts, makes the
+target (`x.b.c` with `import a as x`); or where `.c` follows something the text cannot tell from a dotted name
+(`(a).c`, a line break: a comment may sit there), or `c` is quoted (a string constant, a `getattr`), or the whole
+dotted name is in the text. Anything may be where the file has a star import, an import by a call
+(`import_module`), an import statement that does not parse alone, or one continued from the line above.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from typing import Container, Iterable
 Gate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # (targets, attribute targets, words)
 
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
-_SPACE = b" \t\f"
 _GAP = b" \t\f\\\r\n"
 _QUOTES = b"\"'"
 _WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)

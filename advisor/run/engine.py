@@ -95,7 +95,9 @@ class ScanOptions(Plain):
             self._prefilter = Prefilter(self.rules)
         from advisor.analysis.lazy_helpers import importing_calls
 
-        return tuple(r.code for r in self.rules_for(path, self._prefilter.candidates(data, importing_calls(path))))
+        # The text gate reads Python: a notebook's cells are strings of its JSON until it is read as one.
+        gate = None if path.endswith(".ipynb") else importing_calls(path)
+        return tuple(r.code for r in self.rules_for(path, self._prefilter.candidates(data, gate)))
 
     def job(self, path: str, data: bytes) -> FileJob | None:
         """The job for one file, or None when no rule can match it."""
