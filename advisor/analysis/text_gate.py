@@ -218,10 +218,19 @@ def _attribute_at(data: bytes, name: bytes) -> bool:
             i = pos
             while i and data[i - 1] in _GAP:
                 i -= 1
-            if i and data[i - 1] == 46:  # "."
+            if i and (data[i - 1] == 46 or _commented(data, i, pos)):  # "."
                 return True
         pos = data.find(name, pos + 1)
     return False
+
+
+def _commented(data: bytes, j: int, i: int) -> bool:
+    """Does a comment end where a line break in `data[j:i]` (a gap before a name) begins? A dot may be before it:
+    `(torch.  # note` then `range)`."""
+    if b"\n" not in data[j:i] and b"\r" not in data[j:i]:
+        return False
+    start = max(data.rfind(b"\n", 0, j), data.rfind(b"\r", 0, j)) + 1
+    return b"#" in data[start:j]
 
 
 def _chain_before(data: bytes, pos: int) -> list[bytes] | None:
@@ -235,6 +244,8 @@ def _chain_before(data: bytes, pos: int) -> list[bytes] | None:
         while j and data[j - 1] in _GAP:
             j -= 1
         if not j or data[j - 1] != 46:  # no dot before: a bare name, or the head of the chain
+            if _commented(data, j, i):
+                return None
             parts.reverse()
             return parts
         k = j - 1  # the dot

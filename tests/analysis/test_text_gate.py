@@ -31,6 +31,8 @@ def _refers(code: str, target: str, importing: tuple[str, ...] = IMPORTING_CALLS
         "if x: from torch import range\n",
         "import torch\nf = (torch).range\n",  # `ast` has no parentheses
         "import torch\ny = (torch  # a comment\n  .range)\n",
+        "import torch\ny = (torch.  # a comment\n  range)\n",
+        "import torch\ny = (torch.\n  # a comment\n  range)\n",
         "import torch\ngetattr(torch, 'range')(1)\n",
         "from m import *\nrange(3)\n",  # a star import may bind any name
         "import importlib\nm = importlib.import_module('torch')\nm.range(2)\n",
