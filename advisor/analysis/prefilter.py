@@ -90,7 +90,7 @@ class Prefilter:
         self._gates = frozenset(w for w in self._shapes if w is not None)
         # The words the rules' text gates ask about (advisor.analysis.text_gate): a target's last part, an attribute.
         gated = [g for g in (r.text_gate() for r in rules) if g is not None]
-        asked = {t.rpartition(".")[2].encode() for g in gated for t in (*g[0], *g[1])}
+        asked = {t.rpartition(".")[2].encode() for g in gated for t in (*g[0], *g[1], *g[3])}
         self._lookup = self._words | self._gates | asked  # the file's words are looked up once, in all three
 
     def candidates(self, data: bytes, importing_calls: Sequence[str] | None = None) -> list[AnyRule]:

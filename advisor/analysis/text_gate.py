@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 from typing import Container, Iterable
 
-Gate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # (targets, attribute targets, words)
+from advisor.rule.base import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
 
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
 _GAP = b" \t\f\\\r\n"
@@ -45,24 +45,48 @@ class FileText:
         self._importing = importing_calls
         self._bound: dict[bytes, set[bytes]] | None = None
         self._chains: dict[bytes, list[list[bytes] | None]] = {}  # a word -> `_chains_to` it
+        self._modules: set[bytes] | None = None
 
     @property
     def bound(self) -> dict[bytes, set[bytes]]:
         """Each name an import binds -> what it may be bound to (`import a.b as c`: c -> a.b), and the modules the
-        imports name under b"" (`from a.b import c`: a.b.c); b"*" in it where any name may be bound to anything
+        imports name under b"" (`from a.b import c`: a.b.c), every word of an import statement under b"."; b"*" in it
+        where any name may be bound to anything
         (a star import, an import by a call, an import statement the text does not show plainly)."""
         if self._bound is None:
             self._bound = _bindings(self.data, self._importing)
         return self._bound
 
+    @property
+    def modules(self) -> set[bytes]:
+        """The names the imports name (`import a.b.c`: a.b.c), and every dotted name above one (a, a.b)."""
+        if self._modules is None:
+            self._modules = set()
+            for name in self.bound[b""]:
+                parts = name.split(b".")
+                self._modules.update(b".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        return self._modules
+
     def passes(self, gate: Gate) -> bool:
-        targets, attributes, words = _encoded(gate)
+        targets, attributes, patterns, calls, imported = _encoded(gate)
         data, present = self.data, self.words
-        if any(w in data for w in words):
+        if any(p.search(data) for p in patterns):
             return True
         if any(a in present and _attribute_at(data, a) for a in attributes):
             return True
+        if any(n in present and self.may_call(n) for n in calls):
+            return True
+        if imported and (b"*" in self.bound or not self.bound[b"."].isdisjoint(imported)):
+            return True
         return any(last in present and self.may_refer(dotted, last) for dotted, last in targets)
+
+    def may_call(self, name: bytes) -> bool:
+        """May the file call something by `name` (`References.calls` by the last name called, `calls_of` also by a
+        name an import binds it to)? Where `name(` or `name  #` is, it is quoted (`getattr(m, "name")(...)`), or
+        an import statement names it."""
+        if b"*" in self.bound or name in self.bound[b"."] or b'"' + name in self.data or b"'" + name in self.data:
+            return True
+        return _call(name).search(self.data) is not None
 
     def may_refer(self, dotted: bytes, last: bytes) -> bool:
         """May the file refer to `dotted` (whose last part, `last`, it holds as a word), as `References.referenced`
@@ -70,7 +94,7 @@ class FileText:
         bound = self.bound
         if last == dotted or b"*" in bound or dotted in bound.get(last, ()):
             return True  # a star import, or the name imported (`from a.b import c`)
-        if dotted in bound[b""] or dotted in self.data:
+        if dotted in self.modules or dotted in self.data:
             return True  # a module named by an import, or one above it (`import a.b.c.d`); the name whole (a string)
         chains = self._chains.get(last)
         if chains is None:
@@ -85,16 +109,35 @@ class FileText:
 
 
 @lru_cache(maxsize=None)
-def _encoded(gate: Gate) -> tuple[tuple[tuple[bytes, bytes], ...], tuple[bytes, ...], tuple[bytes, ...]]:
-    """A gate as the text is read: each target with its last part, in bytes (made once a gate)."""
-    targets, attributes, words = gate
+def _encoded(
+    gate: Gate,
+) -> tuple[
+    tuple[tuple[bytes, bytes], ...],
+    tuple[bytes, ...],
+    tuple[re.Pattern[bytes], ...],
+    tuple[bytes, ...],
+    frozenset[bytes],
+]:
+    """A gate as the text is read: each target with its last part, in bytes; the patterns compiled (once a gate)."""
+    targets, attributes, patterns, calls, imported = gate
     pairs = tuple((t.encode(), t.rpartition(".")[2].encode()) for t in targets)
-    return pairs, tuple(a.encode() for a in attributes), tuple(w.encode() for w in words)
+    compiled = tuple(re.compile(p.encode()) for p in patterns)
+    return (
+        pairs,
+        tuple(a.encode() for a in attributes),
+        compiled,
+        tuple(c.encode() for c in calls),
+        frozenset(i.encode() for i in imported),
+    )
 
 
-def _prefixes_into(name: bytes, out: set[bytes]) -> None:
-    parts = name.split(b".")
-    out.update(b".".join(parts[:i]) for i in range(1, len(parts) + 1))
+@lru_cache(maxsize=1024)
+def _call(name: bytes) -> re.Pattern[bytes]:
+    return re.compile(rb"\b" + re.escape(name) + rb"[ \t\f\\\r\n]*[(#]")
+
+
+def _words_of(alias: ast.alias) -> list[str]:
+    return [*alias.name.split("."), *([alias.asname] if alias.asname else [])]
 
 
 def _chains_to(data: bytes, last: bytes) -> list[list[bytes] | None]:
@@ -119,7 +162,7 @@ def _chains_to(data: bytes, last: bytes) -> list[list[bytes] | None]:
 
 def _bindings(data: bytes, importing_calls: Iterable[str]) -> dict[bytes, set[bytes]]:
     """FileText.bound: the import statements read by `ast` as `collect` reads them (advisor.syntax.ast_parts)."""
-    everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set()}
+    everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set(), b".": set()}
     if any(c.encode() in data and _word_at(data, c.encode()) for c in importing_calls):
         return everything
     statements = _import_statements(data)
@@ -134,12 +177,14 @@ def _bindings(data: bytes, importing_calls: Iterable[str]) -> dict[bytes, set[by
                 nodes += ast.parse(statement).body
             except (SyntaxError, ValueError):
                 return everything
-    bound: dict[bytes, set[bytes]] = {b"": set()}
+    bound: dict[bytes, set[bytes]] = {b"": set(), b".": set()}
     for node in nodes:
+        bound[b"."].update(w.encode() for a in getattr(node, "names", ()) for w in _words_of(a))
+        bound[b"."].update(w.encode() for w in (getattr(node, "module", None) or "").split(".") if w)
         if isinstance(node, ast.Import):
             for a in node.names:
                 name = a.name.encode()
-                _prefixes_into(name, bound[b""])
+                bound[b""].add(name)
                 key = a.asname.encode() if a.asname else name.split(b".")[0]
                 bound.setdefault(key, set()).add(name if a.asname else key)
         elif isinstance(node, ast.ImportFrom):
@@ -149,7 +194,7 @@ def _bindings(data: bytes, importing_calls: Iterable[str]) -> dict[bytes, set[by
                 continue  # a relative import binds nothing `collect` resolves
             for a in node.names:
                 full = f"{node.module}.{a.name}".encode()
-                _prefixes_into(full, bound[b""])
+                bound[b""].add(full)
                 bound.setdefault((a.asname or a.name).encode(), set()).add(full)
         else:
             return everything

@@ -42,6 +42,11 @@ CHECKS = (  # in the order the report lists and run_all.py runs them
 )
 
 
+# What `may_match` needs the file's text to hold (`Rule.text_gate`): targets, attribute targets, patterns, called
+# names, imported names (advisor.analysis.text_gate reads it).
+TextGate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class Example:
     """An INVALID example: `code` must produce findings of the rule.
@@ -283,14 +288,16 @@ class Rule:
         )
 
     @classmethod
-    def text_gate(cls) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
-        """(targets, attribute targets, words): `may_match` is True only in a file whose text may refer to one of
-        the targets, or use one of the attributes, or holds one of the words (advisor.analysis.text_gate); None:
-        the text cannot tell. A rule with its own `may_match` says so itself (`may_match_refers`, or its own gate)."""
+    def text_gate(cls) -> TextGate | None:
+        """What `may_match` needs the file's text to hold (advisor.analysis.text_gate), or None: the text cannot
+        tell. (targets, attribute targets, patterns, called names, imported names): a reference that may be to a
+        target, an attribute of one of those names, a match of a regular expression, a call by one of those last
+        names (`References.calls_of`), or one of those names in an import statement. A rule with its own
+        `may_match` says so itself (`may_match_refers`, or its own gate)."""
         own = cls.may_match.__func__ is not Rule.may_match.__func__  # type: ignore[attr-defined]
         if (own and not cls.may_match_refers) or not (cls.targets or cls.attribute_targets):
             return None
-        return tuple(sorted(cls.targets)), tuple(sorted(cls.attribute_targets)), ()
+        return tuple(sorted(cls.targets)), tuple(sorted(cls.attribute_targets)), (), (), ()
 
     @classmethod
     def check_env(cls, assignments: Sequence[tuple[int, int, str, str]]) -> Iterable[tuple[int, int, str, str]]:

@@ -158,6 +158,11 @@ class MemberCalls(BoundNames):
     ]
 
     @classmethod
+    def text_gate(cls) -> Any:
+        # an attribute of one of those names: may_match asks for one
+        return (), tuple(sorted({*_UNIQUE, *_BOUND})), (), (), ()
+
+    @classmethod
     def may_match(cls, refs: Any) -> bool:
         # `resolve`, `size_hint`, `print_lr` are common names: only where their class is referred to as well.
         if not refs.attributes.isdisjoint(_UNIQUE):

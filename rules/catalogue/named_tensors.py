@@ -93,6 +93,11 @@ class NamedTensors(KnownTensors):
     ]
 
     @classmethod
+    def text_gate(cls):
+        # an attribute of those names, or a factory given `names=`
+        return (), tuple(sorted(cls.attribute_targets)), (r"\bnames[ \t\f\\\r\n]*=",), (), ()
+
+    @classmethod
     def may_match(cls, refs) -> bool:
         # A method or `.names` (on whatever), or a factory call that passes `names=`: most files call
         # `torch.zeros` without it. Either needs a value known to be a tensor.

@@ -95,6 +95,11 @@ class StateDictPositional(Rule):
     whole_module = False  # `visit_Module` only resets the counter below: each statement is judged alone
 
     @classmethod
+    def text_gate(cls):
+        # `.state_dict(` given something (a comment after the parenthesis counts as something)
+        return (), (), (r"state_dict[ \t\f\\\r\n]*\([ \t\f\\\r\n]*[^)\s\\]",), (), ()
+
+    @classmethod
     def may_match(cls, refs) -> bool:
         # `.state_dict()` is everywhere; one given one to three positional arguments is rare.
         return any(

@@ -153,7 +153,7 @@ class MinedNames(SymbolRule):
     @classmethod
     def text_gate(cls) -> Any:
         # A name of the section, or a module named by an import below one (advisor.analysis.text_gate reads both)
-        return tuple(sorted(cls._lookup)), (), ()
+        return tuple(sorted(cls._lookup)), (), (), (), ()
 
     # Removed APIs fail at the import: report `import m.gone` / `from m import gone` there.
     report_imports: ClassVar[bool] = False
@@ -228,7 +228,7 @@ class MinedKeywords(Rule):
 
     @classmethod
     def text_gate(cls) -> Any:
-        return tuple(sorted(cls._lookup)), (), ()
+        return tuple(sorted(cls._lookup)), (), (), (), ()
 
     @classmethod
     def needs_whole_module(cls, refs: Any) -> bool:

@@ -56,6 +56,11 @@ class LogSumExp(Rule):
     ]
 
     @classmethod
+    def text_gate(cls):
+        # a call of `log`, or `torch.sum` imported under another name
+        return (), (), (), ("log",), ("sum",)
+
+    @classmethod
     def may_match(cls, refs) -> bool:
         args = refs.sole_args(cls.targets)  # `torch.log(torch.sum(exp(...), dim))`
         if "torch.sum" in refs.renamed:

@@ -18,7 +18,7 @@ RULES = all_rules()
 def _refers(code: str, target: str, importing: tuple[str, ...] = IMPORTING_CALLS) -> bool:
     data = code.encode()
     text = FileText(data, frozenset(data.translate(_SPACES).split()), importing)
-    return text.passes(((target,), (), ()))
+    return text.passes(((target,), (), (), (), ()))
 
 
 @pytest.mark.parametrize(
@@ -90,3 +90,20 @@ def test_a_gate_says_no_only_where_may_match_does():
             if rule in prefilter.candidates(data):
                 assert rule in prefilter.candidates(data, IMPORTING_CALLS), (rule.code, code)
     assert checked > 300
+
+
+def test_calls_patterns_and_imports_let_through_what_may_match_reads():
+    def passes(code: str, gate) -> bool:
+        data = code.encode()
+        return FileText(data, frozenset(data.translate(_SPACES).split()), IMPORTING_CALLS).passes(gate)
+
+    log = ((), (), (), ("log",), ())
+    assert passes("from math import log\ny = log(1 + x)\n", log)  # by its last name, as calls_of finds it
+    assert passes("from torch import log as L\ny = L(1 + x)\n", log)  # renamed: any call may be it
+    assert passes("y = getattr(torch, 'log')(1 + x)\n", log)
+    assert passes("y = log  # why\\\n(1 + x)\n", log)
+    assert not passes("log = logging.getLogger()\nlog.info('x')\n", log)
+    assert passes("from torch import sum as S\n", ((), (), (), (), ("sum",)))
+    state = ((), (), (r"state_dict[ \t\f\\\r\n]*\([ \t\f\\\r\n]*[^)\s\\]",), (), ())
+    assert passes("m.state_dict(dest)\n", state) and passes("m.state_dict(\n    # why\n    dest)\n", state)
+    assert not passes("sd = m.state_dict()\nm.state_dict( )\n", state)
