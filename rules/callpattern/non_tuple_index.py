@@ -116,6 +116,16 @@ class NonTupleIndex(Rule):
     ]
 
     @classmethod
+    def text_gate(cls):
+        # A list, a comprehension or a sum starting with one as a subscript's index (`x[[`, `x[ ([`), a list that
+        # may hold a warning item added or multiplied in (`head + [None]`), or a call of `slice` (bound to a name used
+        # as an index). Spaces, parentheses, line breaks and comments may come between.
+        gap = r"(?:[ \t\f\\\r\n(]|#[^\r\n]*)*"
+        subscript = r"[\w)\]][ \t\f\\\r\n]*\[" + gap + r"\["
+        added = r"[+*]" + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|\[|\(|#)"
+        return (), (), (subscript, added), ("slice",), ()
+
+    @classmethod
     def may_match(cls, refs) -> bool:
         # A list display that may warn as the index, or a name a list holding a `slice(...)` goes into.
         return refs.imports_torch and (refs.index_lists or refs.slice_list_indexed())

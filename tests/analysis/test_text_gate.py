@@ -107,3 +107,23 @@ def test_calls_patterns_and_imports_let_through_what_may_match_reads():
     state = ((), (), (r"state_dict[ \t\f\\\r\n]*\([ \t\f\\\r\n]*[^)\s\\]",), (), ())
     assert passes("m.state_dict(dest)\n", state) and passes("m.state_dict(\n    # why\n    dest)\n", state)
     assert not passes("sd = m.state_dict()\nm.state_dict( )\n", state)
+
+
+@pytest.mark.parametrize(
+    "code, passes",
+    [
+        ("import torch\ny = x[[slice(None), 0]]\n", True),
+        ("import torch\ny = x[ ( [None, 0])]\n", True),
+        ("import torch\ny = x[  # why\n    [None]]\n", True),
+        ("import torch\ny = x[idx + [None]]\n", True),
+        ("import torch\ny = x[[1] * 2 + [...]]\n", True),
+        ("import torch\nidx = [slice(None)] * 2\ny = x[idx]\n", True),
+        ("import torch\n# no slice here\nrows = [[None, 1]]\nz = rows + [0, 1]\n", False),
+    ],
+)
+def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
+    from advisor.analysis.registry import rule_by_code
+
+    data = code.encode()
+    text = FileText(data, frozenset(data.translate(_SPACES).split()), IMPORTING_CALLS)
+    assert text.passes(rule_by_code("ADV130").text_gate()) is passes
