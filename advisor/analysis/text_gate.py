@@ -29,11 +29,7 @@ from advisor.rule.base import TextGate as Gate  # (targets, attributes, patterns
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
 _GAP = b" \t\f\\\r\n"
 _QUOTES = b"\"'"
-_WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)
-
-
-def _is_word_byte(c: int) -> bool:
-    return c == 95 or 48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c >= 128
+_WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)  # bytes of a word (UTF-8 too)
 
 
 class FileText:
@@ -51,8 +47,8 @@ class FileText:
     def bound(self) -> dict[bytes, set[bytes]]:
         """Each name an import binds -> what it may be bound to (`import a.b as c`: c -> a.b), and the modules the
         imports name under b"" (`from a.b import c`: a.b.c), every word of an import statement under b"."; b"*" in it
-        where any name may be bound to anything
-        (a star import, an import by a call, an import statement the text does not show plainly)."""
+        where any name may be bound to anything (a star import, an import by a call, an import statement the text
+        does not show plainly)."""
         if self._bound is None:
             self._bound = _bindings(self.data, self._importing)
         return self._bound
@@ -210,7 +206,7 @@ def _import_statements(data: bytes) -> list[bytes] | None:
     pos = data.find(b"import")
     while pos != -1:
         end = pos + 6
-        if (pos == 0 or not _is_word_byte(data[pos - 1])) and (end == len(data) or not _is_word_byte(data[end])):
+        if (pos == 0 or data[pos - 1] not in _WORDY) and (end == len(data) or data[end] not in _WORDY):
             line = max(data.rfind(b"\n", 0, pos), data.rfind(b"\r", 0, pos) if crs else -1) + 1
             head = data[line:pos]
             cut = max(head.rfind(b";"), head.rfind(b":")) + 1
@@ -248,7 +244,7 @@ def _word_at(data: bytes, word: bytes) -> bool:
     pos = data.find(word)
     while pos != -1:
         end = pos + len(word)
-        if (pos == 0 or not _is_word_byte(data[pos - 1])) and (end == len(data) or not _is_word_byte(data[end])):
+        if (pos == 0 or data[pos - 1] not in _WORDY) and (end == len(data) or data[end] not in _WORDY):
             return True
         pos = data.find(word, pos + 1)
     return False
@@ -259,7 +255,7 @@ def _attribute_at(data: bytes, name: bytes) -> bool:
     pos = data.find(name)
     while pos != -1:
         end = pos + len(name)
-        if end == len(data) or not _is_word_byte(data[end]):
+        if end == len(data) or data[end] not in _WORDY:
             i = pos
             while i and data[i - 1] in _GAP:
                 i -= 1
@@ -299,7 +295,7 @@ def _chain_before(data: bytes, pos: int) -> list[bytes] | None:
         if _breaks(data[k:i]):
             return None
         start = k
-        while start and _is_word_byte(data[start - 1]):
+        while start and data[start - 1] in _WORDY:
             start -= 1
         if start == k:
             return None if k and data[k - 1] == 41 else []  # ")"
