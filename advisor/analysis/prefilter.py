@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
     from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
@@ -89,7 +89,8 @@ class Prefilter:
         self._ungated = self._shapes.pop(None, {})  # no word (`[[(`): looked for in every file
         self._gates = frozenset(w for w in self._shapes if w is not None)
         # The words the rules' text gates ask about (advisor.analysis.text_gate): a target's last part, an attribute.
-        gated = [g for g in (r.text_gate() for r in rules) if g is not None]
+        self._text_gates = {r.code: r.text_gate() for r in rules}  # asked once a rule (a class builds it each time)
+        gated = [g for g in self._text_gates.values() if g is not None]
         asked = {t.rpartition(".")[2].encode() for g in gated for t in (*g[0], *g[1], *g[3])}
         self._lookup = self._words | self._gates | asked  # the file's words are looked up once, in all three
 
@@ -112,14 +113,15 @@ class Prefilter:
             for r in self._by_trigger[h]:
                 rules[r.code] = r
         found_rules = [rules[c] for c in sorted(rules)]
-        if importing_calls is not None and not _may_match(found_rules, data, found, importing_calls):
+        gates = [self._text_gates[r.code] for r in found_rules]
+        if importing_calls is not None and not _may_match(gates, data, found, importing_calls):
             return []
         return found_rules
 
 
-def _may_match(rules: list[AnyRule], data: bytes, words: frozenset[bytes], importing_calls: Sequence[str]) -> bool:
-    """Whether the text leaves one of `rules` a file it may match: the first that may, or has no gate, says yes."""
-    gates = [r.text_gate() for r in rules]
+def _may_match(gates: list[Any], data: bytes, words: frozenset[bytes], importing_calls: Sequence[str]) -> bool:
+    """Whether the text leaves one of the candidates a file it may match: the first that may, or has no gate (None),
+    says yes."""
     if any(g is None for g in gates):
         return True
     from advisor.analysis.text_gate import FileText  # only where every candidate has a gate
