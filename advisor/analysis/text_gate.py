@@ -2,9 +2,9 @@
 
 Most files the prefilter lets through are kept by no rule once `ast.parse` and `collect` have run (torch's own tree:
 1,584 of 1,856; Megatron-LM: 923 of 1,020), because a trigger word is common ("range", "graph", "log") while the
-rule asks for a reference to `torch.range`. A rule whose `may_match` needs such a reference (`Rule.text_gate`:
-its targets, attribute targets, and words that let any file through) is asked here first, and a file no rule is
-left for is never parsed, as a file without a trigger word never is.
+rule asks for a reference to `torch.range`. A rule that can say what its `may_match` needs of the text
+(`Rule.text_gate`: a reference to a target, an attribute, a pattern, a call by a name, a name imported) is asked
+here first, and a file no rule is left for is never parsed, as a file without a trigger word never is.
 
 It must never say "no" where `may_match` would say "yes" (tests/analysis/test_text_gate.py, and
 `benchmarks/text_gate_agreement.py` over whole trees). So it over-approximates `References.refers_to_any` and
@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from typing import Container, Iterable
+from typing import Container, Iterable, Iterator
 
 from advisor.rule.base import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
 
@@ -140,26 +140,21 @@ def _chains_to(data: bytes, last: bytes) -> list[list[bytes] | None]:
     """The dotted names (`_chain_before`) of which the word `last` is a part; [None] where the text cannot tell of
     one, or `last` is quoted (a string constant, a getattr's name)."""
     out: list[list[bytes] | None] = []
-    size, n = len(data), len(last)
-    pos = data.find(last)
-    while pos != -1:
-        end = pos + n
-        if (not pos or data[pos - 1] not in _WORDY) and (end == size or data[end] not in _WORDY):
-            if pos and data[pos - 1] in _QUOTES:
-                return [None]
-            chain = _chain_before(data, pos)
-            if chain is None:
-                return [None]
-            if chain:
-                out.append(chain)
-        pos = data.find(last, end)
+    for pos in _occurrences(data, last):
+        if pos and data[pos - 1] in _QUOTES:
+            return [None]
+        chain = _chain_before(data, pos)
+        if chain is None:
+            return [None]
+        if chain:
+            out.append(chain)
     return out
 
 
 def _bindings(data: bytes, importing_calls: Iterable[str]) -> dict[bytes, set[bytes]]:
     """FileText.bound: the import statements read by `ast` as `collect` reads them (advisor.syntax.ast_parts)."""
     everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set(), b".": set()}
-    if any(c.encode() in data and _word_at(data, c.encode()) for c in importing_calls):
+    if any(next(_occurrences(data, c.encode()), None) is not None for c in importing_calls):
         return everything
     statements = _import_statements(data)
     if statements is None:
@@ -202,20 +197,15 @@ def _import_statements(data: bytes) -> list[bytes] | None:
     `;` or `:`, after `from m`), to its end (a closing parenthesis, or the line with its continuations); None where
     one continues a line above (`from m \\`), which the text alone does not read."""
     out = []
-    crs = b"\r" in data
-    pos = data.find(b"import")
-    while pos != -1:
-        end = pos + 6
-        if (pos == 0 or data[pos - 1] not in _WORDY) and (end == len(data) or data[end] not in _WORDY):
-            line = max(data.rfind(b"\n", 0, pos), data.rfind(b"\r", 0, pos) if crs else -1) + 1
-            head = data[line:pos]
-            cut = max(head.rfind(b";"), head.rfind(b":")) + 1
-            prefix = head[cut:].strip()
-            if not prefix or _FROM.fullmatch(prefix):
-                if not prefix.strip() and not cut and data[:line].rstrip(b"\r\n").endswith(b"\\"):
-                    return None
-                out.append(data[line + cut : _statement_end(data, end)].strip())
-        pos = data.find(b"import", pos + 1)
+    for pos in _occurrences(data, b"import"):
+        line = _line_start(data, pos)
+        head = data[line:pos]
+        cut = max(head.rfind(b";"), head.rfind(b":")) + 1
+        prefix = head[cut:].strip()
+        if not prefix or _FROM.fullmatch(prefix):
+            if not prefix and not cut and data[:line].rstrip(b"\r\n").endswith(b"\\"):
+                return None
+            out.append(data[line + cut : _statement_end(data, pos + 6)].strip())
     return out
 
 
@@ -240,28 +230,32 @@ def _statement_end(data: bytes, pos: int) -> int:
         return stop
 
 
-def _word_at(data: bytes, word: bytes) -> bool:
+def _occurrences(data: bytes, word: bytes) -> Iterator[int]:
+    """Where `word` is in `data` as a whole word."""
+    n, size = len(word), len(data)
     pos = data.find(word)
     while pos != -1:
-        end = pos + len(word)
-        if (pos == 0 or data[pos - 1] not in _WORDY) and (end == len(data) or data[end] not in _WORDY):
-            return True
+        end = pos + n
+        if (pos == 0 or data[pos - 1] not in _WORDY) and (end == size or data[end] not in _WORDY):
+            yield pos
         pos = data.find(word, pos + 1)
-    return False
+
+
+def _line_start(data: bytes, pos: int) -> int:
+    """Where the line holding `pos` starts (after a `\\n` or a `\\r`; a `\\r` is looked for only after the last
+    `\\n`, not back to the file's start)."""
+    newline = data.rfind(b"\n", 0, pos)
+    return max(newline, data.rfind(b"\r", newline + 1, pos)) + 1
 
 
 def _attribute_at(data: bytes, name: bytes) -> bool:
     """Is `name` used as an attribute somewhere (`.name`, spaces or a line break after the dot)?"""
-    pos = data.find(name)
-    while pos != -1:
-        end = pos + len(name)
-        if end == len(data) or data[end] not in _WORDY:
-            i = pos
-            while i and data[i - 1] in _GAP:
-                i -= 1
-            if i and (data[i - 1] == 46 or _commented(data, i, pos)):  # "."
-                return True
-        pos = data.find(name, pos + 1)
+    for pos in _occurrences(data, name):
+        i = pos
+        while i and data[i - 1] in _GAP:
+            i -= 1
+        if i and (data[i - 1] == 46 or _commented(data, i, pos)):  # "."
+            return True
     return False
 
 
@@ -270,8 +264,7 @@ def _commented(data: bytes, j: int, i: int) -> bool:
     `(torch.  # note` then `range)`."""
     if b"\n" not in data[j:i] and b"\r" not in data[j:i]:
         return False
-    start = max(data.rfind(b"\n", 0, j), data.rfind(b"\r", 0, j)) + 1
-    return b"#" in data[start:j]
+    return b"#" in data[_line_start(data, j) : j]
 
 
 def _chain_before(data: bytes, pos: int) -> list[bytes] | None:
