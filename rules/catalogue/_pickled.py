@@ -118,14 +118,7 @@ class _Scope:
         self.item_of: dict[str, Any] = {}  # name -> the load call whose item it is bound to (`cfg = ckpt["cfg"]`)
 
 
-def finder(qualnames: Any, is_load: Any) -> _Finder:
-    """A visitor that gathers, in the rule's own walk of the module, the evidence about the calls `is_load(call)`
-    says are the rule's loads; `found` reads it at the module's end. `qualnames(node)` resolves a name to its
-    qualified names (the file's resolver)."""
-    return _Finder(qualnames, is_load)
-
-
-def found(finder: _Finder) -> tuple[dict[Any, str], dict[Any, str]]:
+def found(finder: Finder) -> tuple[dict[Any, str], dict[Any, str]]:
     """({load call: why it loads a whole object}, {load call: how an item of its value is used as more than a
     tensor}), once the walk has left the module: the certain evidence, and the weaker one (see the module doc)."""
     # A file that allow-lists classes (`torch.serialization.add_safe_globals` / `safe_globals`) has
@@ -155,7 +148,11 @@ ALLOW_LISTS = frozenset({"torch.serialization.add_safe_globals", "torch.serializ
 ALLOW_LIST_NAMES = frozenset(q.rsplit(".", 1)[1] for q in ALLOW_LISTS)
 
 
-class _Finder:  # a visitor for `walk`
+class Finder:
+    """A visitor that gathers, in the rule's own walk of the module, the evidence about the calls `is_load(call)`
+    says are the rule's loads; `found` reads it at the module's end. `qualnames(node)` resolves a name to its
+    qualified names (the file's resolver)."""
+
     def __init__(self, qualnames: Any, is_load: Any) -> None:
         self.qualnames = qualnames
         self.is_load = is_load  # met before its call is (`m = torch.load(p)`): a question, not a list

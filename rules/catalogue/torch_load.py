@@ -23,7 +23,7 @@ from advisor.rule import (
     uses_magic_commas,
 )
 
-from ._pickled import ALLOW_LIST_NAMES, finder, found
+from ._pickled import ALLOW_LIST_NAMES, Finder, found
 
 LOAD = {"torch.load", "torch.serialization.load"}
 
@@ -192,7 +192,7 @@ class TorchLoadWeightsOnly(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._finder = finder(self.qualnames, self._is_load)
+        self._finder = Finder(self.qualnames, self._is_load)
         self._checked: dict[int, bool] = {}
 
     def get_visitors(self) -> dict:
