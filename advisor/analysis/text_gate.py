@@ -24,7 +24,10 @@ import re
 from functools import lru_cache
 from typing import Container, Iterable, Iterator
 
-from advisor.rule.base import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
+from advisor.rule.base import (
+    TEXT_GAP,
+    TextGate as Gate,
+)  # (targets, attributes, patterns, calls, imports): Rule.text_gate
 
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
 _GAP = b" \t\f\\\r\n"
@@ -129,7 +132,7 @@ def _encoded(
 
 @lru_cache(maxsize=1024)
 def _call(name: bytes) -> re.Pattern[bytes]:
-    return re.compile(rb"\b" + re.escape(name) + rb"[ \t\f\\\r\n]*[(#]")
+    return re.compile(rb"\b" + re.escape(name) + TEXT_GAP.encode() + rb"*[(#]")
 
 
 def _words_of(alias: ast.alias) -> list[str]:

@@ -45,6 +45,8 @@ CHECKS = (  # in the order the report lists and run_all.py runs them
 # What `may_match` needs the file's text to hold (`Rule.text_gate`): targets, attribute targets, patterns, called
 # names, imported names (advisor.analysis.text_gate reads it).
 TextGate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+# What may come between two tokens in a gate's pattern: spaces, a line break, a backslash that continues a line.
+TEXT_GAP = r"[ \t\f\\\r\n]"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst
+from advisor.rule import TEXT_GAP, Applicability, Example, Rule, Severity, cst
 
 from ._index_lists import LIST, NESTED, Judge
 
@@ -120,8 +120,8 @@ class NonTupleIndex(Rule):
         # A list, a comprehension or a sum starting with one as a subscript's index (`x[[`, `x[ ([`), a list that
         # may hold a warning item added or multiplied in (`head + [None]`), or a call of `slice` (bound to a name used
         # as an index). Spaces, parentheses, line breaks and comments may come between.
-        gap = r"(?:[ \t\f\\\r\n(]|#[^\r\n]*)*"
-        subscript = r"[\w)\]][ \t\f\\\r\n]*\[" + gap + r"\["
+        gap = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*)*"
+        subscript = rf"[\w)\]]{TEXT_GAP}*\[" + gap + r"\["
         added = r"[+*]" + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|\[|\(|#)"
         return (), (), (subscript, added), ("slice",), ()
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Example, Severity, cst
+from advisor.rule import TEXT_GAP, Example, Severity, cst
 
 from .._tensors import KnownTensors
 
@@ -95,7 +95,7 @@ class NamedTensors(KnownTensors):
     @classmethod
     def text_gate(cls):
         # an attribute of those names, or a factory given `names=`
-        return (), tuple(sorted(cls.attribute_targets)), (r"\bnames[ \t\f\\\r\n]*=",), (), ()
+        return (), tuple(sorted(cls.attribute_targets)), (r"\bnames" + TEXT_GAP + "*=",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst
+from advisor.rule import TEXT_GAP, Applicability, Example, Rule, Severity, cst
 
 ORDER = (
     "destination",
@@ -97,7 +97,7 @@ class StateDictPositional(Rule):
     @classmethod
     def text_gate(cls):
         # `.state_dict(` given something (a comment after the parenthesis counts as something)
-        return (), (), (r"state_dict[ \t\f\\\r\n]*\([ \t\f\\\r\n]*[^)\s\\]",), (), ()
+        return (), (), (rf"state_dict{TEXT_GAP}*\({TEXT_GAP}*[^)\s\\]",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:
