@@ -15,6 +15,7 @@ from advisor.core.findings import Applicability, Kind
 from advisor.rule import Report
 from advisor.syntax.ast_names import AstResolver
 from advisor.syntax.names import any_match
+from advisor.syntax.references import prefixes_of
 
 NONE = Applicability.NONE
 
@@ -76,10 +77,10 @@ class Detection:
     def _imports_listed(self, node: Any) -> bool:
         """MinedNames.visit_Import / visit_ImportFrom would report here: the import names a listed API."""
         if type(node) is ast.Import:
-            return any(p in self.names for a in node.names for p in _prefixes(a.name))
+            return any(p in self.names for a in node.names for p in prefixes_of(a.name))
         if node.level or node.module is None:
             return False
-        listed = any(p in self.names for p in _prefixes(node.module))
+        listed = any(p in self.names for p in prefixes_of(node.module))
         return listed or any(f"{node.module}.{a.name}" in self.names for a in node.names if a.name != "*")
 
     def _match(self, node: Any) -> str | None:
@@ -153,12 +154,6 @@ class Detection:
 
 class Unsupported(Exception):
     """What the rule reports here is not made from the `ast` tree: the rule runs on LibCST in this file."""
-
-
-def _prefixes(dotted: str) -> list[str]:
-    """`a.b.c`: `a.b`, `a.b.c` (as the mined family's `prefixes`: two parts at least)."""
-    parts = dotted.split(".")
-    return [".".join(parts[:i]) for i in range(2, len(parts) + 1)]
 
 
 class Survey:

@@ -42,6 +42,7 @@ from advisor.rule.helpers import (
 from advisor.rule.reference import ReferenceRule, Symbol, SymbolRule
 from advisor.rule.style import line_length
 from advisor.rule.table import NONE, SAFE, UNSAFE, Entry, Row, calls, generate
+from advisor.syntax.references import prefixes_of
 from advisor.syntax.walk import nodes_of, walk
 
 __all__ = [
@@ -83,6 +84,7 @@ __all__ = [
     "literal_matrix_facts",
     "longest_line",
     "nodes_of",
+    "prefixes_of",
     "walk",
     "parse_version",
     "positional",

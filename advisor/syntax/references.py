@@ -97,10 +97,7 @@ class References:
         """Every dotted prefix, of two parts at least, of what the module refers to or imports (`torch.a.b.c`:
         `torch.a`, `torch.a.b`, `torch.a.b.c`); made once, for the three mined families."""
         if self._prefixes is None:
-            self._prefixes = set()
-            for q in self.referenced | self.imports:
-                parts = q.split(".")
-                self._prefixes.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
+            self._prefixes = {p for q in self.referenced | self.imports for p in prefixes_of(q)}
         return self._prefixes
 
     def has_string_containing(self, fragment: str) -> bool:
@@ -356,6 +353,12 @@ def _resolve(
                 q = f"{q}.{part}"
                 qualnames.add(q)
     return refs
+
+
+def prefixes_of(dotted: str) -> list[str]:
+    """`a.b.c`: `a.b`, `a.b.c`, shortest first (two parts at least: `torch` alone names no API)."""
+    parts = dotted.split(".")
+    return [".".join(parts[:i]) for i in range(2, len(parts) + 1)]
 
 
 def name_bases(name: str, aliases: dict[str, set[str]], stars: list[str]) -> set[str]:

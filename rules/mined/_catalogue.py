@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
-from advisor.rule import Kind, Rule, Symbol, SymbolRule, Window, any_match, cst, dotted_name, nodes_of
+from advisor.rule import Kind, Rule, Symbol, SymbolRule, Window, any_match, cst, dotted_name, nodes_of, prefixes_of
 
 DATA = json.loads((Path(__file__).with_name("catalogue.json")).read_text(encoding="utf-8"))
 # Catalogue entries with `silent_from` are `@deprecated(..., category=None)`: documented deprecated, no warning at
@@ -91,15 +91,6 @@ def claimed_by(rules: Any, own: str) -> tuple[set[str], set[str], set[tuple[str,
     return names, attributes, keywords
 
 
-def prefixes(qualnames: Any) -> set[str]:
-    """Every dotted prefix of the names a file refers to (`torch.a.b.c` -> `torch.a`, `torch.a.b`, ...)."""
-    out: set[str] = set()
-    for q in qualnames:
-        parts = q.split(".")
-        out.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
-    return out
-
-
 def symbols(section: str, message: Any) -> dict[str, Symbol]:
     """One `Symbol` per API of a catalogue section, under its name and each alias."""
     out: dict[str, Symbol] = {}
@@ -163,7 +154,7 @@ class MinedNames(SymbolRule):
             return
         self._seen.update(nodes_of(node, cst.Attribute, cst.Name))
         for alias in node.names:
-            hit = next((p for p in sorted(prefixes([dotted_name(alias.name)])) if p in self.names), None)
+            hit = next((p for p in prefixes_of(dotted_name(alias.name)) if p in self.names), None)
             if hit:
                 self.on_reference(alias, hit)
 
@@ -172,7 +163,7 @@ class MinedNames(SymbolRule):
             return
         self._seen.update(nodes_of(node, cst.Attribute, cst.Name))
         module = dotted_name(node.module)
-        hit = next((p for p in sorted(prefixes([module])) if p in self.names), None)
+        hit = next((p for p in prefixes_of(module) if p in self.names), None)
         if hit:
             self.on_reference(node.module, hit)
             return
