@@ -12,14 +12,17 @@ It must never say "no" where `may_match` would say "yes" (tests/analysis/test_te
 as `collect` reads them; a target `a.b.c` may be referred to where an import binds `c` to it, or names it or a
 module below it, or where `.c` ends a dotted name whose head an import binds to what, with its parts, makes the
 target (`x.b.c` with `import a as x`); or where `.c` follows something the text cannot tell from a dotted name
-(`(a).c`, a line break: a comment may sit there), or `c` is quoted (a string constant, a `getattr`), or the whole
-dotted name is in the text. Anything may be where the file has a star import, an import by a call
-(`import_module`), an import statement that does not parse alone, or one continued from the line above.
+(`(a).c`, a line break: a comment may sit there), or `c` or the whole dotted name is a string constant (a
+`getattr`'s name, `patch("a.b.c")`). A dotted name, an attribute or a call counts only in code: not in a comment or
+a string (a docstring names most of what its module uses), which `_Code` tells by reading the file as the tokenizer
+does, only as far as asked. Anything may be where the file has a star import, an import by a call
+(`import_module`), an import statement in code that does not parse alone, or one continued from the line above.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from functools import lru_cache
 from typing import Container, Iterable, Iterator
@@ -31,8 +34,17 @@ from advisor.rule.base import (
 
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
 _GAP = b" \t\f\\\r\n"
-_QUOTES = b"\"'"
 _WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)  # bytes of a word (UTF-8 too)
+# A comment, or a string literal from its quote to its end (or its line's or the file's, where it is not closed), as
+# the tokenizer reads them; each loop unrolled (`[^"]*(?:escape[^"]*)*`), which `re` matches 2x faster than `(a|b)*`.
+_QUOTED = re.compile(rb"""(["'])([\w.]+)\1""")  # a string constant that may be a (dotted) name
+_NOT_CODE = re.compile(
+    rb"#[^\r\n]*"
+    rb'|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    rb"|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)"
+    rb'|"[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)'
+    rb"|'[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)"
+)
 
 
 class FileText:
@@ -43,8 +55,10 @@ class FileText:
         self.data, self.words = data, words
         self._importing = importing_calls
         self._bound: dict[bytes, set[bytes]] | None = None
-        self._chains: dict[bytes, list[list[bytes] | None]] = {}  # a word -> `_chains_to` it
+        self._chains: dict[bytes, list[tuple[int, list[bytes] | None]]] = {}  # a word -> `_chains_to` it
         self._modules: set[bytes] | None = None
+        self.code = _Code(data)  # `pos in self.code`: is it code, not a comment or a string?
+        self._quoted: set[bytes] | None = None
 
     @property
     def bound(self) -> dict[bytes, set[bytes]]:
@@ -53,7 +67,7 @@ class FileText:
         where any name may be bound to anything (a star import, an import by a call, an import statement the text
         does not show plainly)."""
         if self._bound is None:
-            self._bound = _bindings(self.data, self._importing)
+            self._bound = _bindings(self.data, self._importing, self.code)
         return self._bound
 
     @property
@@ -66,12 +80,19 @@ class FileText:
                 self._modules.update(b".".join(parts[:i]) for i in range(1, len(parts) + 1))
         return self._modules
 
+    @property
+    def quoted(self) -> set[bytes]:
+        """The string constants that are a name or a dotted name (`"torch.compile"`, `getattr(m, "compile")`)."""
+        if self._quoted is None:
+            self._quoted = {m.group(2) for m in _QUOTED.finditer(self.data)}
+        return self._quoted
+
     def passes(self, gate: Gate) -> bool:
         targets, attributes, patterns, calls, imported = _encoded(gate)
         data, present = self.data, self.words
         if any(p.search(data) for p in patterns):
             return True
-        if any(a in present and _attribute_at(data, a) for a in attributes):
+        if any(a in present and _attribute_at(data, a, self.code) for a in attributes):
             return True
         if any(n in present and self.may_call(n) for n in calls):
             return True
@@ -85,7 +106,7 @@ class FileText:
         an import statement names it."""
         if b"*" in self.bound or name in self.bound[b"."] or b'"' + name in self.data or b"'" + name in self.data:
             return True
-        return _call(name).search(self.data) is not None
+        return any(m.start() in self.code for m in _call(name).finditer(self.data))
 
     def may_refer(self, dotted: bytes, last: bytes) -> bool:
         """May the file refer to `dotted` (whose last part, `last`, it holds as a word), as `References.referenced`
@@ -93,18 +114,64 @@ class FileText:
         bound = self.bound
         if last == dotted or b"*" in bound or dotted in bound.get(last, ()):
             return True  # a star import, or the name imported (`from a.b import c`)
-        if dotted in self.modules or dotted in self.data:
-            return True  # a module named by an import, or one above it (`import a.b.c.d`); the name whole (a string)
+        if dotted in self.modules or dotted in self.quoted or last in self.quoted:
+            return True  # a module named by an import, or one above it (`import a.b.c.d`); a string (getattr's name)
         chains = self._chains.get(last)
         if chains is None:
             chains = self._chains[last] = _chains_to(self.data, last)
-        for chain in chains:
-            if chain is None:
-                return True
-            rest = b"".join(b"." + p for p in (*chain[1:], last))
-            if any(base + rest == dotted for base in bound.get(chain[0], ())):
+        for pos, chain in chains:  # a dotted name that may be `dotted`, where it is code (not in a docstring)
+            if chain is not None:
+                rest = b"".join(b"." + p for p in (*chain[1:], last))
+                if not any(base + rest == dotted for base in bound.get(chain[0], ())):
+                    continue
+            if pos in self.code:
                 return True
         return False
+
+
+class _Code:
+    """Which positions of a file are code, not in a comment or a string constant (an f-string is code: its
+    replacement fields are). The file is read from its start only as far as asked: a gate asks only where the text
+    would pass it, and most of what passes is early (an import) or in a docstring near the top.
+
+    A Python 3.12 f-string that nests its own quotes (`f"{d["k"]}"`) is read short, as Python 3.11 reads it: where an
+    f-string's braces do not pair, everything from it on is taken for code."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts: list[int] = []  # the comments and strings read so far, in order: where each starts...
+        self.ends: list[int] = []  # ...and ends
+        self.read = 0  # the text before here is read; here is code (where the last comment or string ended)
+        self.until = len(data) + 1  # from here on everything is code
+
+    def __contains__(self, pos: int) -> bool:
+        if pos >= self.until:
+            return True
+        data = self.data
+        while self.read <= pos:
+            m = _NOT_CODE.search(data, self.read)
+            if m is None:
+                self.read = len(data) + 1
+                break
+            start, end = m.span()
+            self.read = end
+            if not _f_string(data, start):
+                self.starts.append(start)
+                self.ends.append(end)
+            elif data.count(b"{", start, end) != data.count(b"}", start, end):
+                self.until = self.read = start  # read short: the rest is taken for code
+                return pos >= start or not self._in_span(pos)
+        return not self._in_span(pos)
+
+    def _in_span(self, pos: int) -> bool:
+        i = bisect.bisect_right(self.starts, pos) - 1
+        return i >= 0 and pos < self.ends[i]
+
+
+def _f_string(data: bytes, start: int) -> bool:
+    """Does an f-string's quote (`f"`, `rf'`, `Fr"`) start at `start` (a comment's `#` or a string's quote)?"""
+    before = data[max(start - 2, 0) : start]
+    return before[-1:] in (b"f", b"F") or (before[-1:] in (b"r", b"R") and before[:1] in (b"f", b"F"))
 
 
 @lru_cache(maxsize=None)
@@ -139,23 +206,20 @@ def _words_of(alias: ast.alias) -> list[str]:
     return [*alias.name.split("."), *([alias.asname] if alias.asname else [])]
 
 
-def _chains_to(data: bytes, last: bytes) -> list[list[bytes] | None]:
-    """The dotted names (`_chain_before`) of which the word `last` is a part; [None] where the text cannot tell of
-    one, or `last` is quoted (a string constant, a getattr's name)."""
-    out: list[list[bytes] | None] = []
+def _chains_to(data: bytes, last: bytes) -> list[tuple[int, list[bytes] | None]]:
+    """Where the word `last` is part of a dotted name, and its words before `last` (`_chain_before`; None where the
+    text cannot tell of one)."""
+    out: list[tuple[int, list[bytes] | None]] = []
     for pos in _occurrences(data, last):
-        if pos and data[pos - 1] in _QUOTES:
-            return [None]
         chain = _chain_before(data, pos)
-        if chain is None:
-            return [None]
-        if chain:
-            out.append(chain)
+        if chain is None or chain:
+            out.append((pos, chain))
     return out
 
 
-def _bindings(data: bytes, importing_calls: Iterable[str]) -> dict[bytes, set[bytes]]:
-    """FileText.bound: the import statements read by `ast` as `collect` reads them (advisor.syntax.ast_parts)."""
+def _bindings(data: bytes, importing_calls: Iterable[str], code: _Code) -> dict[bytes, set[bytes]]:
+    """FileText.bound: the import statements read by `ast` as `collect` reads them (advisor.syntax.ast_parts); one
+    that does not parse is prose in a docstring or a comment (left out), or the text does not show it plainly."""
     everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set(), b".": set()}
     if any(next(_occurrences(data, c.encode()), None) is not None for c in importing_calls):
         return everything
@@ -163,14 +227,15 @@ def _bindings(data: bytes, importing_calls: Iterable[str]) -> dict[bytes, set[by
     if statements is None:
         return everything
     try:  # all at once; one by one only where they do not parse together (one is prose in a docstring)
-        nodes = ast.parse(b"\n".join(statements)).body
+        nodes = ast.parse(b"\n".join(text for _, text in statements)).body
     except (SyntaxError, ValueError):
         nodes = []
-        for statement in statements:
+        for pos, statement in statements:
             try:
                 nodes += ast.parse(statement).body
             except (SyntaxError, ValueError):
-                return everything
+                if pos in code:
+                    return everything
     bound: dict[bytes, set[bytes]] = {b"": set(), b".": set()}
     for node in nodes:
         bound[b"."].update(w.encode() for a in getattr(node, "names", ()) for w in _words_of(a))
@@ -195,10 +260,10 @@ def _bindings(data: bytes, importing_calls: Iterable[str]) -> dict[bytes, set[by
     return bound
 
 
-def _import_statements(data: bytes) -> list[bytes] | None:
+def _import_statements(data: bytes) -> list[tuple[int, bytes]] | None:
     """The text of each statement that may be an import (`import` where a statement starts: a line's start, after
     `;` or `:`, after `from m`), to its end (a closing parenthesis, or the line with its continuations); None where
-    one continues a line above (`from m \\`), which the text alone does not read."""
+    one continues a line above (`from m \\`), which the text alone does not read. Each with where it starts."""
     out = []
     for pos in _occurrences(data, b"import"):
         line = _line_start(data, pos)
@@ -208,7 +273,7 @@ def _import_statements(data: bytes) -> list[bytes] | None:
         if not prefix or _FROM.fullmatch(prefix):
             if not prefix and not cut and data[:line].rstrip(b"\r\n").endswith(b"\\"):
                 return None
-            out.append(data[line + cut : _statement_end(data, pos + 6)].strip())
+            out.append((pos, data[line + cut : _statement_end(data, pos + 6)].strip()))
     return out
 
 
@@ -251,13 +316,13 @@ def _line_start(data: bytes, pos: int) -> int:
     return max(newline, data.rfind(b"\r", newline + 1, pos)) + 1
 
 
-def _attribute_at(data: bytes, name: bytes) -> bool:
-    """Is `name` used as an attribute somewhere (`.name`, spaces or a line break after the dot)?"""
+def _attribute_at(data: bytes, name: bytes, code: _Code) -> bool:
+    """Is `name` used as an attribute somewhere in the code (`.name`, spaces or a line break after the dot)?"""
     for pos in _occurrences(data, name):
         i = pos
         while i and data[i - 1] in _GAP:
             i -= 1
-        if i and (data[i - 1] == 46 or _commented(data, i, pos)):  # "."
+        if i and (data[i - 1] == 46 or _commented(data, i, pos)) and pos in code:  # "."
             return True
     return False
 

@@ -60,6 +60,38 @@ def test_what_cannot_refer_is_ruled_out(code):
     assert not _refers(code, target)
 
 
+@pytest.mark.parametrize(
+    "code",
+    [
+        'import torch\n"""Call torch.range(3) for a range."""\n',  # a docstring
+        "import torch\n# torch.range is gone\nx = 1\n",  # a comment
+        "import torch\ns = 'see torch.range'\n",
+        'import torch\ns = """a\ntorch.range\n"""\n',
+        "import torch\ns = b'see torch.range'  # bytes\n",
+        'import torch\ns = "it\\" torch.range"\n',  # an escaped quote does not end it
+        'import torch\n"""\nimport this is prose\n"""\n',  # an "import" in prose: no parse, no star
+    ],
+)
+def test_a_name_in_a_comment_or_a_string_refers_to_nothing(code):
+    assert not _refers(code, "torch.range")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        'import torch\nprint(f"{torch.range(3)}")\n',  # an f-string's replacement field is code
+        'import torch\nprint(rf"{torch.range(3)}")\n',
+        'import torch\n"""doc"""\nx = torch.range(3)  # torch.range\n',  # after a docstring
+        "import torch\ns = '#'; x = torch.range(3)\n",  # a `#` in a string starts no comment
+        'import torch\ns = "a\\\\"; x = torch.range(3)\n',  # an escaped backslash ends no string
+        # Python 3.12 nests an f-string's own quotes: read short by the 3.11 rules, so the rest is taken for code
+        'import torch\nx = f"{d["#"]}" + str(torch.range(3))\n',
+    ],
+)
+def test_a_name_in_code_after_strings_and_comments_passes(code):
+    assert _refers(code, "torch.range")
+
+
 def test_a_module_named_by_an_import_counts_with_the_names_above_it():
     # the mined families read `imports` too: `from torch.a.b import c` names torch.a
     assert _refers("from torch.a.b import c\n", "torch.a")
