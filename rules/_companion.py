@@ -14,6 +14,7 @@ entries have different windows passes each entry's window in the finding's `data
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from advisor.rule import Applicability, Rule, Window, cst, dotted_name, nodes_of
@@ -47,6 +48,13 @@ class CompanionRefs(Rule):
     def may_match(cls, refs: Any) -> bool:
         pool = refs.imports | refs.qualnames
         return lookup(cls.apis, pool) is not None
+
+    @classmethod
+    def text_gate(cls) -> Any:
+        # A reference to an entry or to something under it (the text gate follows a dotted name from the entry's last
+        # part), an import naming one, or a string constant that is one or starts with one (`qualnames` has strings).
+        keys = "|".join(re.escape(k) for k in sorted(cls.apis))
+        return tuple(sorted(cls.apis)), (), (rf"[\"'](?:{keys})[.\"']",), (), ()
 
     @classmethod
     def metadata(cls) -> dict[str, Any]:

@@ -37,6 +37,7 @@ _GAP = b" \t\f\\\r\n"
 _WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)  # bytes of a word (UTF-8 too)
 # A comment, or a string literal from its quote to its end (or its line's or the file's, where it is not closed), as
 # the tokenizer reads them; each loop unrolled (`[^"]*(?:escape[^"]*)*`), which `re` matches 2x faster than `(a|b)*`.
+_STARS = b" *"  # FileText.bound's key of the modules imported with `*` (no name has a space)
 _QUOTED = re.compile(rb"""(["'])([\w.]+)\1""")  # a string constant that may be a (dotted) name
 _NOT_CODE = re.compile(
     rb"#[^\r\n]*"
@@ -102,36 +103,57 @@ class FileText:
 
     def may_call(self, name: bytes) -> bool:
         """May the file call something by `name` (`References.calls` by the last name called, `calls_of` also by a
-        name an import binds it to)? Where `name(` or `name  #` is, it is quoted (`getattr(m, "name")(...)`), or
-        an import statement names it."""
-        if b"*" in self.bound or name in self.bound[b"."] or b'"' + name in self.data or b"'" + name in self.data:
+        name an import binds it to)? Where `name(` or `name  #` is in code (not `def name(`), `getattr(m, "name")(`
+        is, or an import statement names it."""
+        if b"*" in self.bound or name in self.bound[b"."]:
             return True
-        return any(m.start() in self.code for m in _call(name).finditer(self.data))
+        data = self.data
+        if name in self.quoted and _getattr_call(name).search(data):
+            return True
+        called = _call(name)
+        return any(
+            called.match(data, pos) and pos in self.code and not _defined(data, pos) for pos in _occurrences(data, name)
+        )
 
     def may_refer(self, dotted: bytes, last: bytes) -> bool:
         """May the file refer to `dotted` (whose last part, `last`, it holds as a word), as `References.referenced`
         or `imports` would have it?"""
         bound = self.bound
         if last == dotted or b"*" in bound or dotted in bound.get(last, ()):
-            return True  # a star import, or the name imported (`from a.b import c`)
-        if dotted in self.modules or dotted in self.quoted or last in self.quoted:
-            return True  # a module named by an import, or one above it (`import a.b.c.d`); a string (getattr's name)
+            return True  # anything may be bound, or the name imported (`from a.b import c`)
+        if any(star + b"." + last == dotted for star in bound.get(_STARS, ())):
+            return True  # `from a.b import *`, and `c` anywhere
+        if dotted in self.modules:
+            return True  # a module named by an import, or one above it (`import a.b.c.d`)
         chains = self._chains.get(last)
         if chains is None:
-            chains = self._chains[last] = _chains_to(self.data, last)
+            chains = self._chains[last] = _chains_to(self.data, last, self.code)
         for pos, chain in chains:  # a dotted name that may be `dotted`, where it is code (not in a docstring)
             if chain is not None:
                 rest = b"".join(b"." + p for p in (*chain[1:], last))
-                if not any(base + rest == dotted for base in bound.get(chain[0], ())):
+                if not any(base + rest == dotted for base in self._bases(chain[0])):
                     continue
             if pos in self.code:
                 return True
-        return False
+        if dotted in self.quoted:
+            return True  # a string constant naming it (`patch("a.b.c")`)
+        return last in self.quoted and _second_argument(last).search(self.data) is not None  # getattr(a.b, "c")
+
+    def _bases(self, head: bytes) -> set[bytes]:
+        """What the name `head` may be bound to, as `references.name_bases` has it."""
+        bound = self.bound
+        bases = bound.get(head, set())
+        stars = bound.get(_STARS)
+        if stars:
+            bases = bases | {star + b"." + head for star in stars}
+            if head == b"torch" and head not in bound:  # STAR_MODULES: torch through a star import is torch
+                bases.add(head)
+        return bases
 
 
 class _Code:
-    """Which positions of a file are code, not in a comment or a string constant (an f-string is code: its
-    replacement fields are). The file is read from its start only as far as asked: a gate asks only where the text
+    """Which positions of a file are code, not in a comment or a string constant (or in an f-string's text outside
+    its replacement fields). The file is read from its start only as far as asked: a gate asks only where the text
     would pass it, and most of what passes is early (an import) or in a docstring near the top.
 
     A Python 3.12 f-string that nests its own quotes (`f"{d["k"]}"`) is read short, as Python 3.11 reads it: where an
@@ -141,31 +163,41 @@ class _Code:
         self.data = data
         self.starts: list[int] = []  # the comments and strings read so far, in order: where each starts...
         self.ends: list[int] = []  # ...and ends
+        self.fields: set[int] = set()  # the starts of those that are f-strings
         self.read = 0  # the text before here is read; here is code (where the last comment or string ended)
         self.until = len(data) + 1  # from here on everything is code
 
     def __contains__(self, pos: int) -> bool:
-        if pos >= self.until:
+        start = self._span(pos)
+        if pos >= self.until or start is None:
             return True
         data = self.data
-        while self.read <= pos:
+        return start in self.fields and data.count(b"{", start, pos) > data.count(b"}", start, pos)
+
+    def comment_start(self, pos: int) -> int | None:
+        """Where the comment `pos` is in starts, or None (code, a string)."""
+        start = self._span(pos)
+        return start if pos < self.until and start is not None and self.data[start] == 35 else None  # "#"
+
+    def _span(self, pos: int) -> int | None:
+        """Where the comment or the string `pos` is in starts (the file read as far as `pos`), or None."""
+        data = self.data
+        while self.read <= pos < self.until:
             m = _NOT_CODE.search(data, self.read)
             if m is None:
                 self.read = len(data) + 1
                 break
             start, end = m.span()
+            if _f_string(data, start):
+                if data.count(b"{", start, end) != data.count(b"}", start, end):
+                    self.until = start  # read short: from here on, everything is taken for code
+                    break
+                self.fields.add(start)
+            self.starts.append(start)
+            self.ends.append(end)
             self.read = end
-            if not _f_string(data, start):
-                self.starts.append(start)
-                self.ends.append(end)
-            elif data.count(b"{", start, end) != data.count(b"}", start, end):
-                self.until = self.read = start  # read short: the rest is taken for code
-                return pos >= start or not self._in_span(pos)
-        return not self._in_span(pos)
-
-    def _in_span(self, pos: int) -> bool:
         i = bisect.bisect_right(self.starts, pos) - 1
-        return i >= 0 and pos < self.ends[i]
+        return self.starts[i] if i >= 0 and pos < self.ends[i] else None
 
 
 def _f_string(data: bytes, start: int) -> bool:
@@ -197,21 +229,60 @@ def _encoded(
     )
 
 
+_GAP_OR_COMMENT = rb"(?:" + TEXT_GAP.encode() + rb"|#[^\r\n]*+)*"  # a comment to its line's end
+
+
+@lru_cache(maxsize=1024)
+def _importing(name: str) -> re.Pattern[bytes]:
+    """A call of an importing function (`import_module("a.b")`), from its name, whose first argument is a string
+    constant: all that `collect` binds a name by (ast_parts.imported_module)."""
+    gap = _GAP_OR_COMMENT
+    return re.compile(re.escape(name.encode()) + gap + rb"\((?:" + gap + rb"\()*" + gap + rb"[rRuU]?[\"']")
+
+
+@lru_cache(maxsize=1024)
+def _second_argument(name: bytes) -> re.Pattern[bytes]:
+    """`, "name")`: a string constant where a `getattr`'s name is (ast_parts.getattr_chain)."""
+    gap = _GAP_OR_COMMENT
+    return re.compile(rb",(?:" + gap + rb"\()*" + gap + rb"([\"'])" + re.escape(name) + rb"\1" + gap + rb"[,)]")
+
+
+@lru_cache(maxsize=1024)
+def _getattr_call(name: bytes) -> re.Pattern[bytes]:
+    """`"name")(`: a `getattr`'s name, its result called (`References.calls` has it under `name`); comments may be
+    in the gaps."""
+    gap = _GAP_OR_COMMENT
+    return re.compile(rb"([\"'])" + re.escape(name) + rb"\1" + gap + rb",?" + gap + rb"\)" + gap + rb"\(")
+
+
 @lru_cache(maxsize=1024)
 def _call(name: bytes) -> re.Pattern[bytes]:
-    return re.compile(rb"\b" + re.escape(name) + TEXT_GAP.encode() + rb"*[(#]")
+    """`name(`, `name  #`, matched where the word `name` is."""
+    return re.compile(re.escape(name) + TEXT_GAP.encode() + rb"*[(#]")
+
+
+def _defined(data: bytes, pos: int) -> bool:
+    """Is the name at `pos` the one a `def` or a `class` statement defines (not a call)?"""
+    i = pos
+    while i and data[i - 1] in b" \t":
+        i -= 1
+    for keyword in (b"def", b"class"):
+        start = i - len(keyword)
+        if start >= 0 and data[start:i] == keyword and (start == 0 or data[start - 1] not in _WORDY):
+            return True
+    return False
 
 
 def _words_of(alias: ast.alias) -> list[str]:
     return [*alias.name.split("."), *([alias.asname] if alias.asname else [])]
 
 
-def _chains_to(data: bytes, last: bytes) -> list[tuple[int, list[bytes] | None]]:
+def _chains_to(data: bytes, last: bytes, code: _Code) -> list[tuple[int, list[bytes] | None]]:
     """Where the word `last` is part of a dotted name, and its words before `last` (`_chain_before`; None where the
     text cannot tell of one)."""
     out: list[tuple[int, list[bytes] | None]] = []
     for pos in _occurrences(data, last):
-        chain = _chain_before(data, pos)
+        chain = _chain_before(data, pos, code)
         if chain is None or chain:
             out.append((pos, chain))
     return out
@@ -221,8 +292,10 @@ def _bindings(data: bytes, importing_calls: Iterable[str], code: _Code) -> dict[
     """FileText.bound: the import statements read by `ast` as `collect` reads them (advisor.syntax.ast_parts); one
     that does not parse is prose in a docstring or a comment (left out), or the text does not show it plainly."""
     everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set(), b".": set()}
-    if any(next(_occurrences(data, c.encode()), None) is not None for c in importing_calls):
-        return everything
+    for c in importing_calls:
+        word = c.encode()
+        if word in data and any(_importing(c).match(data, pos) for pos in _occurrences(data, word)):
+            return everything
     statements = _import_statements(data)
     if statements is None:
         return everything
@@ -247,8 +320,11 @@ def _bindings(data: bytes, importing_calls: Iterable[str], code: _Code) -> dict[
                 key = a.asname.encode() if a.asname else name.split(b".")[0]
                 bound.setdefault(key, set()).add(name if a.asname else key)
         elif isinstance(node, ast.ImportFrom):
-            if any(a.name == "*" for a in node.names):
-                return everything
+            if any(a.name == "*" for a in node.names):  # each name may be the module's (ast_parts.record_import)
+                star = b"." * node.level + (node.module or "").encode()
+                bound.setdefault(_STARS, set()).add(star)
+                bound[b""].add(star)
+                continue
             if node.level or not node.module:
                 continue  # a relative import binds nothing `collect` resolves
             for a in node.names:
@@ -322,7 +398,7 @@ def _attribute_at(data: bytes, name: bytes, code: _Code) -> bool:
         i = pos
         while i and data[i - 1] in _GAP:
             i -= 1
-        if i and (data[i - 1] == 46 or _commented(data, i, pos)) and pos in code:  # "."
+        if i and (data[i - 1] == 46 or (_commented(data, i, pos) and _dot_before(data, i, code))) and pos in code:
             return True
     return False
 
@@ -335,7 +411,21 @@ def _commented(data: bytes, j: int, i: int) -> bool:
     return b"#" in data[_line_start(data, j) : j]
 
 
-def _chain_before(data: bytes, pos: int) -> list[bytes] | None:
+def _dot_before(data: bytes, j: int, code: _Code) -> bool:
+    """Where the text before `j` ends in a comment: may a dot be before it, and the comments above it (`(torch.  #
+    note` then `range)`)? Yes where the `#` is not one the file's reading finds a comment by (one in a string)."""
+    while True:
+        start = code.comment_start(j - 1)
+        if start is None:
+            return True
+        j = start
+        while j and data[j - 1] in _GAP:
+            j -= 1
+        if not j or data[j - 1] == 46 or code.comment_start(j - 1) is None:
+            return bool(j) and data[j - 1] == 46
+
+
+def _chain_before(data: bytes, pos: int, code: _Code) -> list[bytes] | None:
     """The words of the dotted name that `data[pos:]` is the next part of, head first: [] where it is no part of
     one (a bare name, `x[0].c`, `"s".c`), None where the text cannot tell (a line break beside a dot: a comment may
     sit there; a parenthesis: `(a).c` is a dotted name to `ast`)."""
@@ -346,7 +436,7 @@ def _chain_before(data: bytes, pos: int) -> list[bytes] | None:
         while j and data[j - 1] in _GAP:
             j -= 1
         if not j or data[j - 1] != 46:  # no dot before: a bare name, or the head of the chain
-            if _commented(data, j, i):
+            if _commented(data, j, i) and _dot_before(data, j, code):
                 return None
             parts.reverse()
             return parts

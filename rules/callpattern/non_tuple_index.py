@@ -121,8 +121,10 @@ class NonTupleIndex(Rule):
         # may hold a warning item added or multiplied in (`head + [None]`), or a call of `slice` (bound to a name used
         # as an index). Spaces, parentheses, line breaks and comments may come between.
         gap = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*)*"
-        subscript = rf"[\w)\]]{TEXT_GAP}*\[" + gap + r"\["
-        added = r"[+*]" + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|\[|\(|#)"
+        # the list's items up to its first `]` hold one that may warn (or a bracket, a parenthesis, a comment, a quote:
+        # the text cannot tell); `Callable[[int], None]` holds none
+        subscript = rf"[\w)\]]{TEXT_GAP}*\[" + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|slice|[\[(#\"'])"
+        added = r"[+*]" + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|[\[(#\"'])"
         return (), (), (subscript, added), ("slice",), ()
 
     @classmethod

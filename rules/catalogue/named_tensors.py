@@ -94,8 +94,9 @@ class NamedTensors(KnownTensors):
 
     @classmethod
     def text_gate(cls):
-        # an attribute of those names, or a factory given `names=`
-        return (), tuple(sorted(cls.attribute_targets)), (r"\bnames" + TEXT_GAP + "*=",), (), ()
+        # an attribute of those names, or a factory given `names=` (a keyword: after `(` or `,`, comments between)
+        gap = rf"(?:{TEXT_GAP}|#[^\r\n]*+)*"
+        return (), tuple(sorted(cls.attribute_targets)), (rf"[(,]{gap}names{TEXT_GAP}*=(?!=)",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

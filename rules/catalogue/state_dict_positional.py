@@ -96,8 +96,10 @@ class StateDictPositional(Rule):
 
     @classmethod
     def text_gate(cls):
-        # `.state_dict(` given something (a comment after the parenthesis counts as something)
-        return (), (), (rf"state_dict{TEXT_GAP}*\({TEXT_GAP}*[^)\s\\]",), (), ()
+        # `.state_dict(` given something (a comment after the parenthesis counts as something): `calls` has it by
+        # the attribute's name, comments may come between the dot, the name and the parenthesis
+        gap = rf"(?:{TEXT_GAP}|#[^\r\n]*+)*"
+        return (), (), (rf"\.{gap}state_dict{gap}\({TEXT_GAP}*[^)\s\\]",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst
+from advisor.rule import TEXT_GAP, Applicability, Example, Rule, Severity, cst
 
 
 class TorchFunctionPlainMethod(Rule):
@@ -46,6 +46,11 @@ class TorchFunctionPlainMethod(Rule):
     deprecated_in = "2.0"
     fix = Applicability.UNSAFE
     triggers = ("__torch_function__",)
+
+    @classmethod
+    def text_gate(cls):
+        # a `def __torch_function__`
+        return (), (), (rf"\bdef{TEXT_GAP}+__torch_function__\b",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

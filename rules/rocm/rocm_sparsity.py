@@ -110,6 +110,11 @@ class RocmSemiStructuredSparsity(BranchTracker):
     ]
 
     @classmethod
+    def text_gate(cls):
+        # `._FORCE_CUTLASS`, or a sparsity name (an identifier, in the text as it is)
+        return (), ("_FORCE_CUTLASS",), (r"\b(?:" + "|".join(sorted(SPARSE_NAMES)) + r")\b",), (), ()
+
+    @classmethod
     def may_match(cls, refs) -> bool:
         # Every finding but `_FORCE_CUTLASS = True` needs a hip guard or a ROCm skip decorator.
         if "_FORCE_CUTLASS" in refs.attributes:

@@ -79,6 +79,11 @@ class RocmSymmetricMemoryGuard(BranchTracker):
     ]
 
     @classmethod
+    def text_gate(cls):
+        # an identifier or an import naming symmetric memory: both are in the text as they are
+        return (), (), ("(?i)" + _SYMM.pattern,), (), ()
+
+    @classmethod
     def may_match(cls, refs) -> bool:
         # A module using symmetric memory, and an `if` that may be a hip guard whose ROCm branch turns something off.
         uses = has_hip_guard(refs) and any(_SYMM.search(i) for i in refs.identifiers() | refs.imports)

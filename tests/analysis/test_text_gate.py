@@ -34,7 +34,8 @@ def _refers(code: str, target: str, importing: tuple[str, ...] = IMPORTING_CALLS
         "import torch\ny = (torch.  # a comment\n  range)\n",
         "import torch\ny = (torch.\n  # a comment\n  range)\n",
         "import torch\ngetattr(torch, 'range')(1)\n",
-        "from m import *\nrange(3)\n",  # a star import may bind any name
+        "from torch import *\nrange(3)\n",  # a star import binds each name to the module's
+        "from m import *\ntorch.range(3)\n",  # and `torch` to torch (references.STAR_MODULES)
         "import importlib\nm = importlib.import_module('torch')\nm.range(2)\n",
         "from torch \\\n  import range\n",
         'patch("torch.range")\n',  # a string constant naming it
@@ -52,6 +53,8 @@ def test_what_may_refer_passes(code):
         "import torch\ngm.graph\n",  # a local's attribute
         "import torch\nx[0].range\n",  # no dotted name
         "from . import range\nrange(2)\n",  # a relative import binds nothing absolute
+        "from m import *\nrange(3)\n",  # m.range
+        "import torch\nd = {'range': 1}\n",  # a string constant, but no getattr's name
         "import torch\n'''\nimport numpy as torch\n'''\nnp.range\n",
     ],
 )
@@ -70,10 +73,25 @@ def test_what_cannot_refer_is_ruled_out(code):
         "import torch\ns = b'see torch.range'  # bytes\n",
         'import torch\ns = "it\\" torch.range"\n',  # an escaped quote does not end it
         'import torch\n"""\nimport this is prose\n"""\n',  # an "import" in prose: no parse, no star
+        'import torch\ns = f"torch.range of {n}"\n',  # an f-string's text, outside its fields
+        "import torch\nx = 1  # a comment\ny = x.range\n",  # a comment above the head of a dotted name
+        "import torch\nx = 1  # a comment\n# another\n\ny = (x.range)\n",
     ],
 )
 def test_a_name_in_a_comment_or_a_string_refers_to_nothing(code):
     assert not _refers(code, "torch.range")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch\ny = (torch.  # a\n  # b\n  range)\n",  # a dot, then comments
+        "import torch\ny = (torch.  # a\n\n  range)\n",
+        'import torch\ny = f(torch.  # a "#"\n  range)\n',
+    ],
+)
+def test_a_dot_before_comments_is_seen(code):
+    assert _refers(code, "torch.range")
 
 
 @pytest.mark.parametrize(
@@ -96,6 +114,11 @@ def test_a_module_named_by_an_import_counts_with_the_names_above_it():
     # the mined families read `imports` too: `from torch.a.b import c` names torch.a
     assert _refers("from torch.a.b import c\n", "torch.a")
     assert _refers("import torch.a.b.c\n", "torch.a.b")
+
+
+def test_a_dotted_name_s_head_may_come_from_a_star_import():
+    assert _refers("from torch.cuda import *\ny = graphs.graph\n", "torch.cuda.graphs.graph")
+    assert not _refers("from torch.cuda import *\ny = graphs.graph\n", "torch.graphs.graph")
 
 
 def test_a_gate_says_no_only_where_may_match_does():
@@ -134,7 +157,10 @@ def test_calls_patterns_and_imports_let_through_what_may_match_reads():
     assert passes("from torch import log as L\ny = L(1 + x)\n", log)  # renamed: any call may be it
     assert passes("y = getattr(torch, 'log')(1 + x)\n", log)
     assert passes("y = log  # why\\\n(1 + x)\n", log)
+    assert passes("y = getattr(torch, 'log'  # why\n  ,)(1 + x)\n", log)
     assert not passes("log = logging.getLogger()\nlog.info('x')\n", log)
+    assert not passes("def log(x):\n    pass\nclass  log(Base):\n    pass\n", log)  # a definition calls nothing
+    assert not passes("d = os.path.join(root, 'log')\n# log(1 + x)\ns = 'log(1 + x)'\n", log)  # a string, a comment
     assert passes("from torch import sum as S\n", ((), (), (), (), ("sum",)))
     state = ((), (), (r"state_dict[ \t\f\\\r\n]*\([ \t\f\\\r\n]*[^)\s\\]",), (), ())
     assert passes("m.state_dict(dest)\n", state) and passes("m.state_dict(\n    # why\n    dest)\n", state)
@@ -151,6 +177,9 @@ def test_calls_patterns_and_imports_let_through_what_may_match_reads():
         ("import torch\ny = x[[1] * 2 + [...]]\n", True),
         ("import torch\nidx = [slice(None)] * 2\ny = x[idx]\n", True),
         ("import torch\n# no slice here\nrows = [[None, 1]]\nz = rows + [0, 1]\n", False),
+        ('import torch\ny = x[["a]", None]]\n', True),  # a `]` in a string: the text cannot tell
+        ("import torch\ny = x[[f(a)[0] if c else None]]\n", True),
+        ("import torch\nf: Callable[[int], None]\ny = x[[0, 1]]\n", False),  # a tuple index; advanced indexing
     ],
 )
 def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
