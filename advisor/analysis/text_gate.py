@@ -13,39 +13,37 @@ as `collect` reads them; a target `a.b.c` may be referred to where an import bin
 module below it, or where `.c` ends a dotted name whose head an import binds to what, with its parts, makes the
 target (`x.b.c` with `import a as x`); or where `.c` follows something the text cannot tell from a dotted name
 (`(a).c`, a line break: a comment may sit there), or `c` or the whole dotted name is a string constant (a
-`getattr`'s name, `patch("a.b.c")`). A dotted name, an attribute or a call counts only in code: not in a comment or
-a string (a docstring names most of what its module uses), which `_Code` tells by reading the file as the tokenizer
-does, only as far as asked. Anything may be where the file has a star import, an import by a call
-(`import_module`), an import statement in code that does not parse alone, or one continued from the line above.
+`getattr`'s name, `patch("a.b.c")`). A dotted name, an attribute or a call counts only in code: not in a comment
+or a string (a docstring names most of what its module uses), which `text_code.Code` tells by reading the file as
+the tokenizer does, only as far as asked. A star import binds every name to its module's (and `torch` to torch, as
+`collect` has it). Anything may be where the file has an import by a call with a string constant (`import_module`),
+an import statement in code that does not parse alone, or one continued from the line above.
 """
 
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from functools import lru_cache
-from typing import Container, Iterable, Iterator
+from typing import Container, Iterable
 
-from advisor.rule.base import (
-    TEXT_GAP,
-    TextGate as Gate,
-)  # (targets, attributes, patterns, calls, imports): Rule.text_gate
+from advisor.analysis.text_code import (
+    Code,
+    attribute_at,
+    call,
+    chains_to,
+    defined,
+    getattr_call,
+    importing,
+    line_start,
+    occurrences,
+    second_argument,
+)
+from advisor.rule.base import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
 
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
-_GAP = b" \t\f\\\r\n"
-_WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)  # bytes of a word (UTF-8 too)
-# A comment, or a string literal from its quote to its end (or its line's or the file's, where it is not closed), as
-# the tokenizer reads them; each loop unrolled (`[^"]*(?:escape[^"]*)*`), which `re` matches 2x faster than `(a|b)*`.
 _STARS = b" *"  # FileText.bound's key of the modules imported with `*` (no name has a space)
 _QUOTED = re.compile(rb"""(["'])([\w.]+)\1""")  # a string constant that may be a (dotted) name
-_NOT_CODE = re.compile(
-    rb"#[^\r\n]*"
-    rb'|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:"""|\Z)'
-    rb"|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)"
-    rb'|"[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)'
-    rb"|'[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)"
-)
 
 
 class FileText:
@@ -56,9 +54,9 @@ class FileText:
         self.data, self.words = data, words
         self._importing = importing_calls
         self._bound: dict[bytes, set[bytes]] | None = None
-        self._chains: dict[bytes, list[tuple[int, list[bytes] | None]]] = {}  # a word -> `_chains_to` it
+        self._chains: dict[bytes, list[tuple[int, list[bytes] | None]]] = {}  # a word -> `chains_to` it
         self._modules: set[bytes] | None = None
-        self.code = _Code(data)  # `pos in self.code`: is it code, not a comment or a string?
+        self.code = Code(data)  # `pos in self.code`: is it code, not a comment or a string?
         self._quoted: set[bytes] | None = None
 
     @property
@@ -93,7 +91,7 @@ class FileText:
         data, present = self.data, self.words
         if any(p.search(data) for p in patterns):
             return True
-        if any(a in present and _attribute_at(data, a, self.code) for a in attributes):
+        if any(a in present and attribute_at(data, a, self.code) for a in attributes):
             return True
         if any(n in present and self.may_call(n) for n in calls):
             return True
@@ -108,11 +106,11 @@ class FileText:
         if b"*" in self.bound or name in self.bound[b"."]:
             return True
         data = self.data
-        if name in self.quoted and _getattr_call(name).search(data):
+        if name in self.quoted and getattr_call(name).search(data):
             return True
-        called = _call(name)
+        called = call(name)
         return any(
-            called.match(data, pos) and pos in self.code and not _defined(data, pos) for pos in _occurrences(data, name)
+            called.match(data, pos) and pos in self.code and not defined(data, pos) for pos in occurrences(data, name)
         )
 
     def may_refer(self, dotted: bytes, last: bytes) -> bool:
@@ -127,7 +125,7 @@ class FileText:
             return True  # a module named by an import, or one above it (`import a.b.c.d`)
         chains = self._chains.get(last)
         if chains is None:
-            chains = self._chains[last] = _chains_to(self.data, last, self.code)
+            chains = self._chains[last] = chains_to(self.data, last, self.code)
         for pos, chain in chains:  # a dotted name that may be `dotted`, where it is code (not in a docstring)
             if chain is not None:
                 rest = b"".join(b"." + p for p in (*chain[1:], last))
@@ -137,7 +135,7 @@ class FileText:
                 return True
         if dotted in self.quoted:
             return True  # a string constant naming it (`patch("a.b.c")`)
-        return last in self.quoted and _second_argument(last).search(self.data) is not None  # getattr(a.b, "c")
+        return last in self.quoted and second_argument(last).search(self.data) is not None  # getattr(a.b, "c")
 
     def _bases(self, head: bytes) -> set[bytes]:
         """What the name `head` may be bound to, as `references.name_bases` has it."""
@@ -149,61 +147,6 @@ class FileText:
             if head == b"torch" and head not in bound:  # STAR_MODULES: torch through a star import is torch
                 bases.add(head)
         return bases
-
-
-class _Code:
-    """Which positions of a file are code, not in a comment or a string constant (or in an f-string's text outside
-    its replacement fields). The file is read from its start only as far as asked: a gate asks only where the text
-    would pass it, and most of what passes is early (an import) or in a docstring near the top.
-
-    A Python 3.12 f-string that nests its own quotes (`f"{d["k"]}"`) is read short, as Python 3.11 reads it: where an
-    f-string's braces do not pair, everything from it on is taken for code."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.starts: list[int] = []  # the comments and strings read so far, in order: where each starts...
-        self.ends: list[int] = []  # ...and ends
-        self.fields: set[int] = set()  # the starts of those that are f-strings
-        self.read = 0  # the text before here is read; here is code (where the last comment or string ended)
-        self.until = len(data) + 1  # from here on everything is code
-
-    def __contains__(self, pos: int) -> bool:
-        start = self._span(pos)
-        if pos >= self.until or start is None:
-            return True
-        data = self.data
-        return start in self.fields and data.count(b"{", start, pos) > data.count(b"}", start, pos)
-
-    def comment_start(self, pos: int) -> int | None:
-        """Where the comment `pos` is in starts, or None (code, a string)."""
-        start = self._span(pos)
-        return start if pos < self.until and start is not None and self.data[start] == 35 else None  # "#"
-
-    def _span(self, pos: int) -> int | None:
-        """Where the comment or the string `pos` is in starts (the file read as far as `pos`), or None."""
-        data = self.data
-        while self.read <= pos < self.until:
-            m = _NOT_CODE.search(data, self.read)
-            if m is None:
-                self.read = len(data) + 1
-                break
-            start, end = m.span()
-            if _f_string(data, start):
-                if data.count(b"{", start, end) != data.count(b"}", start, end):
-                    self.until = start  # read short: from here on, everything is taken for code
-                    break
-                self.fields.add(start)
-            self.starts.append(start)
-            self.ends.append(end)
-            self.read = end
-        i = bisect.bisect_right(self.starts, pos) - 1
-        return self.starts[i] if i >= 0 and pos < self.ends[i] else None
-
-
-def _f_string(data: bytes, start: int) -> bool:
-    """Does an f-string's quote (`f"`, `rf'`, `Fr"`) start at `start` (a comment's `#` or a string's quote)?"""
-    before = data[max(start - 2, 0) : start]
-    return before[-1:] in (b"f", b"F") or (before[-1:] in (b"r", b"R") and before[:1] in (b"f", b"F"))
 
 
 @lru_cache(maxsize=None)
@@ -229,72 +172,17 @@ def _encoded(
     )
 
 
-_GAP_OR_COMMENT = rb"(?:" + TEXT_GAP.encode() + rb"|#[^\r\n]*+)*"  # a comment to its line's end
-
-
-@lru_cache(maxsize=1024)
-def _importing(name: str) -> re.Pattern[bytes]:
-    """A call of an importing function (`import_module("a.b")`), from its name, whose first argument is a string
-    constant: all that `collect` binds a name by (ast_parts.imported_module)."""
-    gap = _GAP_OR_COMMENT
-    return re.compile(re.escape(name.encode()) + gap + rb"\((?:" + gap + rb"\()*" + gap + rb"[rRuU]?[\"']")
-
-
-@lru_cache(maxsize=1024)
-def _second_argument(name: bytes) -> re.Pattern[bytes]:
-    """`, "name")`: a string constant where a `getattr`'s name is (ast_parts.getattr_chain)."""
-    gap = _GAP_OR_COMMENT
-    return re.compile(rb",(?:" + gap + rb"\()*" + gap + rb"([\"'])" + re.escape(name) + rb"\1" + gap + rb"[,)]")
-
-
-@lru_cache(maxsize=1024)
-def _getattr_call(name: bytes) -> re.Pattern[bytes]:
-    """`"name")(`: a `getattr`'s name, its result called (`References.calls` has it under `name`); comments may be
-    in the gaps."""
-    gap = _GAP_OR_COMMENT
-    return re.compile(rb"([\"'])" + re.escape(name) + rb"\1" + gap + rb",?" + gap + rb"\)" + gap + rb"\(")
-
-
-@lru_cache(maxsize=1024)
-def _call(name: bytes) -> re.Pattern[bytes]:
-    """`name(`, `name  #`, matched where the word `name` is."""
-    return re.compile(re.escape(name) + TEXT_GAP.encode() + rb"*[(#]")
-
-
-def _defined(data: bytes, pos: int) -> bool:
-    """Is the name at `pos` the one a `def` or a `class` statement defines (not a call)?"""
-    i = pos
-    while i and data[i - 1] in b" \t":
-        i -= 1
-    for keyword in (b"def", b"class"):
-        start = i - len(keyword)
-        if start >= 0 and data[start:i] == keyword and (start == 0 or data[start - 1] not in _WORDY):
-            return True
-    return False
-
-
 def _words_of(alias: ast.alias) -> list[str]:
     return [*alias.name.split("."), *([alias.asname] if alias.asname else [])]
 
 
-def _chains_to(data: bytes, last: bytes, code: _Code) -> list[tuple[int, list[bytes] | None]]:
-    """Where the word `last` is part of a dotted name, and its words before `last` (`_chain_before`; None where the
-    text cannot tell of one)."""
-    out: list[tuple[int, list[bytes] | None]] = []
-    for pos in _occurrences(data, last):
-        chain = _chain_before(data, pos, code)
-        if chain is None or chain:
-            out.append((pos, chain))
-    return out
-
-
-def _bindings(data: bytes, importing_calls: Iterable[str], code: _Code) -> dict[bytes, set[bytes]]:
+def _bindings(data: bytes, importing_calls: Iterable[str], code: Code) -> dict[bytes, set[bytes]]:
     """FileText.bound: the import statements read by `ast` as `collect` reads them (advisor.syntax.ast_parts); one
     that does not parse is prose in a docstring or a comment (left out), or the text does not show it plainly."""
     everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set(), b".": set()}
     for c in importing_calls:
         word = c.encode()
-        if word in data and any(_importing(c).match(data, pos) for pos in _occurrences(data, word)):
+        if word in data and any(importing(c).match(data, pos) for pos in occurrences(data, word)):
             return everything
     statements = _import_statements(data)
     if statements is None:
@@ -341,8 +229,8 @@ def _import_statements(data: bytes) -> list[tuple[int, bytes]] | None:
     `;` or `:`, after `from m`), to its end (a closing parenthesis, or the line with its continuations); None where
     one continues a line above (`from m \\`), which the text alone does not read. Each with where it starts."""
     out = []
-    for pos in _occurrences(data, b"import"):
-        line = _line_start(data, pos)
+    for pos in occurrences(data, b"import"):
+        line = line_start(data, pos)
         head = data[line:pos]
         cut = max(head.rfind(b";"), head.rfind(b":")) + 1
         prefix = head[cut:].strip()
@@ -372,89 +260,3 @@ def _statement_end(data: bytes, pos: int) -> int:
             i = stop + 1
             continue
         return stop
-
-
-def _occurrences(data: bytes, word: bytes) -> Iterator[int]:
-    """Where `word` is in `data` as a whole word."""
-    n, size = len(word), len(data)
-    pos = data.find(word)
-    while pos != -1:
-        end = pos + n
-        if (pos == 0 or data[pos - 1] not in _WORDY) and (end == size or data[end] not in _WORDY):
-            yield pos
-        pos = data.find(word, pos + 1)
-
-
-def _line_start(data: bytes, pos: int) -> int:
-    """Where the line holding `pos` starts (after a `\\n` or a `\\r`; a `\\r` is looked for only after the last
-    `\\n`, not back to the file's start)."""
-    newline = data.rfind(b"\n", 0, pos)
-    return max(newline, data.rfind(b"\r", newline + 1, pos)) + 1
-
-
-def _attribute_at(data: bytes, name: bytes, code: _Code) -> bool:
-    """Is `name` used as an attribute somewhere in the code (`.name`, spaces or a line break after the dot)?"""
-    for pos in _occurrences(data, name):
-        i = pos
-        while i and data[i - 1] in _GAP:
-            i -= 1
-        if i and (data[i - 1] == 46 or (_commented(data, i, pos) and _dot_before(data, i, code))) and pos in code:
-            return True
-    return False
-
-
-def _commented(data: bytes, j: int, i: int) -> bool:
-    """Does a comment end where a line break in `data[j:i]` (a gap before a name) begins? A dot may be before it:
-    `(torch.  # note` then `range)`."""
-    if b"\n" not in data[j:i] and b"\r" not in data[j:i]:
-        return False
-    return b"#" in data[_line_start(data, j) : j]
-
-
-def _dot_before(data: bytes, j: int, code: _Code) -> bool:
-    """Where the text before `j` ends in a comment: may a dot be before it, and the comments above it (`(torch.  #
-    note` then `range)`)? Yes where the `#` is not one the file's reading finds a comment by (one in a string)."""
-    while True:
-        start = code.comment_start(j - 1)
-        if start is None:
-            return True
-        j = start
-        while j and data[j - 1] in _GAP:
-            j -= 1
-        if not j or data[j - 1] == 46 or code.comment_start(j - 1) is None:
-            return bool(j) and data[j - 1] == 46
-
-
-def _chain_before(data: bytes, pos: int, code: _Code) -> list[bytes] | None:
-    """The words of the dotted name that `data[pos:]` is the next part of, head first: [] where it is no part of
-    one (a bare name, `x[0].c`, `"s".c`), None where the text cannot tell (a line break beside a dot: a comment may
-    sit there; a parenthesis: `(a).c` is a dotted name to `ast`)."""
-    parts: list[bytes] = []
-    i = pos
-    while True:
-        j = i
-        while j and data[j - 1] in _GAP:
-            j -= 1
-        if not j or data[j - 1] != 46:  # no dot before: a bare name, or the head of the chain
-            if _commented(data, j, i) and _dot_before(data, j, code):
-                return None
-            parts.reverse()
-            return parts
-        k = j - 1  # the dot
-        while k and data[k - 1] in _GAP:
-            k -= 1
-        if _breaks(data[k:i]):
-            return None
-        start = k
-        while start and data[start - 1] in _WORDY:
-            start -= 1
-        if start == k:
-            return None if k and data[k - 1] == 41 else []  # ")"
-        if 48 <= data[start] <= 57:
-            return []  # a number's attribute: `1 .real`
-        parts.append(data[start:k])
-        i = start
-
-
-def _breaks(gap: bytes) -> bool:
-    return b"\n" in gap or b"\r" in gap or b"\\" in gap
