@@ -197,7 +197,8 @@ def _chain_before(data: bytes, pos: int, code: Code) -> list[bytes] | None:
         j = i
         while j and data[j - 1] in _GAP:
             j -= 1
-        if not j or data[j - 1] != 46:  # no dot before: a bare name, or the head of the chain
+        # No dot before (or the full stop of a comment above): a bare name, or the head of the chain
+        if not j or data[j - 1] != 46 or (_breaks(data[j:i]) and code.comment_start(j - 1) is not None):
             if _commented(data, j, i) and _dot_before(data, j, code):
                 return None
             parts.reverse()

@@ -76,6 +76,7 @@ def test_what_cannot_refer_is_ruled_out(code):
         'import torch\ns = f"torch.range of {n}"\n',  # an f-string's text, outside its fields
         "import torch\nx = 1  # a comment\ny = x.range\n",  # a comment above the head of a dotted name
         "import torch\nx = 1  # a comment\n# another\n\ny = (x.range)\n",
+        "import torch\n# A sentence.\nx.range(3)\n",  # a comment's full stop is no dot
     ],
 )
 def test_a_name_in_a_comment_or_a_string_refers_to_nothing(code):
