@@ -114,7 +114,8 @@ class Prefilter:
                 rules[r.code] = r
         found_rules = [rules[c] for c in sorted(rules)]
         gates = [self._text_gates[r.code] for r in found_rules]
-        if importing_calls is not None and not _may_match(gates, data, found, importing_calls):
+        # A binary file (a NUL byte) is not read as text: it goes on, to be reported as one (analyse.decode).
+        if importing_calls is not None and b"\x00" not in data and not _may_match(gates, data, found, importing_calls):
             return []
         return found_rules
 

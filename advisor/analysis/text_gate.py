@@ -23,6 +23,7 @@ an import statement in code that does not parse alone, or one continued from the
 from __future__ import annotations
 
 import ast
+import codecs
 import re
 from functools import lru_cache
 from typing import Container, Iterable
@@ -51,6 +52,7 @@ class FileText:
     which of the gates' words the file holds (the prefilter's split of it into words)."""
 
     def __init__(self, data: bytes, words: Container[bytes], importing_calls: Iterable[str]) -> None:
+        data = data[3:] if data.startswith(codecs.BOM_UTF8) else data  # `import` at the start is a statement's
         self.data, self.words = data, words
         self._importing = importing_calls
         self._bound: dict[bytes, set[bytes]] | None = None

@@ -39,6 +39,7 @@ def _refers(code: str, target: str, importing: tuple[str, ...] = IMPORTING_CALLS
         "import importlib\nm = importlib.import_module('torch')\nm.range(2)\n",
         "from torch \\\n  import range\n",
         'patch("torch.range")\n',  # a string constant naming it
+        "\ufeffimport torch\r\nx = torch.range(3)\r\n",  # a byte order mark before the first import
     ],
 )
 def test_what_may_refer_passes(code):
