@@ -123,7 +123,10 @@ class NonTupleIndex(Rule):
         gap = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*)*"
         # the list's items up to its first `]` hold one that may warn (or a bracket, a parenthesis, a comment, a quote:
         # the text cannot tell); `Callable[[int], None]` holds none
-        subscript = rf"[\w)\]]{TEXT_GAP}*\[" + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|slice|[\[(#\"'])"
+        # The `[` first, what is before it looked back at (no space, one, or more: then anything): a pattern that
+        # starts with a literal is looked for at C speed, one that starts with `[\w)\]]` is tried at every byte.
+        after = r"(?:(?<=[\w)\]]\[)|(?<=[\w)\]][ \t\f]\[)|(?<=[ \t\f\\\r\n][ \t\f\\\r\n]\[)|(?<=[\r\n\\]\[))"
+        subscript = r"\[" + after + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|slice|[\[(#\"'])"
         added = r"[+*]" + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|[\[(#\"'])"
         return (), (), (subscript, added), ("slice",), ()
 

@@ -121,7 +121,8 @@ class CudaArchList(Rule):
     @classmethod
     def text_gate(cls):
         # an arch-list name (any case), or an architecture below sm_75 named in a string (`sm_60`, `compute_070`)
-        return (), (), (r"(?i)\b(?:torch_)?cuda_arch_list\b", r"(?:compute|sm)_0*(?:[0-6]?\d|7[0-4])(?!\d)"), (), ()
+        name = r"[tTcC](?<!\w[tTcC])(?i:orch_cuda_arch_list|uda_arch_list)\b"  # the first letter apart: faster
+        return (), (), (name, r"(?:compute|sm)_0*(?:[0-6]?\d|7[0-4])(?!\d)"), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -50,7 +50,7 @@ class TorchFunctionPlainMethod(Rule):
     @classmethod
     def text_gate(cls):
         # a `def __torch_function__`
-        return (), (), (rf"\bdef{TEXT_GAP}+__torch_function__\b",), (), ()
+        return (), (), (rf"def{TEXT_GAP}+__torch_function__\b",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -112,7 +112,7 @@ class RocmSemiStructuredSparsity(BranchTracker):
     @classmethod
     def text_gate(cls):
         # `._FORCE_CUTLASS`, or a sparsity name (an identifier, in the text as it is)
-        return (), ("_FORCE_CUTLASS",), (r"\b(?:" + "|".join(sorted(SPARSE_NAMES)) + r")\b",), (), ()
+        return (), ("_FORCE_CUTLASS",), (r"(?:" + "|".join(sorted(SPARSE_NAMES)) + r")\b",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

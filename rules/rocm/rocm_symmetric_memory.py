@@ -80,8 +80,9 @@ class RocmSymmetricMemoryGuard(BranchTracker):
 
     @classmethod
     def text_gate(cls):
-        # an identifier or an import naming symmetric memory: both are in the text as they are
-        return (), (), ("(?i)" + _SYMM.pattern,), (), ()
+        # an identifier or an import naming symmetric memory: both are in the text as they are (_SYMM, its first
+        # letter apart: a pattern that starts with a case-insensitive group is tried at every byte)
+        return (), (), ("[sSnN](?i:ymm_?mem|ymmetric_memory|vshmem)",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:
