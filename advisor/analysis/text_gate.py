@@ -40,6 +40,7 @@ from advisor.analysis.text_code import (
     occurrences,
     second_argument,
 )
+from advisor.rule.base import CODE_ONLY
 from advisor.rule.base import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
 
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
@@ -91,7 +92,7 @@ class FileText:
     def passes(self, gate: Gate) -> bool:
         targets, attributes, patterns, calls, imported = _encoded(gate)
         data, present = self.data, self.words
-        if any(p.search(data) for p in patterns):
+        if any(self._found(p, in_code) for p, in_code in patterns):
             return True
         if any(a in present and attribute_at(data, a, self.code) for a in attributes):
             return True
@@ -100,6 +101,14 @@ class FileText:
         if imported and (b"*" in self.bound or not self.bound[b"."].isdisjoint(imported)):
             return True
         return any(last in present and self.may_refer(dotted, last) for dotted, last in targets)
+
+    def _found(self, pattern: re.Pattern[bytes], in_code: bool) -> bool:
+        """Does `pattern` match (`in_code`: where its match starts in code, not in a comment or a string)? A match
+        that does not count is looked past by one byte, not to its end: it may hold one that does."""
+        m = pattern.search(self.data)
+        while m is not None and in_code and m.start() not in self.code:
+            m = pattern.search(self.data, m.start() + 1)
+        return m is not None
 
     def may_call(self, name: bytes) -> bool:
         """May the file call something by `name` (`References.calls` by the last name called, `calls_of` also by a
@@ -157,14 +166,15 @@ def _encoded(
 ) -> tuple[
     tuple[tuple[bytes, bytes], ...],
     tuple[bytes, ...],
-    tuple[re.Pattern[bytes], ...],
+    tuple[tuple[re.Pattern[bytes], bool], ...],
     tuple[bytes, ...],
     frozenset[bytes],
 ]:
-    """A gate as the text is read: each target with its last part, in bytes; the patterns compiled (once a gate)."""
+    """A gate as the text is read: each target with its last part, in bytes; the patterns compiled (once a gate),
+    each with whether it counts in code only (it starts with the regular expression comment `CODE_ONLY`)."""
     targets, attributes, patterns, calls, imported = gate
     pairs = tuple((t.encode(), t.rpartition(".")[2].encode()) for t in targets)
-    compiled = tuple(re.compile(p.encode()) for p in patterns)
+    compiled = tuple((re.compile(p.encode()), p.startswith(CODE_ONLY)) for p in patterns)
     return (
         pairs,
         tuple(a.encode() for a in attributes),

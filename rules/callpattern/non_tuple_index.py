@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import TEXT_GAP, Applicability, Example, Rule, Severity, cst
+from advisor.rule import CODE_ONLY, TEXT_GAP, Applicability, Example, Rule, Severity, cst
 
 from ._index_lists import LIST, NESTED, Judge
 
@@ -118,17 +118,27 @@ class NonTupleIndex(Rule):
     @classmethod
     def text_gate(cls):
         # A list, a comprehension or a sum starting with one as a subscript's index (`x[[`, `x[ ([`), a list that
-        # may hold a warning item added or multiplied in (`head + [None]`), or a call of `slice` (bound to a name used
-        # as an index). Spaces, parentheses, line breaks and comments may come between.
-        gap = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*)*"
-        # the list's items up to its first `]` hold one that may warn (or a bracket, a parenthesis, a comment, a quote:
-        # the text cannot tell); `Callable[[int], None]` holds none
+        # may hold a warning item added or multiplied in (`head + [None]`), or a call of `slice` a list may hold.
+        # Spaces, parentheses, line breaks and comments may come between.
+        gap = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*+)*+"  # possessive: a comment of many `#` is not split every way
+        # The list's items up to its first `]` hold one that may warn (a tuple's parenthesis: not a call's), or one
+        # after which the text cannot tell (a bracket: its `]` may end the scan; a comment, a quote); `Callable[[int],
+        # None]` holds none.
+        items = r"\[[^\]]*(?:None|\.\.\.|Ellipsis|slice|[\[#\"']|(?<![\w)\]])\()"
         # The `[` first, what is before it looked back at (no space, one, or more: then anything): a pattern that
         # starts with a literal is looked for at C speed, one that starts with `[\w)\]]` is tried at every byte.
         after = r"(?:(?<=[\w)\]]\[)|(?<=[\w)\]][ \t\f]\[)|(?<=[ \t\f\\\r\n][ \t\f\\\r\n]\[)|(?<=[\r\n\\]\[))"
-        subscript = r"\[" + after + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|slice|[\[(#\"'])"
-        added = r"[+*]" + gap + r"\[[^\]]*(?:None|\.\.\.|Ellipsis|[\[(#\"'])"
-        return (), (), (subscript, added), ("slice",), ()
+        subscript = r"\[" + after + gap + items
+        added = r"[+*]" + gap + items
+        # `slice(...)` anywhere a list may hold it (`[slice(None)] * n`, `idx[d] = slice(a, b)`, `.append(slice(..))`),
+        # but bound to a name or an attribute (`s = slice(a, b)`: no list holds it) or returned. What `x = ` may
+        # also be: a keyword with spaces (`f(dim = slice(..))` may be in a list), a name after a subscript in a chain
+        # (`idx[d] = s = slice(..)` stores it).
+        g = TEXT_GAP
+        sliced = rf"slice(?<!\wslice)(?<!\w = slice)(?<!return slice){g}*[(#]"
+        keyword = rf"[(,](?:{g}|#[^\r\n]*+)*+\w++{g}*+={g}*+slice{g}*[(#]"
+        chained = rf"[\])]{g}*+=(?!=)(?:{g}*+[\w.]++{g}*+=(?!=))+{g}*+slice{g}*[(#]"
+        return (), (), tuple(CODE_ONLY + p for p in (subscript, added, sliced, keyword, chained)), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import TEXT_GAP, Applicability, Example, Rule, Severity, cst
+from advisor.rule import CODE_ONLY, TEXT_GAP, Applicability, Example, Rule, Severity, cst
 
 
 class TorchFunctionPlainMethod(Rule):
@@ -50,7 +50,7 @@ class TorchFunctionPlainMethod(Rule):
     @classmethod
     def text_gate(cls):
         # a `def __torch_function__`
-        return (), (), (rf"def{TEXT_GAP}+__torch_function__\b",), (), ()
+        return (), (), (rf"{CODE_ONLY}def{TEXT_GAP}+__torch_function__\b",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -182,6 +182,15 @@ def test_calls_patterns_and_imports_let_through_what_may_match_reads():
         ('import torch\ny = x[["a]", None]]\n', True),  # a `]` in a string: the text cannot tell
         ("import torch\ny = x[[f(a)[0] if c else None]]\n", True),
         ("import torch\nf: Callable[[int], None]\ny = x[[0, 1]]\n", False),  # a tuple index; advanced indexing
+        ("import torch\ns = slice(0, 2)\nself.t = slice(1, 2)\ny = x[s]\ndef f():\n    return slice(a)\n", False),
+        ("import torch\nidx[d] = slice(0, 2)\n", True),  # stored into a list
+        ('import torch\n"""y = x[[None]]"""\n# idx = [slice(None)] * n\ns = "a + [None]"\n', False),  # no code
+        ("import torch\nidx[d] = s = slice(0, 2)\n", True),
+        ("import torch\nidx = list(f(dim = slice(0, 2)))\n", True),
+        ("import torch\nidx.append(  # why\n    slice(0, 2))\n", True),
+        ("import torch\ny = x[[f(a), g(b)]]\nz = w + [len(v)]\n", False),  # calls are no tuples
+        ("import torch\ny = x[[f(a), (b, c)]]\n", True),
+        ("import torch\n# " + "#(" * 40 + "\ny = a * (  # " + "#" * 40 + "\n  [f(b)]\n", False),  # no blow-up
     ],
 )
 def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
