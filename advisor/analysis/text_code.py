@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from typing import Iterator
 
-from advisor.rule.base import TEXT_GAP
+from advisor.rule.base import TEXT_GAP, TEXT_GAPS
 
 _GAP = b" \t\f\\\r\n"
 _WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)  # bytes of a word (UTF-8 too)
@@ -81,7 +81,7 @@ def _f_string(data: bytes, start: int) -> bool:
     return before[-1:] in (b"f", b"F") or (before[-1:] in (b"r", b"R") and before[:1] in (b"f", b"F"))
 
 
-_GAP_OR_COMMENT = rb"(?:" + TEXT_GAP.encode() + rb"|#[^\r\n]*+)*"  # a comment to its line's end
+_GAP_OR_COMMENT = TEXT_GAPS.encode()
 
 
 @lru_cache(maxsize=1024)

@@ -41,9 +41,11 @@ from advisor.analysis.text_code import (
     second_argument,
 )
 from advisor.rule.base import CODE_ONLY
+from advisor.syntax.references import STAR_MODULES
 from advisor.rule.base import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
 
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
+_STAR_MODULES = frozenset(m.encode() for m in STAR_MODULES)
 _STARS = b" *"  # FileText.bound's key of the modules imported with `*` (no name has a space)
 _QUOTED = re.compile(rb"""(["'])([\w.]+)\1""")  # a string constant that may be a (dotted) name
 
@@ -65,9 +67,9 @@ class FileText:
     @property
     def bound(self) -> dict[bytes, set[bytes]]:
         """Each name an import binds -> what it may be bound to (`import a.b as c`: c -> a.b), and the modules the
-        imports name under b"" (`from a.b import c`: a.b.c), every word of an import statement under b"."; b"*" in it
-        where any name may be bound to anything (a star import, an import by a call, an import statement the text
-        does not show plainly)."""
+        imports name under b"" (`from a.b import c`: a.b.c), every word of an import statement under b".", the
+        modules imported with `*` under `_STARS`; b"*" in it where any name may be bound to anything (an import by a
+        call, an import statement the text does not show plainly)."""
         if self._bound is None:
             self._bound = _bindings(self.data, self._importing, self.code)
         return self._bound
@@ -155,7 +157,7 @@ class FileText:
         stars = bound.get(_STARS)
         if stars:
             bases = bases | {star + b"." + head for star in stars}
-            if head == b"torch" and head not in bound:  # STAR_MODULES: torch through a star import is torch
+            if head in _STAR_MODULES and head not in bound:  # torch through a star import is torch
                 bases.add(head)
         return bases
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver, Scope, any_match, dotted_name
-from advisor.rule.base import CHECKS, CODE_ONLY, TEXT_GAP, Context, Example, Report, Rule, parse_version
+from advisor.rule.base import CHECKS, CODE_ONLY, TEXT_GAP, TEXT_GAPS, Context, Example, Report, Rule, parse_version
 from advisor.rule.helpers import (
     append_args,
     bool_value,
@@ -48,6 +48,7 @@ from advisor.syntax.walk import nodes_of, walk
 __all__ = [
     "CHECKS",
     "TEXT_GAP",
+    "TEXT_GAPS",
     "CODE_ONLY",
     "NONE",
     "SAFE",

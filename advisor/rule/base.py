@@ -47,6 +47,9 @@ CHECKS = (  # in the order the report lists and run_all.py runs them
 TextGate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 # What may come between two tokens in a gate's pattern: spaces, a line break, a backslash that continues a line.
 TEXT_GAP = r"[ \t\f\\\r\n]"
+# The same with comments (each to its line's end): possessive, so that a comment of many `#` is not split every way
+# when what follows does not match.
+TEXT_GAPS = rf"(?:{TEXT_GAP}|#[^\r\n]*+)*+"
 # A gate's pattern that starts with this (a regular expression's comment: it matches nothing) counts only where its
 # match starts in code, not in a comment or a string (advisor.analysis.text_code): `x[[None]]` in a docstring is no
 # index. A pattern for something a string holds (an architecture's name) must not start with it.

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import CODE_ONLY, TEXT_GAP, Applicability, Example, Rule, Severity, cst
+from advisor.rule import CODE_ONLY, TEXT_GAP, TEXT_GAPS, Applicability, Example, Rule, Severity, cst
 
 from ._index_lists import LIST, NESTED, Judge
 
@@ -136,7 +136,7 @@ class NonTupleIndex(Rule):
         # (`idx[d] = s = slice(..)` stores it).
         g = TEXT_GAP
         sliced = rf"slice(?<!\wslice)(?<!\w = slice)(?<!return slice){g}*[(#]"
-        keyword = rf"[(,](?:{g}|#[^\r\n]*+)*+\w++{g}*+={g}*+slice{g}*[(#]"
+        keyword = rf"[(,]{TEXT_GAPS}\w++{g}*+={g}*+slice{g}*[(#]"
         chained = rf"[\])]{g}*+=(?!=)(?:{g}*+[\w.]++{g}*+=(?!=))+{g}*+slice{g}*[(#]"
         return (), (), tuple(CODE_ONLY + p for p in (subscript, added, sliced, keyword, chained)), (), ()
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import CODE_ONLY, TEXT_GAP, Example, Severity, cst
+from advisor.rule import CODE_ONLY, TEXT_GAP, TEXT_GAPS, Example, Severity, cst
 
 from .._tensors import KnownTensors
 
@@ -95,7 +95,7 @@ class NamedTensors(KnownTensors):
     @classmethod
     def text_gate(cls):
         # an attribute of those names, or a factory given `names=` (a keyword: after `(` or `,`, comments between)
-        gap = rf"(?:{TEXT_GAP}|#[^\r\n]*+)*"
+        gap = TEXT_GAPS
         return (), tuple(sorted(cls.attribute_targets)), (rf"{CODE_ONLY}[(,]{gap}names{TEXT_GAP}*=(?!=)",), (), ()
 
     @classmethod

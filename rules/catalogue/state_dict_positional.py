@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.rule import CODE_ONLY, TEXT_GAP, Applicability, Example, Rule, Severity, cst
+from advisor.rule import CODE_ONLY, TEXT_GAP, TEXT_GAPS, Applicability, Example, Rule, Severity, cst
 
 ORDER = (
     "destination",
@@ -98,7 +98,7 @@ class StateDictPositional(Rule):
     def text_gate(cls):
         # `.state_dict(` given something (a comment after the parenthesis counts as something): `calls` has it by
         # the attribute's name, comments may come between the dot, the name and the parenthesis
-        gap = rf"(?:{TEXT_GAP}|#[^\r\n]*+)*"
+        gap = TEXT_GAPS
         return (), (), (rf"{CODE_ONLY}\.{gap}state_dict{gap}\({TEXT_GAP}*[^)\s\\]",), (), ()
 
     @classmethod
