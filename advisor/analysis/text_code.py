@@ -7,11 +7,12 @@ Each over-approximates what `ast` would find: where the text cannot tell, the an
 from __future__ import annotations
 
 import bisect
+from keyword import kwlist
 import re
 from functools import lru_cache
 from typing import Iterator
 
-from advisor.rule.base import TEXT_GAP, TEXT_GAPS
+from advisor.rule.gates import TEXT_GAP, TEXT_GAPS
 
 _GAP = b" \t\f\\\r\n"
 _WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)  # bytes of a word (UTF-8 too)
@@ -183,8 +184,36 @@ def _dot_before(data: bytes, j: int, code: Code) -> bool:
         j = start
         while j and data[j - 1] in _GAP:
             j -= 1
-        if not j or data[j - 1] == 46 or code.comment_start(j - 1) is None:
+        # A comment on the line above goes on up (its last character, a full stop, is its text, not a dot)
+        if not j or code.comment_start(j - 1) is None:
             return bool(j) and data[j - 1] == 46
+
+
+# Keywords an operand never ends with (`return [`, `else [`, `in [`); `None`, `True` and `False` end one (`None[0]`).
+_NOT_OPERANDS = frozenset(w.encode() for w in kwlist) - {b"None", b"True", b"False"}
+
+
+def after_operand(data: bytes, pos: int, code: Code) -> bool:
+    """May what comes before `pos` (past spaces, line breaks and comments) end an operand, so that a `[` there is a
+    subscript's and a `*` a product's: a name that is no keyword, a number, a closing bracket, a string? Not after
+    an operator, an opening bracket, a comma, a colon, a keyword, or at the file's start (`= [`, `(*[`, `return [`)."""
+    i = pos
+    while True:
+        while i and data[i - 1] in _GAP:
+            i -= 1
+        if not i:
+            return False
+        start = code.comment_start(i - 1)
+        if start is None:
+            break
+        i = start  # a comment above: what is before it decides
+    c = data[i - 1]
+    if c in _WORDY:
+        start = i - 1
+        while start and data[start - 1] in _WORDY:
+            start -= 1
+        return data[start:i] not in _NOT_OPERANDS
+    return c in b")]}\"'" or i - 1 not in code  # a string's end (or the text cannot tell)
 
 
 def _chain_before(data: bytes, pos: int, code: Code) -> list[bytes] | None:

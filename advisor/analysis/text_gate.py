@@ -16,8 +16,12 @@ target (`x.b.c` with `import a as x`); or where `.c` follows something the text 
 `getattr`'s name, `patch("a.b.c")`). A dotted name, an attribute or a call counts only in code: not in a comment
 or a string (a docstring names most of what its module uses), which `text_code.Code` tells by reading the file as
 the tokenizer does, only as far as asked. A star import binds every name to its module's (and `torch` to torch, as
-`collect` has it). Anything may be where the file has an import by a call with a string constant (`import_module`),
-an import statement in code that does not parse alone, or one continued from the line above.
+`collect` has it). Anything may be where the file has an import by a call with a string constant (`import_module`,
+in code), an import statement in code that does not parse alone, or one continued from the line above.
+
+A gate's fields are ways through ("or"); its patterns may say where a match counts (advisor.rule.gates: in code, after
+an operand), and a pattern marked `ALSO_NEEDED` is a condition besides them ("and": a reference to an optimizer, and
+a set where its parameters go).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Container, Iterable
 
 from advisor.analysis.text_code import (
     Code,
+    after_operand,
     attribute_at,
     call,
     chains_to,
@@ -40,9 +45,9 @@ from advisor.analysis.text_code import (
     occurrences,
     second_argument,
 )
-from advisor.rule.base import CODE_ONLY
+from advisor.rule.gates import AFTER_OPERAND, ALSO_NEEDED, CODE_ONLY
 from advisor.syntax.references import STAR_MODULES
-from advisor.rule.base import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
+from advisor.rule.gates import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
 
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
 _STAR_MODULES = frozenset(m.encode() for m in STAR_MODULES)
@@ -92,7 +97,11 @@ class FileText:
         return self._quoted
 
     def passes(self, gate: Gate) -> bool:
-        targets, attributes, patterns, calls, imported = _encoded(gate)
+        targets, attributes, patterns, calls, imported, needed = _encoded(gate)
+        if needed and not any(self._found(p, in_code) for p, in_code in needed):
+            return False  # a condition besides the rest (advisor.rule.ALSO_NEEDED)
+        if needed and not (targets or attributes or patterns or calls or imported):
+            return True
         data, present = self.data, self.words
         if any(self._found(p, in_code) for p, in_code in patterns):
             return True
@@ -104,12 +113,18 @@ class FileText:
             return True
         return any(last in present and self.may_refer(dotted, last) for dotted, last in targets)
 
-    def _found(self, pattern: re.Pattern[bytes], in_code: bool) -> bool:
-        """Does `pattern` match (`in_code`: where its match starts in code, not in a comment or a string)? A match
-        that does not count is looked past by one byte, not to its end: it may hold one that does."""
-        m = pattern.search(self.data)
-        while m is not None and in_code and m.start() not in self.code:
-            m = pattern.search(self.data, m.start() + 1)
+    def _found(self, pattern: re.Pattern[bytes], in_code: int) -> bool:
+        """Does `pattern` match (`in_code`: where its match starts in code, not in a comment or a string; 2: and
+        after an operand, `text_code.after_operand`)? A match that does not count is looked past by one byte, not to
+        its end: it may hold one that does."""
+        data, code = self.data, self.code
+        m = pattern.search(data)
+        while (
+            m is not None
+            and in_code
+            and (m.start() not in code or (in_code == 2 and not after_operand(data, m.start(), code)))
+        ):
+            m = pattern.search(data, m.start() + 1)
         return m is not None
 
     def may_call(self, name: bytes) -> bool:
@@ -168,22 +183,33 @@ def _encoded(
 ) -> tuple[
     tuple[tuple[bytes, bytes], ...],
     tuple[bytes, ...],
-    tuple[tuple[re.Pattern[bytes], bool], ...],
+    tuple[tuple[re.Pattern[bytes], int], ...],
     tuple[bytes, ...],
     frozenset[bytes],
+    tuple[tuple[re.Pattern[bytes], int], ...],
 ]:
     """A gate as the text is read: each target with its last part, in bytes; the patterns compiled (once a gate),
-    each with whether it counts in code only (it starts with the regular expression comment `CODE_ONLY`)."""
+    each with whether it counts in code only (it starts with the regular expression comment `CODE_ONLY`), those
+    that are a condition besides the rest (`ALSO_NEEDED`) apart, last."""
     targets, attributes, patterns, calls, imported = gate
     pairs = tuple((t.encode(), t.rpartition(".")[2].encode()) for t in targets)
-    compiled = tuple((re.compile(p.encode()), p.startswith(CODE_ONLY)) for p in patterns)
+    compiled = [(re.compile(p.encode()), _reading(p.removeprefix(ALSO_NEEDED))) for p in patterns]
+    needed = tuple(c for c, p in zip(compiled, patterns) if p.startswith(ALSO_NEEDED))
     return (
         pairs,
         tuple(a.encode() for a in attributes),
-        compiled,
+        tuple(c for c, p in zip(compiled, patterns) if not p.startswith(ALSO_NEEDED)),
         tuple(c.encode() for c in calls),
         frozenset(i.encode() for i in imported),
+        needed,
     )
+
+
+def _reading(pattern: str) -> int:
+    """Where a pattern's match counts: 0 anywhere, 1 in code (CODE_ONLY), 2 in code after an operand (AFTER_OPERAND)."""
+    if not pattern.startswith(CODE_ONLY):
+        return 0
+    return 2 if pattern[len(CODE_ONLY) :].startswith(AFTER_OPERAND) else 1
 
 
 def _words_of(alias: ast.alias) -> list[str]:
@@ -196,7 +222,7 @@ def _bindings(data: bytes, importing_calls: Iterable[str], code: Code) -> dict[b
     everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set(), b".": set()}
     for c in importing_calls:
         word = c.encode()
-        if word in data and any(importing(c).match(data, pos) for pos in occurrences(data, word)):
+        if word in data and any(importing(c).match(data, pos) and pos in code for pos in occurrences(data, word)):
             return everything
     statements = _import_statements(data)
     if statements is None:

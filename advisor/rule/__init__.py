@@ -19,7 +19,8 @@ from __future__ import annotations
 from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver, Scope, any_match, dotted_name
-from advisor.rule.base import CHECKS, CODE_ONLY, TEXT_GAP, TEXT_GAPS, Context, Example, Report, Rule, parse_version
+from advisor.rule.base import CHECKS, Context, Example, Report, Rule, parse_version
+from advisor.rule.gates import AFTER_OPERAND, ALSO_NEEDED, CODE_ONLY, TEXT_GAP, TEXT_GAPS
 from advisor.rule.helpers import (
     append_args,
     bool_value,
@@ -50,6 +51,8 @@ __all__ = [
     "TEXT_GAP",
     "TEXT_GAPS",
     "CODE_ONLY",
+    "ALSO_NEEDED",
+    "AFTER_OPERAND",
     "NONE",
     "SAFE",
     "UNSAFE",

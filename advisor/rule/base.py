@@ -23,6 +23,7 @@ from advisor.core.releases import OLDEST
 from advisor.core.settings import Settings
 from advisor.syntax.names import NameResolver, any_match
 from advisor.core.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
+from advisor.rule.gates import TextGate
 
 # The runtime validation checks a rule may name (`validation = ...`), one per
 # template in advisor/report/templates/validation/. Checked when a rule class is defined.
@@ -40,20 +41,6 @@ CHECKS = (  # in the order the report lists and run_all.py runs them
     "audio_io",
     "vision_weights",
 )
-
-
-# What `may_match` needs the file's text to hold (`Rule.text_gate`): targets, attribute targets, patterns, called
-# names, imported names (advisor.analysis.text_gate reads it).
-TextGate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-# What may come between two tokens in a gate's pattern: spaces, a line break, a backslash that continues a line.
-TEXT_GAP = r"[ \t\f\\\r\n]"
-# The same with comments (each to its line's end): possessive, so that a comment of many `#` is not split every way
-# when what follows does not match.
-TEXT_GAPS = rf"(?:{TEXT_GAP}|#[^\r\n]*+)*+"
-# A gate's pattern that starts with this (a regular expression's comment: it matches nothing) counts only where its
-# match starts in code, not in a comment or a string (advisor.analysis.text_code): `x[[None]]` in a docstring is no
-# index. A pattern for something a string holds (an architecture's name) must not start with it.
-CODE_ONLY = "(?#code)"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import CODE_ONLY, TEXT_GAP, TEXT_GAPS, Applicability, Example, Rule, Severity, cst
+from advisor.rule import AFTER_OPERAND, CODE_ONLY, TEXT_GAP, TEXT_GAPS, Applicability, Example, Rule, Severity, cst
 
 from ._index_lists import LIST, NESTED, Judge
 
@@ -125,17 +125,19 @@ class NonTupleIndex(Rule):
         # after which the text cannot tell (a bracket: its `]` may end the scan; a comment, a quote); `Callable[[int],
         # None]` holds none.
         items = r"\[[^\]]*(?:None|\.\.\.|Ellipsis|slice|[\[#\"']|(?<![\w)\]])\()"
-        # The `[` first, what is before it looked back at (no space, one, or more: then anything): a pattern that
-        # starts with a literal is looked for at C speed, one that starts with `[\w)\]]` is tried at every byte.
+        # The `[` first, what is before it looked back at (no space, one, or more: then AFTER_OPERAND reads back past
+        # line breaks and comments): a pattern that starts with a literal is looked for at C speed, one that starts
+        # with `[\w)\]]` is tried at every byte.
         after = r"(?:(?<=[\w)\]]\[)|(?<=[\w)\]][ \t\f]\[)|(?<=[ \t\f\\\r\n][ \t\f\\\r\n]\[)|(?<=[\r\n\\]\[))"
-        subscript = r"\[" + after + gap + items
-        added = r"[+*]" + gap + items
+        subscript = AFTER_OPERAND + r"\[" + after + gap + items  # `x[`, not a list display (`= [`, `(\n    [`)
+        added = AFTER_OPERAND + r"(?:\*\*|[+*])" + gap + items  # a sum or a product, not `f(*[..])`
         # `slice(...)` anywhere a list may hold it (`[slice(None)] * n`, `idx[d] = slice(a, b)`, `.append(slice(..))`),
-        # but bound to a name or an attribute (`s = slice(a, b)`: no list holds it) or returned. What `x = ` may
+        # but bound to a name or an attribute (`s = slice(a, b)`: no list holds it) or returned; not a method's
+        # (`aten.slice(`) or a definition: only a call of the name counts (`ast_parts.slice_call`). What `x = ` may
         # also be: a keyword with spaces (`f(dim = slice(..))` may be in a list), a name after a subscript in a chain
         # (`idx[d] = s = slice(..)` stores it).
         g = TEXT_GAP
-        sliced = rf"slice(?<!\wslice)(?<!\w = slice)(?<!return slice){g}*[(#]"
+        sliced = rf"slice(?<![\w.]slice)(?<!\w = slice)(?<!return slice)(?<!def slice){g}*[(#]"
         keyword = rf"[(,]{TEXT_GAPS}\w++{g}*+={g}*+slice{g}*[(#]"
         chained = rf"[\])]{g}*+=(?!=)(?:{g}*+[\w.]++{g}*+=(?!=))+{g}*+slice{g}*[(#]"
         return (), (), tuple(CODE_ONLY + p for p in (subscript, added, sliced, keyword, chained)), (), ()

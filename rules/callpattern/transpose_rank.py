@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst
+from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAPS, Applicability, Example, Rule, Severity, cst
 
 from ._ranks import FACTORIES, bindings, rank_of_call
 from ._shapes import receiver_ranks
@@ -84,6 +84,16 @@ class TransposeRank(Rule):
         Example("import torch as th\nw = th.randn((4, 5, 6), dtype=th.float64).T\n"),
         Example("import torch\ndef f():\n    x: torch.Tensor = torch.ones(2, 3, 4)\n    return x.T\n"),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A reference to a factory (Rule.may_match), and `.T` (`.H`, `.mT`, `.mH`, `.adjoint(`) in code or an import
+        # that renames a factory (`receiver_ranks` then cannot tell).
+        targets, attributes, _, calls, imported = super().text_gate()
+        transposed = ALSO_NEEDED + CODE_ONLY + rf"\.{TEXT_GAPS}(?:m?[TH]\b|adjoint{TEXT_GAPS}\()"
+        names = "|".join(sorted({f.rpartition(".")[2] for f in FACTORIES}))
+        renamed = ALSO_NEEDED + CODE_ONLY + rf"\b(?:{names}){TEXT_GAPS}as\b"
+        return targets, attributes, (transposed, renamed), calls, imported
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -1,6 +1,17 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg
+from advisor.rule import (
+    ALSO_NEEDED,
+    CODE_ONLY,
+    TEXT_GAP,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    cst,
+    get_arg,
+)
 
 # torch.optim.__all__'s Optimizer subclasses on 2.15.0 (checked with issubclass on the wheel).
 OPTIMIZERS = (
@@ -108,6 +119,16 @@ class OptimizerParamSet(Rule):
         Example("import torch.optim.sgd as s\nopt = s.SGD(frozenset(ps))\n"),
         Example("from torch.optim import SGD as Opt\nopt = Opt({w, b})\n"),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A reference to an optimizer (Rule.may_match), and a set where a call's first argument or `params=` starts.
+        targets, attributes, _, calls, imported = super().text_gate()
+        gap = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*+)*+"  # parentheses may wrap it: `Adam(({w, b}))`
+        a_set = rf"(?:\{{|(?:frozen)?set{TEXT_GAPS}\()"
+        first = ALSO_NEEDED + CODE_ONLY + rf"\({gap}{a_set}"
+        keyword = ALSO_NEEDED + CODE_ONLY + rf"\bparams{TEXT_GAPS}={gap}{a_set}"
+        return targets, attributes, (first, keyword), calls, imported
 
     @classmethod
     def may_match(cls, refs) -> bool:

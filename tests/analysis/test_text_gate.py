@@ -78,6 +78,8 @@ def test_what_cannot_refer_is_ruled_out(code):
         "import torch\nx = 1  # a comment\ny = x.range\n",  # a comment above the head of a dotted name
         "import torch\nx = 1  # a comment\n# another\n\ny = (x.range)\n",
         "import torch\n# A sentence.\nx.range(3)\n",  # a comment's full stop is no dot
+        "import torch\n# One.\n# Two.\nx.range(3)\n",  # nor is one of a comment above it
+        "import torch\ns = f\"__import__('{name}')\"\nx.range(3)\n",  # an import by a call, in a string's text
     ],
 )
 def test_a_name_in_a_comment_or_a_string_refers_to_nothing(code):
@@ -191,6 +193,15 @@ def test_calls_patterns_and_imports_let_through_what_may_match_reads():
         ("import torch\ny = x[[f(a), g(b)]]\nz = w + [len(v)]\n", False),  # calls are no tuples
         ("import torch\ny = x[[f(a), (b, c)]]\n", True),
         ("import torch\n# " + "#(" * 40 + "\ny = a * (  # " + "#" * 40 + "\n  [f(b)]\n", False),  # no blow-up
+        # A `[` or a `*` after what may end an operand (past line breaks and comments), not a display or a star
+        ("import torch\nrows = f(\n    [[None, 1]],\n)\n", False),
+        ("import torch\nif a:\n    return [[None]]\nassert [[None]]\n", False),
+        ("import torch\nf(*[[None]], **g)\n", False),
+        ("import torch\ny = (x\n    [[None]])\n", True),
+        ("import torch\ny = (x  # why.\n    # more\n    [[None]])\n", True),
+        ("import torch\ny = x[[0]\n    + [None]]\n", True),
+        ("import torch\ny = x[idx ** [None]]\n", True),
+        ("import torch\ny = aten.slice(x, 0)\ndef slice(g, x):\n    pass\n", False),  # no call of the builtin
     ],
 )
 def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
@@ -199,3 +210,27 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
     data = code.encode()
     text = FileText(data, frozenset(data.translate(_SPACES).split()), IMPORTING_CALLS)
     assert text.passes(rule_by_code("ADV130").text_gate()) is passes
+
+
+@pytest.mark.parametrize(
+    "code, code_of_rule, passes",
+    [
+        ("import torch\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nd = {1: 2}\n", "ADV766", False),
+        ("import torch\nopt = torch.optim.SGD({w, b}, lr=0.1)\n", "ADV766", True),
+        ("import torch\nopt = torch.optim.SGD(  # why\n    frozenset(ps))\n", "ADV766", True),
+        ("import torch\nopt = torch.optim.SGD(lr=0.1, params = {w})\n", "ADV766", True),
+        ("import torch\nx = {w, b}\n", "ADV766", False),  # a set, but no optimizer
+        ("import torch\nx = torch.ones(2, 3, 4)\ny = x.sum()\n", "ADV139", False),
+        ("import torch\nx = torch.ones(2, 3, 4)\ny = x.T\n", "ADV139", True),
+        ("import torch\nx = torch.ones(2, 3, 4)\ny = x.\\\n  mT\n", "ADV139", True),
+        ("from torch import (ones  # why\n    as o)\ny = o(2).T\n", "ADV139", True),
+        ('import torch\nx = torch.ones(2, 3, 4)\n"""x.T"""\n', "ADV139", False),  # not in code
+    ],
+)
+def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
+    """`advisor.rule.ALSO_NEEDED`: a reference to a target, and a shape the rule's `may_match` asks for too."""
+    from advisor.analysis.registry import rule_by_code
+
+    data = code.encode()
+    text = FileText(data, frozenset(data.translate(_SPACES).split()), IMPORTING_CALLS)
+    assert text.passes(rule_by_code(code_of_rule).text_gate()) is passes

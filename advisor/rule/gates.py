@@ -1,0 +1,26 @@
+"""What a rule's text gate (`Rule.text_gate`) is written with: the file's text asked, before any parse, whether the
+rule's `may_match` can hold (advisor.analysis.text_gate reads the gates; advisor.analysis.text_code the text)."""
+
+from __future__ import annotations
+
+# What `may_match` needs the file's text to hold (`Rule.text_gate`): targets, attribute targets, patterns, called
+# names, imported names (advisor.analysis.text_gate reads it).
+TextGate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+# What may come between two tokens in a gate's pattern: spaces, a line break, a backslash that continues a line.
+TEXT_GAP = r"[ \t\f\\\r\n]"
+# The same with comments (each to its line's end): possessive, so that a comment of many `#` is not split every way
+# when what follows does not match.
+TEXT_GAPS = rf"(?:{TEXT_GAP}|#[^\r\n]*+)*+"
+# A gate's pattern that starts with this (a regular expression's comment: it matches nothing) counts only where its
+# match starts in code, not in a comment or a string (advisor.analysis.text_code): `x[[None]]` in a docstring is no
+# index. A pattern for something a string holds (an architecture's name) must not start with it.
+CODE_ONLY = "(?#code)"
+# A gate's pattern whose CODE_ONLY is followed by this counts only where its match comes after what may end an
+# operand (a name, a closing bracket, a string; past spaces, line breaks and comments): a `[` there may be a
+# subscript's, a `*` a product's (not `= [`, `return [`, `f(*[`).
+AFTER_OPERAND = "(?#operand)"
+# A gate's pattern that starts with this (before CODE_ONLY, where both) is a condition besides the rest, not one more
+# way through: the gate passes only where one such pattern matches too. For a rule whose `may_match` asks for a
+# reference and a shape (an optimizer given a set, a `.T` where a factory's tensor may be): the gate's tuple is an
+# "or" of its fields.
+ALSO_NEEDED = "(?#and)"
