@@ -95,9 +95,12 @@ def importing(name: str) -> re.Pattern[bytes]:
 
 @lru_cache(maxsize=1024)
 def second_argument(name: bytes) -> re.Pattern[bytes]:
-    """`, "name")`: a string constant where a `getattr`'s name is (ast_parts.getattr_chain)."""
+    """`, "name")`: a string constant where a `getattr`'s name is (ast_parts.getattr_chain: the last of two
+    arguments, a trailing comma aside; `setattr(m, "name", f)` and `getattr(m, "name", None)` make no chain)."""
     gap = _GAP_OR_COMMENT
-    return re.compile(rb",(?:" + gap + rb"\()*" + gap + rb"([\"'])" + re.escape(name) + rb"\1" + gap + rb"[,)]")
+    return re.compile(
+        rb",(?:" + gap + rb"\()*" + gap + rb"([\"'])" + re.escape(name) + rb"\1" + gap + rb"(?:," + gap + rb")?\)"
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -135,6 +138,23 @@ def chains_to(data: bytes, last: bytes, code: Code) -> list[tuple[int, list[byte
         if chain is None or chain:
             out.append((pos, chain))
     return out
+
+
+def binding_call(data: bytes, pos: int, code: Code) -> bool:
+    """May the call whose callee's last name starts at `pos` be the whole value of an assignment (`m = import_module(`,
+    `m = (lib.import_module(`), as `collect` binds a name to an importing call's module? Not where it is returned,
+    passed, compared or awaited; yes where the text cannot tell (`f().import_module(`, `x[0].import_module(`)."""
+    i = code_before(data, pos, code)
+    while i and data[i - 1] == 46:  # "." of the callee's dotted head: the name before it
+        i = code_before(data, i - 1, code)
+        if not i or data[i - 1] not in _WORDY:
+            return True
+        while i and data[i - 1] in _WORDY:
+            i -= 1
+        i = code_before(data, i, code)
+    while i and data[i - 1] == 40:  # "(": `m = (import_module(...))`
+        i = code_before(data, i - 1, code)
+    return i > 0 and data[i - 1] == 61 and (i < 2 or data[i - 2] not in b"=<>!:")  # `=`, not `==` or `:=`
 
 
 def occurrences(data: bytes, word: bytes) -> Iterator[int]:
@@ -193,20 +213,25 @@ def _dot_before(data: bytes, j: int, code: Code) -> bool:
 _NOT_OPERANDS = frozenset(w.encode() for w in kwlist) - {b"None", b"True", b"False"}
 
 
-def after_operand(data: bytes, pos: int, code: Code) -> bool:
-    """May what comes before `pos` (past spaces, line breaks and comments) end an operand, so that a `[` there is a
-    subscript's and a `*` a product's: a name that is no keyword, a number, a closing bracket, a string? Not after
-    an operator, an opening bracket, a comma, a colon, a keyword, or at the file's start (`= [`, `(*[`, `return [`)."""
+def code_before(data: bytes, pos: int, code: Code) -> int:
+    """Where what comes before `pos`, past spaces, line breaks and comments, ends (0: nothing does)."""
     i = pos
     while True:
         while i and data[i - 1] in _GAP:
             i -= 1
-        if not i:
-            return False
-        start = code.comment_start(i - 1)
+        start = code.comment_start(i - 1) if i else None
         if start is None:
-            break
+            return i
         i = start  # a comment above: what is before it decides
+
+
+def after_operand(data: bytes, pos: int, code: Code) -> bool:
+    """May what comes before `pos` (past spaces, line breaks and comments) end an operand, so that a `[` there is a
+    subscript's and a `*` a product's: a name that is no keyword, a number, a closing bracket, a string? Not after
+    an operator, an opening bracket, a comma, a colon, a keyword, or at the file's start (`= [`, `(*[`, `return [`)."""
+    i = code_before(data, pos, code)
+    if not i:
+        return False
     c = data[i - 1]
     if c in _WORDY:
         start = i - 1

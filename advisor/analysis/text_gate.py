@@ -16,8 +16,9 @@ target (`x.b.c` with `import a as x`); or where `.c` follows something the text 
 `getattr`'s name, `patch("a.b.c")`). A dotted name, an attribute or a call counts only in code: not in a comment
 or a string (a docstring names most of what its module uses), which `text_code.Code` tells by reading the file as
 the tokenizer does, only as far as asked. A star import binds every name to its module's (and `torch` to torch, as
-`collect` has it). Anything may be where the file has an import by a call with a string constant (`import_module`,
-in code), an import statement in code that does not parse alone, or one continued from the line above.
+`collect` has it). Anything may be where the file binds a name to an import by a call with a string constant (`m =
+import_module("a")`, in code), has an import statement in code that does not parse alone, or one continued from the
+line above.
 
 A gate's fields are ways through ("or"); its patterns may say where a match counts (advisor.rule.gates: in code, after
 an operand), and a pattern marked `ALSO_NEEDED` is a condition besides them ("and": a reference to an optimizer, and
@@ -36,6 +37,7 @@ from advisor.analysis.text_code import (
     Code,
     after_operand,
     attribute_at,
+    binding_call,
     call,
     chains_to,
     defined,
@@ -222,7 +224,10 @@ def _bindings(data: bytes, importing_calls: Iterable[str], code: Code) -> dict[b
     everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set(), b".": set()}
     for c in importing_calls:
         word = c.encode()
-        if word in data and any(importing(c).match(data, pos) and pos in code for pos in occurrences(data, word)):
+        if word in data and any(
+            importing(c).match(data, pos) and pos in code and binding_call(data, pos, code)
+            for pos in occurrences(data, word)
+        ):
             return everything
     statements = _import_statements(data)
     if statements is None:

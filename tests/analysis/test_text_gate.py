@@ -34,9 +34,12 @@ def _refers(code: str, target: str, importing: tuple[str, ...] = IMPORTING_CALLS
         "import torch\ny = (torch.  # a comment\n  range)\n",
         "import torch\ny = (torch.\n  # a comment\n  range)\n",
         "import torch\ngetattr(torch, 'range')(1)\n",
+        "import torch\ngetattr(torch, 'range',)(1)\n",
         "from torch import *\nrange(3)\n",  # a star import binds each name to the module's
         "from m import *\ntorch.range(3)\n",  # and `torch` to torch (references.STAR_MODULES)
         "import importlib\nm = importlib.import_module('torch')\nm.range(2)\n",
+        "import importlib\nm = (importlib  # why\n    .import_module('torch'))\nm.range(2)\n",
+        "import importlib\nm, ok = get().import_module('torch')\nm.range(2)\n",  # the text cannot tell
         "from torch \\\n  import range\n",
         'patch("torch.range")\n',  # a string constant naming it
         "\ufeffimport torch\r\nx = torch.range(3)\r\n",  # a byte order mark before the first import
@@ -56,6 +59,9 @@ def test_what_may_refer_passes(code):
         "from . import range\nrange(2)\n",  # a relative import binds nothing absolute
         "from m import *\nrange(3)\n",  # m.range
         "import torch\nd = {'range': 1}\n",  # a string constant, but no getattr's name
+        "import importlib\ndef f():\n    return importlib.import_module('m')\nm.range(2)\n",  # binds no name
+        "import torch\nmonkeypatch.setattr(torch, 'range', f)\ngetattr(torch, 'range', None)\n",  # no getattr chain
+        "import importlib\nok = x == importlib.import_module('m')\nm.range(2)\n",
         "import torch\n'''\nimport numpy as torch\n'''\nnp.range\n",
     ],
 )
