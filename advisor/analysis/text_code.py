@@ -15,6 +15,7 @@ from typing import Iterator
 from advisor.rule.gates import TEXT_GAP, TEXT_GAPS
 
 _GAP = b" \t\f\\\r\n"
+_GAP_OR_PAREN = _GAP + b"("
 _WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)  # bytes of a word (UTF-8 too)
 # A comment, or a string literal from its quote to its end (or its line's or the file's, where it is not closed), as
 # the tokenizer reads them; each loop unrolled (`[^"]*(?:escape[^"]*)*`), which `re` matches 2x faster than `(a|b)*`.
@@ -94,13 +95,24 @@ def importing(name: str) -> re.Pattern[bytes]:
 
 
 @lru_cache(maxsize=1024)
-def second_argument(name: bytes) -> re.Pattern[bytes]:
-    """`, "name")`: a string constant where a `getattr`'s name is (ast_parts.getattr_chain: the last of two
-    arguments, a trailing comma aside; `setattr(m, "name", f)` and `getattr(m, "name", None)` make no chain)."""
-    gap = _GAP_OR_COMMENT
-    return re.compile(
-        rb",(?:" + gap + rb"\()*" + gap + rb"([\"'])" + re.escape(name) + rb"\1" + gap + rb"(?:," + gap + rb")?\)"
-    )
+def _quoted_last(name: bytes) -> tuple[re.Pattern[bytes], ...]:
+    """`"name")` and `'name')`, a trailing comma aside: each starts with a literal (looked for at C speed)."""
+    end = _GAP_OR_COMMENT + rb"(?:," + _GAP_OR_COMMENT + rb")?\)"
+    return tuple(re.compile(q + re.escape(name) + q + end) for q in (b'"', b"'"))
+
+
+def second_argument(data: bytes, name: bytes) -> bool:
+    """Is `name`, quoted, where a `getattr`'s name is (ast_parts.getattr_chain): after a comma (spaces, line breaks
+    and parentheses between), the last of two arguments? `setattr(m, "name", f)` and `getattr(m, "name", None)` make
+    no chain. Yes where a comment may be between the comma and it (the text alone cannot tell)."""
+    for pattern in _quoted_last(name):
+        for m in pattern.finditer(data):
+            i = m.start()
+            while i and data[i - 1] in _GAP_OR_PAREN:
+                i -= 1
+            if i and (data[i - 1] == 44 or (_breaks(data[i : m.start()]) and b"#" in data[line_start(data, i) : i])):
+                return True
+    return False
 
 
 @lru_cache(maxsize=1024)

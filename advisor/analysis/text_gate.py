@@ -165,7 +165,7 @@ class FileText:
                 return True
         if dotted in self.quoted:
             return True  # a string constant naming it (`patch("a.b.c")`)
-        return last in self.quoted and second_argument(last).search(self.data) is not None  # getattr(a.b, "c")
+        return last in self.quoted and second_argument(self.data, last)  # getattr(a.b, "c")
 
     def _bases(self, head: bytes) -> set[bytes]:
         """What the name `head` may be bound to, as `references.name_bases` has it."""

@@ -91,8 +91,10 @@ class TransposeRank(Rule):
         # that renames a factory (`receiver_ranks` then cannot tell).
         targets, attributes, _, calls, imported = super().text_gate()
         transposed = ALSO_NEEDED + CODE_ONLY + rf"\.{TEXT_GAPS}(?:m?[TH]\b|adjoint{TEXT_GAPS}\()"
-        names = "|".join(sorted({f.rpartition(".")[2] for f in FACTORIES}))
-        renamed = ALSO_NEEDED + CODE_ONLY + rf"\b(?:{names}){TEXT_GAPS}as\b"
+        # `ones as o`: `as` first (a literal, looked for at C speed), the name one space or tab before it; where more
+        # is between (a line break, a comment), anything but a name or a bracket's end (`with f() as`, `except E as`).
+        names = "|".join(rf"(?<=\b{n}[ \t]as)" for n in sorted({f.rpartition(".")[2] for f in FACTORIES}))
+        renamed = ALSO_NEEDED + CODE_ONLY + rf"as\b(?:{names}|(?<=[^\w)\]][ \t]as)|(?<=[\r\n\\]as))"
         return targets, attributes, (transposed, renamed), calls, imported
 
     @classmethod

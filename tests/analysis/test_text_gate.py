@@ -229,7 +229,9 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import torch\nx = torch.ones(2, 3, 4)\ny = x.sum()\n", "ADV139", False),
         ("import torch\nx = torch.ones(2, 3, 4)\ny = x.T\n", "ADV139", True),
         ("import torch\nx = torch.ones(2, 3, 4)\ny = x.\\\n  mT\n", "ADV139", True),
-        ("from torch import (ones  # why\n    as o)\ny = o(2).T\n", "ADV139", True),
+        ("from torch import ones as o\nx = o(2, 3, 4)\n", "ADV139", True),  # renamed: any call may be a factory
+        ("from torch import (ones  # why\n    as o)\nx = o(2, 3, 4)\n", "ADV139", True),
+        ("import torch\nx = torch.ones(2, 3, 4)\nwith open(f) as g:\n    pass\n", "ADV139", False),
         ('import torch\nx = torch.ones(2, 3, 4)\n"""x.T"""\n', "ADV139", False),  # not in code
     ],
 )
