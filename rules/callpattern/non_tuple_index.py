@@ -130,7 +130,7 @@ class NonTupleIndex(Rule):
         # with `[\w)\]]` is tried at every byte.
         after = r"(?:(?<=[\w)\]]\[)|(?<=[\w)\]][ \t\f]\[)|(?<=[ \t\f\\\r\n][ \t\f\\\r\n]\[)|(?<=[\r\n\\]\[))"
         subscript = AFTER_OPERAND + r"\[" + after + gap + items  # `x[`, not a list display (`= [`, `(\n    [`)
-        added = AFTER_OPERAND + r"(?:\*\*|[+*])" + gap + items  # a sum or a product, not `f(*[..])`
+        added = AFTER_OPERAND + r"[+*]\*?" + gap + items  # a sum, a product or a power, not `f(*[..])` (a class first)
         # `slice(...)` anywhere a list may hold it (`[slice(None)] * n`, `idx[d] = slice(a, b)`, `.append(slice(..))`),
         # but bound to a name or an attribute (`s = slice(a, b)`: no list holds it) or returned; not a method's
         # (`aten.slice(`) or a definition: only a call of the name counts (`ast_parts.slice_call`). What `x = ` may
