@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Example, Rule, Severity, cst, get_arg, string_value
+from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAPS, Example, Rule, Severity, cst, get_arg, string_value
 
 from ._receivers import Receivers
 from ._shapes import number
@@ -88,6 +88,12 @@ class ScatterReduceArgument(Rule):
         Example("import torch\ny = torch.scatter(x, 1, i, src=s, reduce='multiply')\n", message='reduce="prod"'),
         Example("import torch\ny = t.scatter(0, i, torch.ones(3), reduce=mode)\n"),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A reference to `scatter` (Rule.may_match), and `reduce=` in code (as a keyword: `calls_of` reads keywords).
+        targets, attributes, _, calls, imported = super().text_gate()
+        return targets, attributes, (ALSO_NEEDED + CODE_ONLY + rf"\breduce{TEXT_GAPS}=(?!=)",), calls, imported
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -1,6 +1,19 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Kind, Rule, Severity, cst, dotted_name, get_arg, has_star_args
+from advisor.rule import (
+    ALSO_NEEDED,
+    CODE_ONLY,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Kind,
+    Rule,
+    Severity,
+    cst,
+    dotted_name,
+    get_arg,
+    has_star_args,
+)
 
 FUNCS = {  # qualified name -> position of `dim`
     "torch.nn.functional.softmax": 1,
@@ -79,6 +92,27 @@ class SoftmaxWithoutDim(Rule):
         Example("from torch.nn.functional import softmax as sm\np = sm(logits)\n"),
         Example("import torch.nn.functional as F\np = getattr(F, 'softmax')(logits)\n"),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A reference (Rule.may_match), and a call of one of the names that may lack `dim` (`_may_lack_dim`: one
+        # positional argument at most and no `dim=`), or one the text cannot read (a string, a star, a brace, deeper
+        # brackets), a name in quotes (`getattr(F, "softmax")(x)`) or renamed (`softmax as sm`).
+        g = TEXT_GAPS
+        name = r"oftm(?:(?<=\b[sS]oftm)|(?<=\blog_softm)|(?<=\bLogSoftm))(?:ax|in)\b"  # `oftm` first: a literal
+        nested = r"\((?:[^()\"'#]|\([^()\"'#]*\))*\)|\[(?:[^\[\]\"'#]|\[[^\[\]\"'#]*\])*\]"
+        value = rf"(?:[=!<>:]=|[^(),\[\]{{}}\"'#*=]|{nested})++"
+        keyword = rf"(?!dim\b)\w++{g}=(?!=){g}{value}"
+        positional = rf"(?!\w++{g}=(?!=)){value}"
+        lacking = rf"{name}{g}\({g}(?:(?:{positional}|{keyword}){g}(?:,{g}{keyword}{g})*)?(?:,{g})?\)"
+        plain = r"[^()\"'*{]"
+        unread = (
+            rf"{name}{g}\((?:{plain}|\((?:{plain}|\({plain}*\))*\))*+(?:[\"'*{{]|\((?:{plain}|\({plain}*\))*[(\"'*{{])"
+        )
+        quoted, renamed = rf"{name}[\"']", rf"{name}{g}as\b"
+        targets, attributes, _, calls, imported = super().text_gate()
+        needed = (CODE_ONLY + lacking, CODE_ONLY + unread, quoted, CODE_ONLY + renamed)
+        return targets, attributes, tuple(ALSO_NEEDED + p for p in needed), calls, imported
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -233,6 +233,19 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("from torch import (ones  # why\n    as o)\nx = o(2, 3, 4)\n", "ADV139", True),
         ("import torch\nx = torch.ones(2, 3, 4)\nwith open(f) as g:\n    pass\n", "ADV139", False),
         ('import torch\nx = torch.ones(2, 3, 4)\n"""x.T"""\n', "ADV139", False),  # not in code
+        ("import torch\nx.scatter_(0, i, src)\nif reduce == 'add':\n    pass\n", "ADV135", False),
+        ("import torch\nx.scatter_(0, i, src, reduce  # why\n    ='add')\n", "ADV135", True),
+        # ADV717: a call that may lack `dim` (one positional at most, no `dim=`), or one the text cannot read
+        (
+            "import torch.nn.functional as F\np = F.softmax(f(x, y)[:, 0], dim=g(a, b(c)))\nq = F.softmax(x,\n  -1,)\n",
+            "ADV717",
+            False,
+        ),
+        ("import torch.nn.functional as F\np = F.softmax(f(x, y)[:, 0])\n", "ADV717", True),
+        ("import torch.nn.functional as F\np = F.log_softmax(x <= 1, dtype=t)\n", "ADV717", True),
+        ("import torch.nn.functional as F\np = F.softmax(x, *rest)\nq = F.softmin(  # a)\n    x)\n", "ADV717", True),
+        ("import torch.nn.functional as F\np = F.softmax(g(h(k(x))), dim=0)\n", "ADV717", True),  # too deep to read
+        ("import torch.nn.functional as F\np = getattr(F, 'softmax')(x)\n", "ADV717", True),
     ],
 )
 def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
