@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.rule import Applicability, Example, Severity, Window, cst
+from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAPS, Applicability, Example, Severity, Window, cst
 
 from .._bound import BoundNames
 
@@ -159,8 +159,12 @@ class MemberCalls(BoundNames):
 
     @classmethod
     def text_gate(cls) -> Any:
-        # an attribute of one of those names: may_match asks for one
-        return (), tuple(sorted({*_UNIQUE, *_BOUND})), (), (), ()
+        # A name only this rule's APIs have as an attribute, or a reference to a class whose member it is, and an
+        # attribute of one of those names besides (may_match: the unique ones alone, the others with their class).
+        owners = tuple(sorted({o for owned, *_ in _BOUND.values() for o in owned}))
+        names = "|".join(sorted({*_UNIQUE, *_BOUND}))
+        attribute = ALSO_NEEDED + CODE_ONLY + rf"\.{TEXT_GAPS}(?:{names})\b"
+        return owners, tuple(sorted(_UNIQUE)), (attribute,), (), ()
 
     @classmethod
     def may_match(cls, refs: Any) -> bool:

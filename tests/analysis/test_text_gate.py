@@ -246,6 +246,9 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import torch.nn.functional as F\np = F.softmax(x, *rest)\nq = F.softmin(  # a)\n    x)\n", "ADV717", True),
         ("import torch.nn.functional as F\np = F.softmax(g(h(k(x))), dim=0)\n", "ADV717", True),  # too deep to read
         ("import torch.nn.functional as F\np = getattr(F, 'softmax')(x)\n", "ADV717", True),
+        ("import pathlib\nimport torch\nq = pathlib.Path('.').resolve()\n", "ADV798", False),  # no Dispatcher
+        ("from torch.fx.experimental.unification.multipledispatch import Dispatcher\nd.resolve(t)\n", "ADV798", True),
+        ("import torch\nsizes = dataset.cummulative_sizes\n", "ADV798", True),
     ],
 )
 def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
