@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from advisor.analysis.rule_index import AnyRule  # a rule's class, or its index entry
@@ -93,6 +93,9 @@ class Prefilter:
         gated = [g for g in self._text_gates.values() if g is not None]
         asked = {t.rpartition(".")[2].encode() for g in gated for t in (*g[0], *g[1], *g[3])}
         self._lookup = self._words | self._gates | asked  # the file's words are looked up once, in all three
+        # How often each rule's gate has let a file through, this run: asked first, a file that passes stops at the
+        # first gate (one passing gate is enough, whichever it is), and most files that pass one pass the same few.
+        self._passed: dict[str, int] = {}
 
     def candidates(self, data: bytes, importing_calls: Sequence[str] | None = None) -> list[AnyRule]:
         """The rules whose triggers occur in `data`, in code order. `importing_calls` (the file's, for a whole file):
@@ -113,22 +116,32 @@ class Prefilter:
             for r in self._by_trigger[h]:
                 rules[r.code] = r
         found_rules = [rules[c] for c in sorted(rules)]
-        gates = [self._text_gates[r.code] for r in found_rules]
         # A binary file (a NUL byte) is not read as text: it goes on, to be reported as one (analyse.decode).
-        if importing_calls is not None and b"\x00" not in data and not _may_match(gates, data, found, importing_calls):
+        if (
+            importing_calls is not None
+            and b"\x00" not in data
+            and not self._may_match(found_rules, data, found, importing_calls)
+        ):
             return []
         return found_rules
 
+    def _may_match(
+        self, rules: list[AnyRule], data: bytes, words: frozenset[bytes], importing_calls: Sequence[str]
+    ) -> bool:
+        """Whether the text leaves one of the candidates a file it may match: the first that may, or has no gate
+        (None), says yes; the gates that have let most files through are asked first."""
+        gates = self._text_gates
+        if any(gates[r.code] is None for r in rules):
+            return True
+        from advisor.analysis.text_gate import FileText  # only where every candidate has a gate
 
-def _may_match(gates: list[Any], data: bytes, words: frozenset[bytes], importing_calls: Sequence[str]) -> bool:
-    """Whether the text leaves one of the candidates a file it may match: the first that may, or has no gate (None),
-    says yes."""
-    if any(g is None for g in gates):
-        return True
-    from advisor.analysis.text_gate import FileText  # only where every candidate has a gate
-
-    text = FileText(data, words, importing_calls)
-    return any(g is None or text.passes(g) for g in gates)
+        text = FileText(data, words, importing_calls)
+        passed = self._passed
+        for rule in sorted(rules, key=lambda r: -passed.get(r.code, 0)):
+            if text.passes(gates[rule.code]):
+                passed[rule.code] = passed.get(rule.code, 0) + 1
+                return True
+        return False
 
 
 @lru_cache(maxsize=32)
