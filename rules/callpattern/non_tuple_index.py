@@ -122,9 +122,11 @@ class NonTupleIndex(Rule):
         # Spaces, parentheses, line breaks and comments may come between.
         gap = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*+)*+"  # possessive: a comment of many `#` is not split every way
         # The list's items up to its first `]` hold one that may warn (a tuple's parenthesis: not a call's), or one
-        # after which the text cannot tell (a bracket: its `]` may end the scan; a comment, a quote); `Callable[[int],
+        # after which the text cannot tell (a bracket: its `]` may end the scan; a comment, a string with a bracket,
+        # an escape or a line break in it; a plain string is looked past: `x + [" ..."]`); `Callable[[int],
         # None]` holds none.
-        items = r"\[[^\]]*(?:None|\.\.\.|Ellipsis|slice|[\[#\"']|(?<![\w)\]])\()"
+        plain = r"(?:(?!None|\.\.\.|Ellipsis|slice)[^\]\[#\"'(]|(?<=[\w)\]])\(|\"[^\"\\\r\n\[\]]*\"|'[^'\\\r\n\[\]]*')"
+        items = rf"\[{plain}*+(?:None|\.\.\.|Ellipsis|slice|[\[#\"']|(?<![\w)\]])\()"
         # The `[` first, what is before it looked back at (no space, one, or more: then AFTER_OPERAND reads back past
         # line breaks and comments): a pattern that starts with a literal is looked for at C speed, one that starts
         # with `[\w)\]]` is tried at every byte.

@@ -208,6 +208,8 @@ def test_calls_patterns_and_imports_let_through_what_may_match_reads():
         ("import torch\ny = x[[0]\n    + [None]]\n", True),
         ("import torch\ny = x[idx ** [None]]\n", True),
         ("import torch\ny = aten.slice(x, 0)\ndef slice(g, x):\n    pass\n", False),  # no call of the builtin
+        ("import torch\nz = w + [' ...', \"b\"]\n", False),  # plain strings are looked past
+        ('import torch\nz = w + ["a\\n", None]\n', True),  # an escape: the text cannot tell
     ],
 )
 def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
