@@ -34,11 +34,14 @@ def _pattern(trigger: bytes) -> re.Pattern[bytes]:
     return re.compile(_bounded(trigger))
 
 
+_EVERYWHERE = frozenset({b"torch"})  # in nearly every file a run reads: a call shape is grouped by another word
+
+
 def _longest_word(trigger: bytes) -> bytes | None:
-    """The longest word of a call-shape trigger (`add_` in `.add_(-`), or None. Wherever the trigger's bounded
-    pattern matches, each of its words is a whole word of the text: the trigger's own non-word characters end
-    it inside, and `\b` at either end."""
-    return max(_WORD.findall(trigger), key=len, default=None)
+    """The longest word of a call-shape trigger (`add_` in `.add_(-`; `add` in `torch.add(`, not `torch`), or None.
+    Wherever the trigger's bounded pattern matches, each of its words is a whole word of the text: the trigger's own
+    non-word characters end it inside, and `\b` at either end."""
+    return max(_WORD.findall(trigger), key=lambda w: (w not in _EVERYWHERE, len(w)), default=None)
 
 
 _FEW = 64  # a needle found this often or less: its shapes are tried where it is, not each over the whole file

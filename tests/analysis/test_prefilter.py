@@ -13,6 +13,13 @@ def _rule(code: str, *triggers: str) -> type[Rule]:
 def test_a_call_shape_is_gated_by_its_longest_word():
     assert _longest_word(b".add_(-") == b"add_"
     assert _longest_word(b"log(1 +") == b"log" and _longest_word(b"[[") is None
+    assert _longest_word(b"torch.add(") == b"add"  # not the word in nearly every file
+
+
+def test_a_call_shape_under_torch_is_found_by_its_other_word():
+    pf = Prefilter([_rule("ADV001", "torch.add(")])
+    assert [r.code for r in pf.candidates(b"import torch\ny = torch.add(x, 1)\n")] == ["ADV001"]
+    assert pf.candidates(b"import torch\ny = torch.addmm(x, a, b)\nz = add(1)\n") == []
 
 
 def test_call_shapes_are_found_where_they_are_and_nowhere_else():
