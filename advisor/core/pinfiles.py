@@ -2,8 +2,8 @@
 
 Each reader turns one file into `(name, spec, line, tier)` rows: `name` is the distribution as written, `spec` a
 PEP 440 specifier (conda and poetry syntax translated), `line` 1-based, `tier` how binding the pin is (`TIERS`).
-Files are data: TOML through tomllib, setup.cfg through configparser, setup.py through `ast` (never executed),
-environment.yml line by line (no YAML dependency).
+Files are data: TOML through tomllib, setup.cfg through configparser, setup.py through `ast` (never executed:
+advisor.core.setup_py), environment.yml line by line (no YAML dependency).
 
 Files are hostile data too. Every read goes through `Reader`: only regular files inside the
 project, bounded (advisor.core.reading), so `-r /dev/stdin`, a FIFO named requirements-dev.txt
@@ -14,11 +14,9 @@ leaves one line in `Reader.notes`, which the CLI prints as a warning.
 
 from __future__ import annotations
 
-import ast
-import glob
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from advisor.core import reading
 from advisor.core.plain import Plain
 
@@ -228,16 +226,42 @@ def pixi_toml(path: str, reader: Reader) -> Iterator[Row]:
         yield from _pixi(toml)
 
 
-def lock(path: str, reader: Reader) -> Iterator[Row]:
-    """uv.lock / poetry.lock: the version each `[[package]]` resolved to."""
-    toml = _toml(path, reader)
-    if toml is None:
-        return
-    # Each stripped line's first number (reversed: the first one written last wins): thousands of lines and packages.
-    first = {text.strip(): i for i, text in reversed(list(enumerate(toml.lines, 1)))}
-    for pkg in toml.get("package", kind=list):
+_PACKAGE = re.compile(r"^\[\[package\]\][ \t]*$", re.M)  # a lock's package table
+_NAME = re.compile(r"""^[ \t]*name[ \t]*=[ \t]*["']([^"'\\\r\n]*)["']""", re.M)
+
+
+def lock(path: str, reader: Reader, wanted: Callable[[str], object] | None = None) -> Iterator[Row]:
+    """uv.lock / poetry.lock: the version each `[[package]]` resolved to; `wanted(name)`: only those. With `wanted`,
+    a lock of `[[package]]` tables is read a table at a time, and only the tables naming a wanted package (Megatron-
+    LM's 1 MB uv.lock read whole cost ~0.1 CPU-s, a twentieth of its scan); any other shape is read whole."""
+    text = reader.text(path) if wanted is not None else None
+    starts = [m.start() for m in _PACKAGE.finditer(text)] if text is not None else []
+    if text is None or not starts or re.search(r"^[ \t]*package[ \t]*=|^\[package\]", text, re.M):
+        toml = _toml(path, reader)
+        if toml is None:
+            return
+        packages, lines = toml.get("package", kind=list), toml.lines
+        # Each stripped line's first number (reversed: the first written last wins): thousands of lines and packages.
+        first = {t.strip(): i for i, t in reversed(list(enumerate(lines, 1)))}
+        line_of: Callable[[str, int], int] = first.get
+    else:
+        packages, lines = [], text.splitlines()
+        for start, end in zip(starts, [*starts[1:], len(text)]):
+            table = text[start:end]
+            if wanted is not None and any(wanted(name) for name in _NAME.findall(table)):
+                try:
+                    found = reading.toml().loads(table).get("package")
+                except (ValueError, RecursionError):
+                    continue
+                packages += found if isinstance(found, list) else []
+
+        def line_of(needle: str, default: int) -> int:  # few packages: each looked for, not every line indexed
+            return next((i for i, t in enumerate(lines, 1) if t.strip() == needle), default)
+
+    for pkg in packages:
         if isinstance(pkg, dict) and isinstance(pkg.get("name"), str) and isinstance(pkg.get("version"), str):
-            yield pkg["name"], "==" + pkg["version"], first.get(f'name = "{pkg["name"]}"', 1), "lock"
+            if wanted is None or wanted(pkg["name"]):
+                yield pkg["name"], "==" + pkg["version"], line_of(f'name = "{pkg["name"]}"', 1), "lock"
 
 
 def dynamic_files(path: str, reader: Reader) -> list[str]:
@@ -309,92 +333,3 @@ def environment_yml(path: str, reader: Reader) -> Iterator[Row]:
         c = re.match(_CONDA, item)
         if c:
             yield c.group(1), conda_spec(c.group(2)), n, "install"
-
-
-# --- setup.py, through ast only -------------------------------------------------------------
-
-
-class _Strings:
-    """Evaluates the string expressions of a module: literals, module names bound to them,
-    f-strings, `+`, `"sep".join([...])`, `.format(...)`. An unknown part becomes `*`."""
-
-    def __init__(self, tree: ast.Module):
-        self.names: dict[str, ast.expr] = {}
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                self.names[node.targets[0].id] = node.value
-
-    def value(self, node: ast.AST, depth: int = 0) -> str | None:
-        if depth > 8:
-            return None
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return node.value
-        if isinstance(node, ast.Name) and node.id in self.names:
-            return self.value(self.names[node.id], depth + 1)
-        if isinstance(node, ast.JoinedStr):
-            parts = [self.value(v.value if isinstance(v, ast.FormattedValue) else v, depth + 1) for v in node.values]
-            return "".join(p if p is not None else "*" for p in parts)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            left, right = self.value(node.left, depth + 1), self.value(node.right, depth + 1)
-            return None if left is None or right is None else left + right
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
-            owner = self.value(node.func.value, depth + 1)
-            if (
-                owner is not None
-                and node.func.attr == "join"
-                and len(node.args) == 1
-                and isinstance(node.args[0], (ast.List, ast.Tuple))
-            ):
-                items = [self.value(e, depth + 1) for e in node.args[0].elts]
-                return None if None in items else owner.join(items)  # type: ignore[arg-type]
-            if owner is not None and node.func.attr == "format":
-                values = iter([self.value(a, depth + 1) for a in node.args])
-                return re.sub(r"\{[^}]*\}", lambda _: next(values, None) or "*", owner)
-        return None
-
-
-def _setup_tiers(tree: ast.Module) -> dict[int, str]:
-    """id() of nodes under setup(extras_require=...) / setup(setup_requires=...) -> tier."""
-    tiers: dict[int, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "setup":
-            for kw in node.keywords:
-                tier = {"extras_require": "extra", "setup_requires": "build"}.get(kw.arg or "", "")
-                for sub in ast.walk(kw.value) if tier else ():
-                    tiers[id(sub)] = tier
-    return tiers
-
-
-def setup_py(path: str, reader: Reader) -> tuple[list[Row], list[str]]:
-    """Rows from every string expression that is a requirement, and the `.txt` files setup.py names
-    (read through `open()`, `read_text()` or a helper such as `parse_requirements('requirements/x.txt')`)."""
-    try:
-        tree = ast.parse(reader.text(path) or "")
-    except (SyntaxError, ValueError):
-        return [], []
-    except (RecursionError, MemoryError):
-        reader.note(path, "code nested too deeply to read; no pins read from it")
-        return [], []
-    strings, tiers = _Strings(tree), _setup_tiers(tree)
-    rows: list[Row] = []
-    files: list[str] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp, ast.Call)):
-            continue
-        text = strings.value(node)
-        if not text:
-            continue
-        if text.endswith(".txt") and "\n" not in text:
-            pattern = os.path.join(os.path.dirname(path), text)
-            # A glob's matches are guesses: those outside the project are dropped, not warned about.
-            files += (
-                sorted(f for f in glob.glob(pattern) if reader.root is None or reading.inside(f, reader.root))
-                if "*" in text
-                else [pattern]
-            )
-            continue
-        if re.match(r"^\s*torch(vision|audio)?\s*(\[[^\]]*\])?\s*[<>=!~]=?\s*[0-9]", text):
-            req = split_requirement(text)
-            if req:
-                rows.append((req[0], req[1], node.lineno, tiers.get(id(node), "install")))
-    return rows, files

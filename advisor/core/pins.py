@@ -1,7 +1,7 @@
 """The project's declared torch / torchvision / torchaudio bounds, from its packaging files.
 
 `find_bounds(root)` reads every layout a project declares dependencies in (the readers
-live in `advisor.core.pinfiles`): pyproject.toml (PEP 621 dependencies and extras, PEP 735
+live in `advisor.core.pinfiles`, setup.py's in `advisor.core.setup_py`): pyproject.toml (PEP 621 dependencies and extras, PEP 735
 groups, build-system, poetry, pixi), pixi.toml, requirements*.txt and requirements/**/*.txt
 with their -r/-c includes, constraints*.txt, setup.py (through `ast`, never run) and the
 requirements files it reads, setup.cfg, environment.yml, and uv.lock / poetry.lock.
@@ -21,7 +21,7 @@ from __future__ import annotations
 import glob
 import os
 import re
-from advisor.core import pinfiles, reading
+from advisor.core import pinfiles, setup_py
 from advisor.core.plain import Frozen, init
 from advisor.core.releases import RELEASES
 
@@ -145,7 +145,7 @@ def find_pins(root: str, locks: bool = True, notes: list[str] | None = None) -> 
     if os.path.lexists(join("pixi.toml")):
         rows += [(join("pixi.toml"), r) for r in pinfiles.pixi_toml(join("pixi.toml"), reader)]
     if os.path.lexists(join("setup.py")):
-        setup_rows, files = pinfiles.setup_py(join("setup.py"), reader)
+        setup_rows, files = setup_py.setup_py(join("setup.py"), reader)
         rows += [(join("setup.py"), r) for r in setup_rows]
         extra_files += files
     if os.path.lexists(join("setup.cfg")):
@@ -160,7 +160,7 @@ def find_pins(root: str, locks: bool = True, notes: list[str] | None = None) -> 
         rows += [(f, (n, s, line, t)) for f, n, s, line, t in pinfiles.requirements(path, "install", seen, reader)]
     for name in LOCKS if locks else ():
         if os.path.lexists(join(name)):
-            rows += [(join(name), r) for r in _lock_rows(join(name), reader)]
+            rows += [(join(name), r) for r in pinfiles.lock(join(name), reader, _library)]
     pins: list[Pin] = []
     for path, (name, spec, line, tier) in rows:
         library = _library(name)
@@ -170,39 +170,6 @@ def find_pins(root: str, locks: bool = True, notes: list[str] | None = None) -> 
             if pin not in pins:
                 pins.append(pin)
     return pins
-
-
-_PACKAGE = re.compile(r"^\[\[package\]\][ \t]*$", re.M)  # a lock's package table
-_NAME = re.compile(r"""^[ \t]*name[ \t]*=[ \t]*["']([^"'\\\r\n]*)["']""", re.M)
-
-
-def _lock_rows(path: str, reader: pinfiles.Reader) -> list[tuple]:
-    """pinfiles.lock's rows of a library's packages. A lock of `[[package]]` tables is read a table at a time, and
-    only the tables naming a library: Megatron-LM's 1 MB uv.lock whole cost ~0.1 CPU-s, a twentieth of its scan.
-    Any other shape is read whole, for what pinfiles.lock says of it."""
-    text = reader.text(path)
-    if text is None:
-        return []
-    starts = [m.start() for m in _PACKAGE.finditer(text)]
-    if not starts or re.search(r"^[ \t]*package[ \t]*=|^\[package\]", text, re.M):
-        return [r for r in pinfiles.lock(path, reader) if _library(r[0])]
-    rows = []
-    lines: list[str] | None = None
-    for start, end in zip(starts, [*starts[1:], len(text)]):
-        table = text[start:end]
-        if not any(_library(name) for name in _NAME.findall(table)):
-            continue
-        try:
-            packages = reading.toml().loads(table).get("package")
-        except (ValueError, RecursionError):
-            continue
-        for pkg in packages if isinstance(packages, list) else ():
-            name, version = pkg.get("name"), pkg.get("version")
-            if isinstance(name, str) and isinstance(version, str) and _library(name):
-                lines = text.splitlines() if lines is None else lines
-                line = next((i for i, t in enumerate(lines, 1) if t.strip() == f'name = "{name}"'), 1)
-                rows.append((name, "==" + version, line, "lock"))
-    return rows
 
 
 def combine(pins: list[Pin]) -> Bounds | None:

@@ -277,7 +277,7 @@ def test_lock_only_when_nothing_is_declared(tmp_path):
 
 def test_a_lock_read_a_table_at_a_time_gives_what_the_whole_file_gives(tmp_path):
     from advisor.core import pinfiles
-    from advisor.core.pins import _library, _lock_rows
+    from advisor.core.pins import _library
 
     lock = (
         'version = 1\n\n[[package]]\nname = "numpy"\nversion = "2.0.0"\n\n[package.metadata]\nrequires-dist = [\n'
@@ -288,7 +288,7 @@ def test_a_lock_read_a_table_at_a_time_gives_what_the_whole_file_gives(tmp_path)
     path = os.path.join(root, "uv.lock")
     whole = [r for r in pinfiles.lock(path, pinfiles.Reader(root, [])) if _library(r[0])]
     assert whole == [("torchvision", "==0.21.0", 1, "lock"), ("torch", "==2.6.0", 19, "lock")]
-    assert _lock_rows(path, pinfiles.Reader(root, [])) == whole
+    assert list(pinfiles.lock(path, pinfiles.Reader(root, []), _library)) == whole
 
 
 def test_broken_files_are_skipped(tmp_path):
