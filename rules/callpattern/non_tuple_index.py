@@ -131,8 +131,15 @@ class NonTupleIndex(Rule):
         # line breaks and comments): a pattern that starts with a literal is looked for at C speed, one that starts
         # with `[\w)\]]` is tried at every byte.
         after = r"(?:(?<=[\w)\]]\[)|(?<=[\w)\]][ \t\f]\[)|(?<=[ \t\f\\\r\n][ \t\f\\\r\n]\[)|(?<=[\r\n\\]\[))"
-        subscript = AFTER_OPERAND + r"\[" + after + gap + items  # `x[`, not a list display (`= [`, `(\n    [`)
-        added = AFTER_OPERAND + r"[+*]\*?" + gap + items  # a sum, a product or a power, not `f(*[..])` (a class first)
+        # The list the whole index, or the left of an operation (`x[[a] * n]`), not a tuple's first item
+        # (`Callable[[int], None]`); read two brackets deep, past no string or comment: else the text cannot tell.
+        flat = r"[^\[\]\"'#]"
+        inside = rf"(?:{flat}|\[(?:{flat}|\[{flat}*+\])*+\])*+"
+        ends = rf"\](?:{TEXT_GAP}|\)|#[^\r\n]*+)*+[-\]+*/%@|&^<>]"
+        whole = rf"(?=\[{inside}(?:{ends}|[\[\"'#]|\Z))"
+        subscript = AFTER_OPERAND + r"\[" + after + gap + whole + items  # `x[`, not a display (`= [`, `(\n    [`)
+        # a binary operation (as `ast_parts.warning_list` reads any), not `f(*[..])` or `-[..]` (a class first)
+        added = AFTER_OPERAND + r"[-+*/%@|&^<>]\*?" + gap + items
         # `slice(...)` anywhere a list may hold it (`[slice(None)] * n`, `idx[d] = slice(a, b)`, `.append(slice(..))`),
         # but bound to a name or an attribute (`s = slice(a, b)`: no list holds it) or returned; not a method's
         # (`aten.slice(`) or a definition: only a call of the name counts (`ast_parts.slice_call`). What `x = ` may

@@ -209,6 +209,15 @@ def test_calls_patterns_and_imports_let_through_what_may_match_reads():
         ("import torch\ny = x[idx ** [None]]\n", True),
         ("import torch\ny = aten.slice(x, 0)\ndef slice(g, x):\n    pass\n", False),  # no call of the builtin
         ("import torch\nz = w + [' ...', \"b\"]\n", False),  # plain strings are looked past
+        # The list the whole index or an operand, not a tuple's first item: `Callable[[..], R]`
+        ("import torch\nf: Callable[[int, Optional[slice]], None]\ng: Callable[[Callable[P, R]], None]\n", False),
+        ("import torch\nh: Callable[[dis.Positions | None, int], None]\nk: Callable[[...], object]\n", False),
+        ("import torch\ny = x[[None, a[0]]]\n", True),
+        ("import torch\ny = x[([None]) ]\n", True),
+        ("import torch\ny = x[[None] - d]\n", True),  # any binary operation
+        ("import torch\ny = x[d - [None]]\n", True),
+        ('import torch\nf: Callable[["Node", None], str]\n', True),  # a string: the text cannot tell
+        ("import torch\ny = x[[a[b[c[None]]]], 0]\n", True),  # three deep: the text cannot tell
         ('import torch\nz = w + ["a\\n", None]\n', True),  # an escape: the text cannot tell
     ],
 )
