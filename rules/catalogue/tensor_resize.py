@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Severity, cst
+from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAPS, Applicability, Example, Severity, cst
 
-from .._tensors import KnownTensors
+from .._tensors import FACTORIES, TENSOR_TYPES, KnownTensors
 
 NEW = {"resize": "reshape", "resize_as": "reshape_as"}
 
@@ -75,6 +75,13 @@ class TensorResize(KnownTensors):
             fixed="import torch as T\nbuf = T.zeros(8)\nout = buf.reshape(2, 4)\n",
         ),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A value that may be known a tensor (`may_know_tensors`: a factory or a tensor type referred to), and a method
+        # call of one of those names in code (`x.resize(`: a getattr's call is no method call).
+        call = ALSO_NEEDED + CODE_ONLY + rf"\.{TEXT_GAPS}(?:{'|'.join(sorted(NEW))}){TEXT_GAPS}\("
+        return tuple(sorted({*FACTORIES, *TENSOR_TYPES})), (), (call,), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -260,6 +260,9 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import pathlib\nimport torch\nq = pathlib.Path('.').resolve()\n", "ADV798", False),  # no Dispatcher
         ("from torch.fx.experimental.unification.multipledispatch import Dispatcher\nd.resolve(t)\n", "ADV798", True),
         ("import torch\nsizes = dataset.cummulative_sizes\n", "ADV798", True),
+        ("import torch\nx = torch.zeros(4)\ny = aten.resize\nx.resize_(2, 2)\n", "ADV151", False),  # no method call
+        ("import torch\nx = torch.zeros(4)\ny = x.resize  (2, 2)\n", "ADV151", True),
+        ("from PIL import Image\nimg = img.resize((224, 224))\n", "ADV151", False),  # no tensor known
     ],
 )
 def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
