@@ -1,6 +1,17 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg, string_value
+from advisor.rule import (
+    ALSO_NEEDED,
+    CODE_ONLY,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    cst,
+    get_arg,
+    string_value,
+)
 
 NCCL_CLASSES = (
     "torch.distributed.ProcessGroupNCCL",
@@ -98,6 +109,15 @@ class Nccl2Default(Rule):
             "import torch\nv = g._get_backend(torch.device('cuda', 0)).get_runtime_nccl_version()\n", target="2.15"
         ),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # may_match's two ways: a reference to the class, or a call of `_get_backend`; and besides, an isinstance or
+        # issubclass call, or a call that may be `torch.device` (by its last name, renamed, or a getattr's).
+        g = TEXT_GAPS
+        called = (rf"isinstance(?<![\w.]isinstance){g}\(", rf"issubclass(?<![\w.]issubclass){g}\(", rf"device{g}\(")
+        needed = (*(CODE_ONLY + p for p in (*called, rf"device{g}as\b")), r"[\"']device[\"']")
+        return cls.targets, (), tuple(ALSO_NEEDED + p for p in needed), ("_get_backend",), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -263,6 +263,9 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import torch\nx = torch.zeros(4)\ny = aten.resize\nx.resize_(2, 2)\n", "ADV151", False),  # no method call
         ("import torch\nx = torch.zeros(4)\ny = x.resize  (2, 2)\n", "ADV151", True),
         ("from PIL import Image\nimg = img.resize((224, 224))\n", "ADV151", False),  # no tensor known
+        ("import torch.distributed as dist\nPG = dist.ProcessGroupNCCL\nb = pg._get_backend(dev)\n", "ADV770", False),
+        ("import torch.distributed as dist\nok = isinstance(pg, dist.ProcessGroupNCCL)\n", "ADV770", True),
+        ("import torch\nb = pg._get_backend(torch.device('cuda'))\nb.comm_split_count()\n", "ADV770", True),
     ],
 )
 def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
