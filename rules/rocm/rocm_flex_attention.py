@@ -1,6 +1,17 @@
 from __future__ import annotations
 
-from advisor.rule import Example, Rule, Severity, cst, get_arg, simple_name, string_value
+from advisor.rule import (
+    ALSO_NEEDED,
+    CODE_ONLY,
+    TEXT_GAPS,
+    Example,
+    Rule,
+    Severity,
+    cst,
+    get_arg,
+    simple_name,
+    string_value,
+)
 
 STAGE_KEYS = ("num_stages", "fwd_num_stages")
 OVERWRITTEN_KEYS = ("kpack", "matrix_instr_nonkdim", "waves_per_eu")
@@ -76,6 +87,15 @@ class RocmFlexAttentionKernelOptions(Rule):
             "if torch.version.hip:\n    out = flex_attention(q, k, v, kernel_options=FlexKernelOptions(waves_per_eu=2))"
         ),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A `kernel_options=` keyword in code (may_match reads the calls that pass one), and besides the name
+        # `flex_attention` or `FlexKernelOptions` in code (an identifier: a name, an attribute, an import's).
+        keyword = CODE_ONLY + rf"kernel_options(?<![\w.]kernel_options){TEXT_GAPS}=(?!=)"
+        names = ("flex_attention", "FlexKernelOptions")
+        named = tuple(ALSO_NEEDED + CODE_ONLY + rf"{n}(?<!\w{n})\b" for n in names)  # a whole word, first a literal
+        return (), (), (keyword, *named), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

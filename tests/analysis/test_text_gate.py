@@ -266,6 +266,17 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import torch.distributed as dist\nPG = dist.ProcessGroupNCCL\nb = pg._get_backend(dev)\n", "ADV770", False),
         ("import torch.distributed as dist\nok = isinstance(pg, dist.ProcessGroupNCCL)\n", "ADV770", True),
         ("import torch\nb = pg._get_backend(torch.device('cuda'))\nb.comm_split_count()\n", "ADV770", True),
+        (
+            "from torch.nn.attention.flex_attention import flex_attention\nout = flex_attention(q, k, v)\n",
+            "ADV806",
+            False,
+        ),
+        ("def f(kernel_options=None):\n    return g(kernel_options=kernel_options)\n", "ADV806", False),  # no flex
+        (
+            "from m import flex_attention\nout = flex_attention(q, k, v, kernel_options  # why\n    ={})\n",
+            "ADV806",
+            True,
+        ),
     ],
 )
 def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
