@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg
+from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAPS, Applicability, Example, Rule, Severity, cst, get_arg
 
 HOOKS = ("torch.autograd.graph.save_on_cpu", "torch.autograd.graph.saved_tensors_hooks")
 CHECKPOINT = ("torch.utils.checkpoint.checkpoint",)
@@ -63,6 +63,12 @@ class SacSavedTensorsHooks(Rule):
             target="2.14",
         ),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A hook referred to (may_match asks first), and a `context_fn=` keyword in code besides.
+        keyword = ALSO_NEEDED + CODE_ONLY + rf"context_fn(?<![\w.]context_fn){TEXT_GAPS}=(?!=)"
+        return HOOKS, (), (keyword,), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import os
 import re
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst
+from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAPS, Applicability, Example, Rule, Severity, cst
 
 JSON_LOAD = {"json.load", "json.loads"}
 _TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$|(^|/)tests?/")
@@ -62,6 +62,13 @@ class ChromeTraceParsing(Rule):
         ),
         Example("from json import loads\nprof.export_chrome_trace(p)\nevents = loads(open(p).read())['traceEvents']\n"),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A JSON load referred to, and besides a call of `export_chrome_trace` (by that name in code, or a getattr's).
+        called = ALSO_NEEDED + CODE_ONLY + rf"export_chrome_trace(?<!\wexport_chrome_trace){TEXT_GAPS}\("
+        quoted = ALSO_NEEDED + r"[\"']export_chrome_trace[\"']"
+        return tuple(sorted(JSON_LOAD)), (), (called, quoted), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

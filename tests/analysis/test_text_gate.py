@@ -277,6 +277,15 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
             "ADV806",
             True,
         ),
+        ("import torch\nwith torch.autograd.graph.save_on_cpu():\n    y = checkpoint(f, x)\n", "ADV754", False),
+        (
+            "import torch\nwith torch.autograd.graph.save_on_cpu():\n    y = checkpoint(f, x, context_fn=cf)\n",
+            "ADV754",
+            True,
+        ),
+        ("import json\nprof.export_chrome_trace('t.json')\n", "ADV602", False),  # no JSON load
+        ("import json\ndata = json.load(f)\n# prof.export_chrome_trace(p)\n", "ADV602", False),  # a comment's
+        ("import json\ngetattr(prof, 'export_chrome_trace')(p)\nd = json.load(f)\n", "ADV602", True),
     ],
 )
 def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
