@@ -3,7 +3,7 @@ from __future__ import annotations
 import ast
 import re
 
-from advisor.rule import Example, Rule, Severity, cst, get_arg, string_value
+from advisor.rule import CODE_ONLY, TEXT_GAP, Example, Rule, Severity, cst, get_arg, string_value
 
 DEVICE = ("torch.device",)
 _MKLDNN = re.compile(r"mkldnn(?::\d+)?")
@@ -69,6 +69,12 @@ class MkldnnDevice(Rule):
         Example("import torch\ny = x.to('mkldnn')\n"),
         Example('from torch import device\nd = device("mkldnn")\n'),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # The string where a call's first argument or a keyword's value starts (what may_match reads), in code.
+        string = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*+)*+[rRuU]?[\"']mkldnn"  # parentheses too: `device(("mkldnn"))`
+        return (), (), (CODE_ONLY + rf"\({string}", CODE_ONLY + rf"(?<![=!<>:])=(?!=){string}"), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

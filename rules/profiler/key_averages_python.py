@@ -1,6 +1,19 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, append_args, bool_value, cst, get_arg, kwarg
+from advisor.rule import (
+    ALSO_NEEDED,
+    CODE_ONLY,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    append_args,
+    bool_value,
+    cst,
+    get_arg,
+    kwarg,
+)
 
 PROFILERS = ("torch.profiler.profile", "torch.profiler.profiler.profile", "torch.autograd.profiler.profile")
 
@@ -70,6 +83,12 @@ class KeyAveragesPythonFunctions(Rule):
             target="2.14",
         ),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A call of `key_averages` (References.calls, by that name), and a `with_stack=` keyword in code besides.
+        keyword = ALSO_NEEDED + CODE_ONLY + rf"with_stack(?<![\w.]with_stack){TEXT_GAPS}=(?!=)"
+        return (), (), (keyword,), ("key_averages",), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -286,6 +286,10 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import json\nprof.export_chrome_trace('t.json')\n", "ADV602", False),  # no JSON load
         ("import json\ndata = json.load(f)\n# prof.export_chrome_trace(p)\n", "ADV602", False),  # a comment's
         ("import json\ngetattr(prof, 'export_chrome_trace')(p)\nd = json.load(f)\n", "ADV602", True),
+        ("import torch\nrows = p.key_averages()\nwith profile() as p:\n    pass\n", "ADV762", False),
+        ("import torch\nwith profile(with_stack=True) as p:\n    pass\nrows = p.key_averages()\n", "ADV762", True),
+        ("import torch\nok = x.device.type == 'mkldnn'\n# f(device='mkldnn')\n", "ADV137", False),
+        ("import torch\nd = torch.device((  # why\n    'mkldnn'))\n", "ADV137", True),
     ],
 )
 def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
