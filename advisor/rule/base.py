@@ -23,7 +23,7 @@ from advisor.core.releases import OLDEST
 from advisor.core.settings import Settings
 from advisor.syntax.names import NameResolver, any_match
 from advisor.core.versions import parse_version  # noqa: F401  (a rule's world: re-exported)
-from advisor.rule.gates import TextGate
+from advisor.rule.gates import ALSO_NEEDED, TextGate
 
 # The runtime validation checks a rule may name (`validation = ...`), one per
 # template in advisor/report/templates/validation/. Checked when a rule class is defined.
@@ -294,6 +294,14 @@ class Rule:
         if (own and not cls.may_match_refers) or not (cls.targets or cls.attribute_targets):
             return None
         return tuple(sorted(cls.targets)), tuple(sorted(cls.attribute_targets)), (), (), ()
+
+    @classmethod
+    def text_gate_with(cls, *needed: str) -> TextGate:
+        """The gate of `Rule.may_match` (a reference to a target, an attribute of one), with each of `needed`, a
+        pattern, a condition besides it (`ALSO_NEEDED` put before it): for an own `may_match` that asks
+        `Rule.may_match` and a shape of what it refers to (`super().may_match(refs) and ...`)."""
+        needed = tuple(ALSO_NEEDED + p for p in needed)
+        return tuple(sorted(cls.targets)), tuple(sorted(cls.attribute_targets)), needed, (), ()
 
     @classmethod
     def check_env(cls, assignments: Sequence[tuple[int, int, str, str]]) -> Iterable[tuple[int, int, str, str]]:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAPS, Example, Rule, Severity, cst, get_arg, string_value
+from advisor.rule import CODE_ONLY, TEXT_GAPS, Example, Rule, Severity, cst, get_arg, string_value
 
 from ._receivers import Receivers
 from ._shapes import number
@@ -92,8 +92,7 @@ class ScatterReduceArgument(Rule):
     @classmethod
     def text_gate(cls):
         # A reference to `scatter` (Rule.may_match), and `reduce=` in code (as a keyword: `calls_of` reads keywords).
-        targets, attributes, _, calls, imported = super().text_gate()
-        return targets, attributes, (ALSO_NEEDED + CODE_ONLY + rf"\breduce{TEXT_GAPS}=(?!=)",), calls, imported
+        return cls.text_gate_with(CODE_ONLY + rf"\breduce{TEXT_GAPS}=(?!=)")
 
     @classmethod
     def may_match(cls, refs) -> bool:

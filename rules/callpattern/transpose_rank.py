@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAPS, Applicability, Example, Rule, Severity, cst
+from advisor.rule import CODE_ONLY, TEXT_GAPS, Applicability, Example, Rule, Severity, cst
 
 from ._ranks import FACTORIES, bindings, rank_of_call
 from ._shapes import receiver_ranks
@@ -89,13 +89,12 @@ class TransposeRank(Rule):
     def text_gate(cls):
         # A reference to a factory (Rule.may_match), and `.T` (`.H`, `.mT`, `.mH`, `.adjoint(`) in code or an import
         # that renames a factory (`receiver_ranks` then cannot tell).
-        targets, attributes, _, calls, imported = super().text_gate()
-        transposed = ALSO_NEEDED + CODE_ONLY + rf"\.{TEXT_GAPS}(?:m?[TH]\b|adjoint{TEXT_GAPS}\()"
+        transposed = CODE_ONLY + rf"\.{TEXT_GAPS}(?:m?[TH]\b|adjoint{TEXT_GAPS}\()"
         # `ones as o`: `as` first (a literal, looked for at C speed), the name one space or tab before it; where more
         # is between (a line break, a comment), anything but a name or a bracket's end (`with f() as`, `except E as`).
         names = "|".join(rf"(?<=\b{n}[ \t]as)" for n in sorted({f.rpartition(".")[2] for f in FACTORIES}))
-        renamed = ALSO_NEEDED + CODE_ONLY + rf"as\b(?:{names}|(?<=[^\w)\]][ \t]as)|(?<=[\r\n\\]as))"
-        return targets, attributes, (transposed, renamed), calls, imported
+        renamed = CODE_ONLY + rf"as\b(?:{names}|(?<=[^\w)\]][ \t]as)|(?<=[\r\n\\]as))"
+        return cls.text_gate_with(transposed, renamed)
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from advisor.rule import (
-    ALSO_NEEDED,
     CODE_ONLY,
     TEXT_GAP,
     TEXT_GAPS,
@@ -123,12 +122,11 @@ class OptimizerParamSet(Rule):
     @classmethod
     def text_gate(cls):
         # A reference to an optimizer (Rule.may_match), and a set where a call's first argument or `params=` starts.
-        targets, attributes, _, calls, imported = super().text_gate()
         gap = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*+)*+"  # parentheses may wrap it: `Adam(({w, b}))`
         a_set = rf"(?:\{{|(?:frozen)?set{TEXT_GAPS}\()"
-        first = ALSO_NEEDED + CODE_ONLY + rf"\({gap}{a_set}"
-        keyword = ALSO_NEEDED + CODE_ONLY + rf"\bparams{TEXT_GAPS}={gap}{a_set}"
-        return targets, attributes, (first, keyword), calls, imported
+        first = CODE_ONLY + rf"\({gap}{a_set}"
+        keyword = CODE_ONLY + rf"\bparams{TEXT_GAPS}={gap}{a_set}"
+        return cls.text_gate_with(first, keyword)
 
     @classmethod
     def may_match(cls, refs) -> bool:

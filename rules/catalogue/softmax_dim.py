@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from advisor.rule import (
-    ALSO_NEEDED,
     CODE_ONLY,
     TEXT_GAPS,
     Applicability,
@@ -110,9 +109,7 @@ class SoftmaxWithoutDim(Rule):
             rf"{name}{g}\((?:{plain}|\((?:{plain}|\({plain}*\))*\))*+(?:[\"'*{{]|\((?:{plain}|\({plain}*\))*[(\"'*{{])"
         )
         quoted, renamed = rf"{name}[\"']", rf"{name}{g}as\b"
-        targets, attributes, _, calls, imported = super().text_gate()
-        needed = (CODE_ONLY + lacking, CODE_ONLY + unread, quoted, CODE_ONLY + renamed)
-        return targets, attributes, tuple(ALSO_NEEDED + p for p in needed), calls, imported
+        return cls.text_gate_with(CODE_ONLY + lacking, CODE_ONLY + unread, quoted, CODE_ONLY + renamed)
 
     @classmethod
     def may_match(cls, refs) -> bool:
