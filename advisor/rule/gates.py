@@ -3,6 +3,8 @@ rule's `may_match` can hold (advisor.analysis.text_gate reads the gates; advisor
 
 from __future__ import annotations
 
+import re
+
 # What `may_match` needs the file's text to hold (`Rule.text_gate`): targets, attribute targets, patterns, called
 # names, imported names (advisor.analysis.text_gate reads it).
 TextGate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
@@ -24,3 +26,12 @@ AFTER_OPERAND = "(?#operand)"
 # reference and a shape (an optimizer given a set, a `.T` where a factory's tensor may be): the gate's tuple is an
 # "or" of its fields.
 ALSO_NEEDED = "(?#and)"
+
+
+def two_deep(opening: str) -> str:
+    """A pattern for a group in brackets (`opening`: "(" or "[") that holds no string and no comment, and groups of its
+    kind one level inside it: what a gate reads of an argument or a list's items without a parse (where the text
+    holds more, the pattern does not match, and the gate says the text cannot tell)."""
+    o, c = re.escape(opening), re.escape({"(": ")", "[": "]"}[opening])
+    flat = rf"[^{o}{c}\"'#]"
+    return rf"{o}(?:{flat}|{o}{flat}*+{c})*+{c}"

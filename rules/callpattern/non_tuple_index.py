@@ -1,6 +1,17 @@
 from __future__ import annotations
 
-from advisor.rule import AFTER_OPERAND, CODE_ONLY, TEXT_GAP, TEXT_GAPS, Applicability, Example, Rule, Severity, cst
+from advisor.rule import (
+    AFTER_OPERAND,
+    CODE_ONLY,
+    TEXT_GAP,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    cst,
+    two_deep,
+)
 
 from ._index_lists import LIST, NESTED, Judge
 
@@ -134,7 +145,7 @@ class NonTupleIndex(Rule):
         # The list the whole index, or the left of an operation (`x[[a] * n]`), not a tuple's first item
         # (`Callable[[int], None]`); read two brackets deep, past no string or comment: else the text cannot tell.
         flat = r"[^\[\]\"'#]"
-        inside = rf"(?:{flat}|\[(?:{flat}|\[{flat}*+\])*+\])*+"
+        inside = rf"(?:{flat}|{two_deep('[')})*+"
         ends = rf"\](?:{TEXT_GAP}|\)|#[^\r\n]*+)*+[-\]+*/%@|&^<>]"
         whole = rf"(?=\[{inside}(?:{ends}|[\[\"'#]|\Z))"
         subscript = AFTER_OPERAND + r"\[" + after + gap + whole + items  # `x[`, not a display (`= [`, `(\n    [`)

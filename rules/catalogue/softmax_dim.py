@@ -12,6 +12,7 @@ from advisor.rule import (
     dotted_name,
     get_arg,
     has_star_args,
+    two_deep,
 )
 
 FUNCS = {  # qualified name -> position of `dim`
@@ -99,7 +100,7 @@ class SoftmaxWithoutDim(Rule):
         # brackets), a name in quotes (`getattr(F, "softmax")(x)`) or renamed (`softmax as sm`).
         g = TEXT_GAPS
         name = r"oftm(?:(?<=\b[sS]oftm)|(?<=\blog_softm)|(?<=\bLogSoftm))(?:ax|in)\b"  # `oftm` first: a literal
-        nested = r"\((?:[^()\"'#]|\([^()\"'#]*\))*\)|\[(?:[^\[\]\"'#]|\[[^\[\]\"'#]*\])*\]"
+        nested = two_deep("(") + "|" + two_deep("[")
         value = rf"(?:[=!<>:]=|[^(),\[\]{{}}\"'#*=]|{nested})++"
         keyword = rf"(?!dim\b)\w++{g}=(?!=){g}{value}"
         positional = rf"(?!\w++{g}=(?!=)){value}"
