@@ -48,8 +48,8 @@ from advisor.analysis.text_code import (
     second_argument,
 )
 from advisor.rule.gates import AFTER_OPERAND, ALSO_NEEDED, CODE_ONLY
-from advisor.syntax.references import STAR_MODULES
 from advisor.rule.gates import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
+from advisor.syntax.references import STAR_MODULES
 
 _FROM = re.compile(rb"from[ \t]+[.\w]+")  # what may come before `import` in a statement: `from a.b`, `from .`
 _STAR_MODULES = frozenset(m.encode() for m in STAR_MODULES)

@@ -162,8 +162,9 @@ class _Toml:
         return [(".".join((*keys, str(k))), v) for k, v in self.get(*keys).items()]
 
 
-def _toml(path: str, reader: Reader) -> _Toml | None:
-    text = reader.text(path)
+def _toml(path: str, reader: Reader, text: str | None = None) -> _Toml | None:
+    """`text`: the file's, where the caller has read it already."""
+    text = reader.text(path) if text is None else text
     if text is None:
         return None
     try:
@@ -237,7 +238,7 @@ def lock(path: str, reader: Reader, wanted: Callable[[str], object] | None = Non
     text = reader.text(path) if wanted is not None else None
     starts = [m.start() for m in _PACKAGE.finditer(text)] if text is not None else []
     if text is None or not starts or re.search(r"^[ \t]*package[ \t]*=|^\[package\]", text, re.M):
-        toml = _toml(path, reader)
+        toml = _toml(path, reader, text)
         if toml is None:
             return
         packages, lines = toml.get("package", kind=list), toml.lines

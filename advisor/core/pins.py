@@ -1,10 +1,11 @@
 """The project's declared torch / torchvision / torchaudio bounds, from its packaging files.
 
 `find_bounds(root)` reads every layout a project declares dependencies in (the readers
-live in `advisor.core.pinfiles`, setup.py's in `advisor.core.setup_py`): pyproject.toml (PEP 621 dependencies and extras, PEP 735
-groups, build-system, poetry, pixi), pixi.toml, requirements*.txt and requirements/**/*.txt
-with their -r/-c includes, constraints*.txt, setup.py (through `ast`, never run) and the
-requirements files it reads, setup.cfg, environment.yml, and uv.lock / poetry.lock.
+live in `advisor.core.pinfiles`, setup.py's in `advisor.core.setup_py`): pyproject.toml
+(PEP 621 dependencies and extras, PEP 735 groups, build-system, poetry, pixi), pixi.toml,
+requirements*.txt and requirements/**/*.txt with their -r/-c includes, constraints*.txt,
+setup.py (through `ast`, never run) and the requirements files it reads, setup.cfg,
+environment.yml, and uv.lock / poetry.lock.
 
 Combining: pins are ranked by tier (install > extra/group > build > lock) and the bounds
 come from the most binding tier that bounds the library at all. Within it the lowest lower
