@@ -30,7 +30,13 @@ UNCALLED = " (built here, but this file never calls it: the warning comes only w
 
 def _may_lack_dim(call) -> bool:
     """Could this `ast` call of a softmax-like name pass no `dim`? (`F.softmax(x, 1)` passes it; `nn.Softmax(1)`
-    too, but the name alone does not say which of the two a call is, so a constructor's one argument counts.)"""
+    too, but the name alone does not say which of the two a call is, so a constructor's one argument counts.) Not a
+    method of a call's result (`torch.rand(3).log_softmax(2)`): no qualified name is that, unless a `getattr`'s."""
+    func = call.func
+    if type(func).__name__ == "Attribute" and type(func.value).__name__ == "Call":
+        inner = func.value.func
+        if type(inner).__name__ != "Name" or inner.id != "getattr":
+            return False
     if any(k.arg is None or k.arg == "dim" for k in call.keywords):
         return any(k.arg is None for k in call.keywords)  # `**kwargs` may hold it or not
     return len(call.args) < 2 or any(type(a).__name__ == "Starred" for a in call.args)

@@ -28,6 +28,20 @@ class ConfigKeys(Rule):
     compile_options: ClassVar[bool] = False  # also `torch.compile(options={...})` string keys
     reports_at_references = True  # each form above refers to the module (its targets) or to `torch.compile`
     statement_local = True  # an attribute, an assignment of True, a patch's or compile's arguments
+    may_match_refers = True  # each form refers to a target: Rule.may_match's gate holds
+
+    @classmethod
+    def may_match(cls, refs: Any) -> bool:
+        # A key as a qualified attribute (`References.referenced` has every dotted name through the imports, as
+        # `match` resolves it), or a key named (a keyword, a string) where the module's `patch` or, for the options,
+        # `torch.compile` is referred to. A file that only refers to the module (torch's own `from . import config`
+        # reads, a `torch.compile` call without options) has none of these.
+        referenced = refs.referenced
+        if any(f"{cls.module}.{key}" in referenced for key in cls.keys):
+            return True
+        if not any(key in refs.strings or key in refs.names for key in cls.keys):
+            return False
+        return f"{cls.module}.patch" in referenced or (cls.compile_options and "torch.compile" in referenced)
 
     def visit_Attribute(self, node: Any) -> None:
         for key, spec in self.keys.items():

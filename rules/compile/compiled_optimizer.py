@@ -16,6 +16,20 @@ FMA_OPS = {
 }
 
 
+def _names_function(arg) -> bool:
+    """A compile call's argument that `CompiledFunctions.note_compile_call` records, or `opt.step` (starred too)."""
+    kind = type(arg).__name__
+    if kind == "Starred":
+        return _names_function(arg.value)
+    return kind == "Name" or (kind == "Attribute" and arg.attr == "step")
+
+
+def _compiles(decorator) -> bool:
+    """May the decorator (or the call it is) be torch.compile? Its last name is `compile`."""
+    func = decorator.func if type(decorator).__name__ == "Call" else decorator
+    return getattr(func, "attr", getattr(func, "id", None)) == "compile"
+
+
 class CompiledOptimizerNumerics(CompiledFunctions):
     """Compiled optimizer math whose last bits change with 2.12's FMA lowering of addcdiv.
 
@@ -62,15 +76,27 @@ class CompiledOptimizerNumerics(CompiledFunctions):
         if not refs.refers_to_any(COMPILE, strings=False):
             return False
         wanted = FMA_OPS | {"step"}
-        return not refs.attributes.isdisjoint(wanted) or any(q.rpartition(".")[2] in FMA_OPS for q in refs.referenced)
+        if refs.attributes.isdisjoint(wanted) and not any(q.rpartition(".")[2] in FMA_OPS for q in refs.referenced):
+            return False
+        # Where a report can be: `torch.compile(opt.step)`, or a call in a function the file compiles (decorated, or
+        # named by a compile call). torch.compile referred to otherwise (`torch.compile(model)`, an `isinstance`) is
+        # none of this rule's.
+        if not refs.renamed.isdisjoint(COMPILE):
+            return True  # a decorator under another name: the text of a decorator cannot tell
+        for call in refs.calls_of(COMPILE):
+            if any(_names_function(a) for a in (*call.args, *(k.value for k in call.keywords))):
+                return True
+        return any(_compiles(d) for defs in refs.defs.values() for f in defs for d in f.decorator_list)
 
     valid = [
         "import torch\nopt.step()",
         "import torch\n@torch.compile\ndef f(x):\n    return x * 2\n",
         "import torch\ndef f(p, a, b):\n    p.addcdiv_(a, b)\n",
+        "import torch\nfast = torch.compile(net.forward)\ndef f(opt):\n    opt.step()\n",
     ]
     invalid = [
         Example("import torch\nstep = torch.compile(opt.step)\n"),
+        Example("import torch\nstep = torch.compile(model=opt.step)\n"),
         Example(
             "import torch\n@torch.compile(fullgraph=True)\ndef update(p, m, v):\n    p.addcdiv_(m, v.sqrt(), value=-0.1)\n"
         ),

@@ -1,6 +1,18 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Kind, Rule, Severity, Window, cst, expr, rewrite_reference
+from advisor.rule import (
+    CODE_ONLY,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Kind,
+    Rule,
+    Severity,
+    Window,
+    cst,
+    expr,
+    rewrite_reference,
+)
 
 from ._linalg_args import linalg_args
 
@@ -90,6 +102,17 @@ class TensorQrCholeskyMethod(Rule):
         Example("import torch\nL = a.cholesky()\n", message="if `a` is a tensor"),
         Example("import torch\nL = model.cov.cholesky(True)\n"),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # `.cholesky`/`.qr` (Rule.may_match's gate), and one of them called: an attribute only read is none of this
+        # rule's (`aten.cholesky.default`, `torch.Tensor.qr` in a table)
+        return cls.text_gate_with(CODE_ONLY + rf"\b(?:cholesky|qr){TEXT_GAPS}\(")
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # A method's call: `.cholesky(` or `.qr(` (References.calls has each call under its last name)
+        return any(type(c.func).__name__ == "Attribute" for m in METHODS for c in refs.calls.get(m, ()))
 
     def visit_Call(self, node) -> None:
         func = node.func
