@@ -52,6 +52,14 @@ class HostSyncInCapture(CompiledFunctions):
     may_match_refers = True  # a capture or torch.compile, referred to: Rule.may_match
 
     @classmethod
+    def text_gate(cls):
+        # Rule.may_match's gate (a capture or torch.compile referred to), and, besides, the string "reduce-overhead"
+        # (which a torch.compile needs here) or the word `graph` (which a capture's reference holds, a getattr's in
+        # quotes)
+        overhead = r"reduce-overhead(?<=[\"']reduce-overhead)[\"']"
+        return cls.text_gate_with(overhead, r"graph(?<=\bgraph)\b")
+
+    @classmethod
     def may_match(cls, refs) -> bool:
         # Capture blocks (named, not in a string), or compiled code that asks for CUDA graphs; and a host sync in
         # some test (asked last: the tests' identifiers are gathered by walking them).

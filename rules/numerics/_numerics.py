@@ -4,7 +4,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.rule import cst
+from advisor.rule import CODE_ONLY, TEXT_GAPS, cst
+
+_G = TEXT_GAPS
+# A number literal's text (`1`, `1.`, `.5e1`, `1e+0`, `0x1`): where a sum's literal one may be.
+_NUMBER = r"\.?\d[\w.]*+(?:(?<=[eE])[+-]\d++)?"
+_PLAIN = r"[^()\"'#]"  # what a call's argument holds outside brackets and strings, where the text reads it
+_STRING = r"\"[^\"\\\r\n]*\"|'[^'\\\r\n]*'"  # a string on one line without an escape (`"a(b"` holds no bracket)
+_TWO = rf"(?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*\))"  # and brackets two deep
+
+
+def plus_one_call(name: str) -> tuple[str, ...]:
+    """A gate's patterns, one of which matches wherever `name` is called with `1 + x` or `x + 1`, a literal one
+    (`plus_one_operand`): `number +` first in its argument, or `+ number` last; or an argument the text does not read
+    (a string, a comment, brackets three deep); or `name` renamed (`log as ln`), or in quotes (`getattr(torch,
+    "log")(1 + x)`)."""
+    first = rf"{_G}(?:(?:\({_G})+{_NUMBER}(?:{_G}\))+|{_NUMBER}){_G}\+"  # `(1) +`; not `log(2) + 1`
+    last = rf"{_TWO}*?\+{_G}(?:\({_G})*{_NUMBER}(?:{_G}\))*{_G}(?:,{_G})?\)"
+    return _needed(name, first, last)
+
+
+def minus_one_call(name: str) -> tuple[str, ...]:
+    """As `plus_one_call`, for `name(...) - 1` (`References.minus_one`): the call's closing bracket (and any around
+    it), then `- number`."""
+    return _needed(name, rf"{_TWO}*+\)(?:{_G}\))*{_G}-{_G}(?:\({_G})*\.?\d")
+
+
+def _needed(name: str, *after_bracket: str) -> tuple[str, ...]:
+    """Each starts with `name` itself, a literal `re` looks for at C speed (a word boundary first is ten times
+    slower); the shapes of the call's argument (`after_bracket`) in one pattern."""
+    unread = rf"{_TWO}*+(?:[\"'#]|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*[(\"'#])"
+    shapes = "|".join((*after_bracket, unread))
+    call = rf"{name}(?<=\b{name}){_G}(?:\((?:{shapes})|as\b)"
+    return CODE_ONLY + call, rf"{name}(?<=[\"']{name})[\"']"
 
 
 def is_one(node: Any) -> bool:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from advisor.rule import Applicability, Example, Rule, Severity, cst, rewrite_reference
 
-from ._numerics import is_one
+from ._numerics import is_one, minus_one_call
 
 
 class ExpMinusOne(Rule):
@@ -48,6 +48,11 @@ class ExpMinusOne(Rule):
             fixed="import torch as th\ny = 2 * (th.expm1(a + b))\n",
         ),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A reference (Rule.may_match), and an `exp(...)` call with one subtracted
+        return cls.text_gate_with(*minus_one_call("exp"))
 
     @classmethod
     def may_match(cls, refs) -> bool:

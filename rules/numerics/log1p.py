@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, rewrite_reference
+from advisor.rule import ALSO_NEEDED, Applicability, Example, Rule, Severity, cst, rewrite_reference
 
-from ._numerics import bare, plus_one_operand
+from ._numerics import bare, plus_one_call, plus_one_operand
 
 
 def _one(node) -> bool:
@@ -58,8 +58,9 @@ class LogOnePlus(Rule):
 
     @classmethod
     def text_gate(cls):
-        # `calls_of` finds a call by its last name (`log(`), or by a name an import binds it to
-        return (), (), (), ("log",), ()
+        # `calls_of` finds a call by its last name (`log(`), or by a name an import binds it to; given a sum with a
+        # literal one
+        return (), (), tuple(ALSO_NEEDED + p for p in plus_one_call("log")), ("log",), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -1,6 +1,25 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, rewrite_reference
+from advisor.rule import (
+    ALSO_NEEDED,
+    CODE_ONLY,
+    TEXT_GAP,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    cst,
+    rewrite_reference,
+)
+
+
+def _named(func, name: str) -> bool:
+    """May the `ast` callee be `torch.<name>` by its last name? A `getattr(...)` call may be anything."""
+    kind = type(func).__name__
+    if kind == "Call":
+        return type(func.func).__name__ == "Name" and func.func.id == "getattr"
+    return getattr(func, "attr", getattr(func, "id", None)) == name
 
 
 class LogSumExp(Rule):
@@ -57,8 +76,15 @@ class LogSumExp(Rule):
 
     @classmethod
     def text_gate(cls):
-        # a call of `log`, or `torch.sum` imported under another name
-        return (), (), (), ("log",), ("sum",)
+        # A call of `log`, or `torch.sum` imported under another name; and, besides, `sum(` with `exp(` first in it
+        # (the text between read as names, dots and brackets), or either renamed (`exp as e`) or in quotes (`getattr`)
+        g = TEXT_GAPS
+        # (each starting with a literal, which `re` looks for at C speed)
+        inner = rf"sum(?<=\bsum){g}(?:\((?:[\w.()]|{TEXT_GAP}|#[^\r\n]*+)*?\bexp{g}\(|as\b)"
+        renamed = rf"exp(?<=\bexp){g}as\b"
+        quoted = r"(?:sum|exp)(?<=[\"']sum|[\"']exp)[\"']"
+        needed = (CODE_ONLY + inner, CODE_ONLY + renamed, quoted)
+        return (), (), tuple(ALSO_NEEDED + p for p in needed), ("log",), ("sum",)
 
     @classmethod
     def may_match(cls, refs) -> bool:
@@ -70,7 +96,8 @@ class LogSumExp(Rule):
             and len(a.args) + len(a.keywords) >= 2
             and bool(a.args)
             and type(a.args[0]).__name__ == "Call"
-            and getattr(a.func, "attr", getattr(a.func, "id", "sum")) == "sum"  # a `getattr(...)` call: any
+            and _named(a.func, "sum")
+            and (_named(a.args[0].func, "exp") or "torch.exp" in refs.renamed)
             for a in args
         )
 

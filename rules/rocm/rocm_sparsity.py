@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Example, Severity, cst, nodes_of, simple_name
+from advisor.rule import ALSO_NEEDED, Example, Severity, cst, nodes_of, simple_name
 
 from ._rocm import (
     NOT_ROCM,
@@ -111,8 +111,11 @@ class RocmSemiStructuredSparsity(BranchTracker):
 
     @classmethod
     def text_gate(cls):
-        # `._FORCE_CUTLASS`, or a sparsity name (an identifier, in the text as it is)
-        return (), ("_FORCE_CUTLASS",), (r"(?:" + "|".join(sorted(SPARSE_NAMES)) + r")\b",), (), ()
+        # `._FORCE_CUTLASS`, or a sparsity name (an identifier, in the text as it is); and, besides, what a hip guard's
+        # identifier ends with (`has_hip_guard`: `hip`, `IS_ROCM`, `skipIfRocm`, in any case) or `_FORCE_CUTLASS`
+        sparsity = r"(?:" + "|".join(sorted(SPARSE_NAMES)) + r")\b"
+        needed = (ALSO_NEEDED + r"(?i:hip|rocm)", ALSO_NEEDED + "_FORCE_CUTLASS")
+        return (), ("_FORCE_CUTLASS",), (sparsity, *needed), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -290,6 +290,28 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import torch\nwith profile(with_stack=True) as p:\n    pass\nrows = p.key_averages()\n", "ADV762", True),
         ("import torch\nok = x.device.type == 'mkldnn'\n# f(device='mkldnn')\n", "ADV137", False),
         ("import torch\nd = torch.device((  # why\n    'mkldnn'))\n", "ADV137", True),
+        # ADV757: a method's call, not an attribute read
+        ("import torch\nop = aten.cholesky.default\nf = torch.Tensor.qr\n", "ADV757", False),
+        ("import torch\nL = a.cholesky  # why\n(upper=True)\n", "ADV757", True),
+        # ADV110: `1 + x` or `x + 1` in a `log(` call, or what the text cannot read, or `log` renamed or quoted
+        (
+            "import math\nimport torch\ny = math.log(2.0) + torch.log(x)\nz = torch.log(2 * x + 1, out=o)\n",
+            "ADV110",
+            False,
+        ),
+        ('import logging\nimport torch\nlogger.log(level, "ran %s", name)\n', "ADV110", False),
+        ("import torch\ny = torch.log(  # why\n    (1.0) + x)\n", "ADV110", True),
+        ("import torch\ny = torch.log(x.sum(0) + (1),)\n", "ADV110", True),
+        ('import torch\ny = torch.log(t["a\\n"] + 1)\n', "ADV110", True),  # an escape: not read
+        ("from torch import log as ln\ny = ln(x + 1)\n", "ADV110", True),
+        ("import torch\ny = getattr(torch, 'log')(1 + x)\n", "ADV110", True),
+        # ADV111: `exp(...)` with one subtracted
+        ("import torch\ny = torch.exp(x) * 2 - 1\nn = len(x) - 1\n", "ADV111", False),
+        ("import torch\ny = (torch.exp(f(x[0]))) - (1.0)\n", "ADV111", True),
+        # ADV112: `sum(` with `exp(` first in it
+        ("import torch\ny = torch.log(torch.sum(x, 1))\nz = torch.exp(x)\n", "ADV112", False),
+        ("import torch\ny = torch.log(torch.sum(  # why\n    torch.exp(x), 1))\n", "ADV112", True),
+        ("from torch import exp as e\nimport torch\ny = torch.log(torch.sum(e(x), 1))\n", "ADV112", True),
     ],
 )
 def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
