@@ -17,10 +17,13 @@ from typing import Any, Iterator
 
 
 class Facts:
-    __slots__ = ("parents", "class_defs", "assigns", "bindings")
+    __slots__ = ("parents", "class_defs", "assigns", "bindings", "current")
 
     def __init__(self) -> None:
         self.parents: dict[int, Any] = {}  # id(node) -> its parent (the module has none)
+        # The node whose visitors run now, where the walk tells (`entering`): a node a visitor asks about below it
+        # has no parent recorded yet (a node's children get theirs after its visitors).
+        self.current: Any = None
         self.class_defs: list[Any] = []  # cst.ClassDef, in leave order
         self.assigns: list[Any] = []  # cst.Assign, in leave order
         self.bindings: list[Any] = []  # cst.ImportAlias and cst.AssignTarget, in leave order
@@ -32,6 +35,11 @@ class Facts:
             "leave_ImportAlias": self.bindings.append,
             "leave_AssignTarget": self.bindings.append,
         }
+
+    def entering(self, node: Any) -> bool:
+        """A walk's `before_visit`: `current` is `node` (False: nothing to do after it is left)."""
+        self.current = node
+        return False
 
     def parent(self, node: Any) -> Any:
         return self.parents.get(id(node))

@@ -180,7 +180,7 @@ class _Run:
         self.found, self.fragments, self.module = found, fragments, module
         self.facts = Facts()
         self.positions = StatementPositions(module, fragments.starts, self.facts)
-        self._index: dict[tuple, Any] | None = None
+        self._index: dict[tuple, Any] = {}  # (kind, span) -> its `ast` node, as asked
         self.rules = rules
         self._own: frozenset[str] | None = None
         resolver: Any = FragmentResolver(self)  # as Context.resolver (a NameResolver) answers
@@ -188,6 +188,7 @@ class _Run:
         walk(
             module,
             [*(r(self.ctx) for r in rules), self.facts],
+            before_visit=self.facts.entering,  # a rule's query below the node it visits finds its statement
             parents=self.facts.parents,
             on_error=self.ctx.rule_failed,
         )
@@ -201,7 +202,7 @@ class _Run:
         """Break the cycles (context -> reports -> rules -> context, resolver -> run) that would keep the trees
         for the collector: plain reference counting frees them now."""
         self.ctx.reports, self.ctx.rule_errors, self.ctx.resolver = [], {}, None  # type: ignore[assignment]
-        self._index = None
+        self._index = {}
 
     def findings(self) -> set[type[Rule]]:
         """Add the findings of each rule it could shape to `found`; the rules done."""
@@ -236,20 +237,29 @@ class _Run:
         return lines[line], col, lines[end_line], end_col
 
     def partner(self, node: Any) -> Any:
-        """The `ast` node of the same kind and span, or None."""
+        """The `ast` node of the same kind and span, or None (of several, the last `ast.walk` meets)."""
         kind = type(node).__name__
         if kind not in _KINDS:
             return None
-        if self._index is None:
-            self._index = {}
-            for stmt in self.fragments.statements:
-                for sub in ast.walk(stmt):
-                    name = type(sub).__name__
-                    if name in _KINDS:
-                        key = (name, *self.found.span(sub))
-                        self._index[key] = sub
         key = (kind, *self.span(node))
-        return self._index.get(key)
+        if key not in self._index:
+            self._index[key] = self._search(key)
+        return self._index[key]
+
+    def _search(self, key: tuple) -> Any:
+        """Breadth first, as `ast.walk`, but only down the nodes whose lines hold the span: a statement may be a
+        table of thousands of elements (torch's `op_db`), of which a query wants one."""
+        kind, line, _, end_line, _ = key
+        level: list[Any] = [s for s in self.fragments.statements if _holds(s, line, end_line)]
+        found = None
+        while level:
+            below: list[Any] = []
+            for sub in level:
+                if type(sub).__name__ == kind and self.found.span(sub) == key[1:]:
+                    found = sub
+                below += [child for child in ast.iter_child_nodes(sub) if _holds(child, line, end_line)]
+            level = below
+        return found
 
 
 class FragmentResolver:
@@ -278,6 +288,17 @@ class FragmentResolver:
 
     def module_imports(self) -> set[str]:
         return self._resolver.module_imports()
+
+
+def _holds(node: Any, line: int, end_line: int) -> bool:
+    """May the `ast` node's lines hold those (a decorated definition's from its first decorator; a node with no
+    lines, `arguments` or a context, may)?"""
+    first = getattr(node, "lineno", None)
+    if first is None:
+        return True
+    if getattr(node, "decorator_list", None):
+        first = first_line(node)
+    return first <= line and end_line <= node.end_lineno
 
 
 def _no_reference(node: Any, parent: Any, parents: dict[int, Any]) -> bool:

@@ -217,6 +217,9 @@ class StatementPositions:
         if self._whole is not None or id(node) in self._done:
             return
         path = self.facts.path(node)
+        current = getattr(self.facts, "current", None)
+        if path[-1] is not self.module and current is not None:  # below the node being visited: its statement's
+            path += self.facts.path(current)
         lines = self._lines() if len(path) >= 2 and path[-1] is self.module else None
         stmt = path[-2] if lines is not None else None
         if stmt is None or lines is None or id(stmt) not in lines:
@@ -235,3 +238,5 @@ class StatementPositions:
         if id(stmt) not in self._statements:
             self._statements.add(id(stmt))
             self._done.update(_generate(self.module, stmt, line, indents))
+        if id(node) not in self._done:  # not below the node being visited after all
+            self._whole = compute_positions(self.module)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Collection, Iterable
 
 from advisor.core.lazy import cst
 from advisor.syntax.names import dotted_name
@@ -10,6 +10,19 @@ from advisor.syntax.walk import nodes_of
 
 if TYPE_CHECKING:
     from advisor.syntax.names import NameResolver
+
+
+def calls_to(refs: Any, qualified: Collection[str]) -> list[Any]:
+    """For a `may_match`: `refs.calls_of(qualified)` (the `ast` calls by a last name, or by a name an import binds
+    to one), less those whose callee the file's imports resolve to something else (`np.log`) or that no import binds
+    (`self.load`, `t.qr`, a local name): `match` resolves a name only through an import. A callee that is no dotted
+    name (`getattr(torch, "log")`, `f().log`) stays: `References.resolve` cannot tell."""
+    out = []
+    for call in refs.calls_of(qualified):
+        bound = refs.resolve(call.func)
+        if bound is None or not bound.isdisjoint(qualified):
+            out.append(call)
+    return out
 
 
 def get_arg(call: Any, keyword: str | None, position: int | None = None) -> Any:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Example, Rule, Severity, cst, get_arg
+from advisor.rule import Example, Rule, Severity, calls_to, cst, get_arg
 
 from ._probes import Probes
 from ._shapes import lacks_keyword
@@ -68,7 +68,7 @@ class SparseWithoutCheckInvariants(Rule):
         switches = "check_sparse_tensor_invariants" in refs.attributes and not refs.attributes.isdisjoint(SWITCHES)
         if switches or not super().may_match(refs):
             return False
-        return lacks_keyword(refs.calls_of(FACTORIES), "check_invariants")  # torch's own code mostly passes it
+        return lacks_keyword(calls_to(refs, FACTORIES), "check_invariants")  # torch's own code mostly passes it
 
     code = "ADV132"
     name = "sparse-without-check-invariants"

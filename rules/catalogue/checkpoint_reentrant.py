@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, append_args, get_arg, kwarg
+from advisor.rule import Applicability, Example, Rule, Severity, append_args, calls_to, get_arg, kwarg
 
 FUNCS = {"torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential"}
 
@@ -70,7 +70,7 @@ class CheckpointUseReentrant(Rule):
     @classmethod
     def may_match(cls, refs) -> bool:
         # A call passing neither `use_reentrant=` nor `**kwargs` (torch's own calls pass it).
-        calls = refs.calls_of(FUNCS)
+        calls = calls_to(refs, FUNCS)
         return super().may_match(refs) and any(
             all(k.arg not in ("use_reentrant", None) for k in c.keywords) for c in calls
         )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg
+from advisor.rule import Applicability, Example, Rule, Severity, calls_to, cst, get_arg
 
 _GATHER = ("torch.cuda.comm.gather", "torch.nn.parallel.comm.gather")
 
@@ -77,7 +77,7 @@ class CommGatherCpu(Rule):
 
     @classmethod
     def may_match(cls, refs: Any) -> bool:
-        calls = refs.calls_of(_GATHER)
+        calls = calls_to(refs, _GATHER)
         return super().may_match(refs) and any(_may_minus_one(c) for c in calls)
 
     def visit_Call(self, node: Any) -> None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg
+from advisor.rule import Applicability, Example, Rule, Severity, calls_to, cst, get_arg
 
 _IGNORE = ("torch.jit.ignore", "torch._jit_internal.ignore")
 
@@ -88,7 +88,7 @@ class JitIgnoreDrop(Rule):
     @classmethod
     def may_match(cls, refs: Any) -> bool:
         # `ignore` is a common word (warnings filters): only a call of that name with `True` or `drop...=`.
-        calls = refs.calls_of(_IGNORE)
+        calls = calls_to(refs, _IGNORE)
         return super().may_match(refs) and any(_may_drop(c) for c in calls)
 
     def visit_Call(self, node: Any) -> None:

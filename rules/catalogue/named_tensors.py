@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import CODE_ONLY, TEXT_GAP, TEXT_GAPS, Example, Severity, cst
+from advisor.rule import CODE_ONLY, TEXT_GAP, TEXT_GAPS, Example, Severity, calls_to, cst
 
 from .._tensors import KnownTensors
 
@@ -106,7 +106,7 @@ class NamedTensors(KnownTensors):
             return False
         if not refs.attributes.isdisjoint(cls.attribute_targets):
             return True
-        calls = refs.calls_of(NAMED_FACTORIES)
+        calls = calls_to(refs, NAMED_FACTORIES)
         return any(k.arg == "names" for c in calls for k in c.keywords)
 
     def visit_Call(self, node) -> None:

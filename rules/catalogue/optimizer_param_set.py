@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from advisor.rule import (
+    calls_to,
     CODE_ONLY,
     TEXT_GAP,
     TEXT_GAPS,
@@ -131,7 +132,7 @@ class OptimizerParamSet(Rule):
     @classmethod
     def may_match(cls, refs) -> bool:
         # Only an optimizer given a set display, a set comprehension or `set(...)`/`frozenset(...)`.
-        calls = refs.calls_of(TARGETS)
+        calls = calls_to(refs, TARGETS)
         return super().may_match(refs) and any(_set_params(c) for c in calls)
 
     def visit_Call(self, node) -> None:

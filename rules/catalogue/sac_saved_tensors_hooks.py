@@ -1,6 +1,17 @@
 from __future__ import annotations
 
-from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAPS, Applicability, Example, Rule, Severity, cst, get_arg
+from advisor.rule import (
+    ALSO_NEEDED,
+    CODE_ONLY,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    cst,
+    get_arg,
+    calls_to,
+)
 
 HOOKS = ("torch.autograd.graph.save_on_cpu", "torch.autograd.graph.saved_tensors_hooks")
 CHECKPOINT = ("torch.utils.checkpoint.checkpoint",)
@@ -75,7 +86,7 @@ class SacSavedTensorsHooks(Rule):
         # A hook named, and a checkpoint call given `context_fn=` but not `respect_saved_tensors_hooks=`.
         if not refs.refers_to_any(HOOKS):
             return False
-        calls = refs.calls_of(CHECKPOINT)
+        calls = calls_to(refs, CHECKPOINT)
         return any(
             "context_fn" in given and "respect_saved_tensors_hooks" not in given
             for given in ({k.arg for k in c.keywords} for c in calls)

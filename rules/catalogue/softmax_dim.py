@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from advisor.rule import (
+    calls_to,
     CODE_ONLY,
     TEXT_GAPS,
     Applicability,
@@ -121,7 +122,7 @@ class SoftmaxWithoutDim(Rule):
     @classmethod
     def may_match(cls, refs) -> bool:
         # Only a call that passes no `dim` (by keyword or position) can be reported: most files pass one.
-        calls = refs.calls_of(FUNCS)
+        calls = calls_to(refs, FUNCS)  # not `t.log_softmax(1)` on a local `t`
         return super().may_match(refs) and any(_may_lack_dim(c) for c in calls)
 
     @classmethod

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg
+from advisor.rule import Applicability, Example, Rule, Severity, calls_to, cst, get_arg
 
 _SPAWN = ("torch.multiprocessing.spawn", "torch.multiprocessing.spawn.spawn")
 
@@ -70,7 +70,7 @@ class SpawnStartMethod(Rule):
 
     @classmethod
     def may_match(cls, refs: Any) -> bool:
-        calls = refs.calls_of(_SPAWN)
+        calls = calls_to(refs, _SPAWN)
         return super().may_match(refs) and any(_other_method(c) for c in calls)
 
     def visit_Call(self, node: Any) -> None:

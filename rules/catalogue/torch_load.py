@@ -5,6 +5,7 @@ from types import MethodType
 from typing import Any
 
 from advisor.rule import (
+    calls_to,
     Applicability,
     Example,
     Rule,
@@ -26,14 +27,6 @@ from advisor.rule import (
 from ._pickled import ALLOW_LIST_NAMES, Finder, found
 
 LOAD = {"torch.load", "torch.serialization.load"}
-
-
-def _may_load(refs, call) -> bool:
-    """May the `ast` call be a load of `LOAD` through the file's imports? Not `json.load(f)`, nor `self.load(p)` or
-    `pickle_module.load(f)` on a name no import binds: `match` resolves a name to torch only through an import.
-    A callee that is no dotted name (`getattr(torch, "load")(p)`) may be one."""
-    bound = refs.resolve(call.func)
-    return bound is None or not bound.isdisjoint(LOAD)
 
 
 class TorchLoadWeightsOnly(Rule):
@@ -118,10 +111,8 @@ class TorchLoadWeightsOnly(Rule):
     @classmethod
     def may_match(cls, refs) -> bool:
         # A load that does not pass `weights_only=` (torch's own pass it).
-        calls = refs.calls_of(LOAD)
-        return super().may_match(refs) and any(
-            all(k.arg != "weights_only" for k in c.keywords) and _may_load(refs, c) for c in calls
-        )
+        calls = calls_to(refs, LOAD)  # not `json.load(f)`, `self.load(p)`
+        return super().may_match(refs) and any(all(k.arg != "weights_only" for k in c.keywords) for c in calls)
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:

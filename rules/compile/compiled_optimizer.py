@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Severity, cst, simple_name
+from advisor.rule import Applicability, Example, Severity, calls_to, cst, simple_name
 
 from ._compiled import COMPILE, CompiledFunctions
 
@@ -83,7 +83,7 @@ class CompiledOptimizerNumerics(CompiledFunctions):
         # none of this rule's.
         if not refs.renamed.isdisjoint(COMPILE):
             return True  # a decorator under another name: the text of a decorator cannot tell
-        for call in refs.calls_of(COMPILE):
+        for call in calls_to(refs, COMPILE):
             if any(_names_function(a) for a in (*call.args, *(k.value for k in call.keywords))):
                 return True
         return any(_compiles(d) for defs in refs.defs.values() for f in defs for d in f.decorator_list)

@@ -39,6 +39,11 @@ def _needed(name: str, *after_bracket: str) -> tuple[str, ...]:
     return CODE_ONLY + call, rf"{name}(?<=[\"']{name})[\"']"
 
 
+def sole(call: Any) -> bool:
+    """Is the `ast` call given exactly one argument, positional, not starred (`References.sole_args`)?"""
+    return len(call.args) == 1 and not call.keywords and type(call.args[0]).__name__ != "Starred"
+
+
 def is_one(node: Any) -> bool:
     """A literal 1 or 1.0 (not `1j`, not a name that happens to hold one)."""
     if isinstance(node, cst.Integer):

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from advisor.rule import ALSO_NEEDED, Applicability, Example, Rule, Severity, cst, rewrite_reference
+from advisor.rule import ALSO_NEEDED, Applicability, Example, Rule, Severity, calls_to, cst, rewrite_reference
 
-from ._numerics import bare, plus_one_call, plus_one_operand
+from ._numerics import bare, plus_one_call, plus_one_operand, sole
 
 
 def _one(node) -> bool:
@@ -64,7 +64,7 @@ class LogOnePlus(Rule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        args = refs.sole_args(cls.targets)  # `torch.log(1 + x)`: a sum with a literal one
+        args = [c.args[0] for c in calls_to(refs, cls.targets) if sole(c)]  # `torch.log(1 + x)`: a sum with a one
         return any(
             type(a).__name__ == "BinOp" and type(a.op).__name__ == "Add" and (_one(a.left) or _one(a.right))
             for a in args

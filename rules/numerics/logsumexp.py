@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from advisor.rule import (
+    calls_to,
     ALSO_NEEDED,
     CODE_ONLY,
     TEXT_GAP,
@@ -12,6 +13,8 @@ from advisor.rule import (
     cst,
     rewrite_reference,
 )
+
+from ._numerics import sole
 
 
 def _named(func, name: str) -> bool:
@@ -88,7 +91,7 @@ class LogSumExp(Rule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        args = refs.sole_args(cls.targets)  # `torch.log(torch.sum(exp(...), dim))`
+        args = [c.args[0] for c in calls_to(refs, cls.targets) if sole(c)]  # `torch.log(torch.sum(exp(x), dim))`
         if "torch.sum" in refs.renamed:
             return True
         return any(

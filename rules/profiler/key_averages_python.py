@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from advisor.rule import (
+    calls_to,
     ALSO_NEEDED,
     CODE_ONLY,
     TEXT_GAPS,
@@ -95,7 +96,7 @@ class KeyAveragesPythonFunctions(Rule):
         # A `.key_averages()` call, and a profiler built with `with_stack=` (torch's own utilities build one without).
         if not refs.calls.get("key_averages"):
             return False
-        calls = refs.calls_of(PROFILERS)
+        calls = calls_to(refs, PROFILERS)
         return any(k.arg == "with_stack" for c in calls for k in c.keywords)
 
     def __init__(self, ctx) -> None:

@@ -74,6 +74,15 @@ CASES = {
         "ADV777",
     ),
     "a decorator": ("import torch\n\n\n@torch.jit.script\ndef f(x):\n    return x\n", "ADV406"),
+    "a decorator in a function": (
+        "import torch\n\ndef outer():\n    @torch.jit.script\n    def f(x):\n        return x\n    return f\n",
+        "ADV406",
+    ),
+    # the `ast` partner is looked for down the nodes whose lines hold it, not over the whole table
+    "an element of a table": (
+        "import torch\n\nOPS = [\n    (1, 2),\n    dict(a=[torch.jit.script(f), 3]),\n    (4, 5),\n]\n",
+        "ADV406",
+    ),
     "an annotation": ("import torch\n\ndef f(s: torch.FloatStorage):\n    return s\n", "ADV777"),
     "columns after non-ASCII text": (
         "import torch\n\ndef f(t):\n    s = 'é' + str(t.storage())  # é\n    return s\n",

@@ -46,3 +46,27 @@ def test_alias_names_are_the_names_bound_to_another_name():
         "from torch.nn.init import normal as n\nfrom . import x as y\nm, ok = optional_import('torch.cuda')\n"
     )
     assert collect(tree, 400).alias_names() == {"F", "n", "m"}
+
+
+@pytest.mark.parametrize(
+    "code, kept",
+    [
+        ("import torch\nimport numpy as np\ny = torch.log(x)\nz = np.log(x)\n", [3]),
+        ("from torch import log as ln\ny = ln(x)\n", [2]),
+        ("def f(x):\n    import torch as t\n    return t.log(x)\n", [3]),
+        ("from torch import *\ny = log(x)\n", [2]),
+        ("import torch\ny = getattr(torch, 'log')(x)\nz = self.log(x)\nw = make().log(x)\n", [2, 4]),
+        ("import importlib\nm = importlib.import_module('torch')\ny = m.log(x)\n", [3]),
+        ("import math\ny = math.log(x)\ndef g(log):\n    return log(x)\n", []),
+    ],
+)
+def test_calls_to_keeps_the_calls_match_may_resolve(code, kept):
+    """`advisor.rule.calls_to`: a call by the last name stays unless the imports resolve its callee to something else
+    or no import binds it; a callee that is no dotted name stays."""
+    import ast
+
+    from advisor.rule import calls_to
+    from advisor.syntax.references import collect
+
+    refs = collect(ast.parse(code), 100)
+    assert sorted(c.lineno for c in calls_to(refs, ("torch.log",))) == kept
