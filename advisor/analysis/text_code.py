@@ -7,7 +7,7 @@ Each over-approximates what `ast` would find: where the text cannot tell, the an
 from __future__ import annotations
 
 import bisect
-from keyword import kwlist
+from keyword import kwlist, softkwlist
 import re
 from functools import lru_cache
 from typing import Iterator
@@ -278,11 +278,48 @@ def _chain_before(data: bytes, pos: int, code: Code) -> list[bytes] | None:
         while start and data[start - 1] in _WORDY:
             start -= 1
         if start == k:
-            return None if k and data[k - 1] == 41 else []  # ")"
+            return None if k and data[k - 1] == 41 and _parenthesized(data, k - 1) else []  # ")"
         if 48 <= data[start] <= 57:
             return []  # a number's attribute: `1 .real`
         parts.append(data[start:k])
         i = start
+
+
+_KEYWORDS = frozenset(w.encode() for w in (*kwlist, *softkwlist))  # `match (a).c:` is no call
+
+
+def _parenthesized(data: bytes, close: int) -> bool:
+    """May the `)` at `close` end a parenthesized expression (`(a).c`, a dotted name to `ast`), not a call's or a
+    subscript's arguments (`f(x).c`, which is none)? Read back to its `(` and what is before it: a name that is no
+    keyword, a `)` or a `]` makes a call. Yes where the text between holds a string, a comment or a line break, or
+    is long: the text cannot tell."""
+    depth, i, stop = 0, close, max(close - 2000, 0)
+    while i > stop:
+        c = data[i]
+        if c in b")]}":
+            depth += 1
+        elif c in b"([{":
+            depth -= 1
+            if depth == 0:
+                break
+        elif c in b"\"'#\\\r\n":
+            return True
+        i -= 1
+    else:
+        return True
+    j = i
+    while j and data[j - 1] in b" \t\f":
+        j -= 1
+    if not j or data[j - 1] in b"\r\n\\\"'":
+        return True
+    if data[j - 1] in b")]":
+        return False
+    if data[j - 1] not in _WORDY:
+        return True
+    start = j - 1
+    while start and data[start - 1] in _WORDY:
+        start -= 1
+    return data[start:j] in _KEYWORDS or 48 <= data[start] <= 57  # `return (a).c`; a number is no callee
 
 
 def _breaks(gap: bytes) -> bool:

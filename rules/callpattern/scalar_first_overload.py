@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, kwarg
+from advisor.rule import CODE_ONLY, TEXT_GAPS, Applicability, Example, Rule, Severity, cst, kwarg
 
 from ._receivers import Receivers
 from ._shapes import number, starred
@@ -156,6 +156,28 @@ class ScalarFirstOverload(Rule):
         ),
         Example("import torch\ny = x.addmm(0.5, a, b, beta=1)\n"),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A function referred to (or renamed by an import); or a method called with the positionals `may_match` asks
+        # for: `add(`/`sub(` (`_`) a number then a comma, or a minus, first (parentheses may wrap it); any other of
+        # the family three positionals (no `=` before the third comma or bracket), or what the text cannot read (a
+        # string, a comment, brackets three deep). Not `.add` alone: a set's, a parser's, `aten.add` are in most of
+        # torch's files, and `.addcmul_(a, b, value=v)` is the current form.
+        g = TEXT_GAPS
+        number = r"\.?\d[\w.]*+"
+        scalar = rf"{g}\((?:{g}\()*{g}(?:{number}(?:{g}\))*{g},|-)"
+        generic = tuple(CODE_ONLY + rf"{n}(?<=\b{n})_?{scalar}" for n in sorted(_GENERIC))
+        flat = r"(?:[^()\[\]{}\"'#=,<>!]|[<>!=]=|[<>])"
+        inner = r"[^()\[\]{}\"'#]"
+        group = rf"[(\[{{](?:{inner}|[(\[{{]{inner}*+[)\]}}])*+[)\]}}]"
+        arg = rf"(?:{flat}|{group})*+"
+        three = rf"{arg},{arg},{arg}[,)]"
+        unread = rf"{arg}(?:,{arg})*+(?:[\"'#]|[(\[{{](?:{inner}|[(\[{{]{inner}*+[)\]}}])*+[(\[{{\"'#])"
+        names = sorted({m.rstrip("_") for m in METHODS} - _GENERIC)
+        # one pattern a name, each starting with it: a literal `re` looks for at C speed (an alternation is not)
+        methods = tuple(CODE_ONLY + rf"{n}(?<=\b{n})_?{g}\((?:{three}|{unread})" for n in names)
+        return tuple(sorted(cls.targets)), (), (*generic, *methods), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

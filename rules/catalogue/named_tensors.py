@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from advisor.rule import CODE_ONLY, TEXT_GAP, TEXT_GAPS, Example, Severity, calls_to, cst
+from advisor.rule import ALSO_NEEDED, CODE_ONLY, TEXT_GAP, TEXT_GAPS, Example, Severity, calls_to, cst
 
-from .._tensors import KnownTensors
+from .._tensors import FACTORIES, TENSOR_TYPES, KnownTensors
 
 METHODS = ("rename", "rename_", "refine_names", "align_to", "align_as", "has_names")
 # The factories that took `names=` up to 2.12 (torch/_C/_VariableFunctions.pyi of the 2.12.0 wheel).
@@ -94,9 +94,13 @@ class NamedTensors(KnownTensors):
 
     @classmethod
     def text_gate(cls):
-        # an attribute of those names, or a factory given `names=` (a keyword: after `(` or `,`, comments between)
+        # A factory or `torch.Tensor` referred to (`may_know_tensors`), and, besides, an attribute of those names
+        # (`.rename`: a dot, spaces and comments, the name) or a factory given `names=` (a keyword: after `(` or `,`)
         gap = TEXT_GAPS
-        return (), tuple(sorted(cls.attribute_targets)), (rf"{CODE_ONLY}[(,]{gap}names{TEXT_GAP}*=(?!=)",), (), ()
+        attributes = "|".join(sorted(cls.attribute_targets))
+        attribute = rf"{CODE_ONLY}\.{gap}(?:{attributes})\b"
+        keyword = rf"{CODE_ONLY}[(,]{gap}names{TEXT_GAP}*=(?!=)"
+        return tuple(sorted((*FACTORIES, *TENSOR_TYPES))), (), (ALSO_NEEDED + attribute, ALSO_NEEDED + keyword), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

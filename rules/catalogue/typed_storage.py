@@ -76,6 +76,7 @@ class TypedStorage(ReferenceRule):
     names = CLASSES
     triggers = ("storage", "storage_type", "TypedStorage", *sorted({c.rpartition(".")[2] for c in CLASSES}))
     attribute_targets = ("storage", "storage_type")
+    may_match_refers = True  # its may_match needs a reference to a class or one of those attributes: the gate holds
     statement_local = True  # a call and its receiver, in one statement
 
     valid = [
@@ -112,6 +113,21 @@ class TypedStorage(ReferenceRule):
             line=3,
         ),
     ]
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # A class referred to, or, in a file that imports torch, `.storage()` or `.storage_type()` called with no
+        # argument on something other than `self` or `cls` (`_receiver_ok`; an attribute only read is none)
+        if refs.refers_to_any(cls.targets, strings=False):
+            return True
+        return refs.imports_torch and any(
+            type(call.func).__name__ == "Attribute"
+            and not call.args
+            and not call.keywords
+            and getattr(call.func.value, "id", None) not in ("self", "cls")
+            for name in cls.attribute_targets
+            for call in refs.calls.get(name, ())
+        )
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -85,8 +85,8 @@ class LogSumExp(Rule):
         # (each starting with a literal, which `re` looks for at C speed)
         inner = rf"sum(?<=\bsum){g}(?:\((?:[\w.()]|{TEXT_GAP}|#[^\r\n]*+)*?\bexp{g}\(|as\b)"
         renamed = rf"exp(?<=\bexp){g}as\b"
-        quoted = r"(?:sum|exp)(?<=[\"']sum|[\"']exp)[\"']"
-        needed = (CODE_ONLY + inner, CODE_ONLY + renamed, quoted)
+        quoted = tuple(rf"{n}(?<=[\"']{n})[\"']" for n in ("sum", "exp"))
+        needed = (CODE_ONLY + inner, CODE_ONLY + renamed, *quoted)
         return (), (), tuple(ALSO_NEEDED + p for p in needed), ("log",), ("sum",)
 
     @classmethod

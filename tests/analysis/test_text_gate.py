@@ -43,6 +43,9 @@ def _refers(code: str, target: str, importing: tuple[str, ...] = IMPORTING_CALLS
         "from torch \\\n  import range\n",
         'patch("torch.range")\n',  # a string constant naming it
         "\ufeffimport torch\r\nx = torch.range(3)\r\n",  # a byte order mark before the first import
+        "import torch\nx = (torch).range(3)\ny = [(torch.cuda).x, f(a, (torch).range)]\n",  # parenthesized names
+        "import torch as t\ndef f():\n    return (t).range(3)\n",  # after a keyword: no call
+        "import torch as t\nx = g(a,\n      (t)).range\n",  # a line break between: the text cannot tell
     ],
 )
 def test_what_may_refer_passes(code):
@@ -63,6 +66,7 @@ def test_what_may_refer_passes(code):
         "import torch\nmonkeypatch.setattr(torch, 'range', f)\ngetattr(torch, 'range', None)\n",  # no getattr chain
         "import importlib\nok = x == importlib.import_module('m')\nm.range(2)\n",
         "import torch\n'''\nimport numpy as torch\n'''\nnp.range\n",
+        "import torch\nn = x.size(0).range\nm = y[k](t).range\n",  # a call's or a subscript's result
     ],
 )
 def test_what_cannot_refer_is_ruled_out(code):
@@ -308,6 +312,15 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         # ADV111: `exp(...)` with one subtracted
         ("import torch\ny = torch.exp(x) * 2 - 1\nn = len(x) - 1\n", "ADV111", False),
         ("import torch\ny = (torch.exp(f(x[0]))) - (1.0)\n", "ADV111", True),
+        # ADV134: `.add`/`.sub` only with a number or a minus first; any other method of the family
+        ("import torch\ns = set()\ns.add(x)\ny = aten.sub(a, b)\n", "ADV134", False),
+        ("import torch\np.data.add_(  # why\n    (-lr), d_p)\n", "ADV134", True),
+        ("import torch\ny = b.addmm(beta, x, w)\n", "ADV134", True),
+        ("import torch\nused.add(0)\nn.add_(1)\np.addcmul_(a, b, value=v)\n", "ADV134", False),
+        ("import torch\ny = b.addmm(f(a, b), m[0, 1], {k: v})\n", "ADV134", True),
+        ("import torch\ny = b.addcdiv_(a == c, x, w)\n", "ADV134", True),
+        ("import torch\ny = b.addmm(t['a'], x)\n", "ADV134", True),  # a string: the text cannot tell
+        ("from torch import add as plus\ny = plus(x, 2, z)\n", "ADV134", True),
         # ADV112: `sum(` with `exp(` first in it
         ("import torch\ny = torch.log(torch.sum(x, 1))\nz = torch.exp(x)\n", "ADV112", False),
         ("import torch\ny = torch.log(torch.sum(  # why\n    torch.exp(x), 1))\n", "ADV112", True),
