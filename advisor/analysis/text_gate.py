@@ -99,7 +99,7 @@ class FileText:
         return self._quoted
 
     def passes(self, gate: Gate) -> bool:
-        targets, attributes, patterns, calls, imported, needed = _encoded(gate)
+        targets, attributes, patterns, calls, imported, needed, strings = _encoded(gate)
         if needed and not any(self._found(p, in_code) for p, in_code in needed):
             return False  # a condition besides the rest (advisor.rule.ALSO_NEEDED)
         if needed and not (targets or attributes or patterns or calls or imported):
@@ -113,7 +113,7 @@ class FileText:
             return True
         if imported and (b"*" in self.bound or not self.bound[b"."].isdisjoint(imported)):
             return True
-        return any(last in present and self.may_refer(dotted, last) for dotted, last in targets)
+        return any(last in present and self.may_refer(dotted, last, strings) for dotted, last in targets)
 
     def _found(self, pattern: re.Pattern[bytes], in_code: int) -> bool:
         """Does `pattern` match (`in_code`: where its match starts in code, not in a comment or a string; 2: and
@@ -143,9 +143,9 @@ class FileText:
             called.match(data, pos) and pos in self.code and not defined(data, pos) for pos in occurrences(data, name)
         )
 
-    def may_refer(self, dotted: bytes, last: bytes) -> bool:
+    def may_refer(self, dotted: bytes, last: bytes, strings: bool = True) -> bool:
         """May the file refer to `dotted` (whose last part, `last`, it holds as a word), as `References.referenced`
-        or `imports` would have it?"""
+        or `imports` would have it (`strings`: or a string constant naming it, `References.strings`)?"""
         bound = self.bound
         if last == dotted or b"*" in bound or dotted in bound.get(last, ()):
             return True  # anything may be bound, or the name imported (`from a.b import c`)
@@ -163,7 +163,7 @@ class FileText:
                     continue
             if pos in self.code:
                 return True
-        if dotted in self.quoted:
+        if strings and dotted in self.quoted:
             return True  # a string constant naming it (`patch("a.b.c")`)
         return last in self.quoted and second_argument(self.data, last)  # getattr(a.b, "c")
 
@@ -189,11 +189,12 @@ def _encoded(
     tuple[bytes, ...],
     frozenset[bytes],
     tuple[tuple[re.Pattern[bytes], int], ...],
+    bool,
 ]:
     """A gate as the text is read: each target with its last part, in bytes; the patterns compiled (once a gate),
     each with whether it counts in code only (it starts with the regular expression comment `CODE_ONLY`), those
-    that are a condition besides the rest (`ALSO_NEEDED`) apart, last."""
-    targets, attributes, patterns, calls, imported = gate
+    that are a condition besides the rest (`ALSO_NEEDED`) apart; whether a string naming a target counts."""
+    targets, attributes, patterns, calls, imported = gate[:5]
     pairs = tuple((t.encode(), t.rpartition(".")[2].encode()) for t in targets)
     compiled = [(re.compile(p.encode()), _reading(p.removeprefix(ALSO_NEEDED))) for p in patterns]
     needed = tuple(c for c, p in zip(compiled, patterns) if p.startswith(ALSO_NEEDED))
@@ -204,6 +205,7 @@ def _encoded(
         tuple(c.encode() for c in calls),
         frozenset(i.encode() for i in imported),
         needed,
+        len(gate) < 6 or bool(gate[5]),
     )
 
 

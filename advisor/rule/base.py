@@ -293,15 +293,19 @@ class Rule:
         own = cls.may_match.__func__ is not Rule.may_match.__func__  # type: ignore[attr-defined]
         if (own and not cls.may_match_refers) or not (cls.targets or cls.attribute_targets):
             return None
-        return tuple(sorted(cls.targets)), tuple(sorted(cls.attribute_targets)), (), (), ()
+        return cls.text_gate_with()
 
     @classmethod
     def text_gate_with(cls, *needed: str) -> TextGate:
         """The gate of `Rule.may_match` (a reference to a target, an attribute of one), with each of `needed`, a
         pattern, a condition besides it (`ALSO_NEEDED` put before it): for an own `may_match` that asks
         `Rule.may_match` and a shape of what it refers to (`super().may_match(refs) and ...`)."""
-        needed = tuple(ALSO_NEEDED + p for p in needed)
-        return tuple(sorted(cls.targets)), tuple(sorted(cls.attribute_targets)), needed, (), ()
+        fields = (
+            tuple(sorted(cls.targets)),
+            tuple(sorted(cls.attribute_targets)),
+            tuple(ALSO_NEEDED + p for p in needed),
+        )
+        return (*fields, (), ()) if cls.strings_name_targets else (*fields, (), (), False)
 
     @classmethod
     def check_env(cls, assignments: Sequence[tuple[int, int, str, str]]) -> Iterable[tuple[int, int, str, str]]:

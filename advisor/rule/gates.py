@@ -4,10 +4,15 @@ rule's `may_match` can hold (advisor.analysis.text_gate reads the gates; advisor
 from __future__ import annotations
 
 import re
+from typing import Union
 
 # What `may_match` needs the file's text to hold (`Rule.text_gate`): targets, attribute targets, patterns, called
-# names, imported names (advisor.analysis.text_gate reads it).
-TextGate = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+# names, imported names (advisor.analysis.text_gate reads it); and a sixth item, False, where a string constant
+# naming a target is no reference to it (`Rule.strings_name_targets`: `patch("torch.x")` counts only where it is).
+_Fields = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+TextGate = Union[
+    _Fields, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]
+]
 # What may come between two tokens in a gate's pattern: spaces, a line break, a backslash that continues a line.
 TEXT_GAP = r"[ \t\f\\\r\n]"
 # The same with comments (each to its line's end): possessive, so that a comment of many `#` is not split every way

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Kind, ReferenceRule, Severity, Window, cst
+from advisor.rule import CODE_ONLY, TEXT_GAPS, Applicability, Example, Kind, ReferenceRule, Severity, Window, cst
 
 _TYPES = (
     "Byte",
@@ -113,6 +113,13 @@ class TypedStorage(ReferenceRule):
             line=3,
         ),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # Rule.may_match's gate, and, besides, a class's name (`...Storage`, a getattr's in quotes too) or `.storage()`
+        # / `.storage_type()` called with no argument
+        called = CODE_ONLY + rf"storage(?<=\bstorage)(?:_type)?{TEXT_GAPS}\({TEXT_GAPS}\)"
+        return cls.text_gate_with(r"Storage\b", called)
 
     @classmethod
     def may_match(cls, refs) -> bool:

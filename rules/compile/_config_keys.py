@@ -31,6 +31,13 @@ class ConfigKeys(Rule):
     may_match_refers = True  # each form refers to a target: Rule.may_match's gate holds
 
     @classmethod
+    def text_gate(cls) -> Any:
+        # A qualified key referred to, or the module's `patch` (or `torch.compile`, for the options): not the module
+        # alone, which torch's own modules import to read other keys
+        targets = {f"{cls.module}.{key}" for key in cls.keys} | {f"{cls.module}.patch"}
+        return tuple(sorted(targets | ({"torch.compile"} if cls.compile_options else set()))), (), (), (), ()
+
+    @classmethod
     def may_match(cls, refs: Any) -> bool:
         # A key as a qualified attribute (`References.referenced` has every dotted name through the imports, as
         # `match` resolves it), or a key named (a keyword, a string) where the module's `patch` or, for the options,

@@ -143,8 +143,9 @@ class MinedNames(SymbolRule):
 
     @classmethod
     def text_gate(cls) -> Any:
-        # A name of the section, or a module named by an import below one (advisor.analysis.text_gate reads both)
-        return tuple(sorted(cls._lookup)), (), (), (), ()
+        # A name of the section, or a module named by an import below one (advisor.analysis.text_gate reads both);
+        # never a string naming one
+        return tuple(sorted(cls._lookup)), (), (), (), (), False
 
     # Removed APIs fail at the import: report `import m.gone` / `from m import gone` there.
     report_imports: ClassVar[bool] = False
@@ -219,7 +220,7 @@ class MinedKeywords(Rule):
 
     @classmethod
     def text_gate(cls) -> Any:
-        return tuple(sorted(cls._lookup)), (), (), (), ()
+        return tuple(sorted(cls._lookup)), (), (), (), (), False  # a call's name, never a string
 
     @classmethod
     def needs_whole_module(cls, refs: Any) -> bool:

@@ -312,6 +312,10 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         # ADV111: `exp(...)` with one subtracted
         ("import torch\ny = torch.exp(x) * 2 - 1\nn = len(x) - 1\n", "ADV111", False),
         ("import torch\ny = (torch.exp(f(x[0]))) - (1.0)\n", "ADV111", True),
+        # a rule for which a string naming a target is no reference (`Rule.strings_name_targets`): only a getattr's
+        ("import torch\nRULES = {'torch.nn.functional.sigmoid': 1}\n", "ADV722", False),
+        ("import torch\nf = getattr(torch.nn.functional, 'sigmoid')\n", "ADV722", True),
+        ("from unittest import mock\nimport torch\nmock.patch('torch.cuda.amp.autocast')\n", "ADV701", False),
         # ADV134: `.add`/`.sub` only with a number or a minus first; any other method of the family
         ("import torch\ns = set()\ns.add(x)\ny = aten.sub(a, b)\n", "ADV134", False),
         ("import torch\np.data.add_(  # why\n    (-lr), d_p)\n", "ADV134", True),
