@@ -224,14 +224,18 @@ def _bindings(data: bytes, importing_calls: Iterable[str], code: Code) -> dict[b
     """FileText.bound: the import statements read by `ast` as `collect` reads them (advisor.syntax.ast_parts); one
     that does not parse is prose in a docstring or a comment (left out), or the text does not show it plainly."""
     everything: dict[bytes, set[bytes]] = {b"*": set(), b"": set(), b".": set()}
+    by_calls: list[tuple[bytes, bytes]] = []  # (name, module) of `name = import_module("module")`
     for c in importing_calls:
         word = c.encode()
-        if word in data and any(
-            importing(c).match(data, pos) and pos in code and binding_call(data, pos, code)
-            for pos in occurrences(data, word)
-        ):
-            return everything
-    statements = _import_statements(data)
+        if word not in data:
+            continue
+        for pos in occurrences(data, word):
+            if importing(c).match(data, pos) and pos in code and binding_call(data, pos, code):
+                plain = _plain_binding(data, pos, word)
+                if plain is None:
+                    return everything
+                by_calls.append(plain)
+    statements = _import_statements(data, code)
     if statements is None:
         return everything
     try:  # all at once; one by one only where they do not parse together (one is prose in a docstring)
@@ -245,6 +249,10 @@ def _bindings(data: bytes, importing_calls: Iterable[str], code: Code) -> dict[b
                 if pos in code:
                     return everything
     bound: dict[bytes, set[bytes]] = {b"": set(), b".": set()}
+    for name, module in by_calls:  # as `collect` binds them (ast_parts.imported_module)
+        bound[b""].add(module)
+        bound.setdefault(name, set()).add(module)
+        bound[b"."].update({name, *module.split(b".")})
     for node in nodes:
         bound[b"."].update(w.encode() for a in getattr(node, "names", ()) for w in _words_of(a))
         bound[b"."].update(w.encode() for w in (getattr(node, "module", None) or "").split(".") if w)
@@ -271,10 +279,26 @@ def _bindings(data: bytes, importing_calls: Iterable[str], code: Code) -> dict[b
     return bound
 
 
-def _import_statements(data: bytes) -> list[tuple[int, bytes]] | None:
+_ASSIGNED = re.compile(rb"[ \t]*+(\w++)[ \t]*+=[ \t]*+(?:\w++[ \t]*+\.[ \t]*+)*+")  # `m = `, `m = importlib.`
+_ONE_STRING = re.compile(rb"[ \t]*+\([ \t]*+[rRuU]?([\"'])([\w.]++)\1[ \t]*+\)")  # `("a.b")` and nothing else
+
+
+def _plain_binding(data: bytes, pos: int, word: bytes) -> tuple[bytes, bytes] | None:
+    """(name, module) where the importing call whose name starts at `pos` is the whole value of a one-name assignment
+    on its own line and is given one string and nothing else (`m = import_module("a.b")`), as `collect` binds m to
+    a.b; None for any other shape (the text cannot tell what it binds)."""
+    head = _ASSIGNED.fullmatch(data, line_start(data, pos), pos)
+    call = _ONE_STRING.match(data, pos + len(word))
+    if head is None or call is None:
+        return None
+    return head.group(1), call.group(2)
+
+
+def _import_statements(data: bytes, code: Code) -> list[tuple[int, bytes]] | None:
     """The text of each statement that may be an import (`import` where a statement starts: a line's start, after
     `;` or `:`, after `from m`), to its end (a closing parenthesis, or the line with its continuations); None where
-    one continues a line above (`from m \\`), which the text alone does not read. Each with where it starts."""
+    one in code continues a line above (`from m \\`), which the text alone does not read (one in a string whose
+    first line ends with a backslash is no import). Each with where it starts."""
     out = []
     for pos in occurrences(data, b"import"):
         line = line_start(data, pos)
@@ -282,10 +306,20 @@ def _import_statements(data: bytes) -> list[tuple[int, bytes]] | None:
         cut = max(head.rfind(b";"), head.rfind(b":")) + 1
         prefix = head[cut:].strip()
         if not prefix or _FROM.fullmatch(prefix):
-            if not prefix and not cut and data[:line].rstrip(b"\r\n").endswith(b"\\"):
-                return None
+            if not prefix and not cut and _continued(data, line):
+                if pos in code:
+                    return None
+                continue
             out.append((pos, data[line + cut : _statement_end(data, pos + 6)].strip()))
     return out
+
+
+def _continued(data: bytes, line: int) -> bool:
+    """Does a backslash end the text before `line` (past its line breaks)?"""
+    j = line
+    while j and data[j - 1] in b"\r\n":
+        j -= 1
+    return j > 0 and data[j - 1] == 92
 
 
 def _statement_end(data: bytes, pos: int) -> int:
@@ -293,8 +327,15 @@ def _statement_end(data: bytes, pos: int) -> int:
     i = pos
     while i < len(data) and data[i] in b" \t":
         i += 1
-    if i < len(data) and data[i] == 40:  # "(": to its closing one (a comment's ")" makes it fail to parse)
+    if i < len(data) and data[i] == 40:  # "(": to its closing one, past comments (`# (Dict, List)`)
         close = data.find(b")", i)
+        comment = data.find(b"#", i, close)
+        while close != -1 and comment != -1:
+            end = data.find(b"\n", comment)
+            if end == -1:
+                return len(data)
+            close = data.find(b")", end)
+            comment = data.find(b"#", end, close)
         return len(data) if close == -1 else close + 1
     while True:  # to the end of the line (a `;` or `#` before it), or of the lines a backslash continues
         stop = data.find(b"\n", i)

@@ -67,6 +67,9 @@ def test_what_may_refer_passes(code):
         "import importlib\nok = x == importlib.import_module('m')\nm.range(2)\n",
         "import torch\n'''\nimport numpy as torch\n'''\nnp.range\n",
         "import torch\nn = x.size(0).range\nm = y[k](t).range\n",  # a call's or a subscript's result
+        "import importlib\nnp = importlib.import_module('numpy')\nnp.range(2)\n",  # bound to another module
+        "from m import (  # a note (with brackets)\n    range as r,\n)\nr(2)\n",  # a comment's bracket ends nothing
+        's = """\\\nimport torch as np\n"""\nnp.range(2)\n',  # an import in a string after a backslash
     ],
 )
 def test_what_cannot_refer_is_ruled_out(code):
