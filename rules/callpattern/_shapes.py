@@ -125,9 +125,13 @@ def receiver_ranks(refs, factories: Iterable[str]) -> list[tuple[str, int]] | No
         if type(call.func) is ast.Attribute and type(call.func.value) in (ast.Name, ast.Call) and not call.args:
             pairs.append(("adjoint", call.func.value))
     found = []
+    factories = frozenset(factories)
     for attr, receiver in pairs:
         calls = [receiver] if type(receiver) is ast.Call else refs.assigned.get(receiver.id, ())
         for call in calls:
+            bound = refs.resolve(call.func)  # `np.ones(...)`, a local `ones`: not torch's (`match` needs an import)
+            if bound is not None and bound.isdisjoint(factories):
+                continue
             short = _callee(call)
             r = rank(short, call) if short in shorts else None
             if r is not None:

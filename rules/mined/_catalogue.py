@@ -15,7 +15,19 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
-from advisor.rule import Kind, Rule, Symbol, SymbolRule, Window, any_match, cst, dotted_name, nodes_of, prefixes_of
+from advisor.rule import (
+    Kind,
+    Rule,
+    Symbol,
+    SymbolRule,
+    Window,
+    any_match,
+    calls_to,
+    cst,
+    dotted_name,
+    nodes_of,
+    prefixes_of,
+)
 
 DATA = json.loads((Path(__file__).with_name("catalogue.json")).read_text(encoding="utf-8"))
 # Catalogue entries with `silent_from` are `@deprecated(..., category=None)`: documented deprecated, no warning at
@@ -216,7 +228,27 @@ class MinedKeywords(Rule):
 
     @classmethod
     def may_match(cls, refs: Any) -> bool:
-        return not cls._lookup.isdisjoint(refs.referenced)  # a call's name (never a string)
+        # A call's name (never a string) that passes one of the function's listed parameters, by keyword or by
+        # position (`visit_Call`); any `__init__` given arguments (a subclass's `super().__init__(x)`)
+        if cls._lookup.isdisjoint(refs.referenced):
+            return False
+        if any(_init_with_arguments(call) for call in refs.calls.get("__init__", ())):
+            return True
+        return any(cls._passes_listed(call, refs.resolve(call.func)) for call in calls_to(refs, cls._lookup))
+
+    @classmethod
+    def _passes_listed(cls, call: Any, bound: set[str] | None) -> bool:
+        """Does the `ast` call pass a listed parameter of a function it may call (`bound`: None, any)?"""
+        for func in cls._lookup if bound is None else cls._lookup & bound:
+            params, order = cls.calls[func], POSITIONS.get(ALIAS_OF.get(func, func), ())
+            if any(k.arg in params for k in call.keywords):
+                return True
+            for position, arg in enumerate(call.args):
+                if type(arg).__name__ == "Starred":
+                    break  # positions unknown from here on
+                if position < len(order) and order[position] in params:
+                    return True
+        return False
 
     @classmethod
     def text_gate(cls) -> Any:
