@@ -133,15 +133,18 @@ class Prefilter:
     ) -> bool:
         """Whether the text leaves one of the candidates a file it may match: the first that may, or has no gate
         (None), says yes; the gates that have let most files through are asked first."""
-        gates = [(r.code, self._text_gates[r.code]) for r in rules]
-        if any(gate is None for _, gate in gates):
-            return True
+        gates = []
+        for rule in rules:
+            gate = self._text_gates[rule.code]
+            if gate is None:
+                return True
+            gates.append((rule.code, gate))
         from advisor.analysis.text_gate import FileText  # only where every candidate has a gate
 
         text = FileText(data, words, importing_calls)
         passed = self._passed
         for code, gate in sorted(gates, key=lambda g: -passed.get(g[0], 0)):
-            if gate is not None and text.passes(gate):
+            if text.passes(gate):
                 passed[code] = passed.get(code, 0) + 1
                 return True
         return False
