@@ -217,7 +217,7 @@ class StatementPositions:
         if self._whole is not None or id(node) in self._done:
             return
         path = self.facts.path(node)
-        current = getattr(self.facts, "current", None)
+        current = self.facts.current
         if path[-1] is not self.module and current is not None:  # below the node being visited: its statement's
             path += self.facts.path(current)
         lines = self._lines() if len(path) >= 2 and path[-1] is self.module else None

@@ -12,17 +12,18 @@ if TYPE_CHECKING:
     from advisor.syntax.names import NameResolver
 
 
+def callee_targets(refs: Any, func: Any, qualified: Collection[str]) -> set[str] | None:
+    """Which of `qualified` the `ast` callee `func` may be through the file's imports (`match` resolves a name only
+    through an import): none for one they resolve elsewhere (`np.log`) or that no import binds (`self.load`, `t.qr`,
+    a local name); None where `References.resolve` cannot tell (`getattr(torch, "log")`, `f().log`): any of them."""
+    bound = refs.resolve(func)
+    return None if bound is None else bound.intersection(qualified)
+
+
 def calls_to(refs: Any, qualified: Collection[str]) -> list[Any]:
     """For a `may_match`: `refs.calls_of(qualified)` (the `ast` calls by a last name, or by a name an import binds
-    to one), less those whose callee the file's imports resolve to something else (`np.log`) or that no import binds
-    (`self.load`, `t.qr`, a local name): `match` resolves a name only through an import. A callee that is no dotted
-    name (`getattr(torch, "log")`, `f().log`) stays: `References.resolve` cannot tell."""
-    out = []
-    for call in refs.calls_of(qualified):
-        bound = refs.resolve(call.func)
-        if bound is None or not bound.isdisjoint(qualified):
-            out.append(call)
-    return out
+    to one), less those whose callee cannot be one of them (`callee_targets`)."""
+    return [call for call in refs.calls_of(qualified) if callee_targets(refs, call.func, qualified) != set()]
 
 
 def get_arg(call: Any, keyword: str | None, position: int | None = None) -> Any:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
+from advisor.rule import callee_targets
+
 from ._ranks import FILLED, ONE_D, SHAPED
 
 
@@ -129,8 +131,7 @@ def receiver_ranks(refs, factories: Iterable[str]) -> list[tuple[str, int]] | No
     for attr, receiver in pairs:
         calls = [receiver] if type(receiver) is ast.Call else refs.assigned.get(receiver.id, ())
         for call in calls:
-            bound = refs.resolve(call.func)  # `np.ones(...)`, a local `ones`: not torch's (`match` needs an import)
-            if bound is not None and bound.isdisjoint(factories):
+            if callee_targets(refs, call.func, factories) == set():  # `np.ones(...)`, a local `ones`
                 continue
             short = _callee(call)
             r = rank(short, call) if short in shorts else None

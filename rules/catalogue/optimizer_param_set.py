@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from advisor.rule import (
-    calls_to,
     CODE_ONLY,
     TEXT_GAP,
     TEXT_GAPS,
@@ -9,6 +8,7 @@ from advisor.rule import (
     Example,
     Rule,
     Severity,
+    calls_to,
     cst,
     get_arg,
 )

@@ -8,9 +8,9 @@ from advisor.rule import (
     Example,
     Rule,
     Severity,
+    calls_to,
     cst,
     get_arg,
-    calls_to,
 )
 
 HOOKS = ("torch.autograd.graph.save_on_cpu", "torch.autograd.graph.saved_tensors_hooks")

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from advisor.rule import (
-    calls_to,
     CODE_ONLY,
     TEXT_GAPS,
     Applicability,
@@ -9,6 +8,7 @@ from advisor.rule import (
     Kind,
     Rule,
     Severity,
+    calls_to,
     cst,
     dotted_name,
     get_arg,

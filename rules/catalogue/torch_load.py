@@ -5,7 +5,6 @@ from types import MethodType
 from typing import Any
 
 from advisor.rule import (
-    calls_to,
     Applicability,
     Example,
     Rule,
@@ -13,14 +12,15 @@ from advisor.rule import (
     Severity,
     Window,
     append_args,
+    calls_to,
     cst,
     explode_args,
     get_arg,
     has_star_args,
-    nodes_of,
     kwarg,
     line_length,
     longest_line,
+    nodes_of,
     uses_magic_commas,
 )
 

@@ -22,7 +22,7 @@ from advisor.rule import (
     SymbolRule,
     Window,
     any_match,
-    calls_to,
+    callee_targets,
     cst,
     dotted_name,
     nodes_of,
@@ -234,12 +234,15 @@ class MinedKeywords(Rule):
             return False
         if any(_init_with_arguments(call) for call in refs.calls.get("__init__", ())):
             return True
-        return any(cls._passes_listed(call, refs.resolve(call.func)) for call in calls_to(refs, cls._lookup))
+        return any(
+            cls._passes_listed(call, callee_targets(refs, call.func, cls._lookup))
+            for call in refs.calls_of(cls._lookup)
+        )
 
     @classmethod
-    def _passes_listed(cls, call: Any, bound: set[str] | None) -> bool:
-        """Does the `ast` call pass a listed parameter of a function it may call (`bound`: None, any)?"""
-        for func in cls._lookup if bound is None else cls._lookup & bound:
+    def _passes_listed(cls, call: Any, funcs: set[str] | None) -> bool:
+        """Does the `ast` call pass a listed parameter of a function it may call (`funcs`; None: any listed)?"""
+        for func in cls._lookup if funcs is None else funcs:
             params, order = cls.calls[func], POSITIONS.get(ALIAS_OF.get(func, func), ())
             if any(k.arg in params for k in call.keywords):
                 return True

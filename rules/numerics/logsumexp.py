@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from advisor.rule import (
-    calls_to,
     ALSO_NEEDED,
     CODE_ONLY,
     TEXT_GAP,
@@ -10,6 +9,7 @@ from advisor.rule import (
     Example,
     Rule,
     Severity,
+    calls_to,
     cst,
     rewrite_reference,
 )

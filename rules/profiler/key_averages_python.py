@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from advisor.rule import (
-    calls_to,
     ALSO_NEEDED,
     CODE_ONLY,
     TEXT_GAPS,
@@ -11,6 +10,7 @@ from advisor.rule import (
     Severity,
     append_args,
     bool_value,
+    calls_to,
     cst,
     get_arg,
     kwarg,
