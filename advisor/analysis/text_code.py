@@ -15,7 +15,6 @@ from typing import Iterator
 from advisor.rule.gates import TEXT_GAP, TEXT_GAPS
 
 _GAP = b" \t\f\\\r\n"
-_GAP_OR_PAREN = _GAP + b"("
 _WORDY = frozenset(c for c in range(256) if c == 95 or chr(c).isalnum() or c >= 128)  # bytes of a word (UTF-8 too)
 # A comment, or a string literal from its quote to its end (or its line's or the file's, where it is not closed), as
 # the tokenizer reads them; each loop unrolled (`[^"]*(?:escape[^"]*)*`), which `re` matches 2x faster than `(a|b)*`.
@@ -95,24 +94,24 @@ def importing(name: str) -> re.Pattern[bytes]:
 
 
 @lru_cache(maxsize=1024)
-def _quoted_last(name: bytes) -> tuple[re.Pattern[bytes], ...]:
-    """`"name")` and `'name')`, a trailing comma aside: each starts with a literal (looked for at C speed)."""
-    end = _GAP_OR_COMMENT + rb"(?:," + _GAP_OR_COMMENT + rb")?\)"
-    return tuple(re.compile(q + re.escape(name) + q + end) for q in (b'"', b"'"))
+def _getattr_named(name: bytes) -> re.Pattern[bytes]:
+    """`getattr(a.b, "name")`, as `ast_parts.getattr_chain` reads one: `getattr` itself (not `x.getattr`), a first
+    argument that may be a dotted name (words, dots, parentheses; gaps and comments between), the quoted name last.
+    It starts with the literal `getattr`, looked for at C speed."""
+    gap = _GAP_OR_COMMENT
+    first = rb"(?:[\w.()\x80-\xff \t\f\\\r\n]|#[^\r\n]*+)*+"
+    end = gap + rb"(?:," + gap + rb")?\)"
+    quoted = rb"([\"'])" + re.escape(name) + rb"\1"
+    return re.compile(rb"getattr(?<![\w.]getattr)" + gap + rb"\(" + first + rb"," + gap + quoted + end)
 
 
-def second_argument(data: bytes, name: bytes) -> bool:
-    """Is `name`, quoted, where a `getattr`'s name is (ast_parts.getattr_chain): after a comma (spaces, line breaks
-    and parentheses between), the last of two arguments? `setattr(m, "name", f)` and `getattr(m, "name", None)` make
-    no chain. Yes where a comment may be between the comma and it (the text alone cannot tell)."""
-    for pattern in _quoted_last(name):
-        for m in pattern.finditer(data):
-            i = m.start()
-            while i and data[i - 1] in _GAP_OR_PAREN:
-                i -= 1
-            if i and (data[i - 1] == 44 or (_breaks(data[i : m.start()]) and b"#" in data[line_start(data, i) : i])):
-                return True
-    return False
+def second_argument(data: bytes, name: bytes, code: Code) -> bool:
+    """Is `name`, quoted, the name of a `getattr` of a dotted name (ast_parts.getattr_chain), where that call is in
+    code? `setattr(m, "name", f)`, `getattr(m, "name", None)` and `f(a, "name")` make no chain."""
+    m = _getattr_named(name).search(data)
+    while m is not None and m.start() not in code:
+        m = _getattr_named(name).search(data, m.start() + 1)
+    return m is not None
 
 
 @lru_cache(maxsize=1024)
@@ -291,7 +290,7 @@ _KEYWORDS = frozenset(w.encode() for w in (*kwlist, *softkwlist))  # `match (a).
 def _parenthesized(data: bytes, close: int) -> bool:
     """May the `)` at `close` end a parenthesized expression (`(a).c`, a dotted name to `ast`), not a call's or a
     subscript's arguments (`f(x).c`, which is none)? Read back to its `(` and what is before it: a name that is no
-    keyword, a `)` or a `]` makes a call. Yes where the text between holds a string, a comment or a line break, or
+    keyword, a `)` or a `]` makes a call. Yes where the text between holds a string, a comment or a backslash, or
     is long: the text cannot tell."""
     depth, i, stop = 0, close, max(close - 2000, 0)
     while i > stop:
@@ -302,8 +301,10 @@ def _parenthesized(data: bytes, close: int) -> bool:
             depth -= 1
             if depth == 0:
                 break
-        elif c in b"\"'#\\\r\n":
+        elif c in b"\"'#\\":
             return True
+        elif c in b"\r\n" and b"#" in data[line_start(data, i) : i]:
+            return True  # read backwards, a comment's brackets come before its `#`
         i -= 1
     else:
         return True

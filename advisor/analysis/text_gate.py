@@ -165,7 +165,7 @@ class FileText:
                 return True
         if strings and dotted in self.quoted:
             return True  # a string constant naming it (`patch("a.b.c")`)
-        return last in self.quoted and second_argument(self.data, last)  # getattr(a.b, "c")
+        return last in self.quoted and second_argument(self.data, last, self.code)  # getattr(a.b, "c")
 
     def _bases(self, head: bytes) -> set[bytes]:
         """What the name `head` may be bound to, as `references.name_bases` has it."""

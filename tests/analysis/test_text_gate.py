@@ -45,7 +45,10 @@ def _refers(code: str, target: str, importing: tuple[str, ...] = IMPORTING_CALLS
         "\ufeffimport torch\r\nx = torch.range(3)\r\n",  # a byte order mark before the first import
         "import torch\nx = (torch).range(3)\ny = [(torch.cuda).x, f(a, (torch).range)]\n",  # parenthesized names
         "import torch as t\ndef f():\n    return (t).range(3)\n",  # after a keyword: no call
-        "import torch as t\nx = g(a,\n      (t)).range\n",  # a line break between: the text cannot tell
+        "import torch as t\nx = (t  # g(\n     ).range(3)\n",  # a comment's bracket, read backwards, ends nothing
+        "import torch as t\nx = g(a,  # (t)\n      (t)).range\n",  # the text cannot tell past a comment
+        "import torch\ny = getattr(\n    torch,  # a note, with a comma\n    'range',\n)\n",  # a getattr's name
+        "import torch\ny = getattr((torch), 'range')\n",
     ],
 )
 def test_what_may_refer_passes(code):
@@ -70,6 +73,9 @@ def test_what_may_refer_passes(code):
         "import importlib\nnp = importlib.import_module('numpy')\nnp.range(2)\n",  # bound to another module
         "from m import (  # a note (with brackets)\n    range as r,\n)\nr(2)\n",  # a comment's bracket ends nothing
         's = """\\\nimport torch as np\n"""\nnp.range(2)\n',  # an import in a string after a backslash
+        "import torch as t\nx = g(a,\n      (t)).range\n",  # a call's result, its arguments on lines of their own
+        "import torch\ny = get(torch, 'range')\nz = x.getattr(torch, 'range')\n",  # no getattr's name
+        "import torch\ny = getattr(torch[0], 'range')\n# getattr(torch, 'range')\n",
     ],
 )
 def test_what_cannot_refer_is_ruled_out(code):
