@@ -93,25 +93,33 @@ def importing(name: str) -> re.Pattern[bytes]:
     return re.compile(re.escape(name.encode()) + gap + rb"\((?:" + gap + rb"\()*" + gap + rb"[rRuU]?[\"']")
 
 
-@lru_cache(maxsize=1024)
-def _getattr_named(name: bytes) -> re.Pattern[bytes]:
-    """`getattr(a.b, "name")`, as `ast_parts.getattr_chain` reads one: `getattr` itself (not `x.getattr`), a first
-    argument that may be a dotted name (words, dots, parentheses; gaps and comments between), the quoted name last.
-    It starts with the literal `getattr`, looked for at C speed."""
-    gap = _GAP_OR_COMMENT
-    first = rb"(?:[\w.()\x80-\xff \t\f\\\r\n]|#[^\r\n]*+)*+"
-    end = gap + rb"(?:," + gap + rb")?\)"
-    quoted = rb"([\"'])" + re.escape(name) + rb"\1"
-    return re.compile(rb"getattr(?<![\w.]getattr)" + gap + rb"\(" + first + rb"," + gap + quoted + end)
+# `getattr(a.b, "name")`, as `ast_parts.getattr_chain` reads one: `getattr` itself (not `x.getattr`), a first argument
+# that may be a dotted name (words, dots, parentheses; gaps and comments between), a quoted name last. One pattern for
+# every name (each name's own cost more to compile than to search with), starting with the literal `getattr`.
+_GETATTR = re.compile(
+    rb"getattr(?<![\w.]getattr)"
+    + _GAP_OR_COMMENT
+    + rb"\((?:[\w.()\x80-\xff \t\f\\\r\n]|#[^\r\n]*+)*+,"
+    + _GAP_OR_COMMENT
+    + rb"([\"'])(\w+)\1"
+    + _GAP_OR_COMMENT
+    + rb"(?:,"
+    + _GAP_OR_COMMENT
+    + rb")?\)"
+)
 
 
-def second_argument(data: bytes, name: bytes, code: Code) -> bool:
-    """Is `name`, quoted, the name of a `getattr` of a dotted name (ast_parts.getattr_chain), where that call is in
-    code? `setattr(m, "name", f)`, `getattr(m, "name", None)` and `f(a, "name")` make no chain."""
-    m = _getattr_named(name).search(data)
-    while m is not None and m.start() not in code:
-        m = _getattr_named(name).search(data, m.start() + 1)
-    return m is not None
+def getattr_names(data: bytes, code: Code) -> set[bytes]:
+    """The names `getattr` calls in code get from a dotted name (ast_parts.getattr_chain); `setattr(m, "name", f)`,
+    `getattr(m, "name", None)` and `f(a, "name")` get none. Each match is looked past by one byte, not to its end:
+    one in a comment may run on into a line of code."""
+    names: set[bytes] = set()
+    m = _GETATTR.search(data)
+    while m is not None:
+        if m.start() in code:
+            names.add(m.group(2))
+        m = _GETATTR.search(data, m.start() + 1)
+    return names
 
 
 @lru_cache(maxsize=1024)

@@ -42,10 +42,10 @@ from advisor.analysis.text_code import (
     chains_to,
     defined,
     getattr_call,
+    getattr_names,
     importing,
     line_start,
     occurrences,
-    second_argument,
 )
 from advisor.rule.gates import AFTER_OPERAND, ALSO_NEEDED, CODE_ONLY
 from advisor.rule.gates import TextGate as Gate  # (targets, attributes, patterns, calls, imports): Rule.text_gate
@@ -70,6 +70,7 @@ class FileText:
         self._modules: set[bytes] | None = None
         self.code = Code(data)  # `pos in self.code`: is it code, not a comment or a string?
         self._quoted: set[bytes] | None = None
+        self._getattrs: set[bytes] | None = None
 
     @property
     def bound(self) -> dict[bytes, set[bytes]]:
@@ -97,6 +98,13 @@ class FileText:
         if self._quoted is None:
             self._quoted = {m.group(2) for m in _QUOTED.finditer(self.data)}
         return self._quoted
+
+    @property
+    def getattrs(self) -> set[bytes]:
+        """The names `getattr(a.b, "name")` calls get (`text_code.getattr_names`)."""
+        if self._getattrs is None:
+            self._getattrs = getattr_names(self.data, self.code)
+        return self._getattrs
 
     def passes(self, gate: Gate) -> bool:
         targets, attributes, patterns, calls, imported, needed, strings = _encoded(gate)
@@ -165,7 +173,7 @@ class FileText:
                 return True
         if strings and dotted in self.quoted:
             return True  # a string constant naming it (`patch("a.b.c")`)
-        return last in self.quoted and second_argument(self.data, last, self.code)  # getattr(a.b, "c")
+        return last in self.quoted and last in self.getattrs  # getattr(a.b, "c")
 
     def _bases(self, head: bytes) -> set[bytes]:
         """What the name `head` may be bound to, as `references.name_bases` has it."""

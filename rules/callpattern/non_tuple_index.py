@@ -136,8 +136,14 @@ class NonTupleIndex(Rule):
         # after which the text cannot tell (a bracket: its `]` may end the scan; a comment, a string with a bracket,
         # an escape or a line break in it; a plain string is looked past: `x + [" ..."]`); `Callable[[int],
         # None]` holds none.
-        plain = r"(?:(?!None|\.\.\.|Ellipsis|slice)[^\]\[#\"'(]|(?<=[\w)\]])\(|\"[^\"\\\r\n\[\]]*\"|'[^'\\\r\n\[\]]*')"
-        items = rf"\[{plain}*+(?:None|\.\.\.|Ellipsis|slice|[\[#\"']|(?<![\w)\]])\()"
+        # Items are words (`None`, not `x_None`; a `slice`, not `aten.slice` or `x_slice`); a subscript with no bracket,
+        # string or comment inside (`dims[1:]`) is one item, whatever its index holds.
+        warns = r"(?<![\w.])(?:None|Ellipsis|slice)\b|\.\.\."
+        plain = (
+            rf"(?:(?!{warns})[^\]\[#\"'(]|(?<=[\w)\]])\(|(?<=[\w)\]])\[[^\[\]\"'#]*+\]"
+            r"|\"[^\"\\\r\n\[\]]*\"|'[^'\\\r\n\[\]]*')"
+        )
+        items = rf"\[{plain}*+(?:{warns}|[\[#\"']|(?<![\w)\]])\()"
         # The `[` first, what is before it looked back at (no space, one, or more: then AFTER_OPERAND reads back past
         # line breaks and comments): a pattern that starts with a literal is looked for at C speed, one that starts
         # with `[\w)\]]` is tried at every byte.

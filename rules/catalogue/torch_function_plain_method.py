@@ -49,8 +49,15 @@ class TorchFunctionPlainMethod(Rule):
 
     @classmethod
     def text_gate(cls):
-        # a `def __torch_function__`
-        return (), (), (rf"{CODE_ONLY}def{TEXT_GAP}+__torch_function__\b",), (), ()
+        # a `def __torch_function__`, not right below `@classmethod` or `@staticmethod` at a common indentation (each
+        # a look back of its own width, after the literal `def`, which is looked for at C speed)
+        behind = "".join(
+            rf"(?<!@{name}{newline}{indent}def)"
+            for name in ("classmethod", "staticmethod")
+            for newline in (r"\n", r"\r\n")
+            for indent in ("", " " * 4, " " * 8, " " * 12, r"\t", r"\t\t", r"\t\t\t")
+        )
+        return (), (), (rf"{CODE_ONLY}def{behind}{TEXT_GAP}+__torch_function__\b",), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:
@@ -66,8 +73,15 @@ class TorchFunctionPlainMethod(Rule):
         "import torch\ndef __torch_function__(func, types, args=(), kwargs=None):\n    pass\n",
         "import torch\nfrom torch.overrides import TorchFunctionMode\nclass M(TorchFunctionMode):\n"
         "    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
+        "import torch\ndef make():\n    class P(torch.nn.Parameter):\n        @staticmethod\n"
+        "        def __torch_function__(func, types, args=(), kwargs=None):\n            pass\n",
     ]
     invalid = [
+        Example(
+            "import torch\nclass T(torch.Tensor):\n    @classmethod  # below: another\n    def f(cls):\n        pass\n\n"
+            "    @deprecated('use U')\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n"
+            "        pass\n"
+        ),
         Example(
             "import torch\nclass T(torch.Tensor):\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
             fixed="import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(self, func, types, args=(), kwargs=None):\n        pass\n",
