@@ -48,7 +48,7 @@ class Code:
         if pos >= self.until or start is None:
             return True
         data = self.data
-        return start in self.fields and data.count(b"{", start, pos) > data.count(b"}", start, pos)
+        return start in self.fields and _open_braces(data[start:pos]) > 0
 
     def comment_start(self, pos: int) -> int | None:
         """Where the comment `pos` is in starts, or None (code, a string)."""
@@ -65,7 +65,7 @@ class Code:
                 break
             start, end = m.span()
             if _f_string(data, start):
-                if data.count(b"{", start, end) != data.count(b"}", start, end):
+                if _open_braces(data[start:end]):
                     self.until = start  # read short: from here on, everything is taken for code
                     break
                 self.fields.add(start)
@@ -74,6 +74,13 @@ class Code:
             self.read = end
         i = bisect.bisect_right(self.starts, pos) - 1
         return self.starts[i] if i >= 0 and pos < self.ends[i] else None
+
+
+def _open_braces(text: bytes) -> int:
+    """The replacement fields an f-string's text opens and does not close; `{{` and `}}` are braces of its text (code
+    that writes C with f-strings doubles many)."""
+    text = text.replace(b"{{", b"").replace(b"}}", b"")
+    return text.count(b"{") - text.count(b"}")
 
 
 def _f_string(data: bytes, start: int) -> bool:

@@ -99,6 +99,8 @@ def test_what_cannot_refer_is_ruled_out(code):
         "import torch\n# A sentence.\nx.range(3)\n",  # a comment's full stop is no dot
         "import torch\n# One.\n# Two.\nx.range(3)\n",  # nor is one of a comment above it
         "import torch\ns = f\"__import__('{name}')\"\nx.range(3)\n",  # an import by a call, in a string's text
+        'import torch\ns = f"{{ torch.range }}"\n',  # doubled braces are an f-string's text
+        'import torch\ns = f"if ({x}) {{"\n# torch.range(3)\n',  # and pair with nothing
     ],
 )
 def test_a_name_in_a_comment_or_a_string_refers_to_nothing(code):
