@@ -17,8 +17,8 @@ _TWO = rf"(?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})
 def plus_one_call(name: str) -> tuple[str, ...]:
     """A gate's patterns, one of which matches wherever `name` is called with `1 + x` or `x + 1`, a literal one
     (`plus_one_operand`): `number +` first in its argument, or `+ number` last; or an argument the text does not read
-    (a string, a comment, brackets three deep); or `name` renamed (`log as ln`), or in quotes (`getattr(torch,
-    "log")(1 + x)`)."""
+    (a string, a comment, brackets three deep); or `name` renamed (`log as ln`), or a getattr's name called
+    (`getattr(torch, "log")(1 + x)`)."""
     first = rf"{_G}(?:(?:\({_G})+{_NUMBER}(?:{_G}\))+|{_NUMBER}){_G}\+"  # `(1) +`; not `log(2) + 1`
     last = rf"{_TWO}*?\+{_G}(?:\({_G})*{_NUMBER}(?:{_G}\))*{_G}(?:,{_G})?\)"
     return _needed(name, first, last)
@@ -36,7 +36,11 @@ def _needed(name: str, *after_bracket: str) -> tuple[str, ...]:
     unread = rf"{_TWO}*+(?:[\"'#]|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*[(\"'#])"
     shapes = "|".join((*after_bracket, unread))
     call = rf"{name}(?<=\b{name}){_G}(?:\((?:{shapes})|as\b)"
-    return CODE_ONLY + call, rf"{name}(?<=[\"']{name})[\"']"
+    return CODE_ONLY + call, rf"{name}(?<=[\"']{name})[\"']{_G},?{_G}\){_G}\("  # `getattr(torch, "name")(`
+
+
+# A `getattr(...)` call's result called (`getattr(torch, op)(x)`), or a getattr whose arguments the text does not read.
+GETATTR_CALLED = rf"getattr(?<![\w.]getattr){_G}\({_TWO}*+(?:\){_G}\(|[\"'#(])"
 
 
 def sole(call: Any) -> bool:

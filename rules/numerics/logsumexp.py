@@ -14,7 +14,7 @@ from advisor.rule import (
     rewrite_reference,
 )
 
-from ._numerics import sole
+from ._numerics import GETATTR_CALLED, sole
 
 
 def _named(func, name: str) -> bool:
@@ -80,13 +80,13 @@ class LogSumExp(Rule):
     @classmethod
     def text_gate(cls):
         # A call of `log`, or `torch.sum` imported under another name; and, besides, `sum(` with `exp(` first in it
-        # (the text between read as names, dots and brackets), or either renamed (`exp as e`) or in quotes (`getattr`)
+        # (the text between read as names, dots and brackets), or either renamed (`exp as e`), or a `getattr(...)`
+        # called (`_named` takes any for either)
         g = TEXT_GAPS
         # (each starting with a literal, which `re` looks for at C speed)
         inner = rf"sum(?<=\bsum){g}(?:\((?:[\w.()]|{TEXT_GAP}|#[^\r\n]*+)*?\bexp{g}\(|as\b)"
         renamed = rf"exp(?<=\bexp){g}as\b"
-        quoted = tuple(rf"{n}(?<=[\"']{n})[\"']" for n in ("sum", "exp"))
-        needed = (CODE_ONLY + inner, CODE_ONLY + renamed, *quoted)
+        needed = (CODE_ONLY + inner, CODE_ONLY + renamed, CODE_ONLY + GETATTR_CALLED)
         return (), (), tuple(ALSO_NEEDED + p for p in needed), ("log",), ("sum",)
 
     @classmethod

@@ -340,6 +340,29 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import torch\ny = torch.log(torch.sum(x, 1))\nz = torch.exp(x)\n", "ADV112", False),
         ("import torch\ny = torch.log(torch.sum(  # why\n    torch.exp(x), 1))\n", "ADV112", True),
         ("from torch import exp as e\nimport torch\ny = torch.log(torch.sum(e(x), 1))\n", "ADV112", True),
+        ("import torch\ny = torch.log(getattr(torch, op)(torch.exp(x), 1))\n", "ADV112", True),  # any getattr
+        ("import torch\ny = torch.log(x)\nr = 'sum'\ne = ['exp']\n", "ADV112", False),  # names in strings
+        # ADV110/ADV111: a getattr's name counts where it is called
+        ("import torch\ny = getattr(torch, 'log')(x + 1)\n", "ADV110", True),
+        ("import torch\ny = torch.log(x)\nkind = f('log', 1)\n", "ADV110", False),
+        ("import torch\ny = getattr(torch, 'exp'  # why\n  )(x) - 1\n", "ADV111", True),
+        # ADV795: a plain `def __torch_function__`
+        (
+            "import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(c, f, t, a=(), k=None):\n"
+            "        pass\n",
+            "ADV795",
+            False,
+        ),
+        (
+            "import torch\nclass T(torch.Tensor):\n  @classmethod\n  def __torch_function__(c, f, t, a=(), k=None):\n"
+            "    pass\n",
+            "ADV795",
+            True,
+        ),  # an indentation the gate does not look back at: the text cannot tell
+        # ADV130: a list's items are words; a plain subscript is one item
+        ("import torch\ny = x[[dims[1:], x_None, a.slice]]\n", "ADV130", False),
+        ("import torch\ny = head + [f(a) for a in zip(slice_numels[1:], dims[1:])]\n", "ADV130", False),
+        ("import torch\ny = x[[d[0], None]]\n", "ADV130", True),
     ],
 )
 def test_a_pattern_also_needed_holds_besides_the_reference(code, code_of_rule, passes):
