@@ -159,25 +159,28 @@ class ScalarFirstOverload(Rule):
 
     @classmethod
     def text_gate(cls):
-        # A function referred to (or renamed by an import); or a method called with the positionals `may_match` asks
-        # for: `add(`/`sub(` (`_`) a number then a comma, or a minus, first (parentheses may wrap it); any other of
-        # the family three positionals (no `=` before the third comma or bracket), or what the text cannot read (a
-        # string, a comment, brackets three deep). Not `.add` alone: a set's, a parser's, `aten.add` are in most of
-        # torch's files, and `.addcmul_(a, b, value=v)` is the current form.
+        # A name of the family called with the positionals `may_match` asks for: `add(`/`sub(` (`_`) a number then
+        # a comma, or a minus, first (parentheses may wrap it); any of the family three positionals (no `=` before
+        # the third comma or bracket), or what the text cannot read (a string, a comment, brackets three deep); or
+        # called as a getattr's name, or renamed by an import. Not `.add` alone: a set's, a parser's, `aten.add` are
+        # in most of torch's files, and `.addcmul_(a, b, value=v)` is the current form.
         g = TEXT_GAPS
         number = r"\.?\d[\w.]*+"
         scalar = rf"{g}\((?:{g}\()*{g}(?:{number}(?:{g}\))*{g},|-)"
-        generic = tuple(CODE_ONLY + rf"{n}(?<=\b{n})_?{scalar}" for n in sorted(_GENERIC))
+        generic = tuple(CODE_ONLY + rf"{n}(?<=\b{n})(?<!def {n})_?{scalar}" for n in sorted(_GENERIC))  # no `def add(`
         flat = r"(?:[^()\[\]{}\"'#=,<>!]|[<>!=]=|[<>])"
         inner = r"[^()\[\]{}\"'#]"
         group = rf"[(\[{{](?:{inner}|[(\[{{]{inner}*+[)\]}}])*+[)\]}}]"
         arg = rf"(?:{flat}|{group})*+"
         three = rf"{arg},{arg},{arg}[,)]"
         unread = rf"{arg}(?:,{arg})*+(?:[\"'#]|[(\[{{](?:{inner}|[(\[{{]{inner}*+[)\]}}])*+[(\[{{\"'#])"
-        names = sorted({m.rstrip("_") for m in METHODS} - _GENERIC)
+        names = sorted({m.rstrip("_") for m in METHODS})  # `add` too: `torch.add(x, 2, y)`
         # one pattern a name, each starting with it: a literal `re` looks for at C speed (an alternation is not)
-        methods = tuple(CODE_ONLY + rf"{n}(?<=\b{n})_?{g}\((?:{three}|{unread})" for n in names)
-        return tuple(sorted(cls.targets)), (), (*generic, *methods), (), ()
+        methods = tuple(CODE_ONLY + rf"{n}(?<=\b{n})(?<!def {n})_?{g}\((?:{three}|{unread})" for n in names)
+        called = tuple(rf"{n}(?<=[\"']{n})_?[\"']{g},?{g}\){g}\(" for n in names)  # `getattr(torch, "addmm")(`
+        renamed = tuple(CODE_ONLY + rf"{n}(?<=\b{n})_?(?=[ \t\f\\\r\n#]){g}as\b" for n in names)  # `addmm as mm`
+        # and, besides one of those, what `Rule.may_match` asks: a reference to a function or an attribute named so
+        return cls.text_gate_with(*generic, *methods, *called, *renamed)
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -336,6 +336,10 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import torch\ny = b.addcdiv_(a == c, x, w)\n", "ADV134", True),
         ("import torch\ny = b.addmm(t['a'], x)\n", "ADV134", True),  # a string: the text cannot tell
         ("from torch import add as plus\ny = plus(x, 2, z)\n", "ADV134", True),
+        ("import torch\nclass Q:\n    def add(self, x, y, z):\n        return x.add(y)\n", "ADV134", False),  # a def
+        ("import torch\ny = torch.add(x, 2, y)\n", "ADV134", True),  # a function of the generic names
+        ("import torch\ny = getattr(x, 'addmm')(a, b, c)\n", "ADV134", True),
+        ("import torch\ny = torch.add(x, y)\nz = torch.addmm(a, b)\n", "ADV134", False),  # the current forms
         # ADV112: `sum(` with `exp(` first in it
         ("import torch\ny = torch.log(torch.sum(x, 1))\nz = torch.exp(x)\n", "ADV112", False),
         ("import torch\ny = torch.log(torch.sum(  # why\n    torch.exp(x), 1))\n", "ADV112", True),
