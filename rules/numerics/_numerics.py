@@ -12,16 +12,19 @@ _NUMBER = r"\.?\d[\w.]*+(?:(?<=[eE])[+-]\d++)?"
 _PLAIN = r"[^()\"'#]"  # what a call's argument holds outside brackets and strings, where the text reads it
 _STRING = r"\"[^\"\\\r\n]*\"|'[^'\\\r\n]*'"  # a string on one line without an escape (`"a(b"` holds no bracket)
 _TWO = rf"(?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*\))"  # and brackets two deep
+# The same, outside brackets no comma (a sole argument's, `sole`) and no `[` or `{` (which may hold one: the text does
+# not read on there)
+_SOLE = rf"(?:[^()\"'#,\[{{]|{_STRING}|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*\))"
 
 
 def plus_one_call(name: str) -> tuple[str, ...]:
     """A gate's patterns, one of which matches wherever `name` is called with `1 + x` or `x + 1`, a literal one
-    (`plus_one_operand`): `number +` first in its argument, or `+ number` last; or an argument the text does not read
-    (a string, a comment, brackets three deep); or `name` renamed (`log as ln`), or a getattr's name called
+    (`plus_one_operand`) and nothing else (`sole`): `number +` first in its argument, or `+ number` last; or an
+    argument the text does not read (a string, a comment, brackets three deep, a `[` or `{`); or `name` renamed (`log as ln`), or a getattr's name called
     (`getattr(torch, "log")(1 + x)`)."""
     first = rf"{_G}(?:(?:\({_G})+{_NUMBER}(?:{_G}\))+|{_NUMBER}){_G}\+"  # `(1) +`; not `log(2) + 1`
-    last = rf"{_TWO}*?\+{_G}(?:\({_G})*{_NUMBER}(?:{_G}\))*{_G}(?:,{_G})?\)"
-    return _needed(name, first, last)
+    last = rf"{_SOLE}*?\+{_G}(?:\({_G})*{_NUMBER}(?:{_G}\))*{_G}(?:,{_G})?\)"
+    return _needed(name, first, last, top=_SOLE, unread="\"'#\\[{")
 
 
 def minus_one_call(name: str) -> tuple[str, ...]:
@@ -30,17 +33,19 @@ def minus_one_call(name: str) -> tuple[str, ...]:
     return _needed(name, rf"{_TWO}*+\)(?:{_G}\))*{_G}-{_G}(?:\({_G})*\.?\d")
 
 
-def _needed(name: str, *after_bracket: str) -> tuple[str, ...]:
+def _needed(name: str, *after_bracket: str, top: str = _TWO, unread: str = "\"'#") -> tuple[str, ...]:
     """Each starts with `name` itself, a literal `re` looks for at C speed (a word boundary first is ten times
-    slower); the shapes of the call's argument (`after_bracket`) in one pattern."""
-    unread = rf"{_TWO}*+(?:[\"'#]|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*[(\"'#])"
+    slower); the shapes of the call's argument (`after_bracket`) in one pattern, and where the text read as `top`
+    goes on to what it does not read (a character of `unread`, brackets three deep)."""
+    unread = rf"{top}*+(?:[{unread}]|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*[(\"'#])"
     shapes = "|".join((*after_bracket, unread))
     call = rf"{name}(?<=\b{name}){_G}(?:\((?:{shapes})|as\b)"
     return CODE_ONLY + call, rf"{name}(?<=[\"']{name})[\"']{_G},?{_G}\){_G}\("  # `getattr(torch, "name")(`
 
 
-# A `getattr(...)` call's result called (`getattr(torch, op)(x)`), or a getattr whose arguments the text does not read.
-GETATTR_CALLED = rf"getattr(?<![\w.]getattr){_G}\({_TWO}*+(?:\){_G}\(|[\"'#(])"
+# A `getattr(...)` call's result called (`getattr(torch, op)(x)`), or a getattr whose arguments the text does not read,
+# as a call's first argument (`log(getattr(torch, op)(`): where a callee of `log`'s argument, or its first, is.
+GETATTR_CALLED = rf"\((?:{_G}\()*{_G}getattr{_G}\({_TWO}*+(?:\){_G}\(|[\"'#(])"
 
 
 def sole(call: Any) -> bool:

@@ -346,9 +346,14 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("from torch import exp as e\nimport torch\ny = torch.log(torch.sum(e(x), 1))\n", "ADV112", True),
         ("import torch\ny = torch.log(getattr(torch, op)(torch.exp(x), 1))\n", "ADV112", True),  # any getattr
         ("import torch\ny = torch.log(x)\nr = 'sum'\ne = ['exp']\n", "ADV112", False),  # names in strings
+        ("import torch\ny = torch.log(x)\nz = getattr(m, op)(x, 1)\n", "ADV112", False),  # no argument of a call
+        ("import torch\ny = torch.log(torch.sum(getattr(torch, 'exp')(x), 1))\n", "ADV112", True),
         # ADV110/ADV111: a getattr's name counts where it is called
         ("import torch\ny = getattr(torch, 'log')(x + 1)\n", "ADV110", True),
         ("import torch\ny = torch.log(x)\nkind = f('log', 1)\n", "ADV110", False),
+        ("import torch\ny = torch.log(g, add(g, f(h(1), s), s))\n", "ADV110", False),  # two arguments
+        ("import torch\ny = torch.log(a[i, j] + 1)\n", "ADV110", True),  # a comma in brackets
+        ("import torch\ny = torch.log(f(a, b) + 1,)\n", "ADV110", True),
         ("import torch\ny = getattr(torch, 'exp'  # why\n  )(x) - 1\n", "ADV111", True),
         # ADV795: a plain `def __torch_function__`
         (
