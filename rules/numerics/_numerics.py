@@ -12,9 +12,11 @@ _NUMBER = r"\.?\d[\w.]*+(?:(?<=[eE])[+-]\d++)?"
 _PLAIN = r"[^()\"'#]"  # what a call's argument holds outside brackets and strings, where the text reads it
 _STRING = r"\"[^\"\\\r\n]*\"|'[^'\\\r\n]*'"  # a string on one line without an escape (`"a(b"` holds no bracket)
 _TWO = rf"(?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*\))"  # and brackets two deep
-# The same, outside brackets no comma (a sole argument's, `sole`) and no `[` or `{` (which may hold one: the text does
-# not read on there)
-_SOLE = rf"(?:[^()\"'#,\[{{]|{_STRING}|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*\))"
+# The same, outside brackets no comma (a sole argument's, `sole`); a `[` or `{` holding only plain text read as one
+# (`x[i, j]`), where it holds more the text does not read on
+_FLAT = rf"(?:[^()\[\]{{}}\"'#]|{_STRING})"
+_INDEX = rf"\[(?:{_FLAT}|\[{_FLAT}*\])*\]"  # `x[i, j]`, `d["k"]`, `x[y[0]]`
+_SOLE = rf"(?:[^()\"'#,\[{{]|{_STRING}|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*\)|{_INDEX}|\{{{_FLAT}*\}})"
 
 
 def plus_one_call(name: str) -> tuple[str, ...]:

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from advisor.rule import Example, Rule, Severity, cst
+import ast
+
+from advisor.rule import Example, Rule, Severity, calls_to, cst
 
 from ._rocm import string_values
 
@@ -18,6 +20,20 @@ def _compiles_gpu_code(rule, call) -> bool:
         if key == "with_cuda":
             return not (isinstance(arg.value, cst.Name) and arg.value.value in ("False", "None"))
     return any(v.endswith((".cu", ".hip", ".cuh")) for v in string_values(call))
+
+
+def _may_compile_gpu_code(call: ast.Call) -> bool:
+    """`_compiles_gpu_code` of the `ast` call, or more: `cuda_sources=`, a `with_cuda=` not False or None, a source
+    named `.cu`, `.hip` or `.cuh` anywhere in it."""
+    for k in call.keywords:
+        if k.arg == "cuda_sources":
+            return True
+        if k.arg == "with_cuda" and not (isinstance(k.value, ast.Constant) and k.value.value in (False, None)):
+            return True
+    return any(
+        isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.endswith((".cu", ".hip", ".cuh"))
+        for n in ast.walk(call)
+    )
 
 
 class RocmExtensionArch(Rule):
@@ -69,6 +85,9 @@ class RocmExtensionArch(Rule):
         "import torch\nfrom torch.utils.cpp_extension import CUDAExtension\nIS_ROCM = torch.version.hip\n"
         "ext = CUDAExtension('ops', ['ops.cpp'], extra_compile_args={'nvcc': ['--offload-arch=gfx942']})",
         "import os\nos.environ['PYTORCH_ROCM_ARCH'] = 'gfx942'\nfrom torch.utils.cpp_extension import load\nops = load('ops', ['ops.hip'])",
+        # a JIT build of C++ only, in a ROCm project
+        "import torch\nfrom torch.utils import cpp_extension\nIS_ROCM = torch.version.hip\n"
+        "m = cpp_extension.load_inline('m', cpp_sources=[src], with_cuda=False)\nn = cpp_extension.load('n', ['n.cpp'])",
         # CUDA-only project: silent.
         "from torch.utils.cpp_extension import CUDAExtension, BuildExtension\n"
         "setup(ext_modules=[CUDAExtension('ops', ['ops.cu'])], cmdclass={'build_ext': BuildExtension})",
@@ -92,6 +111,18 @@ class RocmExtensionArch(Rule):
             "import torch\nfrom torch.utils.cpp_extension import load\nIS_ROCM = True\nops = load('ops', ['ops.cpp', 'kernels.cu'])"
         ),
     ]
+
+    may_match_refers = True  # its own `may_match` asks Rule.may_match first: the text gate is the reference gate
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # What it reports: a reference to `CUDAExtension`, or a JIT build that may compile GPU code (as
+        # `_compiles_gpu_code`, on the `ast` call; a superset: any such keyword or source, in any order).
+        if not super().may_match(refs):
+            return False
+        return refs.refers_to_any(CUDA_EXTENSION, cls.strings_name_targets) or any(
+            _may_compile_gpu_code(call) for call in calls_to(refs, JIT_APIS)
+        )
 
     @classmethod
     def needs_whole_module(cls, refs) -> bool:
