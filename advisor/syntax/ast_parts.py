@@ -93,9 +93,7 @@ def list_value(node: ast.Assign | ast.AnnAssign, values: dict[str, list[ast.expr
     (`idx[d] = slice(a, b)`), by that name, for `slice_list_indexed` (ADV130 follows a name only where
     every value bound to it is a list: `idx = slice(a, b)` is no list)."""
     value: Any = node.value
-    listy = type(value) in LISTY or (
-        type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "list"
-    )
+    listy = _may_be_list(value, True)
     targets: list[Any] = node.targets if type(node) is ast.Assign else [node.target]  # type: ignore[union-attr]
     for t in targets:
         stored = type(t) is ast.Subscript
@@ -103,6 +101,25 @@ def list_value(node: ast.Assign | ast.AnnAssign, values: dict[str, list[ast.expr
             t = t.value
         if type(t) is ast.Name and (stored or listy):
             values.setdefault(t.id, []).append(value)
+
+
+def _may_be_list(value: Any, whole: bool) -> bool:
+    """May ADV130 read the `ast` value as a list (`list_info` in rules/callpattern/_index_lists.py: a display, a
+    comprehension, `list(...)`, a sum of lists, a list times a number; a name only inside a sum or product)? Not a
+    sum with a tuple in it (`shape[:-1] + (slice(None),)`)."""
+    t = type(value)
+    if t is ast.List or t is ast.ListComp:
+        return True
+    if t is ast.Call:
+        return type(value.func) is ast.Name and value.func.id == "list"
+    if t is ast.Name:
+        return not whole
+    if t is not ast.BinOp:
+        return False
+    op, left, right = type(value.op), value.left, value.right
+    if op is ast.Add:
+        return _may_be_list(left, False) and _may_be_list(right, False)
+    return op is ast.Mult and _may_be_list(left if type(left) in (ast.List, ast.Name) else right, False)
 
 
 def slice_list_indexed(names: set[str], values: dict[str, list[ast.expr]], calls: dict[str, list[ast.Call]]) -> bool:

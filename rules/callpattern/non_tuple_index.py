@@ -99,6 +99,7 @@ class NonTupleIndex(Rule):
         "import torch\ny = x[[slice(0, 2)], 0]\n",  # a tuple index holding a list: advanced indexing
         "import torch\ny = df.loc[[slice(None), 'a']]\n",
         "import torch\ndef f(x):\n    idx = list(range(3))\n    return x[idx]\n",
+        "import torch\ndef f(x, p):\n    idx = x.shape[:-1] + (p, slice(None))\n    return x[idx]\n",  # a tuple
     ]
     invalid = [
         Example(
