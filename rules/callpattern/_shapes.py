@@ -115,9 +115,18 @@ def _callee(call: ast.Call) -> str | None:
     return None
 
 
+def _def_spans(refs) -> list[tuple[int, int]]:
+    """The lines of each function (its decorators too), the shortest first: the first that holds a line is the
+    innermost function there."""
+    spans = [
+        (min([d.lineno, *(x.lineno for x in d.decorator_list)]), d.end_lineno) for ds in refs.defs.values() for d in ds
+    ]
+    return sorted(spans, key=lambda s: s[1] - s[0])
+
+
 def receiver_ranks(refs, factories: Iterable[str]) -> list[tuple[str, int]] | None:
     """(attribute, rank) for each `.T`/`.H`/`.mT`/`.mH` (and `.adjoint()`, as "adjoint") whose receiver is a
-    factory call that states a rank, or a name assigned one anywhere in the file; None where an import
+    factory call that states a rank, or a name assigned one in the function it is in; None where an import
     renames a factory (any call could be one)."""
     if not refs.renamed.isdisjoint(factories):
         return None
@@ -128,8 +137,16 @@ def receiver_ranks(refs, factories: Iterable[str]) -> list[tuple[str, int]] | No
             pairs.append(("adjoint", call.func.value))
     found = []
     factories = frozenset(factories)
+    spans: list[tuple[int, int]] | None = None
     for attr, receiver in pairs:
-        calls = [receiver] if type(receiver) is ast.Call else refs.assigned.get(receiver.id, ())
+        if type(receiver) is ast.Call:
+            calls = [receiver]
+        else:  # the rule follows a name in the function it is in (its bindings there, nested functions' too)
+            calls = refs.assigned.get(receiver.id, ())
+            if calls:
+                spans = _def_spans(refs) if spans is None else spans
+                span = next((s for s in spans if s[0] <= receiver.lineno <= s[1]), None)
+                calls = [c for c in calls if span is not None and span[0] <= c.lineno <= span[1]]
         for call in calls:
             if callee_targets(refs, call.func, factories) == set():  # `np.ones(...)`, a local `ones`
                 continue

@@ -61,6 +61,8 @@ class TransposeRank(Rule):
     valid = [
         "import torch\nx = torch.zeros(2, 3)\ny = x.T\n",
         "import torch\ndef f(x):\n    return x.T\n",
+        "import torch\ndef make():\n    t = torch.tensor(1.0)\n    return t\ndef use(t):\n    return t.T\n",  # another function's
+        "import torch\nt = torch.ones(3)\ny = t.T\n",  # a name at module level is not followed
         "import torch\ndef f():\n    x = torch.zeros(2, 3, 4)\n    x = x.sum(0)\n    return x.T\n",
         "import torch\ndef f():\n    x = torch.arange(6)\n    x.unsqueeze_(0)\n    return x.T\n",
         "import torch\ny = torch.eye(3).T\nz = torch.tensor([[1, 2], [3, 4]]).T\n",
