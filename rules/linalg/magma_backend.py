@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, get_arg, string_value
+from advisor.rule import Applicability, Example, Rule, Severity, calls_to, cst, get_arg, string_value
 
 _FUNCS = {"torch.backends.cuda.preferred_linalg_library"}
 _ENUM = {"torch._C._LinalgBackend.Magma"}
@@ -49,12 +49,28 @@ class MagmaLinalgBackend(Rule):
     triggers = ("preferred_linalg_library", "Magma")
     targets = (*_FUNCS, *_ENUM)
     strings_name_targets = False  # reported at calls and references only ("magma" is an argument, not a target)
+    may_match_refers = True  # its own `may_match` asks Rule.may_match first: the text gate is the reference gate
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # What it reports: the enum referred to, or the setter called with "magma" (any argument, a superset of the
+        # `backend` it reads)
+        if not super().may_match(refs):
+            return False
+        if refs.refers_to_any(tuple(_ENUM), False):
+            return True
+        return any(
+            type(v).__name__ == "Constant" and v.value == "magma"
+            for call in calls_to(refs, tuple(_FUNCS))
+            for v in (*call.args, *(k.value for k in call.keywords))
+        )
 
     valid = [
         "import torch\ntorch.backends.cuda.preferred_linalg_library()",
         "import torch\ntorch.backends.cuda.preferred_linalg_library('cusolver')",
         "def preferred_linalg_library(x): ...\npreferred_linalg_library('magma')",
         "import mylib\nmylib.preferred_linalg_library('magma')",
+        "import torch\nb = torch.backends.cuda.preferred_linalg_library()\ntorch.backends.cuda.preferred_linalg_library(b)",
     ]
     invalid = [
         Example(

@@ -232,12 +232,38 @@ class MinedKeywords(Rule):
         # position (`visit_Call`); any `__init__` given arguments (a subclass's `super().__init__(x)`)
         if cls._lookup.isdisjoint(refs.referenced):
             return False
-        if any(_init_with_arguments(call) for call in refs.calls.get("__init__", ())):
+        inits = [call for call in refs.calls.get("__init__", ()) if _init_with_arguments(call)]
+        if inits and cls._listed_init(refs, inits):
             return True
         return any(
             cls._passes_listed(call, callee_targets(refs, call.func, cls._lookup))
             for call in refs.calls_of(cls._lookup)
         )
+
+    @classmethod
+    def _listed_init(cls, refs: Any, inits: list[Any]) -> bool:
+        """May one of these `__init__` calls (`_callee`) run a listed class's: `super().__init__(x)` where a class's
+        first base may be one, `Base.__init__(self, x)` where `Base` may be one (through the imports)?"""
+        bases = [c.bases[0] for c in refs.classes if c.bases]
+        bases = [b.value if type(b).__name__ == "Subscript" else b for b in bases]  # `Sampler[int]`
+        supers = any(cls._may_be_listed(refs, b) for b in bases)
+        for call in inits:
+            receiver = getattr(call.func, "value", None)
+            if receiver is None:  # `getattr(x, "__init__")(...)`: the text cannot tell
+                return True
+            if type(receiver).__name__ == "Call" and getattr(receiver.func, "id", None) == "super":
+                if supers:
+                    return True
+            elif cls._may_be_listed(refs, receiver):
+                return True
+        return False
+
+    @classmethod
+    def _may_be_listed(cls, refs: Any, node: Any) -> bool:
+        if type(node).__name__ not in ("Name", "Attribute"):
+            return False
+        bound = refs.resolve(node)
+        return bound is None or not cls._lookup.isdisjoint(bound)
 
     @classmethod
     def _passes_listed(cls, call: Any, funcs: set[str] | None) -> bool:
