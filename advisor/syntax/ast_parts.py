@@ -33,7 +33,9 @@ def is_one(node: ast.AST) -> bool:
     return type(node) is ast.Constant and type(node.value) in (int, float) and node.value == 1  # type: ignore[attr-defined]
 
 
-def record_call(call: ast.Call, calls: dict[str, list[ast.Call]], into: set[str] | None = None) -> None:
+def record_call(
+    call: ast.Call, calls: dict[str, list[ast.Call]], into: dict[str, list[ast.Call]] | None = None
+) -> None:
     func = call.func
     if type(func) is ast.Call and type(func.func) is ast.Name and func.func.id == "getattr" and len(func.args) == 2:
         name = func.args[1]  # `getattr(m, "f")(x)` calls `f`
@@ -42,10 +44,7 @@ def record_call(call: ast.Call, calls: dict[str, list[ast.Call]], into: set[str]
         key = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
     if key is None:
         return
-    if into is not None:  # only the name, for the shape it was seen in
-        into.add(key)
-    else:
-        calls.setdefault(key, []).append(call)
+    (calls if into is None else into).setdefault(key, []).append(call)  # `into`: only for the shape it was seen in
 
 
 def slice_call(node: ast.AST) -> bool:

@@ -56,7 +56,9 @@ class References:
         # call), and the calls assigned to each name (`x = f(...)`, `x: T = f(...)`).
         self.transposed: list[tuple[str, ast.Name | ast.Call]] = []
         self.assigned: dict[str, list[ast.Call]] = {}
-        self.minus_one: set[str] = set()  # calls a literal one is subtracted from (`exp(x) - 1`), by last name
+        self.minus_one: dict[
+            str, list[ast.Call]
+        ] = {}  # calls a literal one is subtracted from (`exp(x) - 1`), by last name
         self.renamed: set[str] = set()  # imported names bound under another name (`import softmax as sm`)
         self.asnames: dict[str, set[str]] = {}  # those other names: "sm" -> {"torch.nn.functional.softmax"}
         self.long_strings: list[str] = []  # string constants too long for `qualnames`
@@ -150,7 +152,7 @@ class References:
     def forget_calls(self) -> None:
         self.guard_identifiers  # noqa: B018  # walked now, while the tree is there
         self.calls, self.defs, self.classes, self.transposed, self.assigned = {}, {}, [], [], {}
-        self.list_values, self.ifs = {}, []
+        self.list_values, self.ifs, self.minus_one = {}, [], {}
 
     def slice_list_indexed(self) -> bool:
         """Is a name used as an index (`index_names`) one a list holding a `slice(...)` may be bound or stored to

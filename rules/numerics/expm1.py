@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, cst, rewrite_reference
+from advisor.rule import Applicability, Example, Rule, Severity, callee_targets, cst, rewrite_reference
 
 from ._numerics import is_one, minus_one_call
 
@@ -40,6 +40,7 @@ class ExpMinusOne(Rule):
         "import torch\ny = torch.exp(x) - 2",
         "import torch\ny = 1 - torch.exp(x)",
         "import math\ny = math.exp(x) - 1",
+        "import torch\nf = lambda i: 2 * (i.exp() - 1)",  # a method of a local name
     ]
     invalid = [
         Example("import torch\ny = torch.exp(x) - 1\n", fixed="import torch\ny = torch.expm1(x)\n", line=2, column=5),
@@ -56,8 +57,12 @@ class ExpMinusOne(Rule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        # `torch.exp(x) - 1`: some call has a literal one subtracted from it.
-        return super().may_match(refs) and (bool(refs.renamed & set(cls.targets)) or "exp" in refs.minus_one)
+        # `torch.exp(x) - 1`: a literal one subtracted from a call that may be a target's (not `np.exp(x)`, `i.exp()`)
+        if not super().may_match(refs):
+            return False
+        return bool(refs.renamed & set(cls.targets)) or any(
+            callee_targets(refs, call.func, cls.targets) != set() for call in refs.minus_one.get("exp", ())
+        )
 
     def visit_BinaryOperation(self, node) -> None:
         if not (isinstance(node.operator, cst.Subtract) and is_one(node.right) and isinstance(node.left, cst.Call)):

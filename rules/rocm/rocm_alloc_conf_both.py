@@ -69,7 +69,13 @@ class RocmBothAllocConfs(Rule):
 
     @classmethod
     def may_match(cls, refs) -> bool:
-        return HIP_VAR in refs.qualnames or HIP_VAR in refs.names
+        # Both variables named (a string, or a keyword of `dict(...)`/`.update(...)`): it reports only where both are set
+        return all(v in refs.qualnames or v in refs.names for v in (HIP_VAR, CUDA_VAR))
+
+    @classmethod
+    def text_gate(cls):
+        # The CUDA variable's name too (the prefilter's trigger is the HIP one's)
+        return (), (), (CUDA_VAR,), (), ()
 
     @classmethod
     def check_env(cls, assignments):
