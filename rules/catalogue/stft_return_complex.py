@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import Example, Rule, Severity, bool_value, get_arg
+from advisor.rule import CODE_ONLY, TEXT_GAPS, Example, Rule, Severity, bool_value, calls_to, get_arg
 
 TARGETS = ("torch.stft", "torch.functional.stft")
 
@@ -42,10 +42,29 @@ class StftReturnComplexFalse(Rule):
     deprecated_in = "2.0"
     triggers = ("return_complex",)
     targets = TARGETS
+    may_match_refers = True  # its own `may_match` asks Rule.may_match first
+
+    @classmethod
+    def may_match(cls, refs) -> bool:
+        # What it reports: a call that may be `torch.stft` passing `return_complex=False`, a literal
+        if not super().may_match(refs):
+            return False
+        return any(
+            k.arg == "return_complex" and type(k.value).__name__ == "Constant" and k.value.value is False
+            for call in calls_to(refs, TARGETS)
+            for k in call.keywords
+        )
+
+    @classmethod
+    def text_gate(cls):
+        # and, besides the reference, `return_complex=False` in code (parentheses and gaps between)
+        g = TEXT_GAPS
+        return cls.text_gate_with(rf"{CODE_ONLY}return_complex(?<=\breturn_complex){g}=(?!=){g}(?:\({g})*False\b")
 
     valid = [
         "import torch\ns = torch.stft(x, 400, return_complex=True)\n",
         "import librosa\ns = librosa.stft(x, return_complex=False)\n",
+        "import torch\ndef stft(x, return_complex=False):\n    return torch.stft(x, 400, return_complex=return_complex)\n",
         "import torchaudio\nt = torchaudio.transforms.Spectrogram(return_complex=False)\n",
     ]
     invalid = [
