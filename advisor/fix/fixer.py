@@ -149,7 +149,8 @@ def fixed_module(analysed: Analysed, reports: Sequence[Any], path: str, local: b
     spans = [analysed.spans[id(rep.target_node)] for rep in reports if id(rep.target_node) in analysed.spans]
     alone = None
     if len(spans) == len(reports):  # what the file's text shows for certain spares a scope analysis of the whole
-        found = replace.classify(analysed.text, removals, spans, [r.replacement for r in reports], analysed.memo)
+        news = [r.replacement for r in reports]
+        found = replace.classify(analysed.text, removals, spans, news, analysed.memo, analysed.starts)
         removals -= found.used
         sure = removals and removals <= found.unused | found.local | found.inside
         alone = replace.remove_alone(new_module, removals, found.local, found.inside) if sure else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from advisor.fix.unimport import Removal
 
@@ -15,14 +15,30 @@ _SCOPES: tuple[type[ast.AST], ...] = (ast.FunctionDef, ast.AsyncFunctionDef, ast
 _SCOPES += (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def uses_of(text: str, names: frozenset[str]) -> tuple[Uses | None, list[str]]:
+def uses_of(text: str, names: frozenset[str], starts: Sequence[int] | None = None) -> tuple[Uses | None, list[str]]:
+    """`Uses` of `names` in `text`; `starts` (the first line of each top-level statement, in order): only the
+    statements that hold one of `names` as a word are parsed and walked (everything `Uses` records of them, an import
+    of one, a binding, a read, a string naming one, is in such a statement), the others left blank, on their lines."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    uses = Uses(set(names))
     try:
-        tree = ast.parse(text)
+        tree = ast.parse(_holding(lines, uses.words, starts) if starts else text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None, []
-    uses = Uses(set(names))
     uses.walk(tree)
-    return uses, re.split(r"\r\n|\r|\n", text)
+    return uses, lines
+
+
+def _holding(lines: list[str], words: re.Pattern[str], starts: Sequence[int]) -> str:
+    """The text of `lines` with only the top-level statements (from each of `starts` to the next) that `words` finds
+    a match in; every other line left empty, so that lines and columns stay."""
+    kept = [""] * len(lines)
+    bounds = [*starts, len(lines) + 1]
+    for first, end in zip(bounds, bounds[1:]):
+        statement = lines[first - 1 : end - 1]
+        if words.search("\n".join(statement)):
+            kept[first - 1 : end - 1] = statement
+    return "\n".join(kept)
 
 
 # The nodes that bind a name where they stand and are not read on their own (`_bound_names`; imports, names and

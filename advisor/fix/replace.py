@@ -11,7 +11,7 @@ are the same.
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from advisor.core.lazy import cst
 from advisor.fix import parking, unimport
@@ -94,7 +94,12 @@ class Classified(NamedTuple):
 
 
 def classify(
-    text: str, removals: Iterable[Removal], spans: list[Span], replacements: Iterable[Any], memo: dict[Any, Any]
+    text: str,
+    removals: Iterable[Removal],
+    spans: list[Span],
+    replacements: Iterable[Any],
+    memo: dict[Any, Any],
+    starts: Sequence[int] | None = None,
 ) -> Classified:
     """(surely used, surely unused, local, inside): the removals that stay used, and those nothing uses any more, once the
     nodes at `spans` are replaced by `replacements`, as the file's `ast` shows it. Either needs the file's only
@@ -107,13 +112,14 @@ def classify(
     decide alone (`remove_alone`); inside: a local one with no `Name` of it left, as for unused ones. Any other
     removal is none of these, and goes to RemoveImportsVisitor.
 
-    `memo` keeps the file's pass over its `ast` for the next fix of the same file (JSON edits: one per fix)."""
+    `memo` keeps the file's pass over its `ast` for the next fix of the same file (JSON edits: one per fix); `starts`
+    (the file's top-level statements' first lines, where known) lets it parse only the statements that name one."""
     wanted = set(removals)
     if not wanted:
         return Classified(set(), set(), set(), set())
     names = frozenset(asname or name or mod for mod, name, asname in wanted)
     if names not in memo:
-        memo[names] = uses_of(text, names)
+        memo[names] = uses_of(text, names, starts)
     uses, lines = memo[names]
     if uses is None:
         return Classified(set(), set(), set(), set())

@@ -138,3 +138,39 @@ def test_a_used_import_is_not_asked_about(monkeypatch):
     out = fix_bytes(CASES["used again"].encode(), "m.py", all_rules(), SETTINGS)
     assert b"from torch.cuda.amp import autocast" in out.fixed and b"torch.amp.autocast" in out.fixed
     assert calls == []
+
+
+def test_only_the_statements_that_name_them_are_read_and_the_same_uses_come_out():
+    """`uses_of` with the file's statement starts parses only the top-level statements that hold a name (the others
+    left blank on their lines): what it finds of those names, and where, is what the whole file's walk finds."""
+    import ast
+
+    from advisor.analysis.positions import statement_starts
+    from advisor.fix.name_uses import uses_of
+
+    text = (
+        "import os\nimport torch.cuda.amp as amp\nfrom torch import autocast\n\n\n"
+        "def f(x):\n    import sys\n    with autocast('cuda'):\n        return sys.argv, x\n\n\n"
+        "class C:\n    'doc'\n\n    def g(self) -> 'autocast':\n        global amp\n        return os.sep\n\n\n"
+        "x = [autocast for autocast in range(3)]\n__all__ = ['amp']\ny = 1; z = amp.x\n"
+    )
+    names = frozenset({"autocast", "amp", "sys"})
+    starts = statement_starts(ast.parse(text))
+
+    def seen(uses):
+        spot = lambda n: (n.lineno, n.col_offset)  # noqa: E731
+        return (
+            uses.imports,
+            uses.nested_imports,
+            sorted(spot(n) for n, _ in uses.reads),
+            uses.module_binds,
+            uses.globals,
+            {k: sorted(map(spot, v)) for k, v in uses.every.items()},
+            sorted(map(spot, uses.loads)),
+            uses.in_strings,
+        )
+
+    (some, lines), (every, all_lines) = uses_of(text, names, starts), uses_of(text, names)
+    assert lines == all_lines
+    assert seen(some)[1:] == seen(every)[1:]
+    assert some.imports == {k: v for k, v in every.imports.items() if k != ("os", None, None)}  # os: not asked
