@@ -91,8 +91,17 @@ class ScatterReduceArgument(Rule):
 
     @classmethod
     def text_gate(cls):
-        # A reference to `scatter` (Rule.may_match), and `reduce=` in code (as a keyword: `calls_of` reads keywords).
-        return cls.text_gate_with(CODE_ONLY + rf"reduce(?<=\breduce){TEXT_GAPS}=(?!=)")  # a literal first: C speed
+        # A reference to `scatter` (Rule.may_match), and, besides, a `scatter(`/`scatter_(` call given `reduce=` (its
+        # arguments read two brackets deep; a string, a comment or a third bracket: the text cannot tell), a
+        # getattr's `"scatter")(`, or `scatter as` (an import that renames it: `calls_of` reads that name's calls).
+        # Each starts with its literal, looked for at C speed.
+        g = TEXT_GAPS
+        plain = r"[^()\"'#]"
+        two = rf"(?:{plain}|\((?:{plain}|\({plain}*\))*\))"
+        given = rf"scatter(?<=\bscatter)_?{g}\({two}*?(?:\breduce{g}=(?!=)|[\"'#]|\((?:{plain}|\({plain}*\))*[(\"'#])"
+        called = rf"scatter(?<=[\"']scatter)_?[\"']{g},?{g}\){g}\("
+        renamed = rf"scatter(?<=\bscatter)_?(?=[ \t\f\\\r\n#]){g}as\b"
+        return cls.text_gate_with(CODE_ONLY + given, called, CODE_ONLY + renamed)
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -107,7 +107,10 @@ class TensorQrCholeskyMethod(Rule):
     def text_gate(cls):
         # `.cholesky`/`.qr` (Rule.may_match's gate), and one of them called: an attribute only read is none of this
         # rule's (`aten.cholesky.default`, `torch.Tensor.qr` in a table)
-        return cls.text_gate_with(CODE_ONLY + rf"\b(?:cholesky|qr){TEXT_GAPS}\(")
+        # (a name defined is not called: `def cholesky(`; each pattern starts with its literal, looked for at C speed)
+        return cls.text_gate_with(
+            *(CODE_ONLY + rf"{m}(?<![\w]{m})(?<!def {m}){TEXT_GAPS}\(" for m in ("cholesky", "qr"))
+        )
 
     @classmethod
     def may_match(cls, refs) -> bool:
