@@ -12,12 +12,14 @@ import ast
 import re
 from typing import Any
 
-from advisor.rule import Rule, cst, nodes_of, simple_name
+from advisor.rule import CODE_ONLY, Rule, cst, nodes_of, simple_name
 
 ROCM, NOT_ROCM = "rocm", "not-rocm"
 HIP_TRIGGERS = ("hip", "_is_hip", "is_hip", "is_rocm", "_is_rocm", "IS_ROCM", "IS_HIP", "TEST_WITH_ROCM", "skipIfRocm")
 # Identifiers whose truth means "this is ROCm": is_hip, _is_hip, IS_ROCM, TEST_WITH_ROCM, on_rocm, ...
 HIP_IDENT = re.compile(r"^_?(?:is_|on_|use_|test_with_|with_)?(?:hip|rocm)$", re.IGNORECASE)
+# For a text gate: where `has_hip_guard` may hold, an identifier it reads, in code (in any case, a superset)
+HIP_GUARD_TEXT = CODE_ONLY + r"(?i:\b_?(?:is_|on_|use_|test_with_|with_)?(?:hip|rocm)\b|\bskipifrocm\b)"
 VERIFY = "verify with the `rocm_runtime` validation script"
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 from advisor.rule import ALSO_NEEDED, CODE_ONLY, Example, Severity, cst, nodes_of, simple_name
 
 from ._rocm import (
+    HIP_GUARD_TEXT,
     NOT_ROCM,
     ROCM,
     BranchTracker,
@@ -112,10 +113,10 @@ class RocmSemiStructuredSparsity(BranchTracker):
     @classmethod
     def text_gate(cls):
         # `._FORCE_CUTLASS`, or a sparsity name (an identifier, in the text as it is); and, besides, what a hip guard's
-        # identifier ends with (`has_hip_guard`: `hip`, `IS_ROCM`, `skipIfRocm`, in any case) or `_FORCE_CUTLASS`:
+        # identifier is (`has_hip_guard`: `hip`, `IS_ROCM`, `skipIfRocm`, in any case) or `_FORCE_CUTLASS`:
         # identifiers all, so in code (not "ROCm" in a comment or a docstring)
         sparsity = CODE_ONLY + r"(?:" + "|".join(sorted(SPARSE_NAMES)) + r")\b"
-        needed = (ALSO_NEEDED + CODE_ONLY + r"(?i:hip|rocm)", ALSO_NEEDED + CODE_ONLY + "_FORCE_CUTLASS")
+        needed = (ALSO_NEEDED + HIP_GUARD_TEXT, ALSO_NEEDED + CODE_ONLY + "_FORCE_CUTLASS")
         return (), ("_FORCE_CUTLASS",), (sparsity, *needed), (), ()
 
     @classmethod

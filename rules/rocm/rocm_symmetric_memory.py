@@ -2,9 +2,18 @@ from __future__ import annotations
 
 import re
 
-from advisor.rule import Example, Severity, cst
+from advisor.rule import ALSO_NEEDED, Example, Severity, cst
 
-from ._rocm import HIP_TRIGGERS, NOT_ROCM, ROCM, BranchTracker, disables, has_hip_guard, hip_ifs_turning_off
+from ._rocm import (
+    HIP_GUARD_TEXT,
+    HIP_TRIGGERS,
+    NOT_ROCM,
+    ROCM,
+    BranchTracker,
+    disables,
+    has_hip_guard,
+    hip_ifs_turning_off,
+)
 
 _SYMM = re.compile(r"symm_?mem|symmetric_memory|SymmMem|nvshmem", re.IGNORECASE)
 
@@ -82,7 +91,8 @@ class RocmSymmetricMemoryGuard(BranchTracker):
     def text_gate(cls):
         # an identifier or an import naming symmetric memory: both are in the text as they are (_SYMM, its first
         # letter apart: a pattern that starts with a case-insensitive group is tried at every byte)
-        return (), (), ("[sSnN](?i:ymm_?mem|ymmetric_memory|vshmem)",), (), ()
+        # and, besides, what a hip guard's identifier is (`has_hip_guard`), in code
+        return (), (), ("[sSnN](?i:ymm_?mem|ymmetric_memory|vshmem)", ALSO_NEEDED + HIP_GUARD_TEXT), (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:
