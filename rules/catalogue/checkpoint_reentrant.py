@@ -1,6 +1,17 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, append_args, calls_to, get_arg, kwarg
+from advisor.rule import (
+    CODE_ONLY,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    append_args,
+    calls_to,
+    get_arg,
+    kwarg,
+)
 
 FUNCS = {"torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential"}
 
@@ -66,6 +77,19 @@ class CheckpointUseReentrant(Rule):
             fixed="import torch.utils.checkpoint as cp\ny = cp.checkpoint_sequential(layers, 2, x, use_reentrant=True)\n",
         ),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A reference (Rule.may_match), and, besides, a `checkpoint(`/`checkpoint_sequential(` call whose arguments
+        # (read two brackets deep) pass no `use_reentrant=` (a string, a comment, a third bracket: the text cannot tell), a getattr's `"checkpoint")(`, or `checkpoint as` (an import that renames it). Each starts
+        # with its literal, looked for at C speed.
+        g = TEXT_GAPS
+        plain = r"(?:(?!use_reentrant[ \t\f\\\r\n]*=(?!=))[^()\"'#])"  # (`**kw` read as any text)
+        two = rf"(?:{plain}|\((?:{plain}|\({plain}*\))*\))"
+        called = rf"checkpoint(?<=\bcheckpoint)(?:_sequential)?{g}\({two}*+(?:\)|[\"'#(])"
+        named = rf"checkpoint(?<=[\"']checkpoint)(?:_sequential)?[\"']{g},?{g}\){g}\("
+        renamed = rf"checkpoint(?<=\bcheckpoint)(?:_sequential)?(?=[ \t\f\\\r\n#]){g}as\b"
+        return cls.text_gate_with(CODE_ONLY + called, named, CODE_ONLY + renamed)
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -355,6 +355,14 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("import torch\ny = torch.log(a[i, j] + 1)\n", "ADV110", True),  # a comma in brackets
         ("import torch\ny = torch.log(f(a, b) + 1,)\n", "ADV110", True),
         ("import torch\ny = getattr(torch, 'exp'  # why\n  )(x) - 1\n", "ADV111", True),
+        # ADV732: a checkpoint call that passes no `use_reentrant=`
+        ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, x, use_reentrant=False)\n", "ADV732", False),
+        ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, use_reentrant)\n", "ADV732", True),
+        ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, g(use_reentrant=1))\n", "ADV732", True),
+        ("from torch.utils.checkpoint import checkpoint as ck\ny = ck(f, x)\n", "ADV732", True),
+        # ADV135: `reduce=` given to a scatter call
+        ("import torch\ny = x.scatter_(0, i, s)\nz = f(reduce='sum')\n", "ADV135", False),
+        ("import torch\ny = x.scatter_(0, i, s,  # why\n    reduce='add')\n", "ADV135", True),
         # ADV795: a plain `def __torch_function__`
         (
             "import torch\nclass T(torch.Tensor):\n    @classmethod\n    def __torch_function__(c, f, t, a=(), k=None):\n"
