@@ -40,3 +40,22 @@ def two_deep(opening: str) -> str:
     o, c = re.escape(opening), re.escape({"(": ")", "[": "]"}[opening])
     flat = rf"[^{o}{c}\"'#]"
     return rf"{o}(?:{flat}|{o}{flat}*+{c})*+{c}"
+
+
+def keyword_calls(name: str, keyword: str, given: bool, suffix: str = "") -> tuple[str, str, str]:
+    """A text gate's patterns for a call of `name` (`suffix` a pattern after it: `_?`) that passes (`given`) or does
+    not pass `keyword=`, read among its arguments two brackets deep (a string, a comment, a third bracket: the text
+    cannot tell, and the call counts); a getattr's name called (`getattr(m, "name")(`); the name renamed by an import
+    (`name as n`: any call may be it). Each starts with `name`, a literal `re` looks for at C speed. `keyword` is a
+    pattern (it may say what it is not followed by: `indexing(?!...None)`)."""
+    gaps, keyword = TEXT_GAPS, rf"\b{keyword}{TEXT_GAP}*=(?!=)"
+    inner = r"[^()\"'#]"  # inside brackets: another call's keywords
+    plain = inner if given else rf"(?:(?!{keyword}){inner})"
+    unread = rf"[\"'#]|\((?:{inner}|\({inner}*\))*[(\"'#]"
+    two = rf"(?:{plain}|\((?:{inner}|\({inner}*\))*\))"
+    end = rf"{two}*?(?:{keyword}|{unread})" if given else rf"{two}*+(?:\)|{unread})"
+    return (
+        CODE_ONLY + rf"{name}(?<=\b{name}){suffix}{gaps}\({end}",
+        rf"{name}(?<=[\"']{name}){suffix}[\"']{gaps},?{gaps}\){gaps}\(",
+        CODE_ONLY + rf"{name}(?<=\b{name}){suffix}(?=[ \t\f\\\r\n#]){gaps}as\b",
+    )

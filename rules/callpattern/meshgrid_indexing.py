@@ -1,6 +1,18 @@
 from __future__ import annotations
 
-from advisor.rule import Applicability, Example, Rule, Severity, append_args, cst, get_arg, kwarg, uses_magic_commas
+from advisor.rule import (
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    append_args,
+    cst,
+    get_arg,
+    keyword_calls,
+    kwarg,
+    uses_magic_commas,
+)
 
 from ._probes import Probes
 from ._shapes import lacks_keyword
@@ -86,6 +98,12 @@ class MeshgridWithoutIndexing(Rule):
         ),
         Example("import torch\ntry:\n    g = torch.meshgrid(x, y)\nexcept TypeError:\n    g = None\n"),
     ]
+
+    @classmethod
+    def text_gate(cls):
+        # A reference (Rule.may_match), and, besides, a `meshgrid(` call that may pass no `indexing=` (or `indexing=None`)
+        g = TEXT_GAPS
+        return cls.text_gate_with(*keyword_calls("meshgrid", rf"indexing(?!{g}={g}(?:\({g})*None\b)", False))
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import CODE_ONLY, TEXT_GAPS, Example, Rule, Severity, cst, get_arg, string_value
+from advisor.rule import Example, Rule, Severity, cst, get_arg, keyword_calls, string_value
 
 from ._receivers import Receivers
 from ._shapes import number
@@ -91,17 +91,8 @@ class ScatterReduceArgument(Rule):
 
     @classmethod
     def text_gate(cls):
-        # A reference to `scatter` (Rule.may_match), and, besides, a `scatter(`/`scatter_(` call given `reduce=` (its
-        # arguments read two brackets deep; a string, a comment or a third bracket: the text cannot tell), a
-        # getattr's `"scatter")(`, or `scatter as` (an import that renames it: `calls_of` reads that name's calls).
-        # Each starts with its literal, looked for at C speed.
-        g = TEXT_GAPS
-        plain = r"[^()\"'#]"
-        two = rf"(?:{plain}|\((?:{plain}|\({plain}*\))*\))"
-        given = rf"scatter(?<=\bscatter)_?{g}\({two}*?(?:\breduce{g}=(?!=)|[\"'#]|\((?:{plain}|\({plain}*\))*[(\"'#])"
-        called = rf"scatter(?<=[\"']scatter)_?[\"']{g},?{g}\){g}\("
-        renamed = rf"scatter(?<=\bscatter)_?(?=[ \t\f\\\r\n#]){g}as\b"
-        return cls.text_gate_with(CODE_ONLY + given, called, CODE_ONLY + renamed)
+        # A reference to `scatter` (Rule.may_match), and, besides, a `scatter(`/`scatter_(` call that may pass `reduce=`
+        return cls.text_gate_with(*keyword_calls("scatter", "reduce", True, "_?"))
 
     @classmethod
     def may_match(cls, refs) -> bool:

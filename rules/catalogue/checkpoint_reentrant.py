@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 from advisor.rule import (
-    CODE_ONLY,
-    TEXT_GAPS,
     Applicability,
     Example,
     Rule,
@@ -10,6 +8,7 @@ from advisor.rule import (
     append_args,
     calls_to,
     get_arg,
+    keyword_calls,
     kwarg,
 )
 
@@ -80,16 +79,9 @@ class CheckpointUseReentrant(Rule):
 
     @classmethod
     def text_gate(cls):
-        # A reference (Rule.may_match), and, besides, a `checkpoint(`/`checkpoint_sequential(` call whose arguments
-        # (read two brackets deep) pass no `use_reentrant=` (a string, a comment, a third bracket: the text cannot tell), a getattr's `"checkpoint")(`, or `checkpoint as` (an import that renames it). Each starts
-        # with its literal, looked for at C speed.
-        g = TEXT_GAPS
-        plain = r"(?:(?!use_reentrant[ \t\f\\\r\n]*=(?!=))[^()\"'#])"  # (`**kw` read as any text)
-        two = rf"(?:{plain}|\((?:{plain}|\({plain}*\))*\))"
-        called = rf"checkpoint(?<=\bcheckpoint)(?:_sequential)?{g}\({two}*+(?:\)|[\"'#(])"
-        named = rf"checkpoint(?<=[\"']checkpoint)(?:_sequential)?[\"']{g},?{g}\){g}\("
-        renamed = rf"checkpoint(?<=\bcheckpoint)(?:_sequential)?(?=[ \t\f\\\r\n#]){g}as\b"
-        return cls.text_gate_with(CODE_ONLY + called, named, CODE_ONLY + renamed)
+        # A reference (Rule.may_match), and, besides, a `checkpoint(`/`checkpoint_sequential(` call that may pass no
+        # `use_reentrant=` (`**kw` is read as any text)
+        return cls.text_gate_with(*keyword_calls("checkpoint", "use_reentrant", False, "(?:_sequential)?"))
 
     @classmethod
     def may_match(cls, refs) -> bool:

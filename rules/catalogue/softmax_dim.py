@@ -104,7 +104,7 @@ class SoftmaxWithoutDim(Rule):
     def text_gate(cls):
         # A reference (Rule.may_match), and a call of one of the names that may lack `dim` (`_may_lack_dim`: one
         # positional argument at most and no `dim=`), or one the text cannot read (a string, a star, a brace, deeper
-        # brackets), a name in quotes (`getattr(F, "softmax")(x)`) or renamed (`softmax as sm`).
+        # brackets), a getattr's name called (`getattr(F, "softmax")(x)`) or renamed (`softmax as sm`).
         g = TEXT_GAPS
         name = r"oftm(?:(?<=\b[sS]oftm)|(?<=\blog_softm)|(?<=\bLogSoftm))(?:ax|in)\b"  # `oftm` first: a literal
         nested = two_deep("(") + "|" + two_deep("[")
@@ -116,7 +116,7 @@ class SoftmaxWithoutDim(Rule):
         unread = (
             rf"{name}{g}\((?:{plain}|\((?:{plain}|\({plain}*\))*\))*+(?:[\"'*{{]|\((?:{plain}|\({plain}*\))*[(\"'*{{])"
         )
-        quoted, renamed = rf"{name}[\"']", rf"{name}{g}as\b"
+        quoted, renamed = rf"{name}[\"']{g},?{g}\){g}\(", rf"{name}{g}as\b"  # `getattr(F, "softmax")(`
         return cls.text_gate_with(CODE_ONLY + lacking, CODE_ONLY + unread, quoted, CODE_ONLY + renamed)
 
     @classmethod

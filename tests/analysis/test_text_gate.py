@@ -360,6 +360,10 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, use_reentrant)\n", "ADV732", True),
         ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, g(use_reentrant=1))\n", "ADV732", True),
         ("from torch.utils.checkpoint import checkpoint as ck\ny = ck(f, x)\n", "ADV732", True),
+        # ADV131: a meshgrid call without `indexing=` (or with `indexing=None`)
+        ("import torch\nx, y = torch.meshgrid(a, b, indexing='ij')\n", "ADV131", False),
+        ("import torch\nx, y = torch.meshgrid(a, b, indexing=(None))\n", "ADV131", True),
+        ("import torch\nx, y = torch.meshgrid(a, b, my_indexing=1)\n", "ADV131", True),
         # ADV135: `reduce=` given to a scatter call
         ("import torch\ny = x.scatter_(0, i, s)\nz = f(reduce='sum')\n", "ADV135", False),
         ("import torch\ny = x.scatter_(0, i, s,  # why\n    reduce='add')\n", "ADV135", True),
