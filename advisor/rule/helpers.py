@@ -15,9 +15,16 @@ if TYPE_CHECKING:
 def callee_targets(refs: Any, func: Any, qualified: Collection[str]) -> set[str] | None:
     """Which of `qualified` the `ast` callee `func` may be through the file's imports (`match` resolves a name only
     through an import): none for one they resolve elsewhere (`np.log`) or that no import binds (`self.load`, `t.qr`,
-    a local name); None where `References.resolve` cannot tell (`getattr(torch, "log")`, `f().log`): any of them."""
+    a local name), or whose head is no name (`f().log`, `(a * b).exp`: `match` resolves none); None for what
+    `References.resolve` cannot tell and `match` may (`getattr(torch, "log")`, `getattr(m, "cuda").log`): any."""
     bound = refs.resolve(func)
-    return None if bound is None else bound.intersection(qualified)
+    if bound is not None:
+        return bound.intersection(qualified)
+    head = func
+    while type(head).__name__ == "Attribute":
+        head = head.value
+    getattr_call = type(head).__name__ == "Call" and getattr(head.func, "id", None) == "getattr"
+    return None if getattr_call else set()
 
 
 def calls_to(refs: Any, qualified: Collection[str]) -> list[Any]:
