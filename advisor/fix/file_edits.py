@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from functools import lru_cache
 from typing import Any, Sequence
 
 from advisor.core.findings import Finding
@@ -26,18 +27,23 @@ def _position(lines: list[str], first: int, offset: int) -> tuple[int, int]:
     return line + 1, offset + 1
 
 
+@lru_cache(maxsize=2)
+def _lines(text: str) -> list[str]:
+    """`text`'s lines with their ends: a file's text is the `old` of each of its fixes' edits (read, never changed)."""
+    return text.splitlines(keepends=True)
+
+
 def text_edits(old: str, new: str) -> list[dict[str, Any]]:
     """The edits that turn `old` into `new`: one per changed run of lines, narrowed to the characters that
     change (1-based line and column; the end is exclusive)."""
-    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    a, b = _lines(old), new.splitlines(keepends=True)
     # The lines before the first change and after the last are equal by construction: only the middle is diffed
     # (a fix changes a few lines of a file that may have thousands).
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
-        tail += 1
+    short = min(len(a), len(b))
+    head = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), short)
+    tail = next(
+        (i for i, (x, y) in enumerate(zip(reversed(a), reversed(b))) if x != y or i >= short - head), short - head
+    )
     middle = difflib.SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], autojunk=False)
     edits = []
     for tag, i1, i2, j1, j2 in middle.get_opcodes():
