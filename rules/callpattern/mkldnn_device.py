@@ -3,7 +3,7 @@ from __future__ import annotations
 import ast
 import re
 
-from advisor.rule import CODE_ONLY, TEXT_GAP, Example, Rule, Severity, cst, get_arg, string_value
+from advisor.rule import CODE_ONLY, TEXT_GAP, TEXT_GAPS, Example, Rule, Severity, cst, get_arg, string_value
 
 DEVICE = ("torch.device",)
 _MKLDNN = re.compile(r"mkldnn(?::\d+)?")
@@ -72,9 +72,17 @@ class MkldnnDevice(Rule):
 
     @classmethod
     def text_gate(cls):
-        # The string where a call's first argument or a keyword's value starts (what may_match reads), in code.
+        # The string where may_match reads one, in code: the first argument of `device(`/`to(` (or of a getattr's
+        # `"to")(`), a `device=` or `type=` keyword's value; or `device as` (renamed: any call's first argument).
+        # Each pattern starts with its literal name, looked for at C speed.
         string = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*+)*+[rRuU]?[\"']mkldnn"  # parentheses too: `device(("mkldnn"))`
-        return (), (), (CODE_ONLY + rf"\({string}", CODE_ONLY + rf"(?<![=!<>:])=(?!=){string}"), (), ()
+        g = TEXT_GAPS
+        first = (rf"{n}(?<=\b{n}){g}\({string}" for n in ("device", "to"))
+        called = (rf"{n}(?<=[\"']{n})[\"']{g},?{g}\){g}\({string}" for n in ("device", "to"))
+        keywords = (rf"{n}(?<=\b{n}){g}=(?!=){string}" for n in ("device", "type"))
+        renamed = rf"device(?<=\bdevice)(?=[ \t\f\\\r\n#]){g}as\b"
+        patterns = (*(CODE_ONLY + p for p in (*first, *keywords, renamed)), *called)
+        return (), (), patterns, (), ()
 
     @classmethod
     def may_match(cls, refs) -> bool:

@@ -360,6 +360,10 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, use_reentrant)\n", "ADV732", True),
         ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, g(use_reentrant=1))\n", "ADV732", True),
         ("from torch.utils.checkpoint import checkpoint as ck\ny = ck(f, x)\n", "ADV732", True),
+        # ADV137: "mkldnn" where a device is read
+        ("import torch\nlib = torch.library.Library(\n    'mkldnn', 'IMPL')\nb = 'mkldnn'\n", "ADV137", False),
+        ("import torch\ny = getattr(x, 'to')(  # why\n    'mkldnn')\n", "ADV137", True),
+        ("import torch\nd = torch.device(type='mkldnn')\n", "ADV137", True),
         # ADV131: a meshgrid call without `indexing=` (or with `indexing=None`)
         ("import torch\nx, y = torch.meshgrid(a, b, indexing='ij')\n", "ADV131", False),
         ("import torch\nx, y = torch.meshgrid(a, b, indexing=(None))\n", "ADV131", True),
