@@ -107,6 +107,10 @@ class SoftmaxWithoutDim(Rule):
         # brackets), a getattr's name called (`getattr(F, "softmax")(x)`) or renamed (`softmax as sm`).
         g = TEXT_GAPS
         name = r"oftm(?:(?<=\b[sS]oftm)|(?<=\blog_softm)|(?<=\bLogSoftm))(?:ax|in)\b"  # `oftm` first: a literal
+        name += "".join(
+            rf"(?<!{d} {n}oftmax)(?<!{d} {n}oftmin)"
+            for d, n in (("def", "s"), ("def", "log_s"), ("class", "S"), ("class", "LogS"))
+        )  # not where it is defined
         nested = two_deep("(") + "|" + two_deep("[")
         value = rf"(?:[=!<>:]=|[^(),\[\]{{}}\"'#*=]|{nested})++"
         keyword = rf"(?!dim\b)\w++{g}=(?!=){g}{value}"

@@ -360,6 +360,12 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, use_reentrant)\n", "ADV732", True),
         ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, g(use_reentrant=1))\n", "ADV732", True),
         ("from torch.utils.checkpoint import checkpoint as ck\ny = ck(f, x)\n", "ADV732", True),
+        # ADV717: a definition calls nothing
+        (
+            "import torch.nn.functional as F\nclass Softmin(Module):\n    def softmax(x, dim=None):\n        pass\n",
+            "ADV717",
+            False,
+        ),
         # ADV137: "mkldnn" where a device is read
         ("import torch\nlib = torch.library.Library(\n    'mkldnn', 'IMPL')\nb = 'mkldnn'\n", "ADV137", False),
         ("import torch\ny = getattr(x, 'to')(  # why\n    'mkldnn')\n", "ADV137", True),
