@@ -270,6 +270,7 @@ def analyse_source(
             positions.cover(rep.target_node)
             analysed.spans[id(rep.target_node)] = positions[id(rep.target_node)]
     place(ctx, result, Suppressions(text), analysed, positions)
+    _release(ctx)
     result.findings.sort(key=Finding.sort_key)
     return result, analysed
 
@@ -340,4 +341,13 @@ def analyse_slice(
                 if analysed is not None:
                     analysed.spans[id(rep.target_node)] = positions[id(rep.target_node)]
         place(ctx, result, suppressions, analysed, positions)
+    _release(ctx)
     return analysed
+
+
+def _release(ctx: Context) -> None:
+    """The context, its reports placed, lets them and its tree go: a report holds its rule, the rule the context
+    (and often itself, through a helper that calls its methods), the context the reports and the tree: cycles that
+    kept each tree (a slice's too) until the next collection, not until the analysis is done with it. The placed
+    reports live on in `analysed.items`, the tree in `analysed.module` (the fixer's)."""
+    ctx.reports, ctx.module = [], None

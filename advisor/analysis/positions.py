@@ -9,6 +9,7 @@ inclusive otherwise) are LibCST's own; tests/analysis/test_positions.py compares
 
 from __future__ import annotations
 
+import functools
 import re
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
@@ -24,10 +25,10 @@ def compute_positions(module: Any) -> dict[int, tuple[int, int, int, int]]:
     return _generate(module, module, 1)
 
 
-def _generate(module: Any, node: Any, line: int, indents: Sequence[str] = ()) -> dict[int, tuple[int, int, int, int]]:
-    """The positions of `node`'s subtree, its code starting at column 0 of `line`: a top-level statement, or a
-    statement of a block's body (`_BLOCKS`), `indents` the indentation of each block it is in."""
-    from libcst._nodes.internal import CodegenState
+@functools.lru_cache(maxsize=1)
+def _lean_state() -> type:
+    """LibCST's code generation state, lean (made once: a class made per call is a cycle for the collector each)."""
+    from libcst._nodes.internal import CodegenState  # lazy: LibCST loads only where positions are generated
 
     class LeanState(CodegenState):
         __slots__ = ("line", "column", "stack", "computed")
@@ -82,7 +83,13 @@ def _generate(module: Any, node: Any, line: int, indents: Sequence[str] = ()) ->
                     end = (e[2], e[3])
                 self.computed[id(node)] = (start[0], start[1], end[0], end[1])
 
-    state = LeanState(module.default_indent, module.default_newline)
+    return LeanState
+
+
+def _generate(module: Any, node: Any, line: int, indents: Sequence[str] = ()) -> dict[int, tuple[int, int, int, int]]:
+    """The positions of `node`'s subtree, its code starting at column 0 of `line`: a top-level statement, or a
+    statement of a block's body (`_BLOCKS`), `indents` the indentation of each block it is in."""
+    state = _lean_state()(module.default_indent, module.default_newline)
     state.line = line
     state.indent_tokens.extend(indents)
     node._codegen(state)

@@ -11,6 +11,7 @@ are the same.
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from advisor.core.lazy import cst
@@ -73,17 +74,28 @@ def _ancestors(node: Any, module: Any, parents: dict[int, Any], into: set[int]) 
 
 def _replacer(mapping: dict[Any, Any], path: set[int] | None) -> Any:
     """A transformer swapping nodes by identity, entering only the nodes on their way down (`path`; None: every
-    node). Made on use: subclassing LibCST's transformer at import would load LibCST with this module."""
+    node)."""
+    return _replacer_class()(mapping, path)
+
+
+@functools.lru_cache(maxsize=1)
+def _replacer_class() -> Any:
+    """Made on first use: subclassing LibCST's transformer at import would load LibCST with this module; and made once
+    (a class made per call is a cycle, its closure's nodes with it, that only the collector frees)."""
 
     class Replacer(cst.CSTTransformer):  # type: ignore[misc]
+        def __init__(self, mapping: dict[Any, Any], path: set[int] | None) -> None:
+            super().__init__()
+            self.mapping, self.path = mapping, path
+
         def on_visit(self, node: Any) -> bool:
-            return path is None or id(node) in path  # False: the subtree is kept as it is
+            return self.path is None or id(node) in self.path  # False: the subtree is kept as it is
 
         def on_leave(self, original_node: Any, updated_node: Any) -> Any:
-            new = mapping.get(original_node)
+            new = self.mapping.get(original_node)
             return updated_node if new is None else new
 
-    return Replacer()
+    return Replacer
 
 
 class Classified(NamedTuple):
