@@ -2,7 +2,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.rule import Applicability, Example, Rule, Severity, calls_to, cst, get_arg
+from advisor.rule import (
+    CODE_ONLY,
+    TEXT_GAPS,
+    Applicability,
+    Example,
+    Rule,
+    Severity,
+    calls_to,
+    cst,
+    get_arg,
+    keyword_calls,
+)
 
 _IGNORE = ("torch.jit.ignore", "torch._jit_internal.ignore")
 
@@ -84,6 +95,16 @@ class JitIgnoreDrop(Rule):
             message="`torch.jit.ignore(drop_on_export=True)`",
         ),
     ]
+
+    @classmethod
+    def text_gate(cls) -> Any:
+        # A reference (Rule.may_match), and, besides, an `ignore(` call that may be `_may_drop`'s: `True` first, a
+        # `drop=`/`drop_on_export=` keyword or `**` (read two brackets deep; what the text cannot read counts), a
+        # getattr's `"ignore")(`, `ignore as`. `ignore` is in most files (warnings filters): asked before the reference.
+        g = TEXT_GAPS
+        first = CODE_ONLY + rf"ignore(?<=\bignore){g}\((?:{g}\()*{g}True\b"
+        starred = CODE_ONLY + rf"ignore(?<=\bignore){g}\((?:[^()\"'#]|\([^()]*\))*?\*\*"
+        return cls.text_gate_with(first, starred, *keyword_calls("ignore", "drop(?:_on_export)?", True))
 
     @classmethod
     def may_match(cls, refs: Any) -> bool:

@@ -360,6 +360,10 @@ def test_a_list_index_or_a_slice_call_lets_adv130_through(code, passes):
         ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, use_reentrant)\n", "ADV732", True),
         ("from torch.utils.checkpoint import checkpoint\ny = checkpoint(f, g(use_reentrant=1))\n", "ADV732", True),
         ("from torch.utils.checkpoint import checkpoint as ck\ny = ck(f, x)\n", "ADV732", True),
+        # ADV161: an ignore call that may drop
+        ("import torch\n@torch.jit.ignore\ndef f():\n    pass\nwarnings.simplefilter('ignore')\n", "ADV161", False),
+        ("import torch\n@torch.jit.ignore(  # why\n    drop=True)\ndef f():\n    pass\n", "ADV161", True),
+        ("import torch\n@torch.jit.ignore(f(a), **kw)\ndef f():\n    pass\n", "ADV161", True),
         # ADV717: a definition calls nothing
         (
             "import torch.nn.functional as F\nclass Softmin(Module):\n    def softmax(x, dim=None):\n        pass\n",
