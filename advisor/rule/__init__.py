@@ -20,7 +20,16 @@ from advisor.core.findings import Applicability, Kind, Safety, Severity, Window
 from advisor.core.lazy import cst
 from advisor.syntax.names import NameResolver, Scope, any_match, dotted_name
 from advisor.rule.base import CHECKS, Context, Example, Report, Rule, parse_version
-from advisor.rule.gates import AFTER_OPERAND, ALSO_NEEDED, CODE_ONLY, TEXT_GAP, TEXT_GAPS, keyword_calls, two_deep
+from advisor.rule.gates import (
+    AFTER_OPERAND,
+    ALSO_NEEDED,
+    CODE_ONLY,
+    TEXT_GAP,
+    TEXT_GAPS,
+    getattr_called,
+    keyword_calls,
+    two_deep,
+)
 from advisor.rule.helpers import (
     append_args,
     bool_value,
@@ -55,6 +64,7 @@ __all__ = [
     "CODE_ONLY",
     "ALSO_NEEDED",
     "AFTER_OPERAND",
+    "getattr_called",
     "keyword_calls",
     "two_deep",
     "NONE",

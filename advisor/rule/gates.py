@@ -56,6 +56,12 @@ def keyword_calls(name: str, keyword: str, given: bool, suffix: str = "") -> tup
     end = rf"{two}*?(?:{keyword}|{unread})" if given else rf"{two}*+(?:\)|{unread})"
     return (
         CODE_ONLY + rf"{name}(?<=\b{name}){suffix}{gaps}\({end}",
-        rf"{name}(?<=[\"']{name}){suffix}[\"']{gaps},?{gaps}\){gaps}\(",
+        getattr_called(name, suffix),
         CODE_ONLY + rf"{name}(?<=\b{name}){suffix}(?=[ \t\f\\\r\n#]){gaps}as\b",
     )
+
+
+def getattr_called(name: str, suffix: str = "") -> str:
+    """A gate's pattern for a getattr's name called (`getattr(torch, "name")(`: `References.calls` has it under
+    `name`), `suffix` a pattern after the name; it starts with `name`, a literal `re` looks for at C speed."""
+    return rf"{name}(?<=[\"']{name}){suffix}[\"']{TEXT_GAPS},?{TEXT_GAPS}\){TEXT_GAPS}\("

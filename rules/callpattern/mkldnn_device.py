@@ -3,7 +3,18 @@ from __future__ import annotations
 import ast
 import re
 
-from advisor.rule import CODE_ONLY, TEXT_GAP, TEXT_GAPS, Example, Rule, Severity, cst, get_arg, string_value
+from advisor.rule import (
+    CODE_ONLY,
+    TEXT_GAP,
+    TEXT_GAPS,
+    Example,
+    Rule,
+    Severity,
+    cst,
+    get_arg,
+    getattr_called,
+    string_value,
+)
 
 DEVICE = ("torch.device",)
 _MKLDNN = re.compile(r"mkldnn(?::\d+)?")
@@ -78,7 +89,7 @@ class MkldnnDevice(Rule):
         string = rf"(?:{TEXT_GAP}|\(|#[^\r\n]*+)*+[rRuU]?[\"']mkldnn"  # parentheses too: `device(("mkldnn"))`
         g = TEXT_GAPS
         first = (rf"{n}(?<=\b{n}){g}\({string}" for n in ("device", "to"))
-        called = (rf"{n}(?<=[\"']{n})[\"']{g},?{g}\){g}\({string}" for n in ("device", "to"))
+        called = (getattr_called(n) + string for n in ("device", "to"))
         keywords = (rf"{n}(?<=\b{n}){g}=(?!=){string}" for n in ("device", "type"))
         renamed = rf"device(?<=\bdevice)(?=[ \t\f\\\r\n#]){g}as\b"
         patterns = (*(CODE_ONLY + p for p in (*first, *keywords, renamed)), *called)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from advisor.rule import CODE_ONLY, TEXT_GAPS, Applicability, Example, Rule, Severity, cst, kwarg
+from advisor.rule import CODE_ONLY, TEXT_GAPS, Applicability, Example, Rule, Severity, cst, getattr_called, kwarg
 
 from ._receivers import Receivers
 from ._shapes import number, starred
@@ -177,7 +177,7 @@ class ScalarFirstOverload(Rule):
         names = sorted({m.rstrip("_") for m in METHODS})  # `add` too: `torch.add(x, 2, y)`
         # one pattern a name, each starting with it: a literal `re` looks for at C speed (an alternation is not)
         methods = tuple(CODE_ONLY + rf"{n}(?<=\b{n})(?<!def {n})_?{g}\((?:{three}|{unread})" for n in names)
-        called = tuple(rf"{n}(?<=[\"']{n})_?[\"']{g},?{g}\){g}\(" for n in names)  # `getattr(torch, "addmm")(`
+        called = tuple(getattr_called(n, "_?") for n in names)  # `getattr(torch, "addmm")(`
         renamed = tuple(CODE_ONLY + rf"{n}(?<=\b{n})_?(?=[ \t\f\\\r\n#]){g}as\b" for n in names)  # `addmm as mm`
         # and, besides one of those, what `Rule.may_match` asks: a reference to a function or an attribute named so
         return cls.text_gate_with(*generic, *methods, *called, *renamed)

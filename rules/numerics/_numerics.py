@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.rule import CODE_ONLY, TEXT_GAPS, cst
+from advisor.rule import CODE_ONLY, TEXT_GAPS, cst, getattr_called
 
 _G = TEXT_GAPS
 # A number literal's text (`1`, `1.`, `.5e1`, `1e+0`, `0x1`): where a sum's literal one may be.
@@ -42,7 +42,7 @@ def _needed(name: str, *after_bracket: str, top: str = _TWO, unread: str = "\"'#
     unread = rf"{top}*+(?:[{unread}]|\((?:{_PLAIN}|{_STRING}|\((?:{_PLAIN}|{_STRING})*\))*[(\"'#])"
     shapes = "|".join((*after_bracket, unread))
     call = rf"{name}(?<=\b{name}){_G}(?:\((?:{shapes})|as\b)"
-    return CODE_ONLY + call, rf"{name}(?<=[\"']{name})[\"']{_G},?{_G}\){_G}\("  # `getattr(torch, "name")(`
+    return CODE_ONLY + call, getattr_called(name)  # `getattr(torch, "name")(`
 
 
 # A `getattr(...)` call's result called (`getattr(torch, op)(x)`), or a getattr whose arguments the text does not read,
